@@ -1,0 +1,77 @@
+/**
+ * What an analyzer rule sees of an exchange: plain data, headers lower-cased, bodies decoded and
+ * parsed once. Rules are pure functions of this view, so their tests are tables of hand-written views.
+ */
+import type { Finding } from '../../src/model/exchange.js'
+import type { EndpointDefinition } from './endpoints.js'
+
+export interface BodyView {
+  /** Bytes on the wire (after transfer coding, before content coding is undone); 0: no body. */
+  readonly size: number
+  /** Decoded UTF-8 text, when the body is text. */
+  readonly text?: string
+  /** The parsed JSON value; `undefined` when the text is not JSON (see `jsonError`). */
+  readonly json?: unknown
+  readonly jsonError?: string
+  /** Only the first bytes were kept (`--max-body-bytes`): the body cannot be checked whole. */
+  readonly truncated: boolean
+}
+
+export interface MessageView {
+  /** Lower-case name → values in order. */
+  readonly headers: ReadonlyMap<string, readonly string[]>
+  readonly body: BodyView
+}
+
+export interface ResponseView extends MessageView {
+  readonly status: number
+}
+
+export interface ExchangeView {
+  readonly method: string
+  /** Path relative to {base_url} (§1 rule 5), without the query. */
+  readonly path: string
+  readonly query: readonly (readonly [string, string])[]
+  readonly endpoint?: EndpointDefinition
+  readonly request: MessageView
+  /** Absent when no upstream response arrived (failed exchange). */
+  readonly response?: ResponseView
+}
+
+/** One analyzer rule: Ajv's keyword shape (STYLE §2.12). */
+export interface CheckDefinition {
+  readonly name: string
+  readonly description: string
+  check(view: ExchangeView): Finding[]
+}
+
+/** The first value of a header, if present. */
+export function headerOf(message: MessageView, name: string): string | undefined {
+  return message.headers.get(name)?.[0]
+}
+
+export const NO_BODY: BodyView = { size: 0, truncated: false }
+
+/** A body view from its text (parsed as JSON when it is JSON). */
+export function bodyFromText(text: string, options: { size?: number; truncated?: boolean } = {}): BodyView {
+  const size = options.size ?? Buffer.byteLength(text)
+  const truncated = options.truncated ?? false
+  if (text.trim() === '') return { size, text, truncated, jsonError: 'empty body' }
+  try {
+    return { size, text, json: JSON.parse(text) as unknown, truncated }
+  } catch (err) {
+    return { size, text, truncated, jsonError: (err as Error).message }
+  }
+}
+
+/** A header map from a raw `[name, value, …]` list. */
+export function headerMap(rawHeaders: readonly string[]): Map<string, string[]> {
+  const map = new Map<string, string[]>()
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = (rawHeaders[i] as string).toLowerCase()
+    const list = map.get(name) ?? []
+    list.push(rawHeaders[i + 1] as string)
+    map.set(name, list)
+  }
+  return map
+}

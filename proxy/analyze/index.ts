@@ -1,0 +1,46 @@
+/**
+ * All analyzer rules in order, and `analyzeExchange`, the one entry point: view → findings.
+ */
+import type { Finding } from '../../src/model/exchange.js'
+import { methodsForPath } from './endpoints.js'
+import type { CheckDefinition, ExchangeView } from './exchange-view.js'
+import { finding } from './findings.js'
+import { requestAuthorization } from './rules/request-authorization.js'
+import { requestBody } from './rules/request-body.js'
+import { requestMediaType } from './rules/request-media-type.js'
+import { requestQuery } from './rules/request-query.js'
+import { responseBody } from './rules/response-body.js'
+import { responseHeaders } from './rules/response-headers.js'
+import { responseMediaType } from './rules/response-media-type.js'
+import { responseNoBody } from './rules/response-no-body.js'
+import { responseStatus } from './rules/response-status.js'
+
+export const CHECKS: readonly CheckDefinition[] = [
+  // the request a client sends
+  requestAuthorization,
+  requestMediaType,
+  requestQuery,
+  requestBody,
+  // the response a server gives
+  responseStatus,
+  responseMediaType,
+  responseHeaders,
+  responseNoBody,
+  responseBody,
+]
+
+/** Every finding of one exchange; an exchange outside §4 gets an `unknown-endpoint` finding and the auth check. */
+export function analyzeExchange(view: ExchangeView): Finding[] {
+  if (view.endpoint === undefined) return [unknownEndpoint(view), ...requestAuthorization.check(view)]
+  return CHECKS.flatMap((check) => check.check(view))
+}
+
+function unknownEndpoint(view: ExchangeView): Finding {
+  const methods = methodsForPath(view.path)
+  let message = `no endpoint of §4 is ${view.method} ${view.path}`
+  if (methods.length > 0) message += `; §4 lists ${methods.join(', ')} for this path`
+  else if (/^\/activities\/[^/]+$/.test(view.path)) {
+    message += '; /activities/<id> is the irregular feed item uri of §2.2, activities are read at /fitnessActivities/<id>'
+  }
+  return finding('unknown-endpoint', 'request', undefined, message)
+}

@@ -1,0 +1,39 @@
+import { validateRepresentation } from '../../../src/validation/schema-registry.js'
+import { finding, fromSchemaProblems } from '../findings.js'
+import { headerOf, type CheckDefinition } from '../exchange-view.js'
+import type { RepresentationName } from '../../../src/validation/representations.js'
+
+/**
+ * §1 rule 2, §2 and §7: a success body (and a 403 body) is JSON and matches its schema; the schema
+ * problems carry the irregularities of §2.2 and the notes (e.g. delete_health as text, §7).
+ */
+export const responseBody: CheckDefinition = {
+  name: 'response-body',
+  description: 'Success and 403 bodies are JSON and match the schema of their representation; other +json bodies are JSON.',
+  check(view) {
+    const endpoint = view.endpoint
+    const response = view.response
+    if (endpoint === undefined || response === undefined || endpoint.method === 'HEAD') return []
+    const body = response.body
+    let representation: RepresentationName | undefined
+    let emptyRule: string | undefined
+    if (response.status === 403) {
+      representation = 'ErrorMessage'
+      emptyRule = 'ERROR-FIELDS'
+    } else if (response.status === 200 && endpoint.responseBody !== undefined) {
+      representation = endpoint.responseBody
+      emptyRule = endpoint.statusRule
+    }
+    if (representation === undefined) {
+      const contentType = headerOf(response, 'content-type') ?? ''
+      if (body.size > 0 && !body.truncated && /[/+]json\b/i.test(contentType) && body.json === undefined) {
+        return [finding('violation', 'response', 'BODY-IS-JSON', `Content-Type says JSON but the body is not JSON (${body.jsonError ?? 'binary'})`)]
+      }
+      return []
+    }
+    if (body.size === 0) return [finding('violation', 'response', emptyRule, `${response.status} without a body; §4 promises a ${representation}`)]
+    if (body.truncated) return [finding('note', 'response', undefined, 'response body longer than --max-body-bytes: not validated')]
+    if (body.json === undefined) return [finding('violation', 'response', 'BODY-IS-JSON', `body is not JSON (${body.jsonError ?? 'binary'})`)]
+    return fromSchemaProblems(validateRepresentation(representation, body.json), 'response')
+  },
+}

@@ -1,0 +1,259 @@
+/**
+ * Secrets out before anything is written (issue 5, item 2).
+ *
+ * - Credential headers (`authorization`, `proxy-authorization`, `cookie`, `set-cookie` and any added by
+ *   `--redact-header`) keep their presence and, for `Authorization`, their scheme; values become
+ *   `[redacted tok_…]`, where `tok_…` is an HMAC-SHA256 of the value under a key that lives only in
+ *   memory (random per recording) or comes from FITCONFORM_REDACT_KEY, so two exchanges with the same
+ *   token show the same id and the token itself is never stored.
+ * - Redaction by value: every secret learnt from a header (and an RFC 6750 §2.3 `access_token` query
+ *   parameter) is replaced wherever else it appears: URL, other headers, bodies, messages.
+ * - Body fields by JSON path (`--redact`, `--redact-personal`): the value is replaced with one of the
+ *   same JSON type (`"[redacted]"`, `0`, `false`), so a redacted body still has the recorded shape.
+ */
+import { createHmac, randomBytes } from 'node:crypto'
+
+/** Header names whose values are secrets, lower-case (STYLE §2.12's default `redactHeaders`). */
+export const DEFAULT_REDACT_HEADERS: readonly string[] = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie']
+
+/** Secrets shorter than this are still redacted in their header, but not searched for elsewhere. */
+const MIN_SECRET_LENGTH = 6
+
+/** Personal data by representation (§2.3 path points are GPS positions; §2.6 describes a person). */
+export const PERSONAL_PATHS: Readonly<Record<string, readonly string[]>> = {
+  FitnessActivity: ['path[*].latitude', 'path[*].longitude', 'path[*].altitude'],
+  NewFitnessActivity: ['path[*].latitude', 'path[*].longitude', 'path[*].altitude'],
+  LiveFitnessActivityUpdate: ['path[*].latitude', 'path[*].longitude', 'path[*].altitude'],
+  FitnessActivityEdit: ['path[*].latitude', 'path[*].longitude', 'path[*].altitude'],
+  Profile: ['name', 'location', 'birthday', 'profile', 'small_picture', 'normal_picture', 'medium_picture', 'large_picture'],
+  ProfileEdit: ['name', 'location', 'birthday'],
+}
+
+export interface RedactionOptions {
+  /** HMAC key; by default 32 random bytes kept in memory only. */
+  readonly key?: Buffer | string
+  /** Extra header names to redact (added to DEFAULT_REDACT_HEADERS). */
+  readonly headers?: readonly string[]
+  /** JSON paths (`a.b`, `items[*].uri`, `$.path[*].latitude`) redacted in every JSON body. */
+  readonly bodyPaths?: readonly string[]
+  /** Also redact PERSONAL_PATHS. */
+  readonly personal?: boolean
+}
+
+type PathSegment = string | typeof WILDCARD
+const WILDCARD = Symbol('wildcard')
+
+/** Holds the key and the secrets seen so far; one per recording session. */
+export class Redactor {
+  readonly #key: Buffer | string
+  readonly #headers: ReadonlySet<string>
+  readonly #bodyPaths: readonly PathSegment[][]
+  readonly #personal: boolean
+  /** Secret → its replacement, longest first when applied. */
+  readonly #secrets = new Map<string, string>()
+  #ordered: [string, string][] = []
+
+  constructor(options: RedactionOptions = {}) {
+    this.#key = options.key ?? randomBytes(32)
+    this.#headers = new Set([...DEFAULT_REDACT_HEADERS, ...(options.headers ?? []).map((name) => name.toLowerCase())])
+    this.#bodyPaths = (options.bodyPaths ?? []).map(parseJsonPath)
+    this.#personal = options.personal === true
+  }
+
+  /** A short keyed hash naming a secret without revealing it. */
+  idOf(secret: string, prefix = 'tok'): string {
+    return `${prefix}_${createHmac('sha256', this.#key).update(secret).digest('hex').slice(0, 12)}`
+  }
+
+  isRedactedHeader(name: string): boolean {
+    return this.#headers.has(name.toLowerCase())
+  }
+
+  /** True when bodies need a JSON walk (some paths are configured). */
+  hasBodyPaths(): boolean {
+    return this.#personal || this.#bodyPaths.length > 0
+  }
+
+  /**
+   * Learns the secrets of a request or response before anything of it is written; returns the id of
+   * the bearer token (or whatever credentials `Authorization` carries), if any.
+   */
+  learn(headers: readonly (readonly [string, string])[], url?: URL): string | undefined {
+    let tokenId: string | undefined
+    for (const [name, value] of headers) {
+      const lower = name.toLowerCase()
+      if (!this.#headers.has(lower)) continue
+      if (lower === 'authorization' || lower === 'proxy-authorization') {
+        const { credentials } = splitCredentials(value)
+        const id = this.idOf(credentials)
+        this.#remember(credentials, `[redacted ${id}]`)
+        this.#remember(value.trim(), `[redacted ${id}]`)
+        if (lower === 'authorization') tokenId = id
+      } else if (lower === 'cookie' || lower === 'set-cookie') {
+        for (const [, cookieValue] of cookiePairs(value, lower === 'set-cookie')) {
+          this.#remember(cookieValue, `[redacted ${this.idOf(cookieValue, 'ck')}]`)
+        }
+      } else {
+        this.#remember(value, `[redacted ${this.idOf(value, 'hdr')}]`)
+      }
+    }
+    for (const [name, value] of url?.searchParams ?? []) {
+      if (name.toLowerCase() === 'access_token') this.#remember(value, `[redacted ${this.idOf(value)}]`)
+    }
+    return tokenId
+  }
+
+  /** The header as it may be written. */
+  redactHeader(name: string, value: string): string {
+    const lower = name.toLowerCase()
+    if (!this.#headers.has(lower)) return this.scrub(value)
+    if (lower === 'authorization' || lower === 'proxy-authorization') {
+      const { scheme, credentials } = splitCredentials(value)
+      const redacted = `[redacted ${this.idOf(credentials)}]`
+      return scheme === undefined ? redacted : `${scheme} ${redacted}`
+    }
+    if (lower === 'cookie' || lower === 'set-cookie') return this.#redactCookieHeader(value, lower === 'set-cookie')
+    return `[redacted ${this.idOf(value, 'hdr')}]`
+  }
+
+  /** Replaces every known secret in a text (redaction by value). */
+  scrub(text: string): string {
+    let out = text
+    for (const [secret, replacement] of this.#ordered) {
+      if (out.includes(secret)) out = out.split(secret).join(replacement)
+    }
+    return out
+  }
+
+  /** Same as `scrub`, for bytes that are written as base64. */
+  scrubBytes(bytes: Buffer): Buffer {
+    let out = bytes
+    for (const [secret, replacement] of this.#ordered) {
+      const needle = Buffer.from(secret)
+      if (out.indexOf(needle) === -1) continue
+      const parts: Buffer[] = []
+      let from = 0
+      let at: number
+      while ((at = out.indexOf(needle, from)) !== -1) {
+        parts.push(out.subarray(from, at), Buffer.from(replacement))
+        from = at + needle.length
+      }
+      parts.push(out.subarray(from))
+      out = Buffer.concat(parts)
+    }
+    return out
+  }
+
+  /** Every secret in its JSON-escaped form too, for the final check of a written line. */
+  scrubLine(line: string): string {
+    let out = this.scrub(line)
+    for (const [secret, replacement] of this.#ordered) {
+      const escaped = JSON.stringify(secret).slice(1, -1)
+      if (escaped !== secret && out.includes(escaped)) out = out.split(escaped).join(replacement)
+    }
+    return out
+  }
+
+  /**
+   * Redacts the configured paths of a parsed JSON body; `representation` selects the personal paths.
+   * Returns the new value and the JSON pointers that were replaced (none: the same value back).
+   */
+  redactBody(body: unknown, representation?: string): { value: unknown; pointers: string[] } {
+    const paths = [...this.#bodyPaths]
+    if (this.#personal && representation !== undefined) paths.push(...(PERSONAL_PATHS[representation] ?? []).map(parseJsonPath))
+    const pointers: string[] = []
+    let value = body
+    for (const path of paths) value = redactAt(value, path, '', pointers)
+    return { value, pointers: [...new Set(pointers)].sort() }
+  }
+
+  #remember(secret: string, replacement: string): void {
+    if (secret.length < MIN_SECRET_LENGTH || this.#secrets.has(secret)) return
+    this.#secrets.set(secret, replacement)
+    const encoded = encodeURIComponent(secret)
+    if (encoded !== secret) this.#secrets.set(encoded, replacement)
+    this.#ordered = [...this.#secrets].sort((a, b) => b[0].length - a[0].length)
+  }
+
+  #redactCookieHeader(value: string, isSetCookie: boolean): string {
+    if (isSetCookie) {
+      const [pair = '', ...attributes] = value.split(';')
+      const eq = pair.indexOf('=')
+      const name = eq === -1 ? '' : pair.slice(0, eq).trim()
+      const cookieValue = eq === -1 ? pair.trim() : pair.slice(eq + 1).trim()
+      return [`${name}=[redacted ${this.idOf(cookieValue, 'ck')}]`, ...attributes.map((a) => this.scrub(a))].join(';')
+    }
+    return cookiePairs(value, false)
+      .map(([name, cookieValue]) => `${name}=[redacted ${this.idOf(cookieValue, 'ck')}]`)
+      .join('; ')
+  }
+}
+
+/** `Bearer abc` → scheme `Bearer`, credentials `abc`; a value with no scheme is all credentials. */
+function splitCredentials(value: string): { scheme?: string; credentials: string } {
+  const trimmed = value.trim()
+  const match = /^([A-Za-z][A-Za-z0-9-]{0,19})\s+(\S.*)$/.exec(trimmed)
+  if (match === null) return { credentials: trimmed }
+  return { scheme: match[1], credentials: (match[2] as string).trim() }
+}
+
+/** Name/value pairs of a Cookie header, or the first pair of a Set-Cookie header. */
+export function cookiePairs(value: string, isSetCookie: boolean): [string, string][] {
+  const pieces = isSetCookie ? [value.split(';')[0] ?? ''] : value.split(';')
+  const pairs: [string, string][] = []
+  for (const piece of pieces) {
+    const eq = piece.indexOf('=')
+    if (eq === -1) {
+      if (piece.trim() !== '') pairs.push(['', piece.trim()])
+      continue
+    }
+    pairs.push([piece.slice(0, eq).trim(), piece.slice(eq + 1).trim()])
+  }
+  return pairs
+}
+
+/** `$.path[*].latitude` → ['path', *, 'latitude']. Throws on an empty path. */
+export function parseJsonPath(path: string): PathSegment[] {
+  const body = path.trim().replace(/^\$\.?/, '')
+  const segments: PathSegment[] = []
+  for (const match of body.matchAll(/([^.[\]]+)|\[(\*|\d+|'[^']*'|"[^"]*")\]/g)) {
+    const name = match[1]
+    const bracket = match[2]
+    if (name !== undefined) segments.push(name === '*' ? WILDCARD : name)
+    else if (bracket === '*') segments.push(WILDCARD)
+    else if (bracket !== undefined) segments.push(bracket.replace(/^['"]|['"]$/g, ''))
+  }
+  if (segments.length === 0) throw new Error(`not a JSON path: "${path}"`)
+  return segments
+}
+
+function redactAt(value: unknown, path: readonly PathSegment[], pointer: string, hits: string[]): unknown {
+  const [head, ...rest] = path
+  if (head === undefined) {
+    hits.push(pointer)
+    return placeholderFor(value)
+  }
+  if (Array.isArray(value)) {
+    if (head === WILDCARD) return value.map((item, i) => redactAt(item, rest, `${pointer}/${i}`, hits))
+    const index = Number(head)
+    if (!Number.isInteger(index) || index < 0 || index >= value.length) return value
+    return value.map((item, i) => (i === index ? redactAt(item, rest, `${pointer}/${i}`, hits) : item))
+  }
+  if (value === null || typeof value !== 'object') return value
+  const record = value as Record<string, unknown>
+  const keys = head === WILDCARD ? Object.keys(record) : Object.hasOwn(record, head) ? [head] : []
+  if (keys.length === 0) return value
+  const copy: Record<string, unknown> = { ...record }
+  for (const key of keys) copy[key] = redactAt(record[key], rest, `${pointer}/${escapePointer(key)}`, hits)
+  return copy
+}
+
+function placeholderFor(value: unknown): unknown {
+  if (typeof value === 'number') return 0
+  if (typeof value === 'boolean') return false
+  return '[redacted]'
+}
+
+function escapePointer(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1')
+}

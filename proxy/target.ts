@@ -1,0 +1,82 @@
+/**
+ * What every proxy core needs and no proxy library should decide: which headers are hop-by-hop,
+ * how a client path maps onto the target, and how raw header lists are handled.
+ */
+
+/** Hop-by-hop headers (RFC 9110 §7.6.1, plus the non-standard ones seen in the wild). */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+])
+
+/**
+ * Keeps the end-to-end headers of a raw `[name, value, name, value, …]` list in their order, drops the
+ * hop-by-hop ones and those named by `Connection`, and the ones in `alsoDrop` (lower-case).
+ */
+export function endToEndHeaders(rawHeaders: readonly string[], alsoDrop: ReadonlySet<string> = new Set()): string[] {
+  const named = connectionTokens(rawHeaders)
+  const kept: string[] = []
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i] as string
+    const lower = name.toLowerCase()
+    if (HOP_BY_HOP.has(lower) || named.has(lower) || alsoDrop.has(lower)) continue
+    kept.push(name, rawHeaders[i + 1] as string)
+  }
+  return kept
+}
+
+function connectionTokens(rawHeaders: readonly string[]): Set<string> {
+  const tokens = new Set<string>()
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    if ((rawHeaders[i] as string).toLowerCase() !== 'connection') continue
+    for (const token of (rawHeaders[i + 1] as string).split(',')) {
+      const trimmed = token.trim().toLowerCase()
+      if (trimmed !== '') tokens.add(trimmed)
+    }
+  }
+  return tokens
+}
+
+/** All values of one header (case-insensitive) in a raw header list. */
+export function rawHeaderValues(rawHeaders: readonly string[], name: string): string[] {
+  const lower = name.toLowerCase()
+  const values: string[] = []
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    if ((rawHeaders[i] as string).toLowerCase() === lower) values.push(rawHeaders[i + 1] as string)
+  }
+  return values
+}
+
+/** The base path of a target URL without its trailing slash ('' for the root). */
+export function basePathOf(target: URL): string {
+  return target.pathname.replace(/\/+$/, '')
+}
+
+/**
+ * The path (with query) to ask the upstream for. The client talks to the proxy as it would to
+ * {base_url} (§1 rule 5: paths are relative to it), so the target's base path is put in front,
+ * unless the client already sent it.
+ */
+export function upstreamPathFor(target: URL, clientPath: string): string {
+  const base = basePathOf(target)
+  const path = clientPath.startsWith('/') ? clientPath : `/${clientPath}`
+  if (base === '' || path === base || path.startsWith(`${base}/`) || path.startsWith(`${base}?`)) return path
+  return `${base}${path}`
+}
+
+/** The path relative to {base_url}: the target's base path stripped (§1 rule 5). */
+export function apiPathOf(target: URL, upstreamPath: string): string {
+  const base = basePathOf(target)
+  if (base !== '' && (upstreamPath === base || upstreamPath.startsWith(`${base}/`) || upstreamPath.startsWith(`${base}?`))) {
+    const rest = upstreamPath.slice(base.length)
+    return rest.startsWith('/') ? rest : `/${rest}`
+  }
+  return upstreamPath
+}

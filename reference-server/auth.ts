@@ -1,0 +1,47 @@
+// Authentication (§5) and the three structured 403s (§7 rules 1–3).
+import type { ServerContext } from './call.js'
+import { grantFor, type Grant } from './demo-accounts.js'
+import { errorMessageBody } from './representations.js'
+import { jsonReply, textReply, type Reply } from './reply.js'
+
+/** Which permission a route needs; only fitness activities can be withheld from a demo token. */
+export type DataSet = 'user' | 'profile' | 'fitness-activities'
+
+export type Authentication = { ok: true; grant: Grant } | { ok: false; reply: Reply }
+
+const realm = 'Bearer realm="fitconform reference server"'
+
+/**
+ * §5 rule 1: `Authorization: Bearer <token>`. §7 rule 6 leaves the failure statuses open: a
+ * missing header is 401 (400 in other-choices), an unknown or malformed one 401, both with a
+ * text message and WWW-Authenticate (RFC 6750 §3).
+ */
+export function authenticate(header: string | undefined, server: ServerContext): Authentication {
+  if (header === undefined || header.trim() === '') {
+    const status = server.behaviour.missingAuthorizationStatus
+    const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': realm } : {}
+    return { ok: false, reply: textReply(status, 'This request needs an "Authorization: Bearer <token>" header (§5 rule 1).', headers) }
+  }
+  const match = /^Bearer +(\S+)\s*$/i.exec(header)
+  const grant = match?.[1] === undefined ? undefined : grantFor(match[1])
+  if (!grant) {
+    const message = match ? 'The bearer token is not known to this server.' : 'The Authorization header must have the form "Bearer <token>" (§5 rule 1).'
+    return { ok: false, reply: textReply(401, message, { 'WWW-Authenticate': `${realm}, error="invalid_token"` }) }
+  }
+  return { ok: true, grant }
+}
+
+/** The 403 a grant earns on a data set, or undefined when access is allowed. */
+export function authorize(grant: Grant, dataSet: DataSet, server: ServerContext): Reply | undefined {
+  if (grant.revoked) {
+    // §7 rules 1–2: a disconnected user is refused everywhere, with whether they asked for deletion.
+    return forbidden(server, 'Revoked', grant.revoked.deleteHealth)
+  }
+  if (dataSet === 'fitness-activities' && !grant.fitnessActivities) return forbidden(server, 'Insufficient permission')
+  return undefined
+}
+
+/** §7: the only structured error body, ErrorMessage, and only with 403. */
+export function forbidden(server: ServerContext, reason: 'Revoked' | 'Insufficient permission', deleteHealth?: boolean): Reply {
+  return jsonReply(server.behaviour, 'ErrorMessage', errorMessageBody(reason, deleteHealth, server.behaviour), {}, 403)
+}

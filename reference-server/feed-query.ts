@@ -1,0 +1,77 @@
+// The feed's query parameters (§4 rule 1) plus `page`, the parameter §2.2 says `previous` carries.
+import { dayNumber, parseIsoDate } from './calendar.js'
+import { ReplyProblem, textReply } from './reply.js'
+
+/** §8: default page size. */
+export const defaultPageSize = 25
+
+/** Inclusive day bounds (days since 1970-01-01); absent bounds are open. */
+export interface TimeScope {
+  startFrom?: number
+  startTo?: number
+  modifiedFrom?: number
+  modifiedTo?: number
+}
+
+export interface FeedQuery {
+  pageSize: number
+  /** Whether the client gave pageSize: `previous` keeps it only then (§4 rule 2). */
+  pageSizeGiven: boolean
+  /** 0-based page number; page 0 holds the first entries in the feed's order. */
+  page: number
+  /** Present when any time-scope parameter was given (§2.2: such a feed has no previous). */
+  scope?: TimeScope
+}
+
+const scopeParameters = {
+  noEarlierThan: 'startFrom',
+  noLaterThan: 'startTo',
+  modifiedNoEarlierThan: 'modifiedFrom',
+  modifiedNoLaterThan: 'modifiedTo',
+} as const
+
+/** Parses and checks the parameters; anything malformed is a 400 with a readable reason. */
+export function parseFeedQuery(query: URLSearchParams): FeedQuery {
+  const pageSize = optionalCount(query, 'pageSize', 1)
+  const page = optionalCount(query, 'page', 0)
+  const result: FeedQuery = { pageSize: pageSize ?? defaultPageSize, pageSizeGiven: pageSize !== undefined, page: page ?? 0 }
+  for (const [parameter, bound] of Object.entries(scopeParameters)) {
+    const text = single(query, parameter)
+    if (text === undefined) continue
+    const midnight = parseIsoDate(text)
+    if (midnight === undefined) throw badRequest(`${parameter} must be a date written YYYY-MM-DD (§4 rule 1), not "${text}"`)
+    result.scope = { ...result.scope, [bound]: dayNumber(midnight) }
+  }
+  return result
+}
+
+/** §4 rule 1: scopes are whole days, both ends included. */
+export function isInScope(scope: TimeScope, startTime: number, modifiedAt: number): boolean {
+  const startDay = dayNumber(startTime)
+  const modifiedDay = dayNumber(modifiedAt)
+  return (
+    (scope.startFrom === undefined || startDay >= scope.startFrom) &&
+    (scope.startTo === undefined || startDay <= scope.startTo) &&
+    (scope.modifiedFrom === undefined || modifiedDay >= scope.modifiedFrom) &&
+    (scope.modifiedTo === undefined || modifiedDay <= scope.modifiedTo)
+  )
+}
+
+function optionalCount(query: URLSearchParams, name: string, min: number): number | undefined {
+  const text = single(query, name)
+  if (text === undefined) return undefined
+  const value = /^\d{1,15}$/.test(text) ? Number(text) : NaN
+  if (!(value >= min)) throw badRequest(`${name} must be an integer of at least ${min}, not "${text}"`)
+  return value
+}
+
+/** A parameter given twice is ambiguous; refuse it rather than guess which one the client meant. */
+function single(query: URLSearchParams, name: string): string | undefined {
+  const values = query.getAll(name)
+  if (values.length > 1) throw badRequest(`${name} is given ${values.length} times; give it once`)
+  return values[0]
+}
+
+function badRequest(message: string): ReplyProblem {
+  return new ReplyProblem(textReply(400, message))
+}

@@ -1,0 +1,23 @@
+// Resolving `<activity_id>` for endpoints 3, 5, 7, 8 and 9, including what to say when the
+// activity is someone else's or gone (§7 rule 6 leaves those statuses open; modes.ts chooses).
+import { forbidden } from '../auth.js'
+import type { Call } from '../call.js'
+import type { Activity } from '../model.js'
+import { ReplyProblem, textReply } from '../reply.js'
+
+export function findOwnActivity(call: Call): Activity {
+  const { store, behaviour } = call.server
+  const id = call.activityId ?? ''
+  const activity = store.activity(id)
+  const user = call.grant.user
+  if (activity?.owner === user) return activity
+  const owner = activity?.owner ?? store.deletedOwner(id)
+  // §5 rule 2: a token reaches only its user's data. The reference hides that the id exists.
+  if (owner !== undefined && owner !== user && behaviour.foreignActivity === 'forbidden') {
+    throw new ReplyProblem(forbidden(call.server, 'Insufficient permission'))
+  }
+  if (owner === user && behaviour.deletedActivityStatus === 410) {
+    throw new ReplyProblem(textReply(410, `Activity ${call.pathname} was deleted.`))
+  }
+  throw new ReplyProblem(textReply(404, `There is no activity ${call.pathname}.`))
+}

@@ -1,0 +1,100 @@
+// Stored records → JSON bodies, with the fields and order of §2.1–§2.3, §2.6 and §7.
+import type { ServerContext } from './call.js'
+import type { Activity, Profile, User } from './model.js'
+import type { ModeBehaviour } from './modes.js'
+import { quirkFeedItem, type JsonObject } from './quirks.js'
+import { formatSpecTime } from './spec-time.js'
+
+/** §2.1 userID: an integer; the mode chooses the range (modes.ts userIdBase). */
+export function userIdOf(user: User, behaviour: ModeBehaviour): number {
+  return behaviour.userIdBase + user.index
+}
+
+/** §2.3 uri: relative, `/fitnessActivities/<id>`. */
+export function activityUri(id: string): string {
+  return `/fitnessActivities/${encodeURIComponent(id)}`
+}
+
+/** §2.1: every link is relative to {base_url}. */
+export function userBody(user: User, behaviour: ModeBehaviour): JsonObject {
+  return {
+    userID: userIdOf(user, behaviour),
+    profile: '/profile',
+    settings: '/settings',
+    fitness_activities: '/fitnessActivities',
+    strength_training_activities: '/strengthTrainingActivities',
+    background_activities: '/backgroundActivities',
+    sleep: '/sleep',
+    nutrition: '/nutrition',
+    weight: '/weight',
+    general_measurements: '/generalMeasurements',
+    diabetes: '/diabetes',
+    records: '/records',
+    team: '/team',
+  }
+}
+
+/** §2.2 feed item; the quirky mode then drops or respells some fields. */
+export function feedItemBody(activity: Activity, server: ServerContext): JsonObject {
+  const item: JsonObject = {
+    type: activity.type,
+    start_time: formatSpecTime(activity.startTime),
+    total_distance: activity.totalDistance,
+    duration: activity.duration,
+    source: activity.source,
+    entry_mode: activity.entryMode,
+    has_map: hasMapText(activity),
+    uri: activityUri(activity.id),
+  }
+  return server.behaviour.quirks ? quirkFeedItem(item, activity) : item
+}
+
+/** §2.3, every field; notes only when set, previous only when there is an earlier activity. */
+export function activityBody(activity: Activity, server: ServerContext): JsonObject {
+  const { store, behaviour, faults } = server
+  const previous = store.previousOf(activity)
+  const body: JsonObject = {
+    uri: activityUri(activity.id),
+    userID: userIdOf(store.user(activity.owner), behaviour),
+    type: activity.type,
+    equipment: activity.equipment,
+    start_time: formatSpecTime(activity.startTime),
+    total_distance: activity.totalDistance,
+    distance: activity.distance,
+    duration: activity.duration,
+    heart_rate: activity.heartRate,
+    calories: activity.calories,
+    total_climb: activity.totalClimb,
+    path: activity.path,
+  }
+  if (activity.notes !== undefined) body.notes = activity.notes
+  body.comments = `${activityUri(activity.id)}/comments`
+  body.source = activity.source
+  body.entry_mode = activity.entryMode
+  body.has_map = faults.is('has-map-boolean') ? activity.path.length > 0 : hasMapText(activity)
+  if (previous) body.previous = activityUri(previous.id)
+  // §2.3 lists these, but teams are outside this document (§2.7), so they are always empty.
+  for (const dataSet of ['strength_training_activities', 'background_activities', 'sleep', 'nutrition', 'weight', 'general_measurements', 'diabetes']) {
+    body[`nearest_teammate_${dataSet}`] = []
+  }
+  return body
+}
+
+/** §2.6, all fields. */
+export function profileBody(profile: Profile): JsonObject {
+  return { ...profile }
+}
+
+/**
+ * §7: delete_health only with reason Revoked. It is a JSON boolean here (the field table says
+ * boolean); the quirky mode carries it as the text "true"/"false" as the samples do.
+ */
+export function errorMessageBody(reason: 'Revoked' | 'Insufficient permission', deleteHealth: boolean | undefined, behaviour: ModeBehaviour): JsonObject {
+  if (reason !== 'Revoked' || deleteHealth === undefined) return { reason }
+  return { reason, delete_health: behaviour.quirks ? String(deleteHealth) : deleteHealth }
+}
+
+/** §2.2/§2.3: has_map is the text "true" or "false"; an activity has a map when it has a route. */
+function hasMapText(activity: Activity): string {
+  return activity.path.length > 0 ? 'true' : 'false'
+}

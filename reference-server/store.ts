@@ -1,0 +1,105 @@
+// One server instance's data: users, activities, deletions and change times. Each
+// startReferenceServer call gets its own Store, so servers in one process never share state.
+import { createDemoUsers } from './demo-accounts.js'
+import { formatActivityId, type IdStyle } from './ids.js'
+import type { Activity, User, UserKey } from './model.js'
+import { seedActivities, type ActivityDraft } from './seed.js'
+
+export type Clock = () => number
+
+/** Oldest first; equal start times fall back to creation order so the order is total. */
+export function compareChronologically(a: Activity, b: Activity): number {
+  return a.startTime - b.startTime || a.seq - b.seq
+}
+
+export class Store {
+  private readonly activities = new Map<string, Activity>()
+  /** Deleted ids and their owner: other-choices answers 410 for them (modes.ts). */
+  private readonly deleted = new Map<string, UserKey>()
+  private readonly lastDeleteAt = new Map<UserKey, number>()
+  private readonly users = createDemoUsers()
+  private nextSeq = 1
+
+  constructor(
+    private readonly idStyle: IdStyle,
+    private readonly now: Clock,
+  ) {
+    for (const draft of seedActivities()) this.insert(draft)
+  }
+
+  user(key: UserKey): User {
+    const user = this.users.get(key)
+    if (!user) throw new Error(`no demo user ${key}`)
+    return user
+  }
+
+  activity(id: string): Activity | undefined {
+    return this.activities.get(id)
+  }
+
+  /** The owner of a deleted activity, or undefined when the id was never deleted. */
+  deletedOwner(id: string): UserKey | undefined {
+    return this.deleted.get(id)
+  }
+
+  /** A user's activities, oldest first. */
+  activitiesOf(owner: UserKey): Activity[] {
+    return [...this.activities.values()].filter((activity) => activity.owner === owner).sort(compareChronologically)
+  }
+
+  /** The same user's activity that started just before this one (§2.3 `previous`). */
+  previousOf(activity: Activity): Activity | undefined {
+    let best: Activity | undefined
+    for (const other of this.activities.values()) {
+      if (other.owner !== activity.owner || compareChronologically(other, activity) >= 0) continue
+      if (!best || compareChronologically(other, best) > 0) best = other
+    }
+    return best
+  }
+
+  create(draft: Omit<ActivityDraft, 'modifiedAt'>): Activity {
+    return this.insert({ ...draft, modifiedAt: this.changeStamp(draft.owner) })
+  }
+
+  /** Records that an activity changed (edit, live update). */
+  touch(activity: Activity): void {
+    activity.modifiedAt = this.changeStamp(activity.owner)
+  }
+
+  remove(activity: Activity): void {
+    // Stamp first: the removed activity may hold the feed's latest change time, and the deletion
+    // must come after it.
+    const stamp = this.changeStamp(activity.owner)
+    this.activities.delete(activity.id)
+    this.deleted.set(activity.id, activity.owner)
+    this.lastDeleteAt.set(activity.owner, stamp)
+  }
+
+  /** When the user's feed last changed: the latest activity change or deletion (§4 rule 3). */
+  feedChangedAt(owner: UserKey): number {
+    let latest = this.lastDeleteAt.get(owner) ?? 0
+    for (const activity of this.activities.values()) {
+      if (activity.owner === owner && activity.modifiedAt > latest) latest = activity.modifiedAt
+    }
+    return latest
+  }
+
+  /**
+   * The time to stamp a change with: now, truncated to the second Last-Modified can express, but
+   * always at least one second after the user's previous change. Without the bump, two changes
+   * within one second would share a Last-Modified, and a client revalidating with the first one
+   * would get a wrong 304 for the second (§4 rule 3 "has not changed since then"). The price:
+   * under a burst of writes Last-Modified can run a few seconds ahead of the clock.
+   */
+  private changeStamp(owner: UserKey): number {
+    const nowSecond = Math.floor(this.now() / 1000) * 1000
+    return Math.max(nowSecond, this.feedChangedAt(owner) + 1000)
+  }
+
+  private insert(draft: ActivityDraft): Activity {
+    const seq = this.nextSeq++
+    const activity: Activity = { ...draft, id: formatActivityId(this.idStyle, seq), seq }
+    this.activities.set(activity.id, activity)
+    return activity
+  }
+}

@@ -1,0 +1,72 @@
+import { Command, Option } from 'commander'
+import { packageVersion } from '../package-root.js'
+import { DEFAULT_REPORTERS } from '../report/registry.js'
+import { collect, parseBaseUrl, parsePort, parsePositiveInt, parseShard } from './option-parsers.js'
+import { addProxyCommands } from './proxy-commands.js'
+import { rulesCommand } from './rules-command.js'
+import { runCommand } from './run-command.js'
+import type { RunFlags } from './run-options.js'
+import { listMutants, serveCommand, type ServeOptions } from './serve-command.js'
+
+/** Every command of the CLI; each action hands its exit code to process.exitCode. */
+export function createProgram(): Command {
+  const program = new Command('fitconform')
+    .description('Conformance suite and recording proxy for the Fitness Data Service interface')
+    .version(packageVersion())
+    .option('--debug', 'print stack traces of internal errors')
+    .showSuggestionAfterError()
+
+  program
+    .command('run')
+    .description('run the conformance scenarios against a server (default: the embedded reference server)')
+    .argument('[paths...]', 'scenario files or folders (default: the built-in suites)')
+    .option('--base-url <url>', 'server under test, may carry a path prefix (env FITCONFORM_BASE_URL)', parseBaseUrl)
+    .option('--token <token>', 'a normal user with all permissions (env FITCONFORM_TOKEN)')
+    .option('--other-token <token>', 'a second user (env FITCONFORM_OTHER_TOKEN)')
+    .option('--revoked-token <token>', 'a user who disconnected the app without asking for deletion (env FITCONFORM_REVOKED_TOKEN)')
+    .option('--revoked-delete-token <token>', 'a user who disconnected the app and asked for deletion (env FITCONFORM_REVOKED_DELETE_TOKEN)')
+    .option('--limited-token <token>', 'an app token lacking the fitness-activities permission (env FITCONFORM_LIMITED_TOKEN)')
+    .option('--config <file>', 'config file (default: fitconform.config.yaml when present)')
+    .option('--reporter <list>', `comma-separated reporters: console, json, junit, html, markdown, or a module path; name:file sets the output (default ${DEFAULT_REPORTERS})`)
+    .option('--output-dir <dir>', 'where report files go (default reports/)')
+    .option('--grep <regex>', 'only scenarios whose id or title matches')
+    .option('--tag <tag>', 'only scenarios with this tag (repeatable, or comma-separated)', collect)
+    .option('--shard <i/n>', 'run the i-th of n slices of the scenarios', parseShard)
+    .option('--concurrency <n>', 'scenarios run at once (default 4)', parsePositiveInt)
+    .option('--timeout <ms>', 'per-request timeout in milliseconds (default 10000)', parsePositiveInt)
+    .option('--bail', 'stop starting scenarios after the first failure')
+    .option('--strict', 'the documented irregularities of §2.2 fail instead of warn')
+    .option('--read-only', 'run only scenarios that change nothing (GET/HEAD), for production accounts')
+    .option('--fail-on-skip', 'exit 1 when a scenario is skipped (e.g. a token role was not given)')
+    .option('--ca <file>', 'PEM file of certificate authorities to trust')
+    .option('--insecure', 'do not verify TLS certificates (staging servers)')
+    .option('--expect-failures <file>', 'YAML list of known failures that do not fail the run')
+    .option('--show-personal-data', 'keep GPS paths, names and locations in report files')
+    .addHelpText('after', '\nExit codes: 0 no failure (warnings allowed), 1 a scenario failed, 2 usage/config/scenario-file error (nothing was sent), 3 the server could not be reached.')
+    .action(async (paths: string[], flags: RunFlags) => {
+      process.exitCode = await runCommand(paths, flags)
+    })
+
+  program
+    .command('rules')
+    .description('print the rule catalogue and the scenarios that cover each rule')
+    .argument('[paths...]', 'scenario files or folders (default: the built-in suites)')
+    .option('--json', 'machine-readable output')
+    .action(async (paths: string[], options: { json?: boolean }) => {
+      process.exitCode = await rulesCommand(paths, options)
+    })
+
+  program
+    .command('serve')
+    .description('start the reference server (prints its URL and its public demo tokens)')
+    .option('--port <n>', 'port (0 = any free port)', parsePort, 8080)
+    .addOption(new Option('--mode <mode>', 'conforming variant').choices(['reference', 'quirky', 'other-choices']).default('reference'))
+    .option('--mutant <name>', 'break exactly one rule (see --list-mutants)')
+    .option('--list-mutants', 'list the mutants and exit')
+    .action(async (options: ServeOptions & { listMutants?: boolean }) => {
+      process.exitCode = options.listMutants ? listMutants() : await serveCommand(options)
+    })
+
+  addProxyCommands(program)
+  return program
+}

@@ -1,0 +1,101 @@
+import { join } from 'node:path'
+import { ConformanceError, toDiagnostic, type Diagnostic } from '../model/diagnostic.js'
+import type { TokenRole } from '../model/scenario.js'
+import { loadSuites } from '../load/load-suites.js'
+import { packageRoot } from '../package-root.js'
+import { createMultiplexer } from '../report/multiplexer.js'
+import { createReporters, DEFAULT_REPORTERS } from '../report/registry.js'
+import { formatDiagnostic } from '../report/format-diagnostic.js'
+import type { Screen } from '../report/reporter.js'
+import { runConformance, type ConformanceTarget } from '../run-conformance.js'
+import { startReferenceServer, type RunningReferenceServer } from '../../reference-server/index.js'
+import { EXIT } from './exit-codes.js'
+import { resolveRunOptions, type RunFlags } from './run-options.js'
+import { processScreen } from './screen.js'
+
+export function builtInSuites(): string {
+  return join(packageRoot(), 'suites')
+}
+
+/** `fitconform run`: returns the exit code; the CLI file only wires it to commander. */
+export async function runCommand(paths: readonly string[], flags: RunFlags, screen: Screen = processScreen()): Promise<number> {
+  const printDiagnostic = (diagnostic: Diagnostic): void => screen.err(formatDiagnostic(diagnostic, { colors: screen.colors }) + '\n')
+  let options
+  try {
+    options = resolveRunOptions(flags)
+  } catch (error) {
+    printDiagnostic(toDiagnostic(error))
+    return error instanceof ConformanceError ? EXIT.usage : EXIT.failed
+  }
+  const loaded = await loadSuites(paths.length > 0 ? paths : [builtInSuites()])
+  if (loaded.diagnostics.length > 0) {
+    for (const diagnostic of loaded.diagnostics) printDiagnostic(diagnostic)
+    screen.err(`${loaded.diagnostics.length} problem(s) in the scenario files; nothing was sent.\n`)
+    return EXIT.usage
+  }
+
+  let embedded: RunningReferenceServer | undefined
+  const interrupt = new AbortController()
+  const onSignal = (signal: string): void => {
+    if (interrupt.signal.aborted) process.exit(130)
+    screen.err(`\n${signal}: stopping after the steps in flight; cleaning up what this run created (press again to quit at once)\n`)
+    interrupt.abort()
+  }
+  const onSigint = (): void => onSignal('SIGINT')
+  const onSigterm = (): void => onSignal('SIGTERM')
+  process.on('SIGINT', onSigint)
+  process.on('SIGTERM', onSigterm)
+  try {
+    let target: ConformanceTarget
+    if (options.baseUrl) {
+      target = { baseUrl: options.baseUrl, tokens: options.tokens, label: options.baseUrl.toString() }
+    } else {
+      embedded = await startReferenceServer()
+      target = { baseUrl: new URL(embedded.url), tokens: demoTokensByRole(embedded), label: `embedded reference server (${embedded.url})` }
+      screen.err(`No --base-url given: running against the embedded reference server at ${embedded.url}\n`)
+    }
+    const reporters = await createReporters(options.reporter ?? DEFAULT_REPORTERS, { outputDir: options.outputDir, screen, showPersonalData: options.showPersonalData })
+    const reporter = createMultiplexer(reporters)
+    const outcome = await runConformance(loaded.scenarios, loaded.rules, {
+      target,
+      filter: { readOnly: options.readOnly, tags: options.tags, ...(options.grep ? { grep: options.grep } : {}), ...(options.shard ? { shard: options.shard } : {}) },
+      strict: options.strict,
+      concurrency: options.concurrency,
+      timeoutMs: options.timeoutMs,
+      bail: options.bail,
+      insecure: options.insecure,
+      ...(options.ca ? { ca: options.ca } : {}),
+      configValues: options.values,
+      interrupted: interrupt.signal,
+    }, reporter)
+    if (outcome.kind === 'unreachable') {
+      printDiagnostic(outcome.diagnostic)
+      return EXIT.unreachable
+    }
+    const { summary, diagnostics } = outcome.result
+    for (const diagnostic of diagnostics) printDiagnostic(diagnostic)
+    if (summary.failed > 0 || diagnostics.length > 0 || reporter.errors().length > 0) return EXIT.failed
+    if (options.failOnSkip && summary.skipped > 0) {
+      screen.err(`--fail-on-skip: ${summary.skipped} scenario(s) skipped\n`)
+      return EXIT.failed
+    }
+    return interrupt.signal.aborted ? EXIT.failed : EXIT.ok
+  } catch (error) {
+    printDiagnostic(toDiagnostic(error))
+    return error instanceof ConformanceError && error.diagnostic.kind === 'load' ? EXIT.usage : EXIT.failed
+  } finally {
+    process.off('SIGINT', onSigint)
+    process.off('SIGTERM', onSigterm)
+    await embedded?.close()
+  }
+}
+
+export function demoTokensByRole(server: RunningReferenceServer): Record<TokenRole, string> {
+  return {
+    token: server.tokens.token,
+    'other-token': server.tokens.otherToken,
+    'revoked-token': server.tokens.revokedToken,
+    'revoked-delete-token': server.tokens.revokedDeleteToken,
+    'limited-token': server.tokens.limitedToken,
+  }
+}

@@ -1,0 +1,158 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { ConformanceError } from '../model/diagnostic.js'
+import { TOKEN_ROLES, type TokenRole } from '../model/scenario.js'
+import type { Shard } from '../plan/plan-run.js'
+import { envVarOfRole } from '../plan/plan-run.js'
+import { parseYamlSource } from '../load/yaml-source.js'
+
+/** The flags of `fitconform run` as commander hands them over (names are a public contract for CI scripts). */
+export interface RunFlags {
+  baseUrl?: URL
+  token?: string
+  otherToken?: string
+  revokedToken?: string
+  revokedDeleteToken?: string
+  limitedToken?: string
+  config?: string
+  reporter?: string
+  outputDir?: string
+  grep?: string
+  tag?: string[]
+  shard?: Shard
+  concurrency?: number
+  timeout?: number
+  bail?: boolean
+  strict?: boolean
+  readOnly?: boolean
+  failOnSkip?: boolean
+  ca?: string
+  insecure?: boolean
+  expectFailures?: string
+  showPersonalData?: boolean
+}
+
+/** Everything a run needs, after flags, environment and config file are merged (in that order of precedence). */
+export interface RunOptions {
+  readonly baseUrl?: URL
+  readonly tokens: Partial<Record<TokenRole, string>>
+  readonly reporter?: string
+  readonly outputDir: string
+  readonly grep?: RegExp
+  readonly tags: readonly string[]
+  readonly shard?: Shard
+  readonly concurrency: number
+  readonly timeoutMs: number
+  readonly bail: boolean
+  readonly strict: boolean
+  readonly readOnly: boolean
+  readonly failOnSkip: boolean
+  readonly ca?: string
+  readonly insecure: boolean
+  readonly values: Readonly<Record<string, string>>
+  readonly expectFailures?: string
+  readonly showPersonalData: boolean
+}
+
+interface ConfigFile {
+  baseUrl?: string
+  tokens?: Partial<Record<TokenRole, string>>
+  values?: Record<string, string>
+  timeout?: number
+  concurrency?: number
+  reporter?: string
+  outputDir?: string
+  strict?: boolean
+}
+
+const CONFIG_KEYS = ['baseUrl', 'tokens', 'values', 'timeout', 'concurrency', 'reporter', 'outputDir', 'strict']
+export const DEFAULT_CONFIG_FILE = 'fitconform.config.yaml'
+
+const FLAG_OF_ROLE: Record<TokenRole, keyof RunFlags> = {
+  token: 'token',
+  'other-token': 'otherToken',
+  'revoked-token': 'revokedToken',
+  'revoked-delete-token': 'revokedDeleteToken',
+  'limited-token': 'limitedToken',
+}
+
+export function resolveRunOptions(flags: RunFlags, env: NodeJS.ProcessEnv = process.env): RunOptions {
+  const config = readConfig(flags.config)
+  const tokens: Partial<Record<TokenRole, string>> = {}
+  for (const role of TOKEN_ROLES) {
+    const value = (flags[FLAG_OF_ROLE[role]] as string | undefined) ?? env[envVarOfRole(role)] ?? config.tokens?.[role]
+    if (value) tokens[role] = value
+  }
+  const baseUrlText = env['FITCONFORM_BASE_URL'] ?? config.baseUrl
+  const baseUrl = flags.baseUrl ?? (baseUrlText ? parseUrlSetting(baseUrlText, 'FITCONFORM_BASE_URL or baseUrl in the config') : undefined)
+  return {
+    ...(baseUrl ? { baseUrl } : {}),
+    tokens,
+    ...((flags.reporter ?? config.reporter) ? { reporter: (flags.reporter ?? config.reporter)! } : {}),
+    outputDir: flags.outputDir ?? config.outputDir ?? 'reports',
+    ...(flags.grep ? { grep: compileGrep(flags.grep) } : {}),
+    tags: flags.tag ?? [],
+    ...(flags.shard ? { shard: flags.shard } : {}),
+    concurrency: flags.concurrency ?? config.concurrency ?? 4,
+    timeoutMs: flags.timeout ?? config.timeout ?? 10_000,
+    bail: flags.bail ?? false,
+    strict: flags.strict ?? config.strict ?? false,
+    readOnly: flags.readOnly ?? false,
+    failOnSkip: flags.failOnSkip ?? false,
+    ...(flags.ca ? { ca: readCa(flags.ca) } : {}),
+    insecure: flags.insecure ?? false,
+    values: config.values ?? {},
+    ...(flags.expectFailures ? { expectFailures: flags.expectFailures } : {}),
+    showPersonalData: flags.showPersonalData ?? false,
+  }
+}
+
+function readConfig(file: string | undefined): ConfigFile {
+  const path = resolve(file ?? DEFAULT_CONFIG_FILE)
+  if (!existsSync(path)) {
+    if (file) throw usage(`the config file ${file} does not exist`)
+    return {}
+  }
+  const { source, diagnostics } = parseYamlSource(path, readFileSync(path, 'utf8'))
+  if (!source) throw new ConformanceError({ ...diagnostics[0]!, code: 'E_CONFIG' })
+  const data = (source.data ?? {}) as Record<string, unknown>
+  for (const key of Object.keys(data)) {
+    if (!CONFIG_KEYS.includes(key)) throw new ConformanceError({ code: 'E_CONFIG', kind: 'load', message: `unknown key "${key}" in the config file; known keys: ${CONFIG_KEYS.join(', ')}`, at: source.locate([key], 'key') })
+  }
+  for (const role of Object.keys((data['tokens'] ?? {}) as object)) {
+    if (!(TOKEN_ROLES as readonly string[]).includes(role)) {
+      throw new ConformanceError({ code: 'E_CONFIG', kind: 'load', message: `unknown token role "${role}"; roles: ${TOKEN_ROLES.join(', ')}`, at: source.locate(['tokens', role], 'key') })
+    }
+  }
+  return data as ConfigFile
+}
+
+function readCa(file: string): string {
+  try {
+    return readFileSync(resolve(file), 'utf8')
+  } catch {
+    throw usage(`cannot read the CA file ${file}`)
+  }
+}
+
+function compileGrep(pattern: string): RegExp {
+  try {
+    return new RegExp(pattern, 'i')
+  } catch (error) {
+    throw usage(`--grep ${JSON.stringify(pattern)} is not a valid regular expression: ${(error as Error).message}`)
+  }
+}
+
+function parseUrlSetting(text: string, where: string): URL {
+  try {
+    const url = new URL(text)
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url
+  } catch {
+    // reported below
+  }
+  throw usage(`${where}: ${JSON.stringify(text)} is not an http(s) URL`)
+}
+
+function usage(message: string): ConformanceError {
+  return new ConformanceError({ code: 'E_USAGE', kind: 'load', message })
+}

@@ -1,0 +1,29 @@
+import type { Check } from '../model/scenario.js'
+import type { AssertionResult } from '../model/result.js'
+import { evaluateExpression, type Scope } from '../expression/evaluate-expression.js'
+import { renderTemplate, UndefinedPlaceholderError } from '../expression/render-template.js'
+import { MATCHERS } from '../matchers/index.js'
+import { show } from '../matchers/matcher-definition.js'
+
+/** Applies checks to a response scope; each gives one assertion, passed or not, with expected and actual. */
+export function evaluateChecks(checks: readonly Check[], scope: Scope): AssertionResult[] {
+  return checks.map((check) => evaluateCheck(check, scope))
+}
+
+function evaluateCheck(check: Check, scope: Scope): AssertionResult {
+  const base = { severity: check.severity, rules: check.rules, target: check.path, matcher: check.matcher, at: check.at }
+  let expected: unknown
+  try {
+    expected = renderTemplate(check.expected, scope)
+  } catch (error) {
+    if (!(error instanceof UndefinedPlaceholderError)) throw error
+    return { ...base, ok: false, message: `${check.path}: cannot compare, ${error.message} (an earlier step did not capture it)` }
+  }
+  const actual = evaluateExpression(check.path, scope)
+  const matcher = MATCHERS.get(check.matcher)
+  if (!matcher) return { ...base, ok: false, expected, actual, message: `unknown matcher ${check.matcher}` }
+  const ok = matcher.test(actual, expected)
+  const description = matcher.describe(expected)
+  const message = ok ? `${check.path} is ${description}` : `${check.path}: expected ${description}, got ${show(actual)}`
+  return { ...base, ok, expected, ...(actual === undefined ? {} : { actual }), message }
+}

@@ -1,0 +1,42 @@
+import type { AuthChoice, TokenRole } from '../model/scenario.js'
+import type { HttpClient } from './http-client.js'
+import type { Redactor } from './redact.js'
+
+/** Per-run values scenarios can read as `run.*` (docs/scenario-format.md). */
+export interface RunValues {
+  readonly id: string
+  /** Put in `notes` of everything the suite creates, so a lost create can still be found and removed. */
+  readonly marker: string
+  /** A far-past year: a quiet date range on any real account. */
+  readonly farYear: number
+  readonly now: number
+}
+
+/** Everything a scenario needs from the run, handed down explicitly (no globals). */
+export interface RunContext {
+  readonly baseUrl: URL
+  readonly tokens: Readonly<Partial<Record<TokenRole, string>>>
+  readonly client: HttpClient
+  readonly timeoutMs: number
+  readonly strict: boolean
+  readonly run: RunValues
+  readonly config: Readonly<Record<string, string>>
+  readonly redact: Redactor
+  /** Aborted on SIGINT/SIGTERM: no new step starts, cleanup still runs. */
+  readonly interrupted: AbortSignal
+}
+
+export function authorizationFor(auth: AuthChoice, context: RunContext): string | undefined {
+  if (auth === 'none') return undefined
+  if (auth === 'invalid') return `Bearer fitconform-invalid-${context.run.id}`
+  const token = context.tokens[auth]
+  return token === undefined ? undefined : `Bearer ${token}`
+}
+
+export const DEFAULT_CONFIG_VALUES: Readonly<Record<string, string>> = {
+  activityType: 'Running',
+  otherActivityType: 'Cycling',
+  equipment: 'None',
+  athleteType: 'Runner',
+  otherAthleteType: 'Athlete',
+}

@@ -1,0 +1,63 @@
+import type { Scenario } from '../model/scenario.js'
+import type { ScenarioResult } from '../model/result.js'
+import type { Reporter } from '../report/reporter.js'
+import type { RunPlan } from '../plan/plan-run.js'
+import type { RunContext } from './run-context.js'
+import { runScenario, viewOf } from './run-scenario.js'
+
+export interface RunPlanOptions {
+  readonly context: RunContext
+  readonly reporter: Reporter
+  readonly concurrency: number
+  readonly bail: boolean
+}
+
+/**
+ * Exclusive scenarios first, one at a time (they need an account nothing of ours writes to), then
+ * the rest with bounded concurrency. Results come back in plan order, whatever finished first, so
+ * reports are the same from run to run.
+ */
+export async function runPlan(plan: RunPlan, options: RunPlanOptions): Promise<ScenarioResult[]> {
+  const { context, reporter } = options
+  const results = new Map<Scenario, ScenarioResult>()
+  let bailed = false
+  for (const { scenario, reason } of plan.skipped) results.set(scenario, skipped(scenario, reason))
+
+  const runOne = async (scenario: Scenario): Promise<void> => {
+    if (bailed || context.interrupted.aborted) {
+      results.set(scenario, skipped(scenario, bailed ? 'not run: --bail stopped the run after a failure' : 'not run: the run was interrupted'))
+      return
+    }
+    await reporter.onScenarioStart?.(viewOf(scenario))
+    const result = await runScenario(scenario, context, { onStepEnd: (step, view) => reporter.onStepEnd?.(step, view) })
+    results.set(scenario, result)
+    await reporter.onScenarioEnd?.(result)
+    if (options.bail && result.status === 'failed') bailed = true
+  }
+
+  for (const { scenario, reason } of plan.skipped) await reporter.onScenarioEnd?.(skipped(scenario, reason))
+  for (const scenario of plan.exclusive) await runOne(scenario)
+  const queue = [...plan.concurrent]
+  const workers = Array.from({ length: Math.max(1, Math.min(options.concurrency, queue.length)) }, async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) await runOne(next)
+  })
+  await Promise.all(workers)
+  return plan.order.map((scenario) => results.get(scenario)!).filter(Boolean)
+}
+
+function skipped(scenario: Scenario, reason: string): ScenarioResult {
+  return {
+    id: scenario.id,
+    title: scenario.title,
+    file: scenario.file,
+    at: scenario.at,
+    rules: scenario.rules,
+    tags: scenario.tags,
+    status: 'skipped',
+    skipReason: reason,
+    durationMs: 0,
+    warnings: [],
+    steps: [],
+    cleanup: [],
+  }
+}

@@ -1,0 +1,82 @@
+import { performance } from 'node:perf_hooks'
+import type { Scenario, Step } from '../model/scenario.js'
+import type { AssertionResult, ScenarioResult, StepResult } from '../model/result.js'
+import type { ScenarioView } from '../report/reporter.js'
+import type { RunContext } from './run-context.js'
+import { runStep, type CreatedResource, type ScenarioState } from './run-step.js'
+
+export interface ScenarioEvents {
+  onStepEnd?(step: StepResult, scenario: ScenarioView): void | Promise<void>
+}
+
+/**
+ * Runs the steps in order and stops at the first that does not pass (later steps build on its
+ * captures). Whatever happened, deletes what the scenario created and runs its cleanup steps.
+ */
+export async function runScenario(scenario: Scenario, context: RunContext, events: ScenarioEvents = {}): Promise<ScenarioResult> {
+  const started = performance.now()
+  const state: ScenarioState = { variables: {}, created: [] }
+  const steps: StepResult[] = []
+  let skipReason: string | undefined
+  for (const step of scenario.steps) {
+    if (context.interrupted.aborted) {
+      skipReason = 'interrupted before it finished'
+      break
+    }
+    const outcome = await runStep(step, state, context)
+    steps.push(outcome.result)
+    await events.onStepEnd?.(outcome.result, viewOf(scenario))
+    if (outcome.skipReason) {
+      skipReason = outcome.skipReason
+      break
+    }
+    if (outcome.result.status !== 'passed') break
+  }
+  const cleanup = [...(await deleteCreated(scenario, state, context)), ...(await runCleanupSteps(scenario.cleanup, state, context))]
+  const failed = steps.some((step) => step.status === 'failed' || step.status === 'error')
+  const warnings: AssertionResult[] = [...steps, ...cleanup].flatMap((step) => step.assertions.filter((a) => !a.ok && a.severity === 'warning'))
+  return {
+    id: scenario.id,
+    title: scenario.title,
+    file: scenario.file,
+    at: scenario.at,
+    rules: scenario.rules,
+    tags: scenario.tags,
+    status: failed ? 'failed' : skipReason ? 'skipped' : 'passed',
+    ...(skipReason && !failed ? { skipReason } : {}),
+    durationMs: performance.now() - started,
+    warnings,
+    steps,
+    cleanup,
+  }
+}
+
+/** Newest first, each with the token that created it; a 404/410 means it is already gone, which is fine. */
+async function deleteCreated(scenario: Scenario, state: ScenarioState, context: RunContext): Promise<StepResult[]> {
+  const results: StepResult[] = []
+  for (const resource of [...state.created].reverse().filter((r: CreatedResource) => !r.deleted)) {
+    const step: Step = {
+      name: `clean up ${new URL(resource.url).pathname}`,
+      at: scenario.at,
+      request: { method: 'DELETE', url: resource.url, query: {}, headers: {}, auth: resource.auth, wire: false },
+      expect: { checks: [{ path: 'status', matcher: 'oneOf', expected: [200, 202, 204, 404, 410], rules: [], at: scenario.at, severity: 'failure' }] },
+      capture: {},
+    }
+    const outcome = await runStep(step, state, { ...context, interrupted: new AbortController().signal })
+    resource.deleted = outcome.result.status === 'passed'
+    results.push(outcome.result)
+  }
+  return results
+}
+
+async function runCleanupSteps(steps: readonly Step[], state: ScenarioState, context: RunContext): Promise<StepResult[]> {
+  const results: StepResult[] = []
+  // Cleanup runs even after an interrupt: it is what leaves the account as it was found.
+  const uninterrupted = { ...context, interrupted: new AbortController().signal }
+  for (const step of steps) results.push((await runStep(step, state, uninterrupted)).result)
+  return results
+}
+
+export function viewOf(scenario: Scenario): ScenarioView {
+  return { id: scenario.id, title: scenario.title, file: scenario.file, rules: scenario.rules, tags: scenario.tags }
+}

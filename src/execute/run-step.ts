@@ -1,0 +1,206 @@
+import { performance } from 'node:perf_hooks'
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { Diagnostic } from '../model/diagnostic.js'
+import type { AuthChoice, Step } from '../model/scenario.js'
+import type { AssertionResult, RecordedResponse, StepResult } from '../model/result.js'
+import { evaluateExpression, type Scope } from '../expression/evaluate-expression.js'
+import { UndefinedPlaceholderError } from '../expression/render-template.js'
+import { curlLine } from './curl-line.js'
+import { evaluateChecks } from './evaluate-checks.js'
+import type { IncomingResponse } from './http-client.js'
+import type { RunContext } from './run-context.js'
+import { checkSchema } from './schema-check.js'
+import { prepareRequest, responseScope, sendWithRetry, type PreparedRequest } from './send-request.js'
+import { transportDiagnostic } from './transport-error.js'
+
+const MAX_RECORDED_BODY = 64 * 1024
+
+export interface CreatedResource {
+  readonly url: string
+  readonly auth: AuthChoice
+  deleted: boolean
+}
+
+/** What a scenario carries from step to step. */
+export interface ScenarioState {
+  readonly variables: Record<string, unknown>
+  readonly created: CreatedResource[]
+}
+
+export interface StepOutcome {
+  readonly result: StepResult
+  /** Set when a skipIf held: the scenario stops here as skipped, with this reason. */
+  readonly skipReason?: string
+}
+
+interface Exchange {
+  readonly prepared: PreparedRequest
+  readonly response: IncomingResponse
+  readonly scope: Scope
+  readonly assertions: AssertionResult[]
+}
+
+/** Runs one step: request (with paging and polling), checks, captures; never throws for a server's fault. */
+export async function runStep(step: Step, state: ScenarioState, context: RunContext): Promise<StepOutcome> {
+  const started = performance.now()
+  const finish = (fields: Omit<StepResult, 'name' | 'at' | 'durationMs'>, skipReason?: string): StepOutcome => ({
+    result: context.redact({ name: step.name, at: step.at, durationMs: performance.now() - started, ...fields }),
+    ...(skipReason ? { skipReason } : {}),
+  })
+  if (step.waitMs) await sleep(step.waitMs, undefined, { signal: context.interrupted }).catch(() => undefined)
+  const variables: Scope = { ...state.variables, run: context.run, config: context.config }
+  if (!step.request) {
+    const assertions = evaluateChecks(step.expect.checks, variables)
+    capture(step, variables, state)
+    return finish({ status: statusOf(assertions), assertions, attempts: 1 })
+  }
+
+  const deadline = performance.now() + (step.eventually?.withinMs ?? 0)
+  let attempts = 0
+  let outcome: Awaited<ReturnType<typeof fetchPages>>
+  for (;;) {
+    attempts++
+    outcome = await fetchPages(step, variables, context)
+    const done = 'error' in outcome || statusOf(outcome.assertions) === 'passed'
+    if (done || !step.eventually || performance.now() + step.eventually.everyMs > deadline || context.interrupted.aborted) break
+    await sleep(step.eventually.everyMs)
+  }
+  if ('error' in outcome) return finish({ status: 'error', assertions: [], attempts, error: outcome.error, ...(outcome.prepared ? recordRequest(outcome.prepared, step) : {}) })
+
+  const { first, shown, assertions, pages } = outcome
+  const scope = { ...variables, ...first.scope }
+  const skip = step.skipIf && step.skipIf.checks.length > 0 && evaluateChecks(step.skipIf.checks, scope).every((check) => check.ok) ? step.skipIf.reason : undefined
+  capture(step, scope, state)
+  if (step.follow) {
+    state.variables['pages'] = pages
+    for (const [name, values] of Object.entries(outcome.collected)) state.variables[name] = values
+  }
+  register(step, scope, first, state, context)
+  const withHint = addRejectionHint(step, shown, assertions)
+  return finish(
+    {
+      status: statusOf(withHint),
+      assertions: withHint,
+      attempts,
+      ...(step.follow ? { pages } : {}),
+      ...recordRequest(shown.prepared, step),
+      response: recordResponse(shown.response, shown.scope),
+    },
+    skip,
+  )
+}
+
+type PagesOutcome =
+  | { error: Diagnostic; prepared?: PreparedRequest }
+  | { first: Exchange; shown: Exchange; assertions: AssertionResult[]; pages: number; collected: Record<string, unknown[]> }
+
+/** One request, or with `follow` the walk over every page; checks apply to each page. */
+async function fetchPages(step: Step, variables: Scope, context: RunContext): Promise<PagesOutcome> {
+  const exchanges: Exchange[] = []
+  const collected: Record<string, unknown[]> = Object.fromEntries(Object.keys(step.follow?.collect ?? {}).map((name) => [name, []]))
+  let next: string | undefined
+  const extra: AssertionResult[] = []
+  do {
+    let prepared: PreparedRequest
+    try {
+      prepared = prepareRequest(step.request!, variables, context, next)
+    } catch (error) {
+      if (error instanceof UndefinedPlaceholderError) {
+        return { error: { code: 'E_TEMPLATE_UNDEFINED', kind: 'error', message: `${error.message}: an earlier step did not capture it`, at: step.at } }
+      }
+      throw error
+    }
+    let response: IncomingResponse
+    let rateLimited: boolean
+    try {
+      ;({ response, rateLimited } = await sendWithRetry(prepared.outgoing, context))
+    } catch (error) {
+      return { error: { ...transportDiagnostic(error, prepared.outgoing.url, context.timeoutMs), at: step.at }, prepared }
+    }
+    if (rateLimited) {
+      return { error: { code: 'E_RATE_LIMITED', kind: 'error', message: `the server kept answering ${response.status} with Retry-After beyond the ${context.timeoutMs} ms timeout`, at: step.at, hint: 'raise --timeout or lower --concurrency' }, prepared }
+    }
+    const scope = { ...variables, ...responseScope(response, prepared.outgoing.url) }
+    const pagePrefix = step.follow ? `page ${exchanges.length + 1}: ` : ''
+    const assertions = [...evaluateChecks(step.expect.checks, scope), ...(step.expect.schema ? checkSchema(step.expect.schema, scope['body'], scope['bodyText'] as string, context.strict) : [])]
+      .map((assertion) => (pagePrefix ? { ...assertion, message: pagePrefix + assertion.message } : assertion))
+    if (prepared.rebasedFrom) extra.push(rebaseWarning(prepared.rebasedFrom, prepared.outgoing.url, step))
+    exchanges.push({ prepared, response, scope, assertions })
+    if (!step.follow) break
+    for (const [name, expression] of Object.entries(step.follow.collect)) {
+      const value = evaluateExpression(expression, scope)
+      if (Array.isArray(value)) collected[name]!.push(...(value as unknown[]))
+      else if (value !== undefined) collected[name]!.push(value)
+    }
+    const link = evaluateExpression(step.follow.next, scope)
+    next = typeof link === 'string' && link !== '' ? link : undefined
+    if (next && exchanges.length >= step.follow.maxPages) {
+      extra.push({ ok: false, severity: 'failure', rules: step.expect.schema?.rules ?? [], target: step.follow.next, matcher: 'follow', message: `the feed had not ended after ${step.follow.maxPages} pages (the \`previous\` link kept coming)`, at: step.at })
+      break
+    }
+  } while (next && !context.interrupted.aborted)
+  const first = exchanges[0]!
+  const shown = exchanges.find((exchange) => statusOf(exchange.assertions) === 'failed') ?? exchanges.at(-1)!
+  return { first, shown, assertions: [...exchanges.flatMap((exchange) => exchange.assertions), ...extra], pages: exchanges.length, collected }
+}
+
+function capture(step: Step, scope: Scope, state: ScenarioState): void {
+  for (const [name, expression] of Object.entries(step.capture)) state.variables[name] = evaluateExpression(expression, scope)
+}
+
+/** Remembers what this step created (deleted at the end) and what it deleted (never deleted twice). */
+function register(step: Step, scope: Scope, exchange: Exchange, state: ScenarioState, context: RunContext): void {
+  const request = step.request!
+  if (request.method === 'DELETE' && exchange.response.status >= 200 && exchange.response.status < 300) {
+    for (const resource of state.created) if (resource.url === exchange.prepared.outgoing.url) resource.deleted = true
+  }
+  if (!step.creates) return
+  const location = evaluateExpression(step.creates, scope)
+  if (typeof location !== 'string' || location === '') return
+  try {
+    const url = prepareRequest({ ...request, url: location, query: {}, headers: {} }, {}, context, location).outgoing.url
+    state.created.push({ url, auth: request.auth, deleted: false })
+  } catch {
+    // A Location we cannot even resolve was already reported by the step's checks.
+  }
+}
+
+function addRejectionHint(step: Step, exchange: Exchange, assertions: AssertionResult[]): AssertionResult[] {
+  const status = exchange.response.status
+  const sentBody = exchange.prepared.outgoing.body !== undefined
+  if (!step.onRejected || !sentBody || status < 400 || status >= 500 || statusOf(assertions) === 'passed') return assertions
+  const hint = ` — the server rejected the suite's own request body (${status}): ${step.onRejected}`
+  let added = false
+  return assertions.map((assertion) => {
+    if (added || assertion.ok || assertion.severity !== 'failure') return assertion
+    added = true
+    return { ...assertion, message: assertion.message + hint }
+  })
+}
+
+function rebaseWarning(from: string, to: string, step: Step): AssertionResult {
+  return {
+    ok: false,
+    severity: 'warning',
+    rules: ['FEED-PREVIOUS-LINK'],
+    target: 'url',
+    matcher: 'sameOrigin',
+    message: `the server linked to another origin (${new URL(from).origin}); the request went to ${new URL(to).origin} instead so the token never leaves the server under test`,
+    at: step.at,
+  }
+}
+
+function recordRequest(prepared: PreparedRequest, step: Step): Pick<StepResult, 'request' | 'curl'> {
+  const { method, url, headers, body } = prepared.outgoing
+  return { request: { method, url, headers, ...(body !== undefined ? { body } : {}) }, curl: curlLine(prepared.outgoing, step.request!.auth) }
+}
+
+function recordResponse(response: IncomingResponse, scope: Scope): RecordedResponse {
+  const truncated = response.body.length > MAX_RECORDED_BODY
+  const body = scope['body'] !== undefined && !truncated ? scope['body'] : response.body.length > 0 ? response.body.subarray(0, MAX_RECORDED_BODY).toString('utf8') : undefined
+  return { status: response.status, headers: response.headers, ...(body !== undefined ? { body } : {}), bodyBytes: response.body.length, ...(truncated ? { truncated } : {}) }
+}
+
+export function statusOf(assertions: readonly AssertionResult[]): 'passed' | 'failed' {
+  return assertions.some((assertion) => !assertion.ok && assertion.severity === 'failure') ? 'failed' : 'passed'
+}

@@ -1,0 +1,32 @@
+import type { SchemaExpectation } from '../model/scenario.js'
+import type { AssertionResult } from '../model/result.js'
+import { isRepresentationName } from '../validation/representations.js'
+import { validateRepresentation } from '../validation/schema-registry.js'
+
+/**
+ * The body against the representation's schema. Errors fail; listed fields that are absent warn; the
+ * §2.2 irregularities warn, or fail under --strict.
+ */
+export function checkSchema(expectation: SchemaExpectation, body: unknown, bodyText: string, strict: boolean): AssertionResult[] {
+  const base = { rules: expectation.rules, target: 'body', matcher: 'schema', expected: expectation.representation, at: expectation.at }
+  if (!isRepresentationName(expectation.representation)) {
+    return [{ ...base, ok: false, severity: 'failure', message: `no schema for ${expectation.representation}` }]
+  }
+  if (body === undefined) {
+    const what = bodyText.length === 0 ? 'there is no body' : `the body is not JSON: ${JSON.stringify(bodyText.slice(0, 80))}`
+    return [{ ...base, ok: false, severity: 'failure', rules: ['BODY-IS-JSON'], message: `expected a ${expectation.representation} JSON body, but ${what}` }]
+  }
+  const problems = validateRepresentation(expectation.representation, body)
+  if (problems.length === 0) {
+    return [{ ...base, ok: true, severity: 'failure', message: `body is a valid ${expectation.representation}` }]
+  }
+  return problems.map((problem) => ({
+    ...base,
+    ok: false,
+    severity: problem.severity === 'error' || (problem.severity === 'irregularity' && strict) ? 'failure' : 'warning',
+    ...(problem.severity === 'irregularity' ? { irregularity: true } : {}),
+    rules: [problem.rule],
+    target: `body${problem.pointer.replace(/\/(\d+)(?=\/|$)/g, '[$1]').replace(/\//g, '.')}`,
+    message: problem.message,
+  }))
+}

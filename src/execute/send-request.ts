@@ -1,0 +1,77 @@
+import type { RequestTemplate } from '../model/scenario.js'
+import type { Scope } from '../expression/evaluate-expression.js'
+import { renderTemplate } from '../expression/render-template.js'
+import { parseHttpDate } from '../validation/time-formats.js'
+import { mediaTypeOf, isRepresentationName } from '../validation/representations.js'
+import type { IncomingResponse, OutgoingRequest } from './http-client.js'
+import { resolveUrl } from './resolve-url.js'
+import { authorizationFor, type RunContext } from './run-context.js'
+
+export interface PreparedRequest {
+  readonly outgoing: OutgoingRequest
+  readonly rebasedFrom?: string
+}
+
+/** Renders a request template against the variables; throws UndefinedPlaceholderError for a missing one. */
+export function prepareRequest(template: RequestTemplate, scope: Scope, context: RunContext, urlOverride?: string): PreparedRequest {
+  const query = urlOverride ? {} : (renderTemplate(template.query, scope) as Record<string, string>)
+  const target = urlOverride ?? String(renderTemplate(template.url, scope))
+  const { url, rebasedFrom } = resolveUrl(target, context.baseUrl, query)
+  const headers: Record<string, string> = {}
+  if (template.accept) headers['accept'] = mediaTypeFor(template.accept)
+  if (template.contentType) headers['content-type'] = mediaTypeFor(template.contentType)
+  else if (template.json !== undefined) headers['content-type'] = 'application/json'
+  const authorization = authorizationFor(template.auth, context)
+  if (authorization) headers['authorization'] = authorization
+  for (const [name, value] of Object.entries(renderTemplate(template.headers, scope) as Record<string, unknown>)) {
+    headers[name] = String(value)
+  }
+  const body = template.json !== undefined ? JSON.stringify(renderTemplate(template.json, scope)) : template.body !== undefined ? String(renderTemplate(template.body, scope)) : undefined
+  return { outgoing: { method: template.method, url, headers, ...(body !== undefined ? { body } : {}), wire: template.wire }, ...(rebasedFrom ? { rebasedFrom } : {}) }
+}
+
+function mediaTypeFor(name: string): string {
+  return isRepresentationName(name) ? mediaTypeOf(name) : name
+}
+
+export interface SendOutcome {
+  readonly response: IncomingResponse
+  /** The server still answered 429/503 after every Retry-After we could honour within the timeout. */
+  readonly rateLimited: boolean
+}
+
+/** Sends, honouring 429/503 with Retry-After while the waits fit in the timeout: a busy server is not a conformance failure. */
+export async function sendWithRetry(outgoing: OutgoingRequest, context: RunContext): Promise<SendOutcome> {
+  let budgetMs = context.timeoutMs
+  for (;;) {
+    const response = await context.client.send(outgoing)
+    if (response.status !== 429 && response.status !== 503) return { response, rateLimited: false }
+    const waitMs = retryAfterMs(response.headers['retry-after'])
+    if (waitMs === undefined) return { response, rateLimited: false }
+    if (waitMs > budgetMs || context.interrupted.aborted) return { response, rateLimited: true }
+    budgetMs -= waitMs
+    await new Promise((resolve) => setTimeout(resolve, waitMs))
+  }
+}
+
+function retryAfterMs(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined
+  if (/^\d+$/.test(value.trim())) return Number(value) * 1000
+  const date = parseHttpDate(value)
+  return date === undefined ? undefined : Math.max(0, date - Date.now())
+}
+
+/** The names checks and captures see for one response (docs/scenario-format.md § Expressions). */
+export function responseScope(response: IncomingResponse, url: string): Scope {
+  const bodyText = response.body.toString('utf8')
+  return { status: response.status, headers: response.headers, body: parseJson(bodyText), bodyText, bodyBytes: response.body.length, url }
+}
+
+function parseJson(text: string): unknown {
+  if (text.trim() === '') return undefined
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return undefined
+  }
+}

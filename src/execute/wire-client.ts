@@ -1,0 +1,104 @@
+import { connect as connectTcp, type Socket } from 'node:net'
+import { performance } from 'node:perf_hooks'
+import { connect as connectTls } from 'node:tls'
+import type { HttpClientOptions, IncomingResponse, OutgoingRequest } from './http-client.js'
+
+/** After the last byte, how long a server that ignores `Connection: close` gets to send stray bytes. */
+const IDLE_AFTER_RESPONSE_MS = 300
+
+/**
+ * Sends one request on a fresh socket with `Connection: close` and keeps every byte until the server
+ * closes. HTTP clients drop bytes a server sends after a HEAD, 204 or 304 response (they surface later
+ * as a garbled next response on the same connection); here they stay visible as the response body.
+ */
+export function sendOnWire(outgoing: OutgoingRequest, options: HttpClientOptions): Promise<IncomingResponse> {
+  const url = new URL(outgoing.url)
+  const started = performance.now()
+  return new Promise((resolve, reject) => {
+    const socket: Socket = url.protocol === 'https:'
+      ? connectTls({ host: url.hostname, port: Number(url.port || 443), servername: url.hostname, ...(options.ca ? { ca: options.ca } : {}), rejectUnauthorized: !options.insecure })
+      : connectTcp({ host: url.hostname, port: Number(url.port || 80) })
+    const chunks: Buffer[] = []
+    let idleTimer: NodeJS.Timeout | undefined
+    let settled = false
+    const finish = (error?: Error): void => {
+      if (settled) return
+      settled = true
+      clearTimeout(overall)
+      clearTimeout(idleTimer)
+      socket.destroy()
+      if (error) return reject(error)
+      try {
+        resolve({ ...parseRawResponse(Buffer.concat(chunks), outgoing.method), durationMs: performance.now() - started })
+      } catch (parseError) {
+        reject(parseError as Error)
+      }
+    }
+    const overall = setTimeout(() => finish(chunks.length > 0 ? undefined : wireError('UND_ERR_HEADERS_TIMEOUT', `no response within ${options.timeoutMs} ms`)), options.timeoutMs)
+    socket.setNoDelay(true)
+    socket.on('connect', () => socket.write(serialiseRequest(outgoing, url)))
+    socket.on('secureConnect', () => undefined)
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk)
+      clearTimeout(idleTimer)
+      if (headersComplete(chunks)) idleTimer = setTimeout(() => finish(), IDLE_AFTER_RESPONSE_MS)
+    })
+    socket.on('end', () => finish())
+    socket.on('close', () => finish())
+    socket.on('error', (error: NodeJS.ErrnoException) => finish(chunks.length > 0 && error.code === 'ECONNRESET' ? undefined : error))
+  })
+}
+
+function serialiseRequest(outgoing: OutgoingRequest, url: URL): Buffer {
+  const body = outgoing.body === undefined ? undefined : Buffer.from(outgoing.body)
+  const lines = [`${outgoing.method} ${url.pathname}${url.search} HTTP/1.1`, `host: ${url.host}`, 'connection: close']
+  for (const [name, value] of Object.entries(outgoing.headers)) {
+    if (name !== 'host' && name !== 'connection' && name !== 'content-length') lines.push(`${name}: ${value}`)
+  }
+  if (body) lines.push(`content-length: ${body.length}`)
+  return Buffer.concat([Buffer.from(lines.join('\r\n') + '\r\n\r\n', 'latin1'), body ?? Buffer.alloc(0)])
+}
+
+function headersComplete(chunks: readonly Buffer[]): boolean {
+  return Buffer.concat(chunks).includes('\r\n\r\n')
+}
+
+/** Status, headers and every byte after them; a chunked body is decoded unless no body was allowed at all. */
+export function parseRawResponse(raw: Buffer, method: string): Omit<IncomingResponse, 'durationMs'> {
+  const end = raw.indexOf('\r\n\r\n')
+  if (end < 0) throw wireError('UND_ERR_INVALID_RESPONSE', 'the server closed the connection before the end of the response headers')
+  const [statusLine = '', ...headerLines] = raw.subarray(0, end).toString('latin1').split('\r\n')
+  const status = /^HTTP\/1\.[01] (\d{3})/.exec(statusLine)
+  if (!status) throw wireError('UND_ERR_INVALID_RESPONSE', `not an HTTP/1.1 status line: ${JSON.stringify(statusLine.slice(0, 60))}`)
+  const headers: Record<string, string> = {}
+  for (const line of headerLines) {
+    const colon = line.indexOf(':')
+    if (colon <= 0) continue
+    const name = line.slice(0, colon).trim().toLowerCase()
+    const value = line.slice(colon + 1).trim()
+    headers[name] = headers[name] === undefined ? value : `${headers[name]}${name === 'set-cookie' ? '\n' : ', '}${value}`
+  }
+  const code = Number(status[1])
+  const rest = raw.subarray(end + 4)
+  const bodyForbidden = method === 'HEAD' || code === 204 || code === 304 || code < 200
+  const chunked = /\bchunked\b/i.test(headers['transfer-encoding'] ?? '')
+  return { status: code, headers, body: !bodyForbidden && chunked ? decodeChunked(rest) : rest }
+}
+
+function decodeChunked(data: Buffer): Buffer {
+  const parts: Buffer[] = []
+  let position = 0
+  while (position < data.length) {
+    const lineEnd = data.indexOf('\r\n', position)
+    if (lineEnd < 0) break
+    const size = parseInt(data.subarray(position, lineEnd).toString('latin1'), 16)
+    if (!Number.isFinite(size) || size === 0) break
+    parts.push(data.subarray(lineEnd + 2, lineEnd + 2 + size))
+    position = lineEnd + 2 + size + 2
+  }
+  return Buffer.concat(parts)
+}
+
+function wireError(code: string, message: string): Error {
+  return Object.assign(new Error(message), { code })
+}

@@ -1,0 +1,54 @@
+import { EXPRESSION_FUNCTIONS } from './functions.js'
+import { parseExpression, type Chain, type PathSegment } from './parse-expression.js'
+
+/** The names an expression can start from: response parts, run and config values, captured variables. */
+export type Scope = Readonly<Record<string, unknown>>
+
+/** Evaluates an expression against a scope; a missing key anywhere yields undefined, never an exception. */
+export function evaluateExpression(source: string, scope: Scope): unknown {
+  for (const chain of parseExpression(source)) {
+    const value = evaluateChain(chain, scope)
+    if (value !== undefined) return value
+  }
+  return undefined
+}
+
+function evaluateChain(chain: Chain, scope: Scope): unknown {
+  const { primary } = chain
+  let value = primary.kind === 'literal' ? primary.value : walk(lookup(scope, primary.root), primary.segments)
+  for (const call of chain.calls) {
+    const fn = EXPRESSION_FUNCTIONS[call.name]
+    value = fn ? fn.apply(value, call.args) : undefined
+  }
+  return value
+}
+
+function lookup(scope: Scope, name: string): unknown {
+  return Object.hasOwn(scope, name) ? scope[name] : undefined
+}
+
+function walk(value: unknown, segments: readonly PathSegment[]): unknown {
+  let current = value
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i] as PathSegment
+    if (segment.kind === 'all') {
+      if (!Array.isArray(current)) return undefined
+      const rest = segments.slice(i + 1)
+      return current.map((element: unknown) => walk(element, rest))
+    }
+    if (segment.kind === 'index') {
+      current = Array.isArray(current) ? current[segment.index] : undefined
+    } else {
+      current = typeof current === 'object' && current !== null && !Array.isArray(current) && Object.hasOwn(current, segment.name)
+        ? (current as Record<string, unknown>)[segment.name]
+        : undefined
+    }
+    if (current === undefined) return undefined
+  }
+  return current
+}
+
+/** Names of functions the language knows (for load-time validation and did-you-mean hints). */
+export function knownFunctionNames(): string[] {
+  return Object.keys(EXPRESSION_FUNCTIONS)
+}

@@ -1,0 +1,70 @@
+import { formatHttpDate, formatSpecTime } from '../validation/time-formats.js'
+import { toInstant } from './to-instant.js'
+
+type Argument = string | number
+export interface ExpressionFunction {
+  /** Number of arguments accepted: [min, max]. */
+  readonly arity: readonly [number, number]
+  readonly apply: (value: unknown, args: readonly Argument[]) => unknown
+}
+
+const DAY_MS = 86_400_000
+
+function instantOf(value: unknown): number | undefined {
+  return toInstant(value)
+}
+
+function mapDefined<T>(value: T | undefined, fn: (v: T) => unknown): unknown {
+  return value === undefined ? undefined : fn(value)
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function parseUrl(value: unknown): URL | undefined {
+  if (typeof value !== 'string') return undefined
+  try {
+    return new URL(value, 'http://relative.invalid')
+  } catch {
+    return undefined
+  }
+}
+
+/** The functions of docs/scenario-format.md § Expressions, by name. Each one returns undefined for input it cannot use. */
+export const EXPRESSION_FUNCTIONS: Readonly<Record<string, ExpressionFunction>> = {
+  // structure
+  length: { arity: [0, 0], apply: (v) => (typeof v === 'string' || Array.isArray(v) ? v.length : undefined) },
+  keys: { arity: [0, 0], apply: (v) => (isRecord(v) ? Object.keys(v) : undefined) },
+  omit: { arity: [1, 20], apply: (v, args) => (isRecord(v) ? Object.fromEntries(Object.entries(v).filter(([k]) => !args.includes(k))) : undefined) },
+  pick: { arity: [1, 20], apply: (v, args) => (isRecord(v) ? Object.fromEntries(Object.entries(v).filter(([k]) => args.includes(k))) : undefined) },
+  unique: { arity: [0, 0], apply: (v) => (Array.isArray(v) ? [...new Set(v.map((x) => JSON.stringify(x)))].map((x) => JSON.parse(x) as unknown) : undefined) },
+  sort: { arity: [0, 0], apply: (v) => (Array.isArray(v) ? [...v].sort((a, b) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0)) : undefined) },
+  // conversions
+  bool: { arity: [0, 0], apply: (v) => (typeof v === 'boolean' ? v : v === 'true' ? true : v === 'false' ? false : undefined) },
+  number: { arity: [0, 0], apply: (v) => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v)) ? Number(v) : undefined) },
+  string: { arity: [0, 0], apply: (v) => (v === undefined ? undefined : typeof v === 'string' ? v : JSON.stringify(v)) },
+  min: { arity: [1, 1], apply: (v, [n]) => (typeof v === 'number' && typeof n === 'number' ? Math.min(v, n) : undefined) },
+  max: { arity: [1, 1], apply: (v, [n]) => (typeof v === 'number' && typeof n === 'number' ? Math.max(v, n) : undefined) },
+  // URIs
+  lastSegment: {
+    arity: [0, 0],
+    apply: (v) => mapDefined(parseUrl(v), (url) => decodeURIComponent(url.pathname.replace(/\/+$/, '').split('/').pop() ?? '')),
+  },
+  urlPath: { arity: [0, 0], apply: (v) => mapDefined(parseUrl(v), (url) => url.pathname) },
+  query: { arity: [1, 1], apply: (v, [name]) => mapDefined(parseUrl(v), (url) => url.searchParams.get(String(name)) ?? undefined) },
+  // times
+  time: { arity: [0, 0], apply: (v) => instantOf(v) },
+  date: {
+    arity: [2, 5],
+    apply: (year, [month, day, hour = 0, minute = 0, second = 0]) =>
+      typeof year === 'number' || typeof year === 'string'
+        ? Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second))
+        : undefined,
+  },
+  addDays: { arity: [1, 1], apply: (v, [n]) => mapDefined(instantOf(v), (ms) => ms + Number(n) * DAY_MS) },
+  addSeconds: { arity: [1, 1], apply: (v, [n]) => mapDefined(instantOf(v), (ms) => ms + Number(n) * 1000) },
+  ymd: { arity: [0, 0], apply: (v) => mapDefined(instantOf(v), (ms) => new Date(ms).toISOString().slice(0, 10)) },
+  httpDate: { arity: [0, 0], apply: (v) => mapDefined(instantOf(v), (ms) => formatHttpDate(ms)) },
+  specTime: { arity: [0, 0], apply: (v) => mapDefined(instantOf(v), (ms) => formatSpecTime(ms)) },
+}

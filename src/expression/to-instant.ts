@@ -1,0 +1,22 @@
+import { parseHttpDate, parseSpecTime } from '../validation/time-formats.js'
+
+const YMD = /^(\d{4})-(\d{2})-(\d{2})$/
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/
+
+/**
+ * Any time value a scenario meets, as epoch ms: a number (already ms), the spec's start-time format,
+ * an HTTP date, YYYY-MM-DD or ISO 8601. Wall times without a zone (the spec's format) read as UTC so
+ * that all of them compare on one axis. Undefined when the text is none of these.
+ */
+export function toInstant(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined
+  if (typeof value !== 'string') return undefined
+  const text = value.trim()
+  const ymd = YMD.exec(text)
+  if (ymd) return Date.UTC(Number(ymd[1]), Number(ymd[2]) - 1, Number(ymd[3]))
+  if (ISO.test(text)) {
+    const parsed = Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(text) ? text : `${text}Z`)
+    return Number.isNaN(parsed) ? undefined : parsed
+  }
+  return parseSpecTime(text) ?? parseHttpDate(text)
+}

@@ -1,0 +1,236 @@
+import type { Diagnostic, SourceRef } from '../model/diagnostic.js'
+import type { AuthChoice, Check, Expectations, RequestTemplate, Scenario, Step, TokenRole } from '../model/scenario.js'
+import { TOKEN_ROLES } from '../model/scenario.js'
+import { MATCHERS } from '../matchers/index.js'
+import { BUILTIN_ROOTS, checkExpression, checkTemplates } from './check-expression.js'
+import { didYouMean } from './did-you-mean.js'
+import type { YamlPath, YamlSource } from './yaml-source.js'
+
+/* The shapes below are what scenario.schema.json has already validated. */
+type RawMatchers = Record<string, unknown>
+interface RawCheck extends RawMatchers { path: string; rule?: string | string[]; warn?: boolean }
+interface RawExpect {
+  status?: number | number[] | string | RawMatchers
+  mediaType?: string
+  schema?: string
+  noBody?: true
+  headers?: Record<string, string | boolean | RawMatchers>
+  checks?: RawCheck[]
+}
+interface RawRequest {
+  method: RequestTemplate['method']
+  url: string
+  query?: Record<string, string | number | boolean>
+  headers?: Record<string, string | number>
+  accept?: string
+  contentType?: string
+  json?: unknown
+  body?: string
+  auth?: AuthChoice
+  wire?: boolean
+}
+interface RawStep {
+  name: string
+  request?: RawRequest
+  wait?: number
+  expect?: RawExpect
+  capture?: Record<string, string>
+  creates?: string
+  follow?: { next: string; maxPages?: number; collect?: Record<string, string> }
+  eventually?: { within?: number; every?: number }
+  skipIf?: { checks: RawCheck[]; reason: string }
+  onRejected?: string
+  rule?: string | string[]
+}
+interface RawScenario { id: string; title: string; rules: string[]; tags?: string[]; exclusive?: boolean; steps: RawStep[]; cleanup?: RawStep[] }
+
+const NON_MATCHER_KEYS = new Set(['path', 'rule', 'warn'])
+
+/** Turns one validated file into scenarios; every problem found becomes a diagnostic with its line. */
+export function toScenarios(source: YamlSource, knownRules: ReadonlySet<string>): { scenarios: Scenario[]; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = []
+  const raw = (source.data as { scenarios: RawScenario[] }).scenarios
+  const scenarios = raw.map((scenario, index) => new ScenarioBuilder(source, knownRules, diagnostics).build(scenario, ['scenarios', index]))
+  return { scenarios, diagnostics }
+}
+
+class ScenarioBuilder {
+  private readonly variables = new Set<string>()
+  private readonly roles = new Set<TokenRole>()
+  private writes = false
+
+  constructor(
+    private readonly source: YamlSource,
+    private readonly knownRules: ReadonlySet<string>,
+    private readonly diagnostics: Diagnostic[],
+  ) {}
+
+  build(raw: RawScenario, path: YamlPath): Scenario {
+    raw.rules.forEach((rule, index) => this.checkRule(rule, [...path, 'rules', index]))
+    const steps = raw.steps.map((step, index) => this.step(step, [...path, 'steps', index], raw.rules))
+    const cleanup = (raw.cleanup ?? []).map((step, index) => this.step(step, [...path, 'cleanup', index], raw.rules))
+    return {
+      id: raw.id,
+      title: raw.title,
+      file: this.source.file,
+      at: this.at(path),
+      rules: raw.rules,
+      tags: raw.tags ?? [],
+      tokens: TOKEN_ROLES.filter((role) => this.roles.has(role)),
+      writes: this.writes,
+      exclusive: raw.exclusive ?? false,
+      steps,
+      cleanup,
+    }
+  }
+
+  private step(raw: RawStep, path: YamlPath, scenarioRules: readonly string[]): Step {
+    const rules = raw.rule === undefined ? scenarioRules : this.rules(raw.rule, [...path, 'rule'])
+    const request = raw.request ? this.request(raw.request, [...path, 'request']) : undefined
+    const expect = this.expectations(raw.expect ?? {}, [...path, 'expect'], rules)
+    const wire = request !== undefined && (request.wire || request.method === 'HEAD' || raw.expect?.noBody === true)
+    const responseNames = new Set([...this.variables, 'pages'])
+    const skipIf = raw.skipIf && {
+      reason: raw.skipIf.reason,
+      checks: raw.skipIf.checks.flatMap((check, index) => this.check(check, [...path, 'skipIf', 'checks', index], rules)),
+    }
+    if (raw.creates !== undefined) this.expression(raw.creates, [...path, 'creates'], responseNames)
+    if (raw.follow) {
+      this.expression(raw.follow.next, [...path, 'follow', 'next'], responseNames)
+      for (const [name, expression] of Object.entries(raw.follow.collect ?? {})) {
+        this.expression(expression, [...path, 'follow', 'collect', name], responseNames)
+      }
+    }
+    for (const [name, expression] of Object.entries(raw.capture ?? {})) this.expression(expression, [...path, 'capture', name], responseNames)
+    this.define(Object.keys(raw.capture ?? {}), [...path, 'capture'])
+    this.define(Object.keys(raw.follow?.collect ?? {}), [...path, 'follow', 'collect'])
+    if (raw.follow) this.variables.add('pages')
+    return {
+      name: raw.name,
+      at: this.at(path),
+      ...(request ? { request: { ...request, wire } } : {}),
+      ...(raw.wait !== undefined ? { waitMs: raw.wait } : {}),
+      ...(raw.follow ? { follow: { next: raw.follow.next, maxPages: raw.follow.maxPages ?? 1000, collect: raw.follow.collect ?? {} } } : {}),
+      ...(raw.eventually ? { eventually: { withinMs: raw.eventually.within ?? 10_000, everyMs: raw.eventually.every ?? 500 } } : {}),
+      ...(skipIf ? { skipIf } : {}),
+      expect,
+      capture: raw.capture ?? {},
+      ...(raw.creates !== undefined ? { creates: raw.creates } : {}),
+      ...(raw.onRejected !== undefined ? { onRejected: raw.onRejected } : {}),
+    }
+  }
+
+  private request(raw: RawRequest, path: YamlPath): RequestTemplate {
+    const auth = raw.auth ?? 'token'
+    if ((TOKEN_ROLES as readonly string[]).includes(auth)) this.roles.add(auth as TokenRole)
+    if (raw.method !== 'GET' && raw.method !== 'HEAD') this.writes = true
+    const headers: Record<string, string> = {}
+    for (const [name, value] of Object.entries(raw.headers ?? {})) headers[name.toLowerCase()] = String(value)
+    if (raw.json !== undefined && raw.body !== undefined) this.report('E_SCENARIO_SCHEMA', 'a request has either json or body, not both', [...path, 'body'])
+    this.templates({ url: raw.url, query: raw.query, headers, json: raw.json, body: raw.body }, path)
+    return {
+      method: raw.method,
+      url: raw.url,
+      query: Object.fromEntries(Object.entries(raw.query ?? {}).map(([key, value]) => [key, String(value)])),
+      headers,
+      ...(raw.accept ? { accept: raw.accept } : {}),
+      ...(raw.contentType ? { contentType: raw.contentType } : {}),
+      ...(raw.json !== undefined ? { json: raw.json } : {}),
+      ...(raw.body !== undefined ? { body: raw.body } : {}),
+      auth,
+      wire: raw.wire ?? false,
+    }
+  }
+
+  private expectations(raw: RawExpect, path: YamlPath, rules: readonly string[]): Expectations {
+    const checks: Check[] = []
+    if (raw.status !== undefined) checks.push(...this.statusChecks(raw.status, [...path, 'status'], rules))
+    if (raw.mediaType !== undefined) {
+      const mediaRules = raw.mediaType === 'ErrorMessage' ? ['ERROR-MEDIA-TYPE'] : ['MEDIA-TYPE-RESPONSE']
+      checks.push(this.single('headers.content-type', 'mediaType', raw.mediaType, [...path, 'mediaType'], mediaRules))
+    }
+    if (raw.noBody) checks.push(this.single('bodyBytes', 'equals', 0, [...path, 'noBody'], rules))
+    for (const [name, expectation] of Object.entries(raw.headers ?? {})) {
+      const target = `headers.${name.toLowerCase()}`
+      const at: YamlPath = [...path, 'headers', name]
+      if (typeof expectation === 'string') checks.push(this.single(target, 'equals', expectation, at, rules))
+      else if (typeof expectation === 'boolean') checks.push(this.single(target, 'present', expectation, at, rules))
+      else checks.push(...this.check({ ...expectation, path: target }, at, rules))
+    }
+    ;(raw.checks ?? []).forEach((check, index) => checks.push(...this.check(check, [...path, 'checks', index], rules)))
+    return {
+      checks,
+      ...(raw.schema ? { schema: { representation: raw.schema, rules, at: this.at([...path, 'schema']) } } : {}),
+    }
+  }
+
+  private statusChecks(status: NonNullable<RawExpect['status']>, path: YamlPath, rules: readonly string[]): Check[] {
+    if (typeof status === 'number') return [this.single('status', 'equals', status, path, rules)]
+    if (Array.isArray(status)) return [this.single('status', 'oneOf', status, path, rules)]
+    if (typeof status === 'string') return [this.single('status', 'statusClass', status, path, rules)]
+    return this.check({ ...status, path: 'status' }, path, rules)
+  }
+
+  /** One check entry may hold several matchers: one Check each, sharing path, rule and place. */
+  private check(raw: RawCheck, path: YamlPath, rules: readonly string[]): Check[] {
+    const checkRules = raw.rule === undefined ? rules : this.rules(raw.rule, [...path, 'rule'])
+    this.expression(raw.path, [...path, 'path'], this.variables)
+    const matcherNames = Object.keys(raw).filter((key) => !NON_MATCHER_KEYS.has(key))
+    if (matcherNames.length === 0) this.report('E_BAD_MATCHER', `the check of "${raw.path}" names no matcher (equals, length, present, ...)`, path)
+    return matcherNames.map((name) => {
+      const check = this.single(raw.path, name, raw[name], [...path, name], checkRules)
+      return raw.warn ? { ...check, severity: 'warning' as const } : check
+    })
+  }
+
+  private single(target: string, matcherName: string, expected: unknown, path: YamlPath, rules: readonly string[]): Check {
+    const at = this.at(path)
+    const matcher = MATCHERS.get(matcherName)
+    if (!matcher) {
+      const suggestion = didYouMean(matcherName, [...MATCHERS.keys()])
+      this.report('E_BAD_MATCHER', `unknown matcher "${matcherName}"`, path, suggestion && `did you mean "${suggestion}"?`)
+    } else {
+      const problem = matcher.checkExpected(expected)
+      if (problem) this.report('E_BAD_MATCHER', `${matcherName} ${problem}`, path)
+    }
+    this.diagnostics.push(...checkTemplates(expected, at, this.variables))
+    return { path: target, matcher: matcherName, expected, rules, at, severity: 'failure' }
+  }
+
+  private templates(value: unknown, path: YamlPath): void {
+    this.diagnostics.push(...checkTemplates(value, this.at(path), this.variables))
+  }
+
+  private expression(source: string, path: YamlPath, variables: ReadonlySet<string>): void {
+    this.diagnostics.push(...checkExpression(source, this.at(path), variables))
+  }
+
+  private define(names: readonly string[], path: YamlPath): void {
+    for (const name of names) {
+      if ((BUILTIN_ROOTS as readonly string[]).includes(name)) {
+        this.report('E_SCENARIO_SCHEMA', `"${name}" is a built-in name and cannot be captured into`, [...path, name])
+      }
+      this.variables.add(name)
+    }
+  }
+
+  private rules(raw: string | string[], path: YamlPath): string[] {
+    const list = typeof raw === 'string' ? [raw] : raw
+    list.forEach((rule, index) => this.checkRule(rule, typeof raw === 'string' ? path : [...path, index]))
+    return list
+  }
+
+  private checkRule(rule: string, path: YamlPath): void {
+    if (this.knownRules.has(rule)) return
+    const suggestion = didYouMean(rule, [...this.knownRules])
+    this.report('E_UNKNOWN_RULE', `unknown rule id "${rule}" (rule ids are listed by \`fitconform rules\`)`, path, suggestion && `did you mean "${suggestion}"?`)
+  }
+
+  private report(code: Diagnostic['code'], message: string, path: YamlPath, hint?: string): void {
+    this.diagnostics.push({ code, kind: 'load', message, at: this.at(path), ...(hint ? { hint } : {}) })
+  }
+
+  private at(path: YamlPath): SourceRef {
+    return this.source.locate(path)
+  }
+}

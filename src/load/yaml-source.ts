@@ -1,0 +1,61 @@
+import { relative } from 'node:path'
+import { isNode, LineCounter, parseDocument, type Document } from 'yaml'
+import type { Diagnostic, SourceRef } from '../model/diagnostic.js'
+
+export type YamlPath = readonly (string | number)[]
+
+/** A parsed YAML file that can turn any path inside it back into file:line:col. */
+export interface YamlSource {
+  readonly file: string
+  readonly data: unknown
+  readonly locate: (path: YamlPath, part?: 'key' | 'value') => SourceRef
+}
+
+export function displayPath(absolutePath: string): string {
+  const shown = relative(process.cwd(), absolutePath)
+  return shown.startsWith('..') ? absolutePath : shown
+}
+
+export function parseYamlSource(absolutePath: string, text: string): { source?: YamlSource; diagnostics: Diagnostic[] } {
+  const file = displayPath(absolutePath)
+  const lineCounter = new LineCounter()
+  const document = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false })
+  const at = (offset: number): SourceRef => {
+    const { line, col } = lineCounter.linePos(offset)
+    return { file, line, column: col }
+  }
+  if (document.errors.length > 0) {
+    return {
+      diagnostics: document.errors.map((error) => ({
+        code: 'E_YAML_SYNTAX' as const,
+        kind: 'load' as const,
+        message: `${error.code}: ${error.message.split('\n')[0]}`,
+        at: at(error.pos[0]),
+      })),
+    }
+  }
+  const data: unknown = document.toJS()
+  return { source: { file, data, locate: (path, part) => locate(document, path, part, at) }, diagnostics: [] }
+}
+
+function locate(document: Document, path: YamlPath, part: 'key' | 'value' | undefined, at: (offset: number) => SourceRef): SourceRef {
+  // Walk up to the nearest ancestor that exists (an absent key is reported at its parent).
+  for (let length = path.length; length >= 0; length--) {
+    const prefix = path.slice(0, length)
+    if (part === 'key' && length === path.length && length > 0) {
+      const parent = prefix.length > 1 ? document.getIn(prefix.slice(0, -1), true) : document.contents
+      const pair = isNode(parent) && 'items' in parent ? (parent.items as unknown[]).find((item) => isKeyOf(item, prefix.at(-1))) : undefined
+      const key = pair && typeof pair === 'object' && 'key' in pair ? (pair as { key: unknown }).key : undefined
+      if (isNode(key) && key.range) return at(key.range[0])
+    }
+    const node = length === 0 ? document.contents : document.getIn(prefix, true)
+    if (isNode(node) && node.range) return at(node.range[0])
+  }
+  return at(0)
+}
+
+function isKeyOf(item: unknown, name: unknown): boolean {
+  if (!item || typeof item !== 'object' || !('key' in item)) return false
+  const key = (item as { key: unknown }).key
+  return isNode(key) && 'value' in key && (key as { value: unknown }).value === name
+}

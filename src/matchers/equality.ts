@@ -1,0 +1,32 @@
+import { deepEqual, isLike } from './deep-compare.js'
+import { show, type MatcherDefinition } from './matcher-definition.js'
+
+const anything = (): undefined => undefined
+
+export const equals: MatcherDefinition = {
+  name: 'equals',
+  checkExpected: anything,
+  test: (actual, expected) => deepEqual(actual, expected),
+  describe: (expected) => `equal to ${show(expected)}`,
+}
+
+export const notEquals: MatcherDefinition = {
+  name: 'notEquals',
+  checkExpected: anything,
+  test: (actual, expected) => !deepEqual(actual, expected),
+  describe: (expected) => `not equal to ${show(expected)}`,
+}
+
+export const oneOf: MatcherDefinition = {
+  name: 'oneOf',
+  checkExpected: (expected) => (Array.isArray(expected) || typeof expected === 'string' ? undefined : 'expects a list'),
+  test: (actual, expected) => Array.isArray(expected) && expected.some((candidate) => deepEqual(actual, candidate)),
+  describe: (expected) => `one of ${show(expected)}`,
+}
+
+export const like: MatcherDefinition = {
+  name: 'like',
+  checkExpected: anything,
+  test: (actual, expected) => isLike(actual, expected),
+  describe: (expected) => `like ${show(expected)} (extra fields allowed)`,
+}

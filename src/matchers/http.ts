@@ -1,0 +1,50 @@
+import { mediaTypeOf, isRepresentationName } from '../validation/representations.js'
+import { sameMediaType } from '../validation/media-type.js'
+import { isAbsoluteHttpUrl, isRelativeUri } from '../validation/time-formats.js'
+import { expectsString, expectsTrue, type MatcherDefinition } from './matcher-definition.js'
+
+export const relativeUri: MatcherDefinition = {
+  name: 'relativeUri',
+  checkExpected: expectsTrue,
+  test: (actual) => typeof actual === 'string' && isRelativeUri(actual),
+  describe: () => 'a relative URI (a path such as "/fitnessActivities/12", no scheme or host)',
+}
+
+export const absoluteUrl: MatcherDefinition = {
+  name: 'absoluteUrl',
+  checkExpected: expectsTrue,
+  test: (actual) => typeof actual === 'string' && isAbsoluteHttpUrl(actual),
+  describe: () => 'an absolute http(s) URL',
+}
+
+/** A representation name (`User`) or a literal media type. */
+export function expectedMediaType(expected: string): string {
+  return isRepresentationName(expected) ? mediaTypeOf(expected) : expected
+}
+
+export const mediaType: MatcherDefinition = {
+  name: 'mediaType',
+  checkExpected: expectsString,
+  test: (actual, expected) => typeof actual === 'string' && sameMediaType(actual, expectedMediaType(expected as string)),
+  describe: (expected) => `the media type ${expectedMediaType(expected as string)} (parameters such as charset allowed)`,
+}
+
+const CLASS = /^[1-5]xx$/
+
+function inClass(actual: unknown, expected: unknown): boolean {
+  return typeof actual === 'number' && typeof expected === 'string' && Math.floor(actual / 100) === Number(expected[0])
+}
+
+export const statusClass: MatcherDefinition = {
+  name: 'statusClass',
+  checkExpected: (expected) => (typeof expected === 'string' && CLASS.test(expected) ? undefined : 'expects 1xx, 2xx, 3xx, 4xx or 5xx'),
+  test: inClass,
+  describe: (expected) => `a ${String(expected)} status`,
+}
+
+export const notStatusClass: MatcherDefinition = {
+  name: 'notStatusClass',
+  checkExpected: statusClass.checkExpected,
+  test: (actual, expected) => typeof actual === 'number' && !inClass(actual, expected),
+  describe: (expected) => `a status other than ${String(expected)}`,
+}

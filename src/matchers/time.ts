@@ -1,0 +1,37 @@
+import { toInstant } from '../expression/to-instant.js'
+import { isImfFixdate, parseSpecTime } from '../validation/time-formats.js'
+import { expectsTrue, show, type MatcherDefinition } from './matcher-definition.js'
+
+/** Times compare as parsed instants, never as text: the spec gives formats, not spellings. */
+function temporal(name: string, words: string, compare: (a: number, b: number) => boolean): MatcherDefinition {
+  return {
+    name,
+    checkExpected: () => undefined,
+    test: (actual, expected) => {
+      const a = toInstant(actual)
+      const b = toInstant(expected)
+      return a !== undefined && b !== undefined && compare(a, b)
+    },
+    describe: (expected) => `${words} ${show(expected)}`,
+  }
+}
+
+export const sameInstant = temporal('sameInstant', 'the same instant as', (a, b) => a === b)
+export const after = temporal('after', 'later than', (a, b) => a > b)
+export const before = temporal('before', 'earlier than', (a, b) => a < b)
+export const notBefore = temporal('notBefore', 'not earlier than', (a, b) => a >= b)
+export const notAfter = temporal('notAfter', 'not later than', (a, b) => a <= b)
+
+export const httpDate: MatcherDefinition = {
+  name: 'httpDate',
+  checkExpected: expectsTrue,
+  test: (actual) => typeof actual === 'string' && isImfFixdate(actual),
+  describe: () => 'an HTTP date in GMT (IMF-fixdate, e.g. "Sun, 06 Nov 1994 08:49:37 GMT")',
+}
+
+export const specTime: MatcherDefinition = {
+  name: 'specTime',
+  checkExpected: expectsTrue,
+  test: (actual) => typeof actual === 'string' && parseSpecTime(actual) !== undefined,
+  describe: () => 'a time in the spec format "<weekday>, <day> <month> <year> <HH:MM:SS>"',
+}

@@ -1,0 +1,58 @@
+/** Where something came from in a scenario file: 1-based line and column, path relative to the cwd. */
+export interface SourceRef {
+  readonly file: string
+  readonly line: number
+  readonly column: number
+}
+
+/**
+ * Stable error codes. Never reuse a code for another meaning: users grep CI logs for them.
+ * load: nothing was sent; failure: the server departs from the spec; error: the run could not
+ * find out (transport, timeout, rate limit); internal: a bug of ours.
+ */
+export type ErrorCode =
+  | 'E_USAGE'
+  | 'E_CONFIG'
+  | 'E_YAML_SYNTAX'
+  | 'E_SCENARIO_SCHEMA'
+  | 'E_UNKNOWN_RULE'
+  | 'E_DUPLICATE_ID'
+  | 'E_BAD_EXPRESSION'
+  | 'E_BAD_MATCHER'
+  | 'E_TEMPLATE_UNDEFINED'
+  | 'E_CHECK_FAILED'
+  | 'E_CONNECT'
+  | 'E_TIMEOUT'
+  | 'E_TRANSPORT'
+  | 'E_RATE_LIMITED'
+  | 'E_UNREACHABLE'
+  | 'E_CLEANUP'
+  | 'E_REPORTER'
+  | 'E_INTERNAL'
+
+export type DiagnosticKind = 'load' | 'failure' | 'error' | 'internal'
+
+export interface Diagnostic {
+  readonly code: ErrorCode
+  readonly kind: DiagnosticKind
+  readonly message: string
+  readonly at?: SourceRef
+  readonly hint?: string
+  readonly details?: readonly string[]
+}
+
+/** The one error class we throw; it carries data and becomes a Diagnostic again at stage boundaries. */
+export class ConformanceError extends Error {
+  readonly diagnostic: Diagnostic
+  constructor(diagnostic: Diagnostic) {
+    super(diagnostic.message)
+    this.name = 'ConformanceError'
+    this.diagnostic = diagnostic
+  }
+}
+
+export function toDiagnostic(error: unknown): Diagnostic {
+  if (error instanceof ConformanceError) return error.diagnostic
+  const message = error instanceof Error ? error.message : String(error)
+  return { code: 'E_INTERNAL', kind: 'internal', message }
+}

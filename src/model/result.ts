@@ -1,0 +1,97 @@
+import type { Diagnostic, SourceRef } from './diagnostic.js'
+
+/** Bumped when a field of results.json changes meaning or disappears; adding fields keeps it. */
+export const RESULT_SCHEMA_VERSION = 1
+
+export interface RecordedRequest {
+  readonly method: string
+  readonly url: string
+  /** Lower-case names; secrets already redacted. */
+  readonly headers: Readonly<Record<string, string>>
+  readonly body?: string
+}
+
+export interface RecordedResponse {
+  readonly status: number
+  /** Lower-case names; a repeated header's values joined with ", " (set-cookie with "\n"). */
+  readonly headers: Readonly<Record<string, string>>
+  /** Parsed JSON when the body was JSON, else the text (truncated); absent when there was no body. */
+  readonly body?: unknown
+  /** Byte length of the body as received. */
+  readonly bodyBytes: number
+  readonly truncated?: boolean
+}
+
+export interface AssertionResult {
+  readonly ok: boolean
+  /** A failed warning does not fail the scenario; irregularities are warnings unless --strict. */
+  readonly severity: 'failure' | 'warning'
+  readonly irregularity?: boolean
+  readonly rules: readonly string[]
+  /** What was checked, e.g. `body.items[3].has_map` or `headers.last-modified`. */
+  readonly target: string
+  readonly matcher: string
+  readonly expected?: unknown
+  readonly actual?: unknown
+  readonly message: string
+  readonly at?: SourceRef
+}
+
+export type StepStatus = 'passed' | 'failed' | 'error' | 'skipped'
+
+export interface StepResult {
+  readonly name: string
+  readonly at: SourceRef
+  readonly status: StepStatus
+  readonly durationMs: number
+  readonly request?: RecordedRequest
+  readonly response?: RecordedResponse
+  readonly assertions: readonly AssertionResult[]
+  /** Transport problems, timeouts, undefined variables: the step could not be judged. */
+  readonly error?: Diagnostic
+  /** How many times an `eventually` step was sent before it passed (1 = first try). */
+  readonly attempts: number
+  /** Pages fetched by a `follow` step. */
+  readonly pages?: number
+  /** A ready-to-run reproduction, token replaced by $FITCONFORM_TOKEN. */
+  readonly curl?: string
+}
+
+export type ScenarioStatus = 'passed' | 'failed' | 'skipped'
+
+export interface ScenarioResult {
+  readonly id: string
+  readonly title: string
+  readonly file: string
+  readonly at: SourceRef
+  readonly rules: readonly string[]
+  readonly tags: readonly string[]
+  readonly status: ScenarioStatus
+  readonly skipReason?: string
+  readonly durationMs: number
+  readonly warnings: readonly AssertionResult[]
+  readonly steps: readonly StepResult[]
+  readonly cleanup: readonly StepResult[]
+}
+
+export interface RunSummary {
+  readonly total: number
+  readonly passed: number
+  readonly failed: number
+  readonly skipped: number
+  readonly warnings: number
+}
+
+export interface RunResult {
+  readonly schemaVersion: number
+  readonly tool: { readonly name: 'fitconform'; readonly version: string }
+  readonly startedAt: string
+  readonly durationMs: number
+  /** The server under test; `embedded reference server` when none was given. */
+  readonly target: string
+  readonly strict: boolean
+  readonly summary: RunSummary
+  readonly scenarios: readonly ScenarioResult[]
+  /** Problems of the run itself (reporters, cleanup, internal). */
+  readonly diagnostics: readonly Diagnostic[]
+}

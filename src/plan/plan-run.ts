@@ -1,0 +1,65 @@
+import type { Scenario, TokenRole } from '../model/scenario.js'
+
+export interface Shard {
+  /** 1-based, as users write it: --shard 2/4. */
+  readonly index: number
+  readonly total: number
+}
+
+export interface RunFilter {
+  readonly grep?: RegExp
+  readonly tags?: readonly string[]
+  readonly shard?: Shard
+  readonly readOnly: boolean
+  readonly availableRoles: ReadonlySet<TokenRole>
+}
+
+export interface SkippedScenario {
+  readonly scenario: Scenario
+  readonly reason: string
+}
+
+export interface RunPlan {
+  /** Need a quiet account: run one at a time, before anything else (nothing of ours writes meanwhile). */
+  readonly exclusive: readonly Scenario[]
+  /** Independent of each other (own far-past dates, own resources): run with bounded concurrency. */
+  readonly concurrent: readonly Scenario[]
+  /** Selected but not runnable here, each with the reason a user can act on. */
+  readonly skipped: readonly SkippedScenario[]
+  /** Every selected scenario in load order: reports list results in this order whatever finished first. */
+  readonly order: readonly Scenario[]
+}
+
+/** Selects, shards and groups scenarios. Pure: the same input always gives the same plan. */
+export function planRun(scenarios: readonly Scenario[], filter: RunFilter): RunPlan {
+  const selected = scenarios.filter((scenario) => matchesFilter(scenario, filter))
+  const sharded = filter.shard ? selected.filter((_, position) => position % filter.shard!.total === filter.shard!.index - 1) : selected
+  const exclusive: Scenario[] = []
+  const concurrent: Scenario[] = []
+  const skipped: SkippedScenario[] = []
+  for (const scenario of sharded) {
+    const reason = skipReason(scenario, filter)
+    if (reason) skipped.push({ scenario, reason })
+    else (scenario.exclusive ? exclusive : concurrent).push(scenario)
+  }
+  return { exclusive, concurrent, skipped, order: sharded }
+}
+
+function matchesFilter(scenario: Scenario, filter: RunFilter): boolean {
+  if (filter.grep && !filter.grep.test(scenario.id) && !filter.grep.test(scenario.title)) return false
+  if (filter.tags && filter.tags.length > 0 && !filter.tags.some((tag) => scenario.tags.includes(tag))) return false
+  return true
+}
+
+function skipReason(scenario: Scenario, filter: RunFilter): string | undefined {
+  if (filter.readOnly && scenario.writes) return 'changes data, and --read-only is set'
+  const missing = scenario.tokens.filter((role) => !filter.availableRoles.has(role))
+  if (missing.length > 0) {
+    return `needs ${missing.map((role) => `--${role}`).join(' and ')} (or ${missing.map(envVarOfRole).join(', ')})`
+  }
+  return undefined
+}
+
+export function envVarOfRole(role: TokenRole): string {
+  return `FITCONFORM_${role.toUpperCase().replace(/-/g, '_')}`
+}

@@ -1,0 +1,92 @@
+import type { Diagnostic } from '../model/diagnostic.js'
+import type { RunResult, ScenarioResult } from '../model/result.js'
+import { formatDiagnostic, indexRules, type RuleIndex } from './format-diagnostic.js'
+import { maskPersonalData } from './personal-data.js'
+import type { Reporter, RunPlanView, Screen } from './reporter.js'
+import { formatConsoleSummary } from './console-summary.js'
+import { describeOutcome, markOf, outcomeOf } from './run-summary.js'
+import { createStyler, stripAnsi, type Styler } from './text-style.js'
+import { formatDuration } from './values.js'
+
+export interface ConsoleReporterOptions {
+  readonly screen: Screen
+  /** `full`: a line per scenario (or a live progress line on a TTY), then the summary; `summary`: the summary only. */
+  readonly mode?: 'full' | 'summary'
+  readonly showPersonalData?: boolean
+}
+
+/**
+ * Progress while running, then failures with evidence, warnings, skips, counts by spec section and
+ * the closing line `12 passed, 1 failed, 2 skipped, 3 warnings (3.4s)`.
+ */
+export function createConsoleReporter(options: ConsoleReporterOptions): Reporter & { readonly name: 'console' } {
+  const { screen } = options
+  const style = createStyler(screen.colors)
+  const isLive = screen.isTTY && options.mode !== 'summary'
+  const isPlain = !screen.isTTY && options.mode !== 'summary'
+  let total = 0
+  let done = 0
+  let failing = 0
+  let rules: RuleIndex = new Map()
+  let progressShown = false
+
+  const clearProgress = (): void => {
+    if (!progressShown) return
+    screen.out(`\r${' '.repeat(Math.max(screen.width - 1, 0))}\r`)
+    progressShown = false
+  }
+
+  return {
+    name: 'console',
+    printsToStdout: () => true,
+    onRunStart(plan: RunPlanView) {
+      total = plan.scenarios.length
+      rules = indexRules(plan.rules)
+      if (options.mode === 'summary') return
+      const mode = plan.strict ? ', strict' : ''
+      screen.out(`${style.bold('fitconform')} ${plural(total)} against ${plan.target}${mode}\n`)
+    },
+    onScenarioEnd(result: ScenarioResult) {
+      done++
+      if (outcomeOf(result) === 'failed' || outcomeOf(result) === 'unexpectedly-passed') failing++
+      if (isPlain) screen.out(`${scenarioLine(result, style)}\n`)
+      if (isLive) {
+        const failures = failing > 0 ? style.red(`${failing} failing`) : '0 failing'
+        const line = `${done}/${total} scenarios, ${failures}  ${result.id}`
+        screen.out(`\r${fit(line, screen.width)}`)
+        progressShown = true
+      }
+    },
+    onDiagnostic(diagnostic: Diagnostic) {
+      clearProgress()
+      screen.err(`${formatDiagnostic(diagnostic, { colors: screen.colors, rules })}\n`)
+    },
+    onRunEnd(result: RunResult, plan: RunPlanView) {
+      clearProgress()
+      const shown = options.showPersonalData ? result : maskPersonalData(result)
+      screen.out(formatConsoleSummary(shown, { colors: screen.colors, rules: indexRules(plan.rules) }))
+    },
+  }
+}
+
+/** `✓ feed-page-size The feed honours pageSize (120ms)` */
+export function scenarioLine(result: ScenarioResult, style: Styler): string {
+  const outcome = outcomeOf(result)
+  const mark = markOf(result)
+  const coloured =
+    outcome === 'passed' ? style.green(mark) : outcome === 'skipped' ? style.yellow(mark) : outcome === 'expected-failure' ? style.yellow(mark) : style.red(mark)
+  const note = outcome === 'passed' && result.warnings.length === 0 ? '' : ` ${style.dim(`[${describeOutcome(result)}]`)}`
+  const reason = result.skipReason && result.status === 'skipped' ? `: ${result.skipReason}` : ''
+  return `${coloured} ${result.id} ${result.title} ${style.dim(`(${formatDuration(result.durationMs)})`)}${note}${reason}`
+}
+
+function plural(count: number): string {
+  return count === 1 ? '1 scenario' : `${count} scenarios`
+}
+
+/** Keeps the live line on one terminal row, so `\r` can rewrite it. */
+function fit(line: string, width: number): string {
+  const room = Math.max(width - 1, 20)
+  const visible = stripAnsi(line).length
+  return visible > room ? stripAnsi(line).slice(0, room) : line + ' '.repeat(room - visible)
+}

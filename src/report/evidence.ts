@@ -1,0 +1,98 @@
+import type { AssertionResult, RecordedRequest, RecordedResponse, ScenarioResult, StepResult } from '../model/result.js'
+import { formatAssertion, formatDiagnostic, type FormatOptions } from './format-diagnostic.js'
+import { createStyler } from './text-style.js'
+import { prettyBody } from './values.js'
+
+/*
+ * Failure evidence, the same text in every reporter: the failed checks (rule, expected, actual), the
+ * step's transport error, the request/response transcript and a curl line that reproduces the step.
+ * Tokens were replaced by the runner before any of this is seen.
+ */
+
+export interface FailedStep {
+  readonly step: StepResult
+  /** 1-based position among the steps, or among the cleanup steps when `cleanup` is true. */
+  readonly position: number
+  readonly cleanup: boolean
+}
+
+export function isFailedStep(step: StepResult): boolean {
+  return step.status === 'failed' || step.status === 'error'
+}
+
+export function failedSteps(scenario: ScenarioResult): FailedStep[] {
+  const steps = scenario.steps.map((step, index) => ({ step, position: index + 1, cleanup: false }))
+  const cleanup = scenario.cleanup.map((step, index) => ({ step, position: index + 1, cleanup: true }))
+  return [...steps, ...cleanup].filter(({ step }) => isFailedStep(step))
+}
+
+export function failedAssertions(step: StepResult): AssertionResult[] {
+  return step.assertions.filter((assertion) => !assertion.ok && assertion.severity === 'failure')
+}
+
+/** `step 2 "read a page of 4" failed` / `cleanup step 1 "delete the activity" errored`. */
+export function describeFailedStep({ step, position, cleanup }: FailedStep): string {
+  const verb = step.status === 'error' ? 'could not be judged' : 'failed'
+  return `${cleanup ? 'cleanup step' : 'step'} ${position} "${step.name}" ${verb}`
+}
+
+/** Every failed step of a scenario with its evidence, separated by blank lines. */
+export function formatScenarioEvidence(scenario: ScenarioResult, options: FormatOptions): string {
+  return failedSteps(scenario)
+    .map((failed) => `${describeFailedStep(failed)}\n${formatStepEvidence(failed.step, { ...options, scenarioRules: scenario.rules })}`)
+    .join('\n\n')
+}
+
+export interface EvidenceOptions extends FormatOptions {
+  readonly scenarioRules?: readonly string[]
+}
+
+export function formatStepEvidence(step: StepResult, options: EvidenceOptions): string {
+  const blocks = failedAssertions(step).map((assertion) =>
+    formatAssertion(assertion, { ...options, fallbackRules: options.scenarioRules ?? [] }),
+  )
+  if (step.error) blocks.push(formatDiagnostic(step.error, options))
+  if (step.attempts > 1) blocks.push(`sent ${step.attempts} times (eventually); the last attempt is shown`)
+  const transcript = formatTranscript(step, options)
+  if (transcript) blocks.push(transcript)
+  if (step.curl) blocks.push(formatCurl(step.curl, options))
+  return blocks.join('\n')
+}
+
+export function formatCurl(curl: string, options: FormatOptions): string {
+  const style = createStyler(options.colors)
+  return `${style.bold('reproduce')} (set FITCONFORM_TOKEN first):\n${indent(curl)}`
+}
+
+/** The request and response of a step as text, bodies pretty-printed and cut past a size. */
+export function formatTranscript(step: StepResult, options: FormatOptions): string {
+  const style = createStyler(options.colors)
+  const parts: string[] = []
+  if (step.request) parts.push(`${style.bold('request')}:\n${indent(requestText(step.request))}`)
+  if (step.response) parts.push(`${style.bold('response')}:\n${indent(responseText(step.response))}`)
+  return parts.join('\n')
+}
+
+export function requestText(request: RecordedRequest): string {
+  const lines = [`${request.method} ${request.url}`, ...headerLines(request.headers)]
+  if (request.body !== undefined && request.body !== '') lines.push('', prettyBody(request.body).text)
+  return lines.join('\n')
+}
+
+export function responseText(response: RecordedResponse): string {
+  const size = `${response.bodyBytes} bytes${response.truncated ? ', truncated when recorded' : ''}`
+  const lines = [`HTTP ${response.status} (${size})`, ...headerLines(response.headers)]
+  if (response.body !== undefined && response.body !== '') lines.push('', prettyBody(response.body).text)
+  return lines.join('\n')
+}
+
+function headerLines(headers: Readonly<Record<string, string>>): string[] {
+  return Object.entries(headers).map(([name, value]) => `${name}: ${value}`)
+}
+
+function indent(text: string, prefix = '    '): string {
+  return text
+    .split('\n')
+    .map((line) => (line === '' ? '' : prefix + line))
+    .join('\n')
+}

@@ -1,0 +1,117 @@
+import type { Diagnostic, SourceRef } from '../model/diagnostic.js'
+import type { AssertionResult } from '../model/result.js'
+import type { Rule } from '../model/scenario.js'
+import { createStyler, type Styler } from './text-style.js'
+import { diffValues, formatValue, isPlainObject } from './values.js'
+
+/** Rule id → rule, from the catalogue the plan carries (`RunPlanView.rules`). */
+export type RuleIndex = ReadonlyMap<string, Rule>
+
+export function indexRules(rules: readonly Rule[]): RuleIndex {
+  return new Map(rules.map((rule) => [rule.id, rule]))
+}
+
+export interface FormatOptions {
+  readonly colors: boolean
+  readonly rules?: RuleIndex
+}
+
+/**
+ * hurl's layout without the code frame (reporters have no file text):
+ *
+ *   error[E_TIMEOUT]: no response within 5000ms
+ *     --> suites/feed/read-feed.yaml:12:7
+ *      = hint: raise --timeout
+ */
+export function formatDiagnostic(diagnostic: Diagnostic, options: FormatOptions): string {
+  const style = createStyler(options.colors)
+  const lines = [headerLine('error', diagnostic.code, diagnostic.message, style)]
+  if (diagnostic.at) lines.push(locationLine(diagnostic.at, style))
+  for (const detail of diagnostic.details ?? []) lines.push(noteLine(detail, style))
+  if (diagnostic.hint) lines.push(noteLine(`hint: ${diagnostic.hint}`, style))
+  return lines.join('\n')
+}
+
+export interface AssertionFormatOptions extends FormatOptions {
+  /** The scenario's rules, named when the assertion has none of its own. */
+  readonly fallbackRules?: readonly string[]
+}
+
+/**
+ * A failed check, with the rule it tests and what was expected against what came back:
+ *
+ *   error[E_CHECK_FAILED]: body.items has 25 elements, expected 4
+ *     --> suites/feed/page-size.yaml:14:15
+ *      = rule FEED-PAGE-SIZE (§4 rule 2): "When the pageSize parameter is given, …"
+ *      = expected: length 4
+ *      = actual:   25
+ */
+export function formatAssertion(assertion: AssertionResult, options: AssertionFormatOptions): string {
+  const style = createStyler(options.colors)
+  const level = assertion.severity === 'warning' ? 'warning' : 'error'
+  const lines = [headerLine(level, 'E_CHECK_FAILED', assertion.message, style)]
+  if (assertion.at) lines.push(locationLine(assertion.at, style))
+  const ruleIds = assertion.rules.length > 0 ? assertion.rules : (options.fallbackRules ?? [])
+  for (const id of ruleIds) lines.push(noteLine(describeRule(id, options.rules), style))
+  if (assertion.irregularity) {
+    lines.push(noteLine('documented irregularity (§2.2): a warning here, a failure under --strict', style))
+  }
+  for (const line of comparisonLines(assertion)) lines.push(noteLine(line, style))
+  return lines.join('\n')
+}
+
+/** `rule FEED-PAGE-SIZE (§4 rule 2): "quote"`; the bare id when the catalogue does not know it. */
+export function describeRule(id: string, rules: RuleIndex | undefined): string {
+  const rule = rules?.get(id)
+  return rule ? `rule ${id} (${rule.section}): "${rule.quote}"` : `rule ${id}`
+}
+
+function comparisonLines(assertion: AssertionResult): string[] {
+  const { matcher, expected, actual } = assertion
+  const lines: string[] = []
+  if (!assertion.message.includes(assertion.target)) lines.push(`checked: ${assertion.target}`)
+  if (matcher === 'schema' && Array.isArray(actual)) {
+    if (expected !== undefined) lines.push(`expected: a valid ${String(expected)}`)
+    return [...lines, ...actual.map((problem) => String(problem))]
+  }
+  lines.push(`expected: ${describeExpected(matcher, expected)}`)
+  lines.push(`actual:   ${formatValue(actual)}`)
+  if (isStructured(expected) && isStructured(actual)) {
+    const ignoreExtraKeys = matcher === 'like' || matcher === 'contains'
+    for (const difference of diffValues(expected, actual, { ignoreExtraKeys })) lines.push(`diff ${difference}`)
+  }
+  return lines
+}
+
+function describeExpected(matcher: string, expected: unknown): string {
+  if (matcher === 'equals' || matcher === '') return formatValue(expected)
+  if (expected === true) return matcher
+  if (expected === undefined) return matcher
+  return `${matcher} ${formatValue(expected)}`
+}
+
+function isStructured(value: unknown): boolean {
+  return Array.isArray(value) || isPlainObject(value)
+}
+
+function headerLine(level: 'error' | 'warning', code: string, message: string, style: Styler): string {
+  const label = level === 'error' ? style.red(style.bold(`error[${code}]`)) : style.yellow(style.bold(`warning[${code}]`))
+  return `${label}: ${firstLine(message)}`
+}
+
+function locationLine(at: SourceRef, style: Styler): string {
+  return `  ${style.cyan('-->')} ${formatSourceRef(at)}`
+}
+
+function noteLine(text: string, style: Styler): string {
+  const [first = '', ...rest] = text.split('\n')
+  return [`   ${style.cyan('=')} ${first}`, ...rest.map((line) => `     ${line}`)].join('\n')
+}
+
+function firstLine(message: string): string {
+  return message.split('\n').join(' ')
+}
+
+export function formatSourceRef(at: SourceRef): string {
+  return `${at.file}:${at.line}:${at.column}`
+}

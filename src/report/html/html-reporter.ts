@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto'
+import { existsSync, readFileSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { RunResult } from '../../model/result.js'
+import { indexRules, type RuleIndex } from '../format-diagnostic.js'
+import { writeReportFile, type FileReporterOptions } from '../output-path.js'
+import { maskPersonalData } from '../personal-data.js'
+import type { Reporter, RunPlanView } from '../reporter.js'
+import { PAGE_FILTER_FUNCTIONS } from './filter.js'
+import { buildPageData } from './page-data.js'
+
+export const HTML_REPORT_FILE = 'report.html'
+const TEMPLATE_NAME = 'template.html'
+const PAGE_SCRIPT = /<script id="page-script">([\s\S]*?)<\/script>/
+
+export interface HtmlReporterOptions extends FileReporterOptions {
+  /** Defaults to the template.html shipped next to this module (see findTemplate). */
+  readonly templateFile?: string
+}
+
+/** `report.html`: one self-contained page that opens from disk and fetches nothing. */
+export function createHtmlReporter(options: HtmlReporterOptions): Reporter & { readonly name: 'html' } {
+  return {
+    name: 'html',
+    printsToStdout: () => false,
+    async onRunEnd(result: RunResult, plan: RunPlanView) {
+      const template = await readFile(options.templateFile ?? findTemplate(), 'utf8')
+      const shown = options.showPersonalData ? result : maskPersonalData(result)
+      await writeReportFile(options, HTML_REPORT_FILE, renderHtml(template, shown, indexRules(plan.rules)))
+    },
+  }
+}
+
+/**
+ * Fills the template: the filter functions (their source text) into the page script, that script's
+ * hash into the Content-Security-Policy (so no other script could run), then the title and the data.
+ * The data is JSON with every `<` written `\u003c`, so nothing inside it can close its <script>.
+ */
+export function renderHtml(template: string, result: RunResult, rules: RuleIndex): string {
+  const withScript = template.replace('/*__FITCONFORM_FILTER__*/', () => filterScriptSource())
+  const script = PAGE_SCRIPT.exec(withScript)?.[1]
+  if (script === undefined) throw new Error('the HTML template has no <script id="page-script">')
+  const hash = `sha256-${createHash('sha256').update(script, 'utf8').digest('base64')}`
+  const withHash = withScript.replace('__FITCONFORM_SCRIPT_HASH__', () => hash)
+  const values: Readonly<Record<string, string>> = {
+    TITLE: escapeHtml(`fitconform: ${result.target}`),
+    DATA: embedJson(buildPageData(result, rules)),
+  }
+  // One pass, so text coming from the run is never searched for placeholders again.
+  return withHash.replace(/__FITCONFORM_(TITLE|DATA)__/g, (_match, key: string) => values[key] ?? '')
+}
+
+/** The functions of filter.ts as page script: their compiled source, declarations by name. */
+export function filterScriptSource(): string {
+  return PAGE_FILTER_FUNCTIONS.map((fn) => fn.toString()).join('\n')
+}
+
+export function embedJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029')
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
+}
+
+/**
+ * tsc does not copy .html files: the template is found next to this module (src/ under vitest),
+ * else in the package's source tree (`src/report/html/template.html`, from dist/).
+ */
+export function findTemplate(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url))
+  const nextToModule = path.join(here, TEMPLATE_NAME)
+  if (existsSync(nextToModule)) return nextToModule
+  for (let dir = here; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'src', 'report', 'html', TEMPLATE_NAME)
+    if (isFitconformRoot(dir) && existsSync(candidate)) return candidate
+  }
+  throw new Error(`cannot find the HTML report template (looked next to ${here} and in the package's src/report/html/)`)
+}
+
+function isFitconformRoot(dir: string): boolean {
+  try {
+    const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: unknown }
+    return manifest.name === 'fitconform'
+  } catch {
+    return false
+  }
+}

@@ -1,0 +1,183 @@
+/**
+ * JUnit XML, mapped the way hurl's junit.rs does it:
+ *
+ *   run                    → <testsuites name="fitconform" tests failures errors skipped time timestamp>
+ *   scenario file (YAML)   → <testsuite name="suites/feed/page-size.yaml" file=… tests failures errors skipped time>
+ *   scenario               → <testcase classname="<file>" name="<title>" file="<file>" time="0.120">
+ *   id, rule ids, tags     → <properties><property name="rule" value="FEED-PAGE-SIZE"/>…</properties>
+ *   failed checks          → <failure message="<first failed check>" type="E_CHECK_FAILED">evidence</failure>
+ *   transport, timeout and
+ *   internal step errors   → <error message="<diagnostic>" type="E_TIMEOUT">evidence</error>
+ *   skipped                → <skipped message="<reason>"/>
+ *   known failure (--expect-failures)
+ *                          → <skipped message="known failure: <reason>"/>, evidence in <system-out>
+ *   known failure passing  → <failure message="unexpectedly passed: …" type="E_UNEXPECTED_PASS"/>
+ *   warnings               → <system-out>
+ *
+ * Sample:
+ *
+ *   <testsuites name="fitconform" tests="2" failures="1" errors="0" skipped="0" time="0.350" timestamp="2026-01-02T10:00:00.000Z">
+ *     <testsuite name="suites/feed/page-size.yaml" file="suites/feed/page-size.yaml" tests="2" failures="1" errors="0" skipped="0" time="0.350">
+ *       <testcase classname="suites/feed/page-size.yaml" name="The feed honours pageSize" file="suites/feed/page-size.yaml" time="0.120">
+ *         <properties><property name="id" value="feed-page-size"/><property name="rule" value="FEED-PAGE-SIZE"/></properties>
+ *         <failure message="body.items has 25 elements, expected 4" type="E_CHECK_FAILED">step 1 "read a page" failed
+ *   error[E_CHECK_FAILED]: body.items has 25 elements, expected 4 …</failure>
+ *       </testcase>
+ *     </testsuite>
+ *   </testsuites>
+ *
+ * Evidence is the plain-text rendering of format-diagnostic.ts (no colour).
+ */
+import type { RunResult, ScenarioResult } from '../model/result.js'
+import { indexRules, formatAssertion, type RuleIndex } from './format-diagnostic.js'
+import { describeFailedStep, failedAssertions, failedSteps, formatStepEvidence, type FailedStep } from './evidence.js'
+import { writeReportFile, type FileReporterOptions } from './output-path.js'
+import { maskPersonalData } from './personal-data.js'
+import type { Reporter, RunPlanView } from './reporter.js'
+import { describeKnownFailure, knownFailureOf } from './reported-result.js'
+import { outcomeOf } from './run-summary.js'
+import { escapeXmlText, xmlAttributes } from './xml.js'
+
+export const JUNIT_REPORT_FILE = 'junit.xml'
+
+export function createJunitReporter(options: FileReporterOptions): Reporter & { readonly name: 'junit' } {
+  return {
+    name: 'junit',
+    printsToStdout: () => false,
+    async onRunEnd(result: RunResult, plan: RunPlanView) {
+      const shown = options.showPersonalData ? result : maskPersonalData(result)
+      await writeReportFile(options, JUNIT_REPORT_FILE, renderJunit(shown, indexRules(plan.rules)))
+    },
+  }
+}
+
+interface Counts {
+  tests: number
+  failures: number
+  errors: number
+  skipped: number
+  timeMs: number
+}
+
+interface TestCase {
+  readonly xml: string
+  readonly counts: Counts
+}
+
+/** The whole document; pure, so tests can read it without touching the disk. */
+export function renderJunit(result: RunResult, rules: RuleIndex): string {
+  const byFile = new Map<string, ScenarioResult[]>()
+  for (const scenario of result.scenarios) byFile.set(scenario.file, [...(byFile.get(scenario.file) ?? []), scenario])
+  const total = emptyCounts()
+  const suites = [...byFile.entries()].map(([file, scenarios]) => {
+    const cases = scenarios.map((scenario) => renderTestCase(scenario, rules))
+    const counts = sumCounts(cases.map((testCase) => testCase.counts))
+    addCounts(total, counts)
+    const attributes = xmlAttributes([['name', file], ['file', file], ...countAttributes(counts), ['timestamp', result.startedAt]])
+    return `  <testsuite${attributes}>\n${cases.map((testCase) => testCase.xml).join('')}  </testsuite>\n`
+  })
+  const rootAttributes = xmlAttributes([['name', 'fitconform'], ...countAttributes({ ...total, timeMs: result.durationMs }), ['timestamp', result.startedAt]])
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${rootAttributes}>\n${suites.join('')}</testsuites>\n`
+}
+
+function renderTestCase(scenario: ScenarioResult, rules: RuleIndex): TestCase {
+  const counts: Counts = { ...emptyCounts(), tests: 1, timeMs: scenario.durationMs }
+  const children = [propertiesXml(scenario)]
+  const outcome = outcomeOf(scenario)
+  const evidenceOptions = { colors: false, rules, scenarioRules: scenario.rules }
+  const known = knownFailureOf(scenario)
+  const failed = failedSteps(scenario)
+  const systemOut: string[] = []
+  if (outcome === 'skipped') {
+    counts.skipped++
+    children.push(`<skipped${xmlAttributes([['message', scenario.skipReason ?? 'skipped']])}/>`)
+  } else if (outcome === 'expected-failure') {
+    counts.skipped++
+    children.push(`<skipped${xmlAttributes([['message', `known failure: ${describeKnownFailure(known)}`]])}/>`)
+    systemOut.push(failed.map((step) => stepText(step, evidenceOptions)).join('\n\n'))
+  } else if (outcome === 'unexpectedly-passed') {
+    counts.failures++
+    const message = `unexpectedly passed: listed as a known failure (${describeKnownFailure(known)}); remove it from the list`
+    children.push(`<failure${xmlAttributes([['message', message], ['type', 'E_UNEXPECTED_PASS']])}/>`)
+  } else if (outcome === 'failed') {
+    children.push(...problemElements(failed, evidenceOptions, counts))
+  }
+  if (scenario.warnings.length > 0) {
+    systemOut.push(scenario.warnings.map((warning) => formatAssertion(warning, evidenceOptions)).join('\n'))
+  }
+  if (systemOut.length > 0) children.push(`<system-out>${escapeXmlText(systemOut.join('\n\n'))}</system-out>`)
+  const attributes = xmlAttributes([
+    ['classname', scenario.file],
+    ['name', scenario.title],
+    ['file', scenario.file],
+    ['time', seconds(scenario.durationMs)],
+  ])
+  return { xml: `    <testcase${attributes}>\n${children.map((child) => `      ${child}\n`).join('')}    </testcase>\n`, counts }
+}
+
+/** Failed checks become one <failure>; steps that could not be judged one <error>. */
+function problemElements(failed: readonly FailedStep[], evidenceOptions: EvidenceOptions, counts: Counts): string[] {
+  const isError = (step: FailedStep): boolean => step.step.error !== undefined && step.step.error.kind !== 'failure'
+  const errorSteps = failed.filter(isError)
+  const failureSteps = failed.filter((step) => !isError(step))
+  const elements: string[] = []
+  if (failureSteps.length > 0 || errorSteps.length === 0) {
+    counts.failures++
+    const messages = failureSteps.flatMap(({ step }) => [...failedAssertions(step).map((a) => a.message), ...(step.error ? [step.error.message] : [])])
+    const message = messages.length === 0 ? 'scenario failed' : messages.length === 1 ? messages[0] : `${messages[0]} (and ${messages.length - 1} more)`
+    const text = failureSteps.map((step) => stepText(step, evidenceOptions)).join('\n\n')
+    elements.push(`<failure${xmlAttributes([['message', message], ['type', 'E_CHECK_FAILED']])}>${escapeXmlText(text)}</failure>`)
+  }
+  if (errorSteps.length > 0) {
+    counts.errors++
+    const first = errorSteps[0]?.step.error
+    const text = errorSteps.map((step) => stepText(step, evidenceOptions)).join('\n\n')
+    elements.push(`<error${xmlAttributes([['message', first?.message], ['type', first?.code]])}>${escapeXmlText(text)}</error>`)
+  }
+  return elements
+}
+
+type EvidenceOptions = Parameters<typeof formatStepEvidence>[1]
+
+function stepText(failed: FailedStep, evidenceOptions: EvidenceOptions): string {
+  return `${describeFailedStep(failed)}\n${formatStepEvidence(failed.step, evidenceOptions)}`
+}
+
+function propertiesXml(scenario: ScenarioResult): string {
+  const known = knownFailureOf(scenario)
+  const properties: Array<readonly [string, string]> = [
+    ['id', scenario.id],
+    ...scenario.rules.map((rule) => ['rule', rule] as const),
+    ...scenario.tags.map((tag) => ['tag', tag] as const),
+    ...(known ? [['known-failure', describeKnownFailure(known)] as const] : []),
+  ]
+  const items = properties.map(([name, value]) => `<property${xmlAttributes([['name', name], ['value', value]])}/>`)
+  return `<properties>${items.join('')}</properties>`
+}
+
+function emptyCounts(): Counts {
+  return { tests: 0, failures: 0, errors: 0, skipped: 0, timeMs: 0 }
+}
+
+function sumCounts(all: readonly Counts[]): Counts {
+  const total = emptyCounts()
+  for (const counts of all) addCounts(total, counts)
+  return total
+}
+
+function addCounts(total: Counts, counts: Counts): void {
+  total.tests += counts.tests
+  total.failures += counts.failures
+  total.errors += counts.errors
+  total.skipped += counts.skipped
+  total.timeMs += counts.timeMs
+}
+
+function countAttributes(counts: Counts): Array<readonly [string, string | number]> {
+  return [['tests', counts.tests], ['failures', counts.failures], ['errors', counts.errors], ['skipped', counts.skipped], ['time', seconds(counts.timeMs)]]
+}
+
+/** JUnit time: seconds with three decimals. */
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(3)
+}

@@ -1,0 +1,46 @@
+import { mkdir, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+
+export interface OutputPathOptions {
+  /** The path given with the reporter (`junit:out/junit.xml`), relative to `cwd`. */
+  readonly explicit?: string
+  /** `--output-dir`, relative to `cwd`. */
+  readonly outputDir: string
+  /** The reporter's file name inside the output directory (`junit.xml`). */
+  readonly defaultName: string
+  readonly cwd?: string
+}
+
+/**
+ * The one place that decides where a report file goes: the reporter's own path if given, else
+ * `<output-dir>/<default name>`. The parent directory is created.
+ * @example await resolveOutputFile({ outputDir: 'reports', defaultName: 'junit.xml' }) // /abs/reports/junit.xml
+ */
+export async function resolveOutputFile(options: OutputPathOptions): Promise<string> {
+  const cwd = options.cwd ?? process.cwd()
+  const file = path.resolve(cwd, options.explicit ?? path.join(options.outputDir, options.defaultName))
+  await mkdir(path.dirname(file), { recursive: true })
+  return file
+}
+
+/** What every file reporter is created with. */
+export interface FileReporterOptions {
+  readonly outputDir: string
+  /** Overrides `<outputDir>/<default name>`. */
+  readonly output?: string
+  /** Keep names, locations and GPS paths as the server sent them. */
+  readonly showPersonalData?: boolean
+  readonly cwd?: string
+}
+
+/** Resolves the report's path (see resolveOutputFile), writes the text and returns the absolute path. */
+export async function writeReportFile(options: FileReporterOptions, defaultName: string, text: string): Promise<string> {
+  const file = await resolveOutputFile({
+    outputDir: options.outputDir,
+    defaultName,
+    ...(options.output === undefined ? {} : { explicit: options.output }),
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+  })
+  await writeFile(file, text, 'utf8')
+  return file
+}

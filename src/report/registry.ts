@@ -1,0 +1,117 @@
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { createConsoleReporter } from './console-reporter.js'
+import { createHtmlReporter } from './html/html-reporter.js'
+import { createJsonReporter } from './json-reporter.js'
+import { createJunitReporter } from './junit-reporter.js'
+import { createMarkdownReporter } from './markdown-reporter.js'
+import type { FileReporterOptions } from './output-path.js'
+import type { Reporter, Screen } from './reporter.js'
+
+/** What the CLI hands to every reporter factory. */
+export interface ReporterContext {
+  /** `--output-dir`, relative to `cwd`. */
+  outputDir: string
+  screen: Screen
+  /** `--show-personal-data`. */
+  showPersonalData: boolean
+  /** Defaults to process.cwd(); output paths and module paths are relative to it. */
+  cwd?: string
+  /** Defaults to process.env; the markdown reporter reads GITHUB_STEP_SUMMARY from it. */
+  env?: Readonly<Record<string, string | undefined>>
+}
+
+/** `--reporter` when none is given. */
+export const DEFAULT_REPORTERS = 'console,json,junit'
+
+/** One `--reporter` item: `junit:out/junit.xml` → { name: 'junit', option: 'out/junit.xml' }. */
+export interface ReporterSpec {
+  readonly name: string
+  readonly option?: string
+}
+
+type Factory = (context: ReporterContext, option: string | undefined) => Reporter
+
+const BUILTIN: Readonly<Record<string, Factory>> = {
+  console: (context, option) => createConsoleReporter({ screen: context.screen, mode: consoleMode(option), showPersonalData: context.showPersonalData }),
+  json: (context, option) => createJsonReporter(fileOptions(context, option)),
+  junit: (context, option) => createJunitReporter(fileOptions(context, option)),
+  html: (context, option) => createHtmlReporter(fileOptions(context, option)),
+  markdown: (context, option) =>
+    createMarkdownReporter({ ...fileOptions(context, option), stepSummaryFile: (context.env ?? process.env)['GITHUB_STEP_SUMMARY'] || undefined }),
+}
+
+export const BUILTIN_REPORTERS: readonly string[] = Object.keys(BUILTIN)
+
+/**
+ * `console,json:out/results.json,./my-reporter.js` → reporters in that order. A name that is not
+ * built in is imported as a module path (relative to cwd) or package whose default export is a
+ * Reporter object or a factory `(context & { output?: string }) => Reporter`. When no reporter
+ * prints to stdout, the console reporter is added in summary mode.
+ * @example await createReporters('json,junit:out/junit.xml', { outputDir: 'reports', screen, showPersonalData: false })
+ */
+export async function createReporters(list: string, context: ReporterContext): Promise<Reporter[]> {
+  const reporters: Reporter[] = []
+  for (const spec of parseReporterList(list)) {
+    const factory = BUILTIN[spec.name]
+    reporters.push(factory ? factory(context, spec.option) : await loadCustomReporter(spec, context))
+  }
+  if (!reporters.some((reporter) => reporter.printsToStdout?.() === true)) {
+    reporters.push(createConsoleReporter({ screen: context.screen, mode: 'summary', showPersonalData: context.showPersonalData }))
+  }
+  return reporters
+}
+
+export function parseReporterList(list: string): ReporterSpec[] {
+  return list
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '')
+    .map((item) => {
+      const colon = item.indexOf(':')
+      if (colon <= 0) return { name: item }
+      const option = item.slice(colon + 1).trim()
+      return option === '' ? { name: item.slice(0, colon) } : { name: item.slice(0, colon), option }
+    })
+}
+
+async function loadCustomReporter(spec: ReporterSpec, context: ReporterContext): Promise<Reporter> {
+  const cwd = context.cwd ?? process.cwd()
+  const isPath = spec.name.startsWith('.') || path.isAbsolute(spec.name)
+  const specifier = isPath ? pathToFileURL(path.resolve(cwd, spec.name)).href : spec.name
+  let module: { default?: unknown }
+  try {
+    module = (await import(specifier)) as { default?: unknown }
+  } catch (cause) {
+    const known = BUILTIN_REPORTERS.join(', ')
+    throw new Error(`cannot load reporter "${spec.name}" (built-in reporters: ${known}): ${describe(cause)}`, { cause })
+  }
+  const exported = module.default
+  const options = { ...context, ...(spec.option === undefined ? {} : { output: spec.option }) }
+  if (typeof exported === 'function') {
+    const isClass = Function.prototype.toString.call(exported).startsWith('class')
+    const Constructor = exported as new (options: unknown) => Reporter
+    return isClass ? new Constructor(options) : (exported as (options: unknown) => Reporter)(options)
+  }
+  if (typeof exported === 'object' && exported !== null) return exported as Reporter
+  throw new Error(`reporter "${spec.name}" has no default export (a Reporter object or a factory function)`)
+}
+
+function fileOptions(context: ReporterContext, option: string | undefined): FileReporterOptions {
+  return {
+    outputDir: context.outputDir,
+    showPersonalData: context.showPersonalData,
+    ...(option === undefined ? {} : { output: option }),
+    ...(context.cwd === undefined ? {} : { cwd: context.cwd }),
+  }
+}
+
+function consoleMode(option: string | undefined): 'full' | 'summary' {
+  if (option === undefined || option === 'full') return 'full'
+  if (option === 'summary') return 'summary'
+  throw new Error(`unknown console reporter mode "${option}" (expected full or summary)`)
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}

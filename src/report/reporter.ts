@@ -1,0 +1,45 @@
+import type { Diagnostic } from '../model/diagnostic.js'
+import type { RunResult, ScenarioResult, StepResult } from '../model/result.js'
+import type { Rule } from '../model/scenario.js'
+
+type Awaitable<T> = T | Promise<T>
+
+/** What a reporter learns before the first request: enough to show progress and group by section. */
+export interface RunPlanView {
+  readonly target: string
+  readonly strict: boolean
+  readonly scenarios: readonly ScenarioView[]
+  readonly rules: readonly Rule[]
+}
+
+export interface ScenarioView {
+  readonly id: string
+  readonly title: string
+  readonly file: string
+  readonly rules: readonly string[]
+  readonly tags: readonly string[]
+}
+
+/** Every hook is optional; everything passed in is read-only data (safe to keep or serialise). */
+export interface Reporter {
+  /** Once, before any request is sent. */
+  onRunStart?(plan: RunPlanView): Awaitable<void>
+  onScenarioStart?(scenario: ScenarioView): Awaitable<void>
+  onStepEnd?(step: StepResult, scenario: ScenarioView): Awaitable<void>
+  onScenarioEnd?(result: ScenarioResult): Awaitable<void>
+  /** Load, internal and other reporters' errors; never thrown at a reporter. */
+  onDiagnostic?(diagnostic: Diagnostic): Awaitable<void>
+  /** Once, at the end; file reporters write here. */
+  onRunEnd?(result: RunResult, plan: RunPlanView): Awaitable<void>
+  /** False for file-only reporters, so the CLI can add the console reporter. */
+  printsToStdout?(): boolean
+}
+
+/** Where terminal reporters write: injected so tests never touch process.stdout. */
+export interface Screen {
+  readonly out: (text: string) => void
+  readonly err: (text: string) => void
+  readonly colors: boolean
+  readonly isTTY: boolean
+  readonly width: number
+}

@@ -1,0 +1,134 @@
+import type { ScenarioResult } from '../model/result.js'
+import type { RuleIndex } from './format-diagnostic.js'
+import { expectationOf, type ReportedRunSummary } from './reported-result.js'
+
+/** Shared by every reporter so the same run reads the same everywhere. */
+
+export const NO_SECTION = '(no spec section)'
+
+/**
+ * A scenario's section is its first rule's section, up to the first `;` ("§2.2; §4 rule 2" → "§2.2"),
+ * so that results group by the part of the spec they mainly test.
+ */
+export function sectionOf(scenario: { readonly rules: readonly string[] }, rules: RuleIndex): string {
+  const first = scenario.rules[0]
+  const section = first === undefined ? undefined : rules.get(first)?.section
+  return section?.split(';')[0]?.trim() || NO_SECTION
+}
+
+export interface SectionGroup<T> {
+  readonly section: string
+  readonly scenarios: readonly T[]
+}
+
+/** Groups in spec order (§1 < §2.2 < §4 rule 2 < §10), scenarios keep their order inside a group. */
+export function groupBySection<T extends { readonly rules: readonly string[] }>(
+  scenarios: readonly T[],
+  rules: RuleIndex,
+): SectionGroup<T>[] {
+  const groups = new Map<string, T[]>()
+  for (const scenario of scenarios) {
+    const section = sectionOf(scenario, rules)
+    const group = groups.get(section) ?? []
+    group.push(scenario)
+    groups.set(section, group)
+  }
+  return [...groups.entries()]
+    .sort(([a], [b]) => compareSections(a, b))
+    .map(([section, members]) => ({ section, scenarios: members }))
+}
+
+export function compareSections(a: string, b: string): number {
+  if (a === NO_SECTION || b === NO_SECTION) return a === b ? 0 : a === NO_SECTION ? 1 : -1
+  return a.localeCompare(b, 'en', { numeric: true })
+}
+
+export type Outcome = 'passed' | 'failed' | 'skipped' | 'expected-failure' | 'unexpectedly-passed'
+
+export function outcomeOf(scenario: ScenarioResult): Outcome {
+  const expectation = expectationOf(scenario)
+  if (scenario.status === 'failed' && expectation === 'expected-failure') return 'expected-failure'
+  if (scenario.status === 'passed' && expectation === 'unexpectedly-passed') return 'unexpectedly-passed'
+  return scenario.status
+}
+
+const MARKS: Readonly<Record<Outcome, string>> = {
+  passed: '✓',
+  failed: '✘',
+  skipped: '-',
+  'expected-failure': '✘',
+  'unexpectedly-passed': '✘',
+}
+
+const LABELS: Readonly<Record<Outcome, string>> = {
+  passed: 'passed',
+  failed: 'failed',
+  skipped: 'skipped',
+  'expected-failure': 'failed as expected',
+  'unexpectedly-passed': 'unexpectedly passed',
+}
+
+export function markOf(scenario: ScenarioResult): string {
+  return MARKS[outcomeOf(scenario)]
+}
+
+/** `passed`, `failed as expected`, `passed, 2 warnings` … */
+export function describeOutcome(scenario: ScenarioResult): string {
+  const label = LABELS[outcomeOf(scenario)]
+  const warnings = scenario.warnings.length
+  return warnings === 0 ? label : `${label}, ${plural(warnings, 'warning')}`
+}
+
+export interface OutcomeCounts {
+  passed: number
+  failed: number
+  skipped: number
+  warnings: number
+  expectedFailures: number
+  unexpectedlyPassed: number
+}
+
+export function countOutcomes(scenarios: readonly ScenarioResult[]): OutcomeCounts {
+  const counts: OutcomeCounts = { passed: 0, failed: 0, skipped: 0, warnings: 0, expectedFailures: 0, unexpectedlyPassed: 0 }
+  for (const scenario of scenarios) {
+    const outcome = outcomeOf(scenario)
+    if (outcome === 'expected-failure') counts.expectedFailures++
+    else counts[scenario.status]++
+    if (outcome === 'unexpectedly-passed') counts.unexpectedlyPassed++
+    counts.warnings += scenario.warnings.length
+  }
+  return counts
+}
+
+/** `3 passed, 1 failed, 2 warnings`: only the non-zero counts (a section line). */
+export function formatCounts(counts: OutcomeCounts): string {
+  const parts = [
+    counts.passed > 0 ? `${counts.passed} passed` : '',
+    counts.failed > 0 ? `${counts.failed} failed` : '',
+    counts.skipped > 0 ? `${counts.skipped} skipped` : '',
+    counts.warnings > 0 ? plural(counts.warnings, 'warning') : '',
+    counts.expectedFailures > 0 ? plural(counts.expectedFailures, 'expected failure') : '',
+    counts.unexpectedlyPassed > 0 ? `${counts.unexpectedlyPassed} unexpectedly passed` : '',
+  ]
+  return parts.filter(Boolean).join(', ') || 'nothing ran'
+}
+
+/**
+ * The closing line CI parsers read; it always starts with "N passed, N failed":
+ * `12 passed, 1 failed, 2 skipped, 3 warnings (3.4s)`.
+ */
+export function formatClosingLine(summary: ReportedRunSummary, durationMs: number): string {
+  const parts = [
+    `${summary.passed} passed`,
+    `${summary.failed} failed`,
+    `${summary.skipped} skipped`,
+    plural(summary.warnings, 'warning'),
+  ]
+  if (summary.expectedFailures) parts.push(plural(summary.expectedFailures, 'expected failure'))
+  if (summary.unexpectedlyPassed) parts.push(`${summary.unexpectedlyPassed} unexpectedly passed`)
+  return `${parts.join(', ')} (${(durationMs / 1000).toFixed(1)}s)`
+}
+
+export function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`
+}

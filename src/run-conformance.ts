@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto'
+import type { Diagnostic } from './model/diagnostic.js'
+import { RESULT_SCHEMA_VERSION, type RunResult, type ScenarioResult } from './model/result.js'
+import type { Rule, Scenario, TokenRole } from './model/scenario.js'
+import { createHttpClient } from './execute/http-client.js'
+import { createRedactor } from './execute/redact.js'
+import { DEFAULT_CONFIG_VALUES, type RunContext } from './execute/run-context.js'
+import { runPlan } from './execute/run-plan.js'
+import { transportDiagnostic } from './execute/transport-error.js'
+import { planRun, type RunFilter, type RunPlan } from './plan/plan-run.js'
+import type { Reporter, RunPlanView } from './report/reporter.js'
+import { packageVersion } from './package-root.js'
+
+export interface ConformanceTarget {
+  readonly baseUrl: URL
+  readonly tokens: Readonly<Partial<Record<TokenRole, string>>>
+  /** How reports name the target; never holds a token. */
+  readonly label: string
+}
+
+export interface ConformanceSettings {
+  readonly target: ConformanceTarget
+  readonly filter: Omit<RunFilter, 'availableRoles'>
+  readonly strict: boolean
+  readonly concurrency: number
+  readonly timeoutMs: number
+  readonly bail: boolean
+  readonly ca?: string
+  readonly insecure: boolean
+  readonly configValues: Readonly<Record<string, string>>
+  /** Aborted on SIGINT/SIGTERM: no new step starts, cleanup still runs. */
+  readonly interrupted?: AbortSignal
+}
+
+export type ConformanceOutcome =
+  | { readonly kind: 'unreachable'; readonly diagnostic: Diagnostic }
+  | { readonly kind: 'ran'; readonly result: RunResult; readonly plan: RunPlan }
+
+/** Plans and runs loaded scenarios against one target and hands every event to the reporter. */
+export async function runConformance(
+  scenarios: readonly Scenario[],
+  rules: readonly Rule[],
+  settings: ConformanceSettings,
+  reporter: Reporter,
+): Promise<ConformanceOutcome> {
+  const startedAt = new Date()
+  const availableRoles = new Set((Object.keys(settings.target.tokens) as TokenRole[]).filter((role) => settings.target.tokens[role]))
+  const plan = planRun(scenarios, { ...settings.filter, availableRoles })
+  const secrets = new Map<string, string>()
+  for (const [role, token] of Object.entries(settings.target.tokens)) if (token) secrets.set(token, role)
+  const client = createHttpClient({ timeoutMs: settings.timeoutMs, insecure: settings.insecure, ...(settings.ca ? { ca: settings.ca } : {}) })
+  const context: RunContext = {
+    baseUrl: settings.target.baseUrl,
+    tokens: settings.target.tokens,
+    client,
+    timeoutMs: settings.timeoutMs,
+    strict: settings.strict,
+    run: createRunValues(startedAt),
+    config: { ...DEFAULT_CONFIG_VALUES, ...settings.configValues },
+    redact: createRedactor(secrets),
+    interrupted: settings.interrupted ?? new AbortController().signal,
+  }
+  try {
+    const unreachable = await probe(context)
+    if (unreachable) return { kind: 'unreachable', diagnostic: unreachable }
+    const view: RunPlanView = { target: settings.target.label, strict: settings.strict, rules, scenarios: plan.order.map(({ id, title, file, rules: r, tags }) => ({ id, title, file, rules: r, tags })) }
+    await reporter.onRunStart?.(view)
+    const results = await runPlan(plan, { context, reporter, concurrency: settings.concurrency, bail: settings.bail })
+    const result = buildRunResult(results, settings, startedAt)
+    await reporter.onRunEnd?.(result, view)
+    return { kind: 'ran', result, plan }
+  } finally {
+    await client.close()
+  }
+}
+
+/** Any HTTP answer means the server is there; only a transport failure before the first scenario is exit 3. */
+async function probe(context: RunContext): Promise<Diagnostic | undefined> {
+  const url = context.baseUrl.toString()
+  try {
+    await context.client.send({ method: 'GET', url, headers: {}, wire: false })
+    return undefined
+  } catch (error) {
+    const diagnostic = transportDiagnostic(error, url, context.timeoutMs)
+    return { ...diagnostic, code: 'E_UNREACHABLE', message: `the server under test cannot be reached: ${diagnostic.message}` }
+  }
+}
+
+function createRunValues(startedAt: Date): RunContext['run'] {
+  const id = randomBytes(4).toString('hex')
+  // 1980–1999: far enough back that no real account's recent history overlaps, and every server's date parser copes.
+  const farYear = 1980 + (parseInt(id.slice(0, 4), 16) % 20)
+  return { id, marker: `fitconform-run-${id}`, farYear, now: startedAt.getTime() }
+}
+
+export function buildRunResult(scenarios: readonly ScenarioResult[], settings: Pick<ConformanceSettings, 'strict' | 'target'>, startedAt: Date, diagnostics: readonly Diagnostic[] = []): RunResult {
+  const count = (status: ScenarioResult['status']): number => scenarios.filter((scenario) => scenario.status === status).length
+  return {
+    schemaVersion: RESULT_SCHEMA_VERSION,
+    tool: { name: 'fitconform', version: packageVersion() },
+    startedAt: startedAt.toISOString(),
+    durationMs: Date.now() - startedAt.getTime(),
+    target: settings.target.label,
+    strict: settings.strict,
+    summary: {
+      total: scenarios.length,
+      passed: count('passed'),
+      failed: count('failed'),
+      skipped: count('skipped'),
+      warnings: scenarios.reduce((sum, scenario) => sum + scenario.warnings.length, 0),
+    },
+    scenarios,
+    diagnostics: [...diagnostics, ...cleanupDiagnostics(scenarios)],
+  }
+}
+
+function cleanupDiagnostics(scenarios: readonly ScenarioResult[]): Diagnostic[] {
+  return scenarios.flatMap((scenario) =>
+    scenario.cleanup
+      .filter((step) => step.status !== 'passed')
+      .map((step) => ({ code: 'E_CLEANUP' as const, kind: 'error' as const, message: `${scenario.id}: cleanup step "${step.name}" did not succeed; the account may need a manual look`, at: step.at })),
+  )
+}

@@ -1,0 +1,148 @@
+// The one Ajv instance (STYLE §2.8): JSON Schema 2020-12, strict, all errors, our formats and
+// annotation keywords. Every file in schemas/api/ is added by `$id` and compiled once, on first
+// use; nothing compiles a schema while checking a response.
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { dirname, isAbsolute, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import addFormatsModule from 'ajv-formats'
+import { describeAjvError, describePath } from './describe-problem.js'
+import { findFeedIrregularities } from './feed-irregularities.js'
+import { type RepresentationName, schemaIdOf } from './representations.js'
+import type { SchemaProblem } from './schema-problem.js'
+import { type ExpectedGap, expectedGaps, ruleAt, type SchemaNode, SchemaStore } from './schema-walk.js'
+import { isAbsoluteHttpUrl, isRelativeUri, parseSpecTime } from './time-formats.js'
+
+export type { SchemaProblem } from './schema-problem.js'
+
+const SCHEMAS_BASE = 'https://fitconform.dev/schemas/'
+const DIALECT = 'https://json-schema.org/draft/2020-12/schema'
+
+interface Registry {
+  ajv: Ajv2020
+  store: SchemaStore
+  schemasDir: string
+  /** `$id` of each schema file loaded so far, by absolute path. */
+  idsByFile: Map<string, string>
+}
+
+let registry: Registry | undefined
+
+function getRegistry(): Registry {
+  registry ??= loadRegistry(join(findPackageRoot(dirname(fileURLToPath(import.meta.url))), 'schemas'))
+  return registry
+}
+
+function createAjv(): Ajv2020 {
+  const ajv = new Ajv2020({ strict: true, allErrors: true, verbose: true })
+  // ajv-formats is CommonJS: its default import is module.exports, whose `default` is the plugin.
+  addFormatsModule.default(ajv)
+  ajv.addFormat('spec-time', { type: 'string', validate: (text) => parseSpecTime(text) !== undefined })
+  ajv.addFormat('relative-uri', { type: 'string', validate: isRelativeUri })
+  ajv.addFormat('absolute-http-url', { type: 'string', validate: isAbsoluteHttpUrl })
+  ajv.addVocabulary([
+    // The rule id (suites/rules.yaml) a violation inside this subschema breaks; the nearest wins.
+    { keyword: 'x-rule', schemaType: 'string', metaSchema: { type: 'string', pattern: '^[A-Z0-9]+(-[A-Z0-9]+)*$' } },
+    // Fields a complete representation carries; an absent one is a warning, not an error.
+    { keyword: 'x-expected', schemaType: 'array', metaSchema: { type: 'array', items: { type: 'string' }, uniqueItems: true } },
+  ])
+  return ajv
+}
+
+function loadRegistry(schemasDir: string): Registry {
+  const loaded: Registry = { ajv: createAjv(), store: new SchemaStore(), schemasDir, idsByFile: new Map() }
+  const apiDir = join(schemasDir, 'api')
+  const files = readdirSync(apiDir).filter((file) => file.endsWith('.schema.json')).sort()
+  const ids = files.map((file) => addSchemaFile(loaded, join(apiDir, file), `${SCHEMAS_BASE}api/${file}`))
+  // Compile only after all are added, so that cross-file $refs resolve.
+  for (const id of ids) loaded.ajv.getSchema(id)
+  return loaded
+}
+
+function addSchemaFile(target: Registry, file: string, expectedId?: string): string {
+  const schema = JSON.parse(readFileSync(file, 'utf8')) as SchemaNode
+  if (schema.$schema !== undefined && schema.$schema !== DIALECT) {
+    throw new Error(`${file}: only JSON Schema 2020-12 is supported here, found $schema ${String(schema.$schema)}`)
+  }
+  const id = typeof schema.$id === 'string' ? schema.$id : undefined
+  if (id === undefined || (expectedId !== undefined && id !== expectedId)) {
+    throw new Error(`${file}: $id must be ${expectedId ?? 'set'}, found ${String(id)}`)
+  }
+  target.ajv.addSchema(schema)
+  target.store.add(schema)
+  target.idsByFile.set(file, id)
+  return id
+}
+
+/** The directory of the package.json named fitconform, from `src/` or from `dist/src/`. */
+function findPackageRoot(start: string): string {
+  for (let dir = start; ; dir = dirname(dir)) {
+    const manifest = join(dir, 'package.json')
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'fitconform') {
+      return dir
+    }
+    if (dirname(dir) === dir) throw new Error(`no package.json named fitconform above ${start}`)
+  }
+}
+
+/**
+ * The `$id` of a schema given by `$id`, by path relative to schemas/ (`api/user.schema.json`) or by
+ * absolute file path; a 2020-12 file outside schemas/api/ is loaded on first mention. Undefined
+ * when there is no such schema.
+ */
+export function resolveSchemaId(ref: string): string | undefined {
+  const current = getRegistry()
+  const id = isAbsolute(ref) || !URL.canParse(ref, SCHEMAS_BASE) ? undefined : new URL(ref, SCHEMAS_BASE).href
+  if (id !== undefined && current.store.has(id)) return id
+  const file = id?.startsWith(SCHEMAS_BASE) ? resolve(current.schemasDir, id.slice(SCHEMAS_BASE.length)) : ref
+  if (!isAbsolute(file)) return undefined
+  const known = current.idsByFile.get(file)
+  if (known !== undefined || !existsSync(file)) return known
+  const loadedId = addSchemaFile(current, file)
+  current.ajv.getSchema(loadedId) // compile now, as at start-up
+  return loadedId
+}
+
+/**
+ * Validates data against one schema: errors from the schema and warnings for absent `x-expected`
+ * fields. Throws when the schema is unknown.
+ */
+export function validateAgainstSchemaFile(idOrPath: string, data: unknown): SchemaProblem[] {
+  const { errors, gaps } = check(idOrPath, data)
+  return [...errors, ...gaps.map(gapProblem)]
+}
+
+/**
+ * All problems of a representation's body; for a feed, the §2.2 irregularities too.
+ * @example validateRepresentation('User', { userID: '7', fitness_activities: '/fitnessActivities' })
+ */
+export function validateRepresentation(name: RepresentationName, body: unknown): SchemaProblem[] {
+  const { errors, gaps } = check(schemaIdOf(name), body)
+  if (name !== 'FitnessActivityFeed') return [...errors, ...gaps.map(gapProblem)]
+  const { irregularities, excuses } = findFeedIrregularities(body)
+  return [...errors, ...gaps.filter((gap) => !excuses(gap)).map(gapProblem), ...irregularities]
+}
+
+function check(idOrPath: string, data: unknown): { errors: SchemaProblem[]; gaps: ExpectedGap[] } {
+  const id = resolveSchemaId(idOrPath)
+  const { ajv, store } = getRegistry()
+  const validate = id === undefined ? undefined : ajv.getSchema(id)
+  if (id === undefined || !validate) throw new Error(`no schema ${idOrPath} in ${SCHEMAS_BASE}`)
+  validate(data)
+  const rootRule = String(store.get(id)?.node['x-rule'] ?? '')
+  const errors = (validate.errors ?? [])
+    .filter((error) => error.keyword !== 'if') // the errors of its then/else branch say why
+    .map((error): SchemaProblem => ({
+      severity: 'error',
+      // parentSchema is a boolean for the errors of a `false` subschema
+      rule: (typeof error.parentSchema === 'object' ? ruleAt(store, id, error.instancePath, error.parentSchema) : undefined) ?? rootRule,
+      pointer: error.instancePath,
+      message: describeAjvError(error),
+    }))
+  return { errors, gaps: expectedGaps(store, id, data) }
+}
+
+function gapProblem(gap: ExpectedGap): SchemaProblem {
+  const message = `${describePath(gap.pointer)} lacks the expected field "${gap.field}"`
+  return { severity: 'warning', rule: gap.rule, pointer: gap.pointer, message }
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    // The browser test needs Debian's chromium: it has its own script (npm run test:browser).
+    exclude: ['test/browser/**', 'node_modules/**', 'dist/**'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    // Two cores: integration files start real servers and wait on one-second HTTP dates.
+    maxWorkers: 2,
+  },
+})
