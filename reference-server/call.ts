@@ -13,6 +13,8 @@ export interface ServerContext {
   readonly store: Store
   readonly faults: Faults
   readonly now: Clock
+  /** A path prefix the server is mounted under ('' or e.g. '/api'); {base_url} = origin + basePath. */
+  readonly basePath: string
   /** The server's own address, used when a request has no Host header (HTTP/1.0). */
   readonly ownOrigin: () => string
 }
@@ -20,7 +22,7 @@ export interface ServerContext {
 export interface Call {
   /** The method the handler serves: a HEAD request reaches the GET handler as 'GET'. */
   readonly method: string
-  /** The path as the client sent it (after dot-segment removal), e.g. to build absolute links. */
+  /** The path as the client sent it, base path included, e.g. to build absolute links. */
   readonly pathname: string
   readonly query: URLSearchParams
   readonly headers: IncomingHttpHeaders

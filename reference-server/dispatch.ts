@@ -14,7 +14,9 @@ export async function dispatch(req: IncomingMessage, server: ServerContext): Pro
   const target = parseRequestTarget(req.url ?? '/')
   if (!target) return textReply(400, 'The request target is not a valid URL.')
   const method = req.method ?? 'GET'
-  const match = matchRoute(target.pathname)
+  // §1 rule 5: paths are relative to {base_url}, which may carry a path of its own.
+  const routedPath = withoutBasePath(target.pathname, server.basePath)
+  const match = routedPath === undefined ? undefined : matchRoute(routedPath)
   if (!match) return textReply(404, `Nothing is served at ${target.pathname}. The paths are those of §4: /user, /profile, /fitnessActivities and /fitnessActivities/<id>.`)
   const handler = handlerFor(match.route, method)
   const allow = allowedMethods(match.route)
@@ -51,6 +53,11 @@ export async function dispatch(req: IncomingMessage, server: ServerContext): Pro
     if (error instanceof BodyProblem) return textReply(server.behaviour.invalidBodyStatus, `Invalid request body: ${error.message}`)
     throw error
   }
+}
+
+function withoutBasePath(pathname: string, basePath: string): string | undefined {
+  if (basePath === '') return pathname
+  return pathname.startsWith(`${basePath}/`) ? pathname.slice(basePath.length) : undefined
 }
 
 /** `http://` plus the Host the client used; the server's own address when Host is absent or odd. */

@@ -27,6 +27,8 @@ export interface ReferenceServerOptions {
   port?: number
   /** Default 127.0.0.1. */
   host?: string
+  /** Serve under a path prefix, e.g. '/api/v1' (default: none); `url` then ends with it. */
+  basePath?: string
   /** Clock in epoch milliseconds (default Date.now): modification times, Last-Modified, Date. */
   now?: () => number
   /** Called with unexpected exceptions (answered 500); default: printed to stderr. */
@@ -34,7 +36,7 @@ export interface ReferenceServerOptions {
 }
 
 export interface RunningReferenceServer {
-  /** `http://127.0.0.1:<port>`, no trailing slash. */
+  /** `http://127.0.0.1:<port>` plus the base path if any, no trailing slash: the spec's {base_url}. */
   url: string
   tokens: DemoTokens
   mode: ServerMode
@@ -57,8 +59,9 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const host = options.host ?? '127.0.0.1'
   const now: Clock = options.now ?? Date.now
   const behaviour = behaviourOf(mode)
-  let url = ''
-  const context: ServerContext = { mode, behaviour, store: new Store(behaviour.idStyle, now), faults, now, ownOrigin: () => url }
+  const basePath = normalizeBasePath(options.basePath ?? '')
+  let origin = ''
+  const context: ServerContext = { mode, behaviour, store: new Store(behaviour.idStyle, now), faults, now, basePath, ownOrigin: () => origin }
   const server = createHttpServer(context, options.onInternalError ?? printInternalError)
 
   await new Promise<void>((resolve, reject) => {
@@ -68,10 +71,10 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       resolve()
     })
   })
-  url = `http://${formatHost(host)}:${(server.address() as AddressInfo).port}`
+  origin = `http://${formatHost(host)}:${(server.address() as AddressInfo).port}`
 
   const running: RunningReferenceServer = {
-    url,
+    url: `${origin}${basePath}`,
     tokens: { ...demoTokens },
     mode,
     close: () =>
@@ -83,6 +86,13 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   }
   if (faults.active !== undefined) running.mutant = faults.active
   return running
+}
+
+/** '' or '/segment…' without a trailing slash; anything else is a caller error. */
+function normalizeBasePath(basePath: string): string {
+  const trimmed = basePath.replace(/\/+$/, '')
+  if (trimmed !== '' && !/^(\/[A-Za-z0-9._~-]+)+$/.test(trimmed)) throw new Error(`basePath must look like "/api/v1", not "${basePath}"`)
+  return trimmed
 }
 
 function formatHost(host: string): string {

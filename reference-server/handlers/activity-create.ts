@@ -10,7 +10,7 @@ import { parseNewActivity } from '../validation.js'
 export const createdActivitySource = 'fitconform reference server'
 
 export function createActivity(call: Call): Reply {
-  const { store, faults } = call.server
+  const { store, faults, basePath } = call.server
   // Parsing throws before anything is stored, so a rejected create records nothing.
   const input = parseNewActivity(readJsonBody(call, 'NewFitnessActivity'))
   const activity = store.create({
@@ -31,5 +31,5 @@ export function createActivity(call: Call): Reply {
     entryMode: 'API',
   })
   const uri = activityUri(activity.id)
-  return emptyReply(201, { Location: faults.is('location-absolute') ? `${call.origin}${uri}` : uri })
+  return emptyReply(201, { Location: faults.is('location-absolute') ? `${call.origin}${basePath}${uri}` : uri })
 }

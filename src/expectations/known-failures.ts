@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml'
-import { ConformanceError, type SourceRef } from '../model/diagnostic.js'
+import { ConformanceError, type Diagnostic, type SourceRef } from '../model/diagnostic.js'
 
 /**
  * One entry of an `--expect-failures` file: a scenario id or a rule id (or both: that scenario's
@@ -92,8 +92,8 @@ function rangeStart(node: unknown): number | undefined {
 export function checkKnownFailureIds(
   known: readonly KnownFailure[],
   ids: { readonly scenarios: ReadonlySet<string>; readonly rules: ReadonlySet<string> },
-): ConformanceError[] {
-  const errors: ConformanceError[] = []
+): Diagnostic[] {
+  const errors: Diagnostic[] = []
   for (const entry of known) {
     const problem =
       entry.scenario !== undefined && !ids.scenarios.has(entry.scenario)
@@ -103,7 +103,7 @@ export function checkKnownFailureIds(
           : undefined
     if (problem) {
       const { file, line, column } = entry.at
-      errors.push(new ConformanceError({ code: 'E_CONFIG', kind: 'load', message: `${file}:${line}:${column}: ${problem}`, at: entry.at }))
+      errors.push({ code: 'E_CONFIG', kind: 'load', message: `${file}:${line}:${column}: ${problem}`, at: entry.at })
     }
   }
   return errors

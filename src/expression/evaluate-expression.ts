@@ -18,7 +18,9 @@ function evaluateChain(chain: Chain, scope: Scope): unknown {
   let value = primary.kind === 'literal' ? primary.value : walk(lookup(scope, primary.root), primary.segments)
   for (const call of chain.calls) {
     const fn = EXPRESSION_FUNCTIONS[call.name]
-    value = fn ? fn.apply(value, call.args) : undefined
+    if (!fn) value = undefined
+    else if (Array.isArray(value) && !fn.onLists) value = value.map((element: unknown) => fn.apply(element, call.args))
+    else value = fn.apply(value, call.args)
   }
   return value
 }

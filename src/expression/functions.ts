@@ -6,6 +6,8 @@ export interface ExpressionFunction {
   /** Number of arguments accepted: [min, max]. */
   readonly arity: readonly [number, number]
   readonly apply: (value: unknown, args: readonly Argument[]) => unknown
+  /** List functions (length, unique, sort) see the whole array; every other function maps over a list. */
+  readonly onLists?: true
 }
 
 const DAY_MS = 86_400_000
@@ -34,12 +36,12 @@ function parseUrl(value: unknown): URL | undefined {
 /** The functions of docs/scenario-format.md § Expressions, by name. Each one returns undefined for input it cannot use. */
 export const EXPRESSION_FUNCTIONS: Readonly<Record<string, ExpressionFunction>> = {
   // structure
-  length: { arity: [0, 0], apply: (v) => (typeof v === 'string' || Array.isArray(v) ? v.length : undefined) },
+  length: { arity: [0, 0], onLists: true, apply: (v) => (typeof v === 'string' || Array.isArray(v) ? v.length : undefined) },
   keys: { arity: [0, 0], apply: (v) => (isRecord(v) ? Object.keys(v) : undefined) },
   omit: { arity: [1, 20], apply: (v, args) => (isRecord(v) ? Object.fromEntries(Object.entries(v).filter(([k]) => !args.includes(k))) : undefined) },
   pick: { arity: [1, 20], apply: (v, args) => (isRecord(v) ? Object.fromEntries(Object.entries(v).filter(([k]) => args.includes(k))) : undefined) },
-  unique: { arity: [0, 0], apply: (v) => (Array.isArray(v) ? [...new Set(v.map((x) => JSON.stringify(x)))].map((x) => JSON.parse(x) as unknown) : undefined) },
-  sort: { arity: [0, 0], apply: (v) => (Array.isArray(v) ? [...v].sort((a, b) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0)) : undefined) },
+  unique: { arity: [0, 0], onLists: true, apply: (v) => (Array.isArray(v) ? [...new Set(v.map((x) => JSON.stringify(x)))].map((x) => JSON.parse(x) as unknown) : undefined) },
+  sort: { arity: [0, 0], onLists: true, apply: (v) => (Array.isArray(v) ? [...v].sort((a, b) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0)) : undefined) },
   // conversions
   bool: { arity: [0, 0], apply: (v) => (typeof v === 'boolean' ? v : v === 'true' ? true : v === 'false' ? false : undefined) },
   number: { arity: [0, 0], apply: (v) => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v)) ? Number(v) : undefined) },

@@ -12,7 +12,7 @@ let validate: ValidateFunction | undefined
 function validator(): ValidateFunction {
   if (!validate) {
     const schema = JSON.parse(readFileSync(join(packageRoot(), 'schemas', 'scenario.schema.json'), 'utf8')) as object
-    validate = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(schema)
+    validate = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, verbose: true }).compile(schema)
   }
   return validate
 }

@@ -26,45 +26,45 @@ export function formatConsoleSummary(result: RunResult, options: ConsoleSummaryO
   const failed = byOutcome('failed')
   if (failed.length > 0) {
     const body = groupBySection(failed, options.rules).map(({ section, scenarios }) =>
-      [style.bold(section), ...scenarios.map((scenario) => failureBlock(scenario, formatOptions, style))].join('\n'),
+      `${style.bold(section)}\n${scenarios.map((scenario) => failureBlock(scenario, formatOptions, style)).join('\n\n')}`,
     )
-    blocks.push(heading(`Failures (${failed.length})`, style.red, style), ...body)
+    blocks.push(`${heading(`Failures (${failed.length})`, style.red, style)}\n${body.join('\n\n')}`)
   }
   const unexpected = byOutcome('unexpectedly-passed')
   if (unexpected.length > 0) {
     const lines = unexpected.map(
       (scenario) => `${style.red('✘')} ${scenario.id} ${scenario.title}: passed, but is listed as a known failure (${describeKnownFailure(knownFailureOf(scenario))}); remove it from the list`,
     )
-    blocks.push(heading(`Unexpectedly passed (${unexpected.length})`, style.red, style), lines.join('\n'))
+    blocks.push(`${heading(`Unexpectedly passed (${unexpected.length})`, style.red, style)}\n${lines.join('\n')}`)
   }
   const expected = byOutcome('expected-failure')
   if (expected.length > 0) {
     const lines = expected.map((scenario) => `${style.yellow('✘')} ${scenario.id} ${scenario.title}: ${describeKnownFailure(knownFailureOf(scenario))}`)
-    blocks.push(heading(`Known failures, not failing the run (${expected.length})`, style.yellow, style), lines.join('\n'))
+    blocks.push(`${heading(`Known failures, not failing the run (${expected.length})`, style.yellow, style)}\n${lines.join('\n')}`)
   }
   const warned = result.scenarios.filter((scenario) => scenario.warnings.length > 0)
   if (warned.length > 0) {
     const count = warned.reduce((sum, scenario) => sum + scenario.warnings.length, 0)
     const lines = warned.map((scenario) => warningBlock(scenario, formatOptions, style))
-    blocks.push(heading(`Warnings (${count})`, style.yellow, style), lines.join('\n'))
+    blocks.push(`${heading(`Warnings (${count})`, style.yellow, style)}\n${lines.join('\n\n')}`)
   }
   const skipped = byOutcome('skipped')
   if (skipped.length > 0) {
     const lines = skipped.map((scenario) => `${style.yellow('-')} ${scenario.id} ${scenario.title}: ${scenario.skipReason ?? 'skipped'}`)
-    blocks.push(heading(`Skipped (${skipped.length})`, style.yellow, style), lines.join('\n'))
+    blocks.push(`${heading(`Skipped (${skipped.length})`, style.yellow, style)}\n${lines.join('\n')}`)
   }
   if (result.diagnostics.length > 0) {
     const lines = result.diagnostics.map((diagnostic) => formatDiagnostic(diagnostic, formatOptions))
-    blocks.push(heading(`Problems of the run (${result.diagnostics.length})`, style.red, style), lines.join('\n'))
+    blocks.push(`${heading(`Problems of the run (${result.diagnostics.length})`, style.red, style)}\n${lines.join('\n')}`)
   }
-  if (result.scenarios.length > 0) blocks.push(heading('By spec section', style.bold, style), sectionTable(result, options.rules))
+  if (result.scenarios.length > 0) blocks.push(`${heading('By spec section', style.bold, style)}\n${sectionTable(result, options.rules)}`)
   blocks.push(formatClosingLine(result.summary as ReportedRunSummary, result.durationMs))
   return `\n${blocks.join('\n\n')}\n`
 }
 
 function failureBlock(scenario: ScenarioResult, options: FormatOptions, style: Styler): string {
   const title = `${style.red('✘')} ${scenario.id} ${scenario.title} ${style.dim(`(${scenario.file}, ${formatDuration(scenario.durationMs)})`)}`
-  return `${title}\n${indent(formatScenarioEvidence(scenario, options))}\n`
+  return `${title}\n${indent(formatScenarioEvidence(scenario, options))}`
 }
 
 function warningBlock(scenario: ScenarioResult, options: FormatOptions, style: Styler): string {
@@ -81,6 +81,7 @@ function sectionTable(result: RunResult, rules: RuleIndex): string {
 function heading(text: string, colour: (text: string) => string, style: Styler): string {
   return colour(style.bold(text))
 }
+
 
 function indent(text: string): string {
   return text

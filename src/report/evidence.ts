@@ -45,14 +45,17 @@ export function formatScenarioEvidence(scenario: ScenarioResult, options: Format
 
 export interface EvidenceOptions extends FormatOptions {
   readonly scenarioRules?: readonly string[]
+  /** False leaves out the request/response transcript and the curl line (the HTML page shows them apart). */
+  readonly transcript?: boolean
 }
 
 export function formatStepEvidence(step: StepResult, options: EvidenceOptions): string {
-  const blocks = failedAssertions(step).map((assertion) =>
-    formatAssertion(assertion, { ...options, fallbackRules: options.scenarioRules ?? [] }),
-  )
+  const assertionOptions = { ...options, fallbackRules: options.scenarioRules ?? [], responseBody: step.response?.body }
+  const blocks = failedAssertions(step).map((assertion) => formatAssertion(assertion, assertionOptions))
   if (step.error) blocks.push(formatDiagnostic(step.error, options))
   if (step.attempts > 1) blocks.push(`sent ${step.attempts} times (eventually); the last attempt is shown`)
+  if (step.pages !== undefined && step.pages > 1) blocks.push(`walked ${step.pages} pages; the first failing page is shown`)
+  if (options.transcript === false) return blocks.join('\n')
   const transcript = formatTranscript(step, options)
   if (transcript) blocks.push(transcript)
   if (step.curl) blocks.push(formatCurl(step.curl, options))
@@ -61,7 +64,7 @@ export function formatStepEvidence(step: StepResult, options: EvidenceOptions): 
 
 export function formatCurl(curl: string, options: FormatOptions): string {
   const style = createStyler(options.colors)
-  return `${style.bold('reproduce')} (set FITCONFORM_TOKEN first):\n${indent(curl)}`
+  return `${style.bold('reproduce')} (tokens come from $FITCONFORM_* variables):\n${indent(curl)}`
 }
 
 /** The request and response of a step as text, bodies pretty-printed and cut past a size. */

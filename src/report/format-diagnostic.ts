@@ -35,6 +35,8 @@ export function formatDiagnostic(diagnostic: Diagnostic, options: FormatOptions)
 export interface AssertionFormatOptions extends FormatOptions {
   /** The scenario's rules, named when the assertion has none of its own. */
   readonly fallbackRules?: readonly string[]
+  /** The step's response body: shows the value a schema error points at. */
+  readonly responseBody?: unknown
 }
 
 /**
@@ -56,7 +58,7 @@ export function formatAssertion(assertion: AssertionResult, options: AssertionFo
   if (assertion.irregularity) {
     lines.push(noteLine('documented irregularity (§2.2): a warning here, a failure under --strict', style))
   }
-  for (const line of comparisonLines(assertion)) lines.push(noteLine(line, style))
+  for (const line of comparisonLines(assertion, options.responseBody)) lines.push(noteLine(line, style))
   return lines.join('\n')
 }
 
@@ -66,13 +68,17 @@ export function describeRule(id: string, rules: RuleIndex | undefined): string {
   return rule ? `rule ${id} (${rule.section}): "${rule.quote}"` : `rule ${id}`
 }
 
-function comparisonLines(assertion: AssertionResult): string[] {
-  const { matcher, expected, actual } = assertion
+function comparisonLines(assertion: AssertionResult, responseBody: unknown): string[] {
+  const { matcher, expected, actual, target } = assertion
   const lines: string[] = []
-  if (!assertion.message.includes(assertion.target)) lines.push(`checked: ${assertion.target}`)
-  if (matcher === 'schema' && Array.isArray(actual)) {
-    if (expected !== undefined) lines.push(`expected: a valid ${String(expected)}`)
-    return [...lines, ...actual.map((problem) => String(problem))]
+  if (!assertion.message.includes(target)) lines.push(`checked: ${target}`)
+  if (matcher === 'schema') {
+    // Schema problems carry no actual value: the message says what is wrong, the body shows the value.
+    if (expected !== undefined) lines.push(`expected: a valid ${String(expected)} at ${target}`)
+    if (Array.isArray(actual)) return [...lines, ...actual.map((problem) => String(problem))]
+    const found = actual === undefined ? valueAtTarget(responseBody, target) : { value: actual }
+    if (found) lines.push(`actual:   ${formatValue(found.value)}`)
+    return lines
   }
   lines.push(`expected: ${describeExpected(matcher, expected)}`)
   lines.push(`actual:   ${formatValue(actual)}`)
@@ -81,6 +87,18 @@ function comparisonLines(assertion: AssertionResult): string[] {
     for (const difference of diffValues(expected, actual, { ignoreExtraKeys })) lines.push(`diff ${difference}`)
   }
   return lines
+}
+
+/** `body.items[3].has_map` in the response body; undefined when the path is not there. */
+export function valueAtTarget(body: unknown, target: string): { readonly value: unknown } | undefined {
+  if (body === undefined || !/^body(?=$|[.[])/.test(target)) return undefined
+  let value: unknown = body
+  for (const [, key, index] of target.slice('body'.length).matchAll(/\.([^.[\]]+)|\[(\d+)\]/g)) {
+    if (index !== undefined && Array.isArray(value)) value = value[Number(index)]
+    else if (key !== undefined && isPlainObject(value)) value = value[key]
+    else return { value: undefined }
+  }
+  return { value }
 }
 
 function describeExpected(matcher: string, expected: unknown): string {
@@ -96,7 +114,7 @@ function isStructured(value: unknown): boolean {
 
 function headerLine(level: 'error' | 'warning', code: string, message: string, style: Styler): string {
   const label = level === 'error' ? style.red(style.bold(`error[${code}]`)) : style.yellow(style.bold(`warning[${code}]`))
-  return `${label}: ${firstLine(message)}`
+  return `${label}: ${oneLine(message)}`
 }
 
 function locationLine(at: SourceRef, style: Styler): string {
@@ -108,7 +126,7 @@ function noteLine(text: string, style: Styler): string {
   return [`   ${style.cyan('=')} ${first}`, ...rest.map((line) => `     ${line}`)].join('\n')
 }
 
-function firstLine(message: string): string {
+function oneLine(message: string): string {
   return message.split('\n').join(' ')
 }
 

@@ -119,7 +119,7 @@ function pageStep(step: StepResult, cleanup: boolean, options: Parameters<typeof
     durationMs: step.durationMs,
     attempts: step.attempts,
     checks: step.assertions.map(({ ok, severity, message }) => ({ ok, severity, message })),
-    ...(isFailedStep(step) ? { evidence: formatStepEvidence({ ...step, request: undefined, response: undefined, curl: undefined }, options) } : {}),
+    ...(isFailedStep(step) ? { evidence: formatStepEvidence(step, { ...options, transcript: false }) } : {}),
     ...(step.request ? { request: requestText(step.request) } : {}),
     ...(step.response ? { response: responseText(step.response) } : {}),
     ...(step.curl ? { curl: step.curl } : {}),

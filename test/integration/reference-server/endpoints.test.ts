@@ -214,3 +214,27 @@ describe('other errors (§7 rule 5: human-readable text)', () => {
     expect(splitRaw(bytes).head).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `))
   })
 })
+
+describe('unexpected exceptions', () => {
+  it('answers 500 text, reports the error, and keeps serving', async () => {
+    const errors: unknown[] = []
+    let calls = 0
+    // A clock that fails once: the create handler reads it to stamp the new activity.
+    const now = () => {
+      if (++calls === 1) throw new Error('clock exploded')
+      return Date.now()
+    }
+    const broken = await startReferenceServer({ now, onInternalError: (error) => errors.push(error) })
+    try {
+      const body = { type: 'Running', start_time: 'Tue, 1 Mar 2011 07:00:00' }
+      const exchange = await send(broken.url, '/fitnessActivities', { method: 'POST', token: broken.tokens.token, type: 'NewFitnessActivity', body })
+      expect(exchange.status).toBe(500)
+      expect(header(exchange, 'content-type')).toBe('text/plain; charset=utf-8')
+      expect(exchange.text).toMatch(/clock exploded/)
+      expect(errors).toHaveLength(1)
+      expect((await send(broken.url, '/user', { token: broken.tokens.token })).status).toBe(200)
+    } finally {
+      await broken.close()
+    }
+  })
+})

@@ -66,6 +66,20 @@ describe('paging', () => {
     expect(feed.previous).toBe('http://proxy.example:8080/fitnessActivities?page=1&pageSize=4')
   })
 
+  it('keeps a base path in previous, so the walk stays under it', async () => {
+    const mounted = await startReferenceServer({ basePath: '/api/v1/' })
+    try {
+      expect(mounted.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/)
+      const first = json<Feed>(await send(mounted.url, '/fitnessActivities?pageSize=10', { token: alice }))
+      expect(first.previous).toBe(`${mounted.url}/fitnessActivities?page=1&pageSize=10`)
+      const pages = await walkFeed(mounted.url, alice, '/fitnessActivities?pageSize=10')
+      expect(pages.flatMap((page) => page.items)).toEqual(everything.items)
+      expect((await send(mounted.url.replace('/api/v1', ''), '/fitnessActivities', { token: alice })).status).toBe(404)
+    } finally {
+      await mounted.close()
+    }
+  })
+
   it('answers an empty page past the end', async () => {
     const feed = json<Feed>(await get('/fitnessActivities?page=99'))
     expect(feed).toEqual({ size: everything.size, items: [] })

@@ -1,0 +1,23 @@
+import { existsSync } from 'node:fs'
+import { formatSummary, summarizeRecordings } from '../summarize-recording.js'
+import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, processIO, type CommandIO } from './io.js'
+
+export interface AnalyzeCommandOptions {
+  readonly json?: boolean
+}
+
+/**
+ * `fitconform analyze FILE…`: exchanges per endpoint, status codes, findings by rule with examples.
+ * Exit code 0; 1 when the recording holds a violation; 2 when a file cannot be read.
+ */
+export async function runAnalyzeCommand(files: readonly string[], options: AnalyzeCommandOptions, io: CommandIO = processIO): Promise<number> {
+  const missing = files.filter((file) => !existsSync(file))
+  if (missing.length > 0) {
+    io.err(`error: no such recording: ${missing.join(', ')}`)
+    return EXIT_USAGE
+  }
+  const summary = await summarizeRecordings(files)
+  if (options.json === true) io.out(JSON.stringify({ schemaVersion: 1, ...summary }, null, 2))
+  else for (const line of formatSummary(summary)) io.out(line)
+  return summary.kinds.violation > 0 ? EXIT_FINDINGS : EXIT_OK
+}

@@ -1,0 +1,19 @@
+/** Where a command writes (STYLE §2.10's `Screen`): the CLI passes the process streams, tests collect lines. */
+export interface CommandIO {
+  out(line: string): void
+  err(line: string): void
+}
+
+export const processIO: CommandIO = {
+  out: (line) => {
+    process.stdout.write(`${line}\n`)
+  },
+  err: (line) => {
+    process.stderr.write(`${line}\n`)
+  },
+}
+
+/** Exit codes, as in the rest of fitconform: 0 fine, 1 findings or a failure, 2 usage or unreadable input. */
+export const EXIT_OK = 0
+export const EXIT_FINDINGS = 1
+export const EXIT_USAGE = 2

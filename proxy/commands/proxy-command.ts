@@ -1,0 +1,99 @@
+import { readFileSync } from 'node:fs'
+import { startProxy } from '../proxy-server.js'
+import { Redactor } from '../redaction.js'
+import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, processIO, type CommandIO } from './io.js'
+
+/** Env var holding a fixed HMAC key for token ids, so ids match across recordings. */
+export const REDACT_KEY_ENV = 'FITCONFORM_REDACT_KEY'
+
+export interface ProxyCommandOptions {
+  readonly target: URL
+  readonly port?: number
+  readonly record?: string
+  readonly strict?: boolean
+  readonly timeout?: number
+  readonly insecure?: boolean
+  readonly tlsCert?: string
+  readonly tlsKey?: string
+  readonly redact?: readonly string[]
+  readonly redactHeader?: readonly string[]
+  readonly redactPersonal?: boolean
+  readonly maxBodyBytes?: number
+  readonly maxBytes?: number
+  /** Print only the finding lines, not one line per exchange. */
+  readonly quiet?: boolean
+  /** Stops the proxy (tests); by default SIGINT or SIGTERM does. */
+  readonly signal?: AbortSignal
+  /** Called once the proxy listens (tests). */
+  readonly onReady?: (url: string) => void
+}
+
+/**
+ * `fitconform proxy`: forwards to the target until SIGINT/SIGTERM, records, prints findings live.
+ * Exit code 0; 1 under --strict when a violation was seen; 2 when it cannot start.
+ */
+export async function runProxyCommand(options: ProxyCommandOptions, io: CommandIO = processIO): Promise<number> {
+  if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) {
+    io.err('error: --tls-cert and --tls-key go together')
+    return EXIT_USAGE
+  }
+  let tls: { cert: Buffer; key: Buffer } | undefined
+  try {
+    if (options.tlsCert !== undefined && options.tlsKey !== undefined) tls = { cert: readFileSync(options.tlsCert), key: readFileSync(options.tlsKey) }
+  } catch (err) {
+    io.err(`error: cannot read the TLS certificate or key: ${(err as Error).message}`)
+    return EXIT_USAGE
+  }
+  let redactor: Redactor
+  try {
+    redactor = new Redactor({ key: process.env[REDACT_KEY_ENV] || undefined, bodyPaths: options.redact, headers: options.redactHeader, personal: options.redactPersonal })
+  } catch (err) {
+    io.err(`error: ${(err as Error).message}`)
+    return EXIT_USAGE
+  }
+  let proxy
+  try {
+    proxy = await startProxy({
+      target: options.target,
+      port: options.port,
+      record: options.record,
+      maxBytes: options.maxBytes,
+      maxBodyBytes: options.maxBodyBytes,
+      strict: options.strict,
+      timeoutMs: options.timeout,
+      insecure: options.insecure,
+      tls,
+      redactor,
+      print: options.quiet === true ? (line) => line.startsWith('    ') && io.err(line) : io.err,
+    })
+  } catch (err) {
+    io.err(`error: cannot start the proxy: ${(err as Error).message}`)
+    return EXIT_USAGE
+  }
+  io.out(`fitconform proxy listening on ${proxy.url} → ${options.target.href}${options.record === undefined ? '' : `, recording to ${options.record}`}`)
+  options.onReady?.(proxy.url)
+  await stopSignal(options.signal)
+  await proxy.close()
+  const { exchanges, failed, findings } = proxy.stats
+  io.out(
+    `${exchanges} exchanges (${failed} failed): ${findings.violation} violations, ${findings.irregularity} irregularities, ${findings.note} notes, ${findings['unknown-endpoint']} unknown endpoints`,
+  )
+  return options.strict === true && findings.violation > 0 ? EXIT_FINDINGS : EXIT_OK
+}
+
+function stopSignal(signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal !== undefined) {
+      if (signal.aborted) resolve()
+      else signal.addEventListener('abort', () => resolve(), { once: true })
+      return
+    }
+    const stop = (): void => {
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+      resolve()
+    }
+    process.on('SIGINT', stop)
+    process.on('SIGTERM', stop)
+  })
+}

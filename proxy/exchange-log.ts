@@ -1,0 +1,102 @@
+/**
+ * The recording on disk: NDJSON, one `ExchangeEntry` a line, keys sorted (STYLE §2.12).
+ *
+ * Each line is written with one synchronous append as soon as its exchange is over, so a crash loses
+ * at most the exchanges still in flight and never leaves half a line behind a whole one. Before it is
+ * written, every line passes the redactor's final by-value check. With `maxBytes`, a full file is
+ * renamed to `<file>.1`, `<file>.2`, … (oldest first) and a new one is started.
+ */
+import { closeSync, createReadStream, existsSync, fstatSync, openSync, readdirSync, renameSync, writeSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
+import { createInterface } from 'node:readline'
+import type { ExchangeEntry } from '../src/model/exchange.js'
+import type { Redactor } from './redaction.js'
+import { stableStringify } from './stable-json.js'
+
+export interface ExchangeLogOptions {
+  readonly file: string
+  /** Rotate once the file would grow past this many bytes (`--max-bytes`). */
+  readonly maxBytes?: number
+  readonly redactor: Redactor
+}
+
+export interface ExchangeLog {
+  append(entry: ExchangeEntry): void
+  close(): void
+}
+
+export function openExchangeLog(options: ExchangeLogOptions): ExchangeLog {
+  let fd = openSync(options.file, 'a')
+  let size = fstatSync(fd).size
+  let nextSuffix = highestRotation(options.file) + 1
+  let closed = false
+  return {
+    append(entry) {
+      if (closed) return
+      const line = `${options.redactor.scrubLine(stableStringify(entry))}\n`
+      const bytes = Buffer.from(line)
+      if (options.maxBytes !== undefined && size > 0 && size + bytes.length > options.maxBytes) {
+        closeSync(fd)
+        renameSync(options.file, `${options.file}.${nextSuffix}`)
+        nextSuffix += 1
+        fd = openSync(options.file, 'a')
+        size = 0
+      }
+      writeSync(fd, bytes)
+      size += bytes.length
+    },
+    close() {
+      if (closed) return
+      closed = true
+      closeSync(fd)
+    },
+  }
+}
+
+function highestRotation(file: string): number {
+  const dir = dirname(file)
+  const prefix = `${basename(file)}.`
+  if (!existsSync(dir)) return 0
+  let highest = 0
+  for (const name of readdirSync(dir)) {
+    if (!name.startsWith(prefix)) continue
+    const n = Number(name.slice(prefix.length))
+    if (Number.isInteger(n) && n > highest) highest = n
+  }
+  return highest
+}
+
+/** The files of a rotated recording, oldest first: `<file>.1`, `<file>.2`, …, then `<file>`. */
+export function recordingFiles(file: string): string[] {
+  const rotated: string[] = []
+  for (let n = 1; n <= highestRotation(file); n += 1) {
+    const candidate = `${file}.${n}`
+    if (existsSync(candidate)) rotated.push(candidate)
+  }
+  return [...rotated, join(dirname(file), basename(file))]
+}
+
+/** One line of a recording: an entry, or why the line could not be read (e.g. cut by a crash). */
+export type RecordingLine =
+  | { readonly line: number; readonly entry: ExchangeEntry }
+  | { readonly line: number; readonly problem: string }
+
+/** Streams the entries of a recording file; memory does not grow with its length. */
+export async function* readRecording(file: string): AsyncGenerator<RecordingLine> {
+  const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity })
+  let n = 0
+  for await (const text of lines) {
+    n += 1
+    if (text.trim() === '') continue
+    try {
+      const entry = JSON.parse(text) as ExchangeEntry
+      if (typeof entry !== 'object' || entry === null || typeof entry.request !== 'object' || typeof entry.response !== 'object') {
+        yield { line: n, problem: 'not a recorded exchange (no request or response)' }
+        continue
+      }
+      yield { line: n, entry }
+    } catch (err) {
+      yield { line: n, problem: `not JSON: ${(err as Error).message}` }
+    }
+  }
+}

@@ -1,0 +1,214 @@
+/**
+ * A captured exchange → one recording line (HAR 1.2 `entry` + our `_` fields), redacted.
+ *
+ * Mapping (HAR 1.2 field ← what went through the proxy):
+ *   request.url          ← target origin + the path sent upstream (with the target's base path)
+ *   request.headers      ← the client's headers, names lower-cased, credentials redacted
+ *   request.postData     ← the request body (text, or base64 with `_encoding`), up to the cap
+ *   response.*           ← the upstream's status and headers; or the proxy's own 502/504; or status 0
+ *   response.content     ← the body with Content-Encoding undone (`text`, or base64 `encoding`)
+ *   timings              ← send (request out), wait (until the response head), receive (body)
+ *
+ *   {"_endpoint":{"method":"GET","path":"/user","row":1},"_findings":[],"_id":1,"_tokenId":"tok_5d1f…",
+ *    "cache":{},"request":{…},"response":{…},"startedDateTime":"2026-…Z","time":3.2,"timings":{…}}
+ */
+import type {
+  EndpointRef,
+  ExchangeEntry,
+  Finding,
+  HarContent,
+  HarCookie,
+  HarNameValue,
+  HarPostData,
+  HarRequest,
+  HarResponse,
+  HarTimings,
+} from '../src/model/exchange.js'
+import type { DecodedBody } from './body-decoding.js'
+import type { CapturedExchange } from './recorder.js'
+import { cookiePairs, type Redactor } from './redaction.js'
+
+export interface EntryInput {
+  readonly exchange: CapturedExchange
+  readonly target: URL
+  readonly requestBody: DecodedBody
+  readonly responseBody?: DecodedBody
+  readonly endpoint?: EndpointRef
+  readonly findings: readonly Finding[]
+  readonly tokenId?: string
+  /** Representation names of the bodies, for `--redact-personal`. */
+  readonly requestRepresentation?: string
+  readonly responseRepresentation?: string
+}
+
+/** Builds the entry; everything in it has passed through the redactor. */
+export function toExchangeEntry(input: EntryInput, redactor: Redactor): ExchangeEntry {
+  const { exchange } = input
+  const entry: ExchangeEntry = {
+    _id: exchange.id,
+    ...(input.endpoint === undefined ? {} : { _endpoint: input.endpoint }),
+    _findings: input.findings.map((f) => ({ ...f, message: redactor.scrub(f.message) })),
+    ...(input.tokenId === undefined ? {} : { _tokenId: input.tokenId }),
+    ...(exchange.error === undefined ? {} : { _error: { ...exchange.error, message: redactor.scrub(exchange.error.message) } }),
+    startedDateTime: exchange.startedAt.toISOString(),
+    time: round(exchange.times.end - exchange.times.start),
+    request: harRequest(input, redactor),
+    response: harResponse(input, redactor),
+    cache: {},
+    timings: harTimings(exchange),
+  }
+  return entry
+}
+
+function harRequest(input: EntryInput, redactor: Redactor): HarRequest {
+  const { exchange } = input
+  const url = new URL(exchange.upstreamPath, input.target.origin)
+  const contentType = firstHeader(exchange.requestHeaders, 'content-type')
+  const postData: HarPostData | undefined =
+    exchange.requestBody.size === 0
+      ? undefined
+      : (() => {
+          const body = recordBody(input.requestBody, { redactor, representation: input.requestRepresentation, mimeType: contentType })
+          return {
+            mimeType: contentType ?? 'application/octet-stream',
+            text: body.text,
+            ...(body.base64 ? { _encoding: 'base64' as const } : {}),
+            ...(body.truncated ? { _truncated: true } : {}),
+            ...(body.redactedPaths.length > 0 ? { _redactedPaths: body.redactedPaths } : {}),
+          }
+        })()
+  return {
+    method: exchange.method,
+    url: redactor.scrub(url.href),
+    httpVersion: exchange.httpVersion,
+    cookies: harCookies(exchange.requestHeaders, 'cookie', redactor),
+    headers: harHeaders(exchange.requestHeaders, redactor),
+    queryString: [...url.searchParams].map(([name, value]) => ({ name: redactor.scrub(name), value: redactor.scrub(value) })),
+    ...(postData === undefined ? {} : { postData }),
+    headersSize: -1,
+    bodySize: exchange.requestBody.size,
+  }
+}
+
+function harResponse(input: EntryInput, redactor: Redactor): HarResponse {
+  const { exchange } = input
+  const response = exchange.response
+  if (response === undefined || exchange.generated !== undefined) {
+    const generated = exchange.generated
+    return {
+      status: generated?.status ?? 0,
+      statusText: generated?.statusText ?? '',
+      httpVersion: generated === undefined ? '' : 'HTTP/1.1',
+      cookies: [],
+      headers: generated === undefined ? [] : [{ name: 'content-type', value: 'text/plain; charset=utf-8' }],
+      content: {
+        size: generated === undefined ? 0 : Buffer.byteLength(generated.body),
+        mimeType: generated === undefined ? 'x-unknown' : 'text/plain; charset=utf-8',
+        ...(generated === undefined ? {} : { text: redactor.scrub(generated.body) }),
+      },
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: generated === undefined ? 0 : Buffer.byteLength(generated.body),
+      comment: generated === undefined ? 'no response reached the client' : 'generated by the fitconform proxy: the upstream gave no usable response',
+    }
+  }
+  const contentType = firstHeader(response.rawHeaders, 'content-type')
+  const decoded = input.responseBody
+  const content: HarContent =
+    decoded === undefined || decoded.bytes.length === 0
+      ? { size: 0, mimeType: contentType ?? 'x-unknown', ...(decoded?.truncated ? { _truncated: true } : {}) }
+      : (() => {
+          const body = recordBody(decoded, { redactor, representation: input.responseRepresentation, mimeType: contentType })
+          const encoded = decoded.transferSize !== decoded.bytes.length
+          return {
+            size: decoded.truncated && !encoded ? decoded.transferSize : decoded.bytes.length,
+            ...(encoded && !decoded.truncated ? { compression: decoded.bytes.length - decoded.transferSize } : {}),
+            mimeType: contentType ?? 'x-unknown',
+            text: body.text,
+            ...(body.base64 ? { encoding: 'base64' as const } : {}),
+            ...(decoded.decodeError === undefined ? {} : { comment: decoded.decodeError }),
+            ...(body.truncated ? { _truncated: true } : {}),
+            ...(body.redactedPaths.length > 0 ? { _redactedPaths: body.redactedPaths } : {}),
+          }
+        })()
+  return {
+    status: response.status,
+    statusText: response.statusText,
+    httpVersion: 'HTTP/1.1',
+    cookies: harCookies(response.rawHeaders, 'set-cookie', redactor),
+    headers: harHeaders(response.rawHeaders, redactor),
+    content,
+    redirectURL: redactor.scrub(firstHeader(response.rawHeaders, 'location') ?? ''),
+    headersSize: -1,
+    bodySize: decoded?.transferSize ?? 0,
+  }
+}
+
+interface RecordedBody {
+  readonly text: string
+  readonly base64: boolean
+  readonly truncated: boolean
+  readonly redactedPaths: string[]
+}
+
+function recordBody(decoded: DecodedBody, options: { redactor: Redactor; representation?: string; mimeType?: string }): RecordedBody {
+  const { redactor } = options
+  if (decoded.text === undefined) {
+    return { text: redactor.scrubBytes(decoded.bytes).toString('base64'), base64: true, truncated: decoded.truncated, redactedPaths: [] }
+  }
+  let text = decoded.text
+  let redactedPaths: string[] = []
+  if (redactor.hasBodyPaths() && /json/i.test(options.mimeType ?? '')) {
+    try {
+      if (decoded.truncated) throw new Error('truncated')
+      const redacted = redactor.redactBody(JSON.parse(text) as unknown, options.representation)
+      if (redacted.pointers.length > 0) {
+        text = JSON.stringify(redacted.value)
+        redactedPaths = redacted.pointers
+      }
+    } catch {
+      // A body that cannot be walked cannot be redacted by path: it is not written at all.
+      return { text: '', base64: false, truncated: true, redactedPaths: [''] }
+    }
+  }
+  return { text: redactor.scrub(text), base64: false, truncated: decoded.truncated, redactedPaths }
+}
+
+function harHeaders(rawHeaders: readonly string[], redactor: Redactor): HarNameValue[] {
+  const headers: HarNameValue[] = []
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = (rawHeaders[i] as string).toLowerCase()
+    headers.push({ name, value: redactor.redactHeader(name, rawHeaders[i + 1] as string) })
+  }
+  return headers
+}
+
+function harCookies(rawHeaders: readonly string[], header: 'cookie' | 'set-cookie', redactor: Redactor): HarCookie[] {
+  const cookies: HarCookie[] = []
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    if ((rawHeaders[i] as string).toLowerCase() !== header) continue
+    for (const [name, value] of cookiePairs(rawHeaders[i + 1] as string, header === 'set-cookie')) {
+      cookies.push({ name: redactor.scrub(name), value: redactor.isRedactedHeader(header) ? `[redacted ${redactor.idOf(value, 'ck')}]` : redactor.scrub(value) })
+    }
+  }
+  return cookies
+}
+
+function harTimings(exchange: CapturedExchange): HarTimings {
+  const { start, end } = exchange.times
+  const head = exchange.times.responseStart ?? end
+  // A server may answer before it read the whole request: the send phase then ends at the head.
+  const sent = Math.min(exchange.times.requestSent ?? head, head)
+  return { blocked: -1, dns: -1, connect: -1, send: round(sent - start), wait: round(head - sent), receive: round(end - head), ssl: -1 }
+}
+
+function firstHeader(rawHeaders: readonly string[], name: string): string | undefined {
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    if ((rawHeaders[i] as string).toLowerCase() === name) return rawHeaders[i + 1]
+  }
+  return undefined
+}
+
+function round(ms: number): number {
+  return Math.max(0, Math.round(ms * 1000) / 1000)
+}

@@ -1,0 +1,154 @@
+/**
+ * `analyze`: a summary of one or more recordings, read line by line. Memory is bounded by the number
+ * of endpoints, statuses and rules (and a capped number of unknown paths), not by the recording.
+ */
+import type { ExchangeEntry, FindingKind } from '../src/model/exchange.js'
+import { readRecording } from './exchange-log.js'
+
+const EXAMPLES_PER_GROUP = 3
+const MAX_UNKNOWN_KEYS = 100
+const MAX_PROBLEMS = 20
+
+export interface FindingExample {
+  readonly exchange: number
+  readonly request: string
+  readonly status: number
+  readonly pointer?: string
+  readonly message: string
+}
+
+export interface FindingGroup {
+  readonly kind: FindingKind
+  readonly rule?: string
+  count: number
+  readonly examples: FindingExample[]
+}
+
+export interface RecordingSummary {
+  readonly files: string[]
+  exchanges: number
+  failed: number
+  firstStarted?: string
+  lastStarted?: string
+  /** `GET /fitnessActivities/<activity_id>` (§4 rows) or `unknown: GET /teams`. */
+  readonly endpoints: Record<string, number>
+  readonly statuses: Record<string, number>
+  readonly failures: Record<string, number>
+  readonly kinds: Record<FindingKind, number>
+  readonly findings: FindingGroup[]
+  unreadableLines: number
+  readonly problems: { readonly file: string; readonly line: number; readonly problem: string }[]
+}
+
+export async function summarizeRecordings(files: readonly string[]): Promise<RecordingSummary> {
+  const summary: RecordingSummary = {
+    files: [...files],
+    exchanges: 0,
+    failed: 0,
+    endpoints: {},
+    statuses: {},
+    failures: {},
+    kinds: { violation: 0, irregularity: 0, note: 0, 'unknown-endpoint': 0 },
+    findings: [],
+    unreadableLines: 0,
+    problems: [],
+  }
+  const groups = new Map<string, FindingGroup>()
+  let unknownKeys = 0
+  for (const file of files) {
+    for await (const line of readRecording(file)) {
+      if ('problem' in line) {
+        summary.unreadableLines += 1
+        if (summary.problems.length < MAX_PROBLEMS) summary.problems.push({ file, line: line.line, problem: line.problem })
+        continue
+      }
+      const entry = line.entry
+      summary.exchanges += 1
+      if (entry._error !== undefined) {
+        summary.failed += 1
+        count(summary.failures, entry._error.code)
+      }
+      if (summary.firstStarted === undefined || entry.startedDateTime < summary.firstStarted) summary.firstStarted = entry.startedDateTime
+      if (summary.lastStarted === undefined || entry.startedDateTime > summary.lastStarted) summary.lastStarted = entry.startedDateTime
+      let key = endpointKey(entry)
+      if (key.startsWith('unknown:') && summary.endpoints[key] === undefined && ++unknownKeys > MAX_UNKNOWN_KEYS) key = 'unknown: (other paths)'
+      count(summary.endpoints, key)
+      count(summary.statuses, String(entry.response.status))
+      for (const f of entry._findings ?? []) {
+        summary.kinds[f.kind] += 1
+        const groupKey = `${f.kind}\u0000${f.rule ?? ''}`
+        let group = groups.get(groupKey)
+        if (group === undefined) {
+          group = { kind: f.kind, ...(f.rule === undefined ? {} : { rule: f.rule }), count: 0, examples: [] }
+          groups.set(groupKey, group)
+        }
+        group.count += 1
+        if (group.examples.length < EXAMPLES_PER_GROUP) {
+          group.examples.push({
+            exchange: entry._id,
+            request: `${entry.request.method} ${pathOf(entry.request.url)}`,
+            status: entry.response.status,
+            ...(f.pointer === undefined ? {} : { pointer: f.pointer }),
+            message: f.message,
+          })
+        }
+      }
+    }
+  }
+  const order: Record<FindingKind, number> = { violation: 0, irregularity: 1, 'unknown-endpoint': 2, note: 3 }
+  summary.findings.push(...[...groups.values()].sort((a, b) => order[a.kind] - order[b.kind] || b.count - a.count || (a.rule ?? '').localeCompare(b.rule ?? '')))
+  return summary
+}
+
+function endpointKey(entry: ExchangeEntry): string {
+  if (entry._endpoint !== undefined) return `${entry._endpoint.method} ${entry._endpoint.path}`
+  // Id-like segments are folded so that unknown paths do not grow without bound.
+  const path = pathOf(entry.request.url)
+    .split('?')[0]
+    ?.split('/')
+    .map((segment) => (/\d/.test(segment) && segment.length > 3 ? '<id>' : segment))
+    .join('/')
+  return `unknown: ${entry.request.method} ${path ?? '/'}`
+}
+
+function pathOf(url: string): string {
+  try {
+    const parsed = new URL(url)
+    return `${parsed.pathname}${parsed.search}`
+  } catch {
+    return url
+  }
+}
+
+function count(record: Record<string, number>, key: string): void {
+  record[key] = (record[key] ?? 0) + 1
+}
+
+/** The text form of a summary, one line per array item. */
+export function formatSummary(summary: RecordingSummary): string[] {
+  const lines: string[] = []
+  const span = summary.firstStarted === undefined ? '' : `, ${summary.firstStarted} → ${summary.lastStarted ?? ''}`
+  lines.push(`${summary.files.join(', ')}: ${summary.exchanges} exchanges (${summary.failed} failed)${span}`)
+  if (summary.unreadableLines > 0) {
+    lines.push(`${summary.unreadableLines} unreadable lines skipped`)
+    for (const p of summary.problems) lines.push(`  ${p.file}:${p.line}: ${p.problem}`)
+  }
+  lines.push('', 'Exchanges per endpoint')
+  for (const [key, n] of Object.entries(summary.endpoints).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))) lines.push(`  ${String(n).padStart(6)}  ${key}`)
+  lines.push('', 'Status codes')
+  lines.push(`  ${Object.entries(summary.statuses).map(([status, n]) => `${status} ×${n}`).join('   ')}`)
+  if (Object.keys(summary.failures).length > 0) {
+    lines.push('', 'Failed exchanges')
+    for (const [code, n] of Object.entries(summary.failures)) lines.push(`  ${String(n).padStart(6)}  ${code}`)
+  }
+  const k = summary.kinds
+  lines.push('', `Findings: ${k.violation} violations, ${k.irregularity} irregularities, ${k['unknown-endpoint']} unknown endpoints, ${k.note} notes`)
+  for (const group of summary.findings) {
+    lines.push(`  ${group.kind.padEnd(16)} ${(group.rule ?? '-').padEnd(32)} ×${group.count}`)
+    for (const ex of group.examples) {
+      const where = ex.pointer === undefined || ex.pointer === '' ? '' : ` ${ex.pointer}`
+      lines.push(`      #${ex.exchange} ${ex.request} → ${ex.status}${where}: ${ex.message}`)
+    }
+  }
+  return lines
+}

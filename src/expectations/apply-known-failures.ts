@@ -1,0 +1,136 @@
+import type { RunResult, ScenarioResult } from '../model/result.js'
+import type { Reporter } from '../report/reporter.js'
+import type {
+  KnownFailureNote,
+  KnownFailureReport,
+  ReportedRunResult,
+  ReportedScenarioResult,
+} from '../report/reported-result.js'
+import { failedAssertions } from '../report/evidence.js'
+import type { KnownFailure } from './known-failures.js'
+
+/*
+ * Known failures gate CI on *new* failures:
+ * - a failed scenario is an expected failure when every one of its problems is covered: by an entry
+ *   naming the scenario (alone), or by an entry whose rule is among the failed check's rules;
+ *   a transport error is covered only by a scenario entry;
+ * - an entry is stale when every scenario it selects that ran has passed: those scenarios are
+ *   "unexpectedly passed", which fails the run so the list stays honest.
+ */
+
+/** A copy of the result with `expectation`, `knownFailure`, the run's `knownFailures` and the summary updated. */
+export function applyKnownFailures(result: RunResult, known: readonly KnownFailure[]): ReportedRunResult {
+  const reports = known.map((entry) => reportEntry(entry, result.scenarios))
+  const stale = known.filter((_entry, index) => reports[index]?.outcome === 'unexpectedly-passed')
+  const scenarios = result.scenarios.map((scenario) => {
+    const marked = markScenario(scenario, known)
+    if (marked.expectation !== undefined || scenario.status !== 'passed') return marked
+    const entry = stale.find((candidate) => selects(candidate, scenario))
+    return entry ? { ...scenario, expectation: 'unexpectedly-passed' as const, knownFailure: note(entry) } : marked
+  })
+  const count = (test: (scenario: ReportedScenarioResult) => boolean): number => scenarios.filter(test).length
+  return {
+    ...result,
+    scenarios,
+    knownFailures: reports,
+    summary: {
+      ...result.summary,
+      failed: count((scenario) => scenario.status === 'failed' && scenario.expectation !== 'expected-failure'),
+      expectedFailures: count((scenario) => scenario.expectation === 'expected-failure'),
+      unexpectedlyPassed: count((scenario) => scenario.expectation === 'unexpectedly-passed'),
+    },
+  }
+}
+
+/**
+ * What can be decided from one scenario alone (used while the run goes on): covered failures, and
+ * passes of scenarios listed by id. Stale rule entries need the whole run (applyKnownFailures).
+ */
+export function markScenario(scenario: ScenarioResult, known: readonly KnownFailure[]): ReportedScenarioResult {
+  if (scenario.status === 'failed') {
+    const covering = coveringEntry(scenario, known)
+    return covering ? { ...scenario, expectation: 'expected-failure', knownFailure: note(covering) } : scenario
+  }
+  if (scenario.status === 'passed') {
+    const entry = known.find((candidate) => candidate.scenario === scenario.id)
+    return entry ? { ...scenario, expectation: 'unexpectedly-passed', knownFailure: note(entry) } : scenario
+  }
+  return scenario
+}
+
+/** Wraps a reporter (e.g. the multiplexer) so that it sees results with known failures applied. */
+export function withKnownFailures(reporter: Reporter, known: readonly KnownFailure[]): Reporter {
+  if (known.length === 0) return reporter
+  return {
+    ...bindAll(reporter),
+    ...(reporter.onScenarioEnd ? { onScenarioEnd: (result) => reporter.onScenarioEnd?.(markScenario(result, known)) } : {}),
+    ...(reporter.onRunEnd ? { onRunEnd: (result, plan) => reporter.onRunEnd?.(applyKnownFailures(result, known), plan) } : {}),
+  }
+}
+
+function bindAll(reporter: Reporter): Reporter {
+  const hooks = ['onRunStart', 'onScenarioStart', 'onStepEnd', 'onDiagnostic', 'printsToStdout'] as const
+  const bound: Record<string, unknown> = {}
+  for (const hook of hooks) {
+    const fn = reporter[hook] as ((...args: unknown[]) => unknown) | undefined
+    if (fn) bound[hook] = (...args: unknown[]) => fn.apply(reporter, args)
+  }
+  return bound as Reporter
+}
+
+interface Problem {
+  readonly rules: readonly string[]
+  /** Transport errors, timeouts: only an entry for the whole scenario covers them. */
+  readonly isError: boolean
+}
+
+function problemsOf(scenario: ScenarioResult): Problem[] {
+  const problems: Problem[] = []
+  for (const step of [...scenario.steps, ...scenario.cleanup]) {
+    if (step.status !== 'failed' && step.status !== 'error') continue
+    const assertions = failedAssertions(step)
+    for (const assertion of assertions) {
+      problems.push({ rules: assertion.rules.length > 0 ? assertion.rules : scenario.rules, isError: false })
+    }
+    if (step.error) problems.push({ rules: [], isError: true })
+    if (assertions.length === 0 && !step.error) problems.push({ rules: scenario.rules, isError: false })
+  }
+  return problems
+}
+
+function coveringEntry(scenario: ScenarioResult, known: readonly KnownFailure[]): KnownFailure | undefined {
+  const problems = problemsOf(scenario)
+  if (problems.length === 0) return undefined
+  const whole = known.find((entry) => entry.scenario === scenario.id && entry.rule === undefined)
+  if (whole) return whole
+  const byRule = known.filter((entry) => entry.rule !== undefined && (entry.scenario === undefined || entry.scenario === scenario.id))
+  const covers = (problem: Problem): KnownFailure | undefined =>
+    problem.isError ? undefined : byRule.find((entry) => problem.rules.includes(entry.rule ?? ''))
+  const entries = problems.map(covers)
+  return entries.every((entry) => entry !== undefined) ? entries[0] : undefined
+}
+
+function selects(entry: KnownFailure, scenario: ScenarioResult): boolean {
+  if (entry.scenario !== undefined && entry.scenario !== scenario.id) return false
+  if (entry.rule === undefined) return true
+  return (
+    scenario.rules.includes(entry.rule) ||
+    scenario.steps.some((step) => step.assertions.some((assertion) => assertion.rules.includes(entry.rule ?? '')))
+  )
+}
+
+function reportEntry(entry: KnownFailure, scenarios: readonly ScenarioResult[]): KnownFailureReport {
+  const selected = scenarios.filter((scenario) => selects(entry, scenario))
+  const ran = selected.filter((scenario) => scenario.status !== 'skipped')
+  const outcome = ran.length === 0 ? 'not-run' : ran.every((scenario) => scenario.status === 'passed') ? 'unexpectedly-passed' : 'failed-as-expected'
+  return { ...note(entry), outcome, scenarios: selected.map((scenario) => scenario.id) }
+}
+
+function note(entry: KnownFailure): KnownFailureNote {
+  return {
+    reason: entry.reason,
+    ...(entry.link === undefined ? {} : { link: entry.link }),
+    ...(entry.scenario === undefined ? {} : { scenario: entry.scenario }),
+    ...(entry.rule === undefined ? {} : { rule: entry.rule }),
+  }
+}

@@ -1,0 +1,81 @@
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runCli } from '../helpers/cli.js'
+import { startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js'
+
+const SECRET = 'sekrit-token-7f3a9c41e2'
+const USER_MEDIA_TYPE = 'application/vnd.com.service.User+json'
+
+/** A server that gets one thing wrong: userID is a string (§2.1 says integer). */
+let wrongServer: LoopbackServer
+
+beforeAll(async () => {
+  wrongServer = await startLoopbackServer((request, response) => {
+    if (request.url === '/user') {
+      response.writeHead(200, { 'content-type': USER_MEDIA_TYPE })
+      response.end(JSON.stringify({ userID: '12', profile: '/profile', fitness_activities: '/fitnessActivities', echoed: String(request.headers.authorization) }))
+    } else {
+      response.writeHead(404, { 'content-type': 'text/plain' })
+      response.end('not here')
+    }
+  })
+})
+afterAll(() => wrongServer.close())
+
+async function allFilesText(folder: string): Promise<string> {
+  const names = await readdir(folder, { recursive: true })
+  const texts = await Promise.all(names.map((name) => readFile(join(folder, name), 'utf8').catch(() => '')))
+  return texts.join('\n')
+}
+
+describe('fitconform run', () => {
+  it('fails a server that breaks a rule, naming the rule and showing expected vs actual (exit 1)', async () => {
+    const outputDir = await mkdtemp(join(tmpdir(), 'fitconform-e2e-'))
+    const outcome = await runCli(['run', 'suites/user', '--base-url', wrongServer.url, '--token', SECRET, '--output-dir', outputDir])
+    expect(outcome.code).toBe(1)
+    expect(outcome.stdout).toContain('USER-FIELDS')
+    expect(outcome.stdout).toMatch(/userID/)
+    expect(outcome.stdout).toMatch(/integer/)
+    expect(outcome.stdout).toMatch(/"12"/)
+    const results = JSON.parse(await readFile(join(outputDir, 'results.json'), 'utf8')) as { summary: { failed: number } }
+    expect(results.summary.failed).toBeGreaterThan(0)
+    // The server echoed the token back in its body: it must still appear nowhere we wrote.
+    expect(outcome.stdout + outcome.stderr).not.toContain(SECRET)
+    expect(await allFilesText(outputDir)).not.toContain(SECRET)
+  })
+
+  it('rejects a malformed scenario file with file:line:col before sending anything (exit 2)', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'fitconform-bad-yaml-'))
+    const file = join(folder, 'broken.yaml')
+    await writeFile(file, 'scenarios:\n  - id: broken\n    title: x\n    rules: [USER-READ]\n    steps:\n      - name: read\n        request: { method: GET, url: /user }\n        expct: { status: 200 }\n')
+    const before = wrongServer.requests.length
+    const outcome = await runCli(['run', file, '--base-url', wrongServer.url, '--token', SECRET])
+    expect(outcome.code).toBe(2)
+    expect(outcome.stderr).toMatch(/broken\.yaml:8:9/)
+    expect(outcome.stderr).toContain('did you mean "expect"?')
+    expect(wrongServer.requests.length).toBe(before)
+  })
+
+  it('exits 3 when the server cannot be reached at all', async () => {
+    const closed = await startLoopbackServer(() => undefined)
+    await closed.close()
+    const outcome = await runCli(['run', 'suites/user', '--base-url', closed.url, '--token', SECRET])
+    expect(outcome.code).toBe(3)
+    expect(outcome.stderr).toContain('E_UNREACHABLE')
+  })
+
+  it('skips scenarios whose token role was not given, and --fail-on-skip turns that into exit 1', async () => {
+    const lenient = await runCli(['run', 'suites/errors', '--base-url', wrongServer.url, '--token', SECRET, '--reporter', 'console'])
+    expect(lenient.stdout).toMatch(/needs --revoked-token/)
+    const strict = await runCli(['run', 'suites/errors', '--grep', 'revoked', '--base-url', wrongServer.url, '--token', SECRET, '--reporter', 'console', '--fail-on-skip'])
+    expect(strict.code).toBe(1)
+  })
+
+  it('rejects a --shard that is not i/n as a usage error', async () => {
+    const outcome = await runCli(['run', '--shard', '3/2'])
+    expect(outcome.code).not.toBe(0)
+    expect(outcome.stderr).toMatch(/i\/n/)
+  })
+})

@@ -1,0 +1,93 @@
+// Helpers for the proxy tests: a raw node:http client that keeps every byte and header as received,
+// a recording proxy on port 0 with its output collected, and reading a recording back.
+import { mkdtempSync, readFileSync } from 'node:fs'
+import http from 'node:http'
+import https from 'node:https'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { ExchangeEntry } from '../../../src/model/exchange.js'
+import { startProxy, type ProxyOptions, type RunningProxy } from '../../../proxy/proxy-server.js'
+import { Redactor } from '../../../proxy/redaction.js'
+
+export interface Received {
+  status: number
+  statusText: string
+  rawHeaders: string[]
+  headers: http.IncomingHttpHeaders
+  body: Buffer
+}
+
+export interface ClientOptions extends http.RequestOptions {
+  body?: string | Buffer
+  ca?: string | Buffer
+}
+
+/** One request; the body is read whole. Uses a keep-alive agent when given one. */
+export function request(url: string, options: ClientOptions = {}): Promise<Received> {
+  const { body, ...rest } = options
+  const transport = url.startsWith('https:') ? https : http
+  return new Promise((resolve, reject) => {
+    const req = transport.request(url, rest, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (chunk: Buffer) => chunks.push(chunk))
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', rawHeaders: res.rawHeaders, headers: res.headers, body: Buffer.concat(chunks) }),
+      )
+      res.on('error', reject)
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+export interface TestProxy {
+  proxy: RunningProxy
+  file: string
+  printed: string[]
+  /** Closes the proxy and returns the recording's entries. */
+  stop(): Promise<ExchangeEntry[]>
+}
+
+export async function startTestProxy(target: string, options: Partial<Omit<ProxyOptions, 'target'>> = {}): Promise<TestProxy> {
+  const dir = mkdtempSync(join(tmpdir(), 'fitconform-proxy-'))
+  const file = join(dir, 'recording.ndjson')
+  const printed: string[] = []
+  const proxy = await startProxy({
+    target: new URL(target),
+    record: file,
+    redactor: options.redactor ?? new Redactor(),
+    print: (line) => printed.push(line),
+    ...options,
+  })
+  return {
+    proxy,
+    file,
+    printed,
+    stop: async () => {
+      await proxy.close()
+      return readEntries(file)
+    },
+  }
+}
+
+export function readEntries(file: string): ExchangeEntry[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as ExchangeEntry)
+}
+
+export const media = (name: string): string => `application/vnd.com.service.${name}+json`
+
+/** Headers a proxy may change (RFC 9110 §7.6.1 hop-by-hop, plus Date and Host). */
+export const MAY_DIFFER = new Set(['connection', 'keep-alive', 'transfer-encoding', 'date', 'host', 'proxy-connection', 'te', 'trailer', 'upgrade'])
+
+/** `[name, value]` pairs of the end-to-end headers, names lower-cased, in order. */
+export function endToEnd(rawHeaders: readonly string[]): [string, string][] {
+  const out: [string, string][] = []
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = (rawHeaders[i] as string).toLowerCase()
+    if (!MAY_DIFFER.has(name)) out.push([name, rawHeaders[i + 1] as string])
+  }
+  return out
+}
