@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { startProxy } from '../proxy-server.js'
 import { Redactor } from '../redaction.js'
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, processIO, type CommandIO } from './io.js'
+import { waitForStop } from './wait-for-stop.js'
 
 /** Env var holding a fixed HMAC key for token ids, so ids match across recordings. */
 export const REDACT_KEY_ENV = 'FITCONFORM_REDACT_KEY'
@@ -72,28 +73,11 @@ export async function runProxyCommand(options: ProxyCommandOptions, io: CommandI
   }
   io.out(`fitconform proxy listening on ${proxy.url} → ${options.target.href}${options.record === undefined ? '' : `, recording to ${options.record}`}`)
   options.onReady?.(proxy.url)
-  await stopSignal(options.signal)
+  await waitForStop(options.signal)
   await proxy.close()
   const { exchanges, failed, findings } = proxy.stats
   io.out(
     `${exchanges} exchanges (${failed} failed): ${findings.violation} violations, ${findings.irregularity} irregularities, ${findings.note} notes, ${findings['unknown-endpoint']} unknown endpoints`,
   )
   return options.strict === true && findings.violation > 0 ? EXIT_FINDINGS : EXIT_OK
-}
-
-function stopSignal(signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal !== undefined) {
-      if (signal.aborted) resolve()
-      else signal.addEventListener('abort', () => resolve(), { once: true })
-      return
-    }
-    const stop = (): void => {
-      process.off('SIGINT', stop)
-      process.off('SIGTERM', stop)
-      resolve()
-    }
-    process.on('SIGINT', stop)
-    process.on('SIGTERM', stop)
-  })
 }

@@ -6,6 +6,7 @@ import { addProxyCommands } from './proxy-commands.js'
 import { rulesCommand } from './rules-command.js'
 import { runCommand } from './run-command.js'
 import type { RunFlags } from './run-options.js'
+import { selftestCommand, type SelftestFlags } from './selftest-command.js'
 import { listMutants, serveCommand, type ServeOptions } from './serve-command.js'
 
 /** Every command of the CLI; each action hands its exit code to process.exitCode. */
@@ -65,6 +66,18 @@ export function createProgram(): Command {
     .option('--list-mutants', 'list the mutants and exit')
     .action(async (options: ServeOptions & { listMutants?: boolean }) => {
       process.exitCode = options.listMutants ? listMutants() : await serveCommand(options)
+    })
+
+  program
+    .command('selftest')
+    .description('prove the suite catches faults: run it against conforming variants and every mutant of the reference server')
+    .argument('[paths...]', 'scenario files or folders (default: the built-in suites)')
+    .option('--only <names>', 'only these targets (mutant names, reference, quirky, other-choices), comma-separated', collect)
+    .option('--json <file>', 'write the table as JSON')
+    .option('--concurrency <n>', 'servers tested at once (default 12)', parsePositiveInt)
+    .option('--timeout <ms>', 'per-request timeout (default 5000)', parsePositiveInt)
+    .action(async (paths: string[], flags: SelftestFlags) => {
+      process.exitCode = await selftestCommand(paths, flags)
     })
 
   addProxyCommands(program)

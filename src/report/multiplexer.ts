@@ -4,7 +4,7 @@ import type { Reporter, RunPlanView, ScenarioView } from './reporter.js'
 
 type Hook = Exclude<keyof Reporter, 'printsToStdout'>
 
-export type Multiplexer = Reporter & {
+export type Multiplexer = Required<Reporter> & {
   /** E_REPORTER diagnostics of the reporters that threw; the CLI exits non-zero when there are any. */
   errors(): Diagnostic[]
 }

@@ -128,3 +128,9 @@ describe('junit reporter', () => {
     expect(await readFile(path.join(dir, 'out', 'nested', 'ci.xml'), 'utf8')).toBe(written)
   })
 })
+
+describe('the well-formedness check used above', () => {
+  it.each(['<a>&</a>', '<a><b></a></b>', '<a x=1/>', '<a>x</a><b/>', '<a>\u0001</a>', '<a x="<"/>', '<a>'])('rejects %j', (xml) => {
+    expect(() => parseXml(xml)).toThrow()
+  })
+})

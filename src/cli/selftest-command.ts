@@ -1,0 +1,69 @@
+import { mkdir, writeFile } from 'node:fs/promises'
+import { dirname, resolve } from 'node:path'
+import { loadSuites } from '../load/load-suites.js'
+import { formatDiagnostic } from '../report/format-diagnostic.js'
+import type { Screen } from '../report/reporter.js'
+import { runSelftest, type SelftestRow } from '../selftest/run-selftest.js'
+import { selftestTargets } from '../selftest/selftest-targets.js'
+import { EXIT } from './exit-codes.js'
+import { builtInSuites } from './run-command.js'
+import { processScreen } from './screen.js'
+
+export interface SelftestFlags {
+  only?: string[]
+  json?: string
+  concurrency?: number
+  timeout?: number
+}
+
+/** `fitconform selftest`: the suite against the conforming variants and every mutant; exit 1 on any miss. */
+export async function selftestCommand(paths: readonly string[], flags: SelftestFlags, screen: Screen = processScreen()): Promise<number> {
+  const loaded = await loadSuites(paths.length > 0 ? paths : [builtInSuites()])
+  if (loaded.diagnostics.length > 0) {
+    for (const diagnostic of loaded.diagnostics) screen.err(formatDiagnostic(diagnostic, { colors: screen.colors }) + '\n')
+    return EXIT.usage
+  }
+  const targets = selftestTargets(flags.only)
+  if (targets.length === 0) {
+    screen.err(`--only matched no target; \`fitconform serve --list-mutants\` lists the mutants\n`)
+    return EXIT.usage
+  }
+  screen.err(`self-test: ${loaded.scenarios.length} scenarios against ${targets.length} servers\n`)
+  const started = Date.now()
+  let done = 0
+  const rows = await runSelftest(targets, loaded.scenarios, loaded.rules, {
+    concurrency: flags.concurrency ?? 12,
+    timeoutMs: flags.timeout ?? 5_000,
+    onRow: (row) => screen.err(`  [${++done}/${targets.length}] ${row.target}: ${row.verdict}\n`),
+  })
+  screen.out(formatSelftestTable(rows, Date.now() - started))
+  if (flags.json) {
+    const file = resolve(flags.json)
+    await mkdir(dirname(file), { recursive: true })
+    await writeFile(file, JSON.stringify({ score: score(rows), rows }, null, 2) + '\n')
+  }
+  return rows.every((row) => row.ok) ? EXIT.ok : EXIT.failed
+}
+
+export function score(rows: readonly SelftestRow[]): { killed: number; mutants: number; conformingPassed: number; conforming: number } {
+  const mutants = rows.filter((row) => row.expectation === 'fail')
+  const conforming = rows.filter((row) => row.expectation !== 'fail')
+  return { killed: mutants.filter((row) => row.ok).length, mutants: mutants.length, conformingPassed: conforming.filter((row) => row.ok).length, conforming: conforming.length }
+}
+
+export function formatSelftestTable(rows: readonly SelftestRow[], durationMs: number): string {
+  const lines: string[] = ['', 'Conforming servers (must pass; quirky --strict must fail only for IRREG-* rules)']
+  for (const row of rows.filter((r) => r.expectation !== 'fail')) {
+    lines.push(`  ${row.ok ? '✓' : '✘'} ${row.target.padEnd(36)} ${row.verdict}${row.ok || row.failedScenarios.length === 0 ? '' : `: ${row.failedScenarios.join(', ')}`}`)
+  }
+  lines.push('', 'Mutants (each breaks one rule; the suite must fail)')
+  lines.push(`  ${'mutant'.padEnd(38)} ${'rule'.padEnd(30)} killed by`)
+  for (const row of rows.filter((r) => r.expectation === 'fail')) {
+    const killers = row.ok ? row.failedScenarios.join(', ') + (row.killedForItsRule ? '' : '  (no failed check names its rule)') : 'SURVIVED'
+    lines.push(`  ${row.ok ? '✓' : '✘'} ${row.target.padEnd(36)} ${(row.rule ?? '').padEnd(30)} ${killers}`)
+  }
+  const s = score(rows)
+  const percent = s.mutants === 0 ? 100 : Math.round((1000 * s.killed) / s.mutants) / 10
+  lines.push('', `Mutation score: ${s.killed}/${s.mutants} mutants killed (${percent}%); conforming servers: ${s.conformingPassed}/${s.conforming} as expected (${(durationMs / 1000).toFixed(1)}s)`, '')
+  return lines.join('\n')
+}
