@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net'
 import type { ExchangeEntry } from '../src/model/exchange.js'
 import { parseMediaType } from '../src/validation/media-type.js'
 import { readRecording } from './exchange-log.js'
+import { basePathOfRecording, stripBasePath } from './recording-paths.js'
 
 interface MockResponse {
   readonly status: number
@@ -46,10 +47,10 @@ export async function loadMockRecording(files: readonly string[]): Promise<MockR
       else entries.push(line.entry)
     }
   }
-  const basePath = commonBasePath(entries)
+  const basePath = basePathOfRecording(entries)
   const exchanges = entries.map((entry) => {
     const url = new URL(entry.request.url)
-    const path = stripBase(url.pathname, basePath)
+    const path = stripBasePath(url.pathname, basePath)
     return { key: requestKey(entry.request.method, path, url.searchParams), mediaTypes: recordedMediaTypes(entry), response: mockResponse(entry) }
   })
   return { basePath, exchanges, skipped }
@@ -65,7 +66,7 @@ export async function startMockServer(recording: MockRecording, options: { port?
   const server = http.createServer((req, res) => {
     req.resume()
     const url = new URL(req.url ?? '/', 'http://mock')
-    const key = requestKey(req.method ?? 'GET', stripBase(url.pathname, recording.basePath), url.searchParams)
+    const key = requestKey(req.method ?? 'GET', stripBasePath(url.pathname, recording.basePath), url.searchParams)
     const asked = askedMediaTypes(req)
     const sameRequest = recording.exchanges.filter((exchange) => exchange.key === key)
     const candidates = asked.length === 0 ? sameRequest : sameRequest.filter((exchange) => exchange.mediaTypes.length === 0 || exchange.mediaTypes.some((type) => asked.includes(type)))
@@ -135,24 +136,4 @@ function mockResponse(entry: ExchangeEntry): MockResponse {
   const body = content.text === undefined ? Buffer.alloc(0) : Buffer.from(content.text, content.encoding === 'base64' ? 'base64' : 'utf8')
   const headers = response.headers.filter((h) => !DROP_HEADERS.has(h.name.toLowerCase())).map((h) => [h.name, h.value] as const)
   return { status: response.status, statusText: response.statusText, headers, body }
-}
-
-/** The path prefix in front of the §4 paths of the recording (the target's base path), '' if none. */
-function commonBasePath(entries: readonly ExchangeEntry[]): string {
-  const votes = new Map<string, number>()
-  for (const entry of entries) {
-    if (entry._endpoint === undefined) continue
-    const pathname = new URL(entry.request.url).pathname
-    const fixed = entry._endpoint.path.split('/<')[0] ?? ''
-    const at = pathname.lastIndexOf(fixed)
-    if (at < 0) continue
-    const base = pathname.slice(0, at)
-    votes.set(base, (votes.get(base) ?? 0) + 1)
-  }
-  return [...votes].sort((a, b) => b[1] - a[1])[0]?.[0] ?? ''
-}
-
-function stripBase(pathname: string, basePath: string): string {
-  if (basePath !== '' && pathname.startsWith(`${basePath}/`)) return pathname.slice(basePath.length)
-  return pathname
 }

@@ -5,8 +5,9 @@ import { isPlainObject } from './values.js'
 /*
  * Personal data in report files (issue 6): a profile's `name` and `location` keep their first
  * character, GPS coordinates are rounded to 0.1° (about 11 km) and a `path` keeps its first points.
- * Strings are masked where they sit in bodies and check values, then by value everywhere else
- * (messages, curl lines), the way the runner redacts tokens. `--show-personal-data` skips all this.
+ * Values are masked where they sit in bodies and in the actual values of checks, then by value
+ * everywhere else (messages, curl lines, expected values captured from a response), the way the
+ * runner redacts tokens. `--show-personal-data` skips all this.
  */
 
 const TEXT_KEYS = new Set(['name', 'location'])
@@ -110,13 +111,17 @@ class Masker {
     const key = assertion.target.split(/[.[\]]/).filter(Boolean).at(-1)
     return {
       ...assertion,
-      ...('expected' in assertion ? { expected: this.value(assertion.expected, key) } : {}),
       ...('actual' in assertion ? { actual: this.value(assertion.actual, key) } : {}),
     }
   }
 
+  /** Expected values come from the suite; only those copied from a response (captures) are masked. */
   private assertionText(assertion: AssertionResult): AssertionResult {
-    return { ...assertion, message: this.text(assertion.message) }
+    return {
+      ...assertion,
+      message: this.text(assertion.message),
+      ...(typeof assertion.expected === 'string' ? { expected: this.text(assertion.expected) } : {}),
+    }
   }
 
   private value(value: unknown, key: string | undefined): unknown {

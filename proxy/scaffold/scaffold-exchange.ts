@@ -1,0 +1,77 @@
+/** A recorded entry, reduced to what the scaffolder decides on. */
+import type { EndpointRef, ExchangeEntry, Finding } from '../../src/model/exchange.js'
+import { matchEndpoint, type EndpointDefinition } from '../analyze/endpoints.js'
+import { pathnameOf, stripBasePath } from '../recording-paths.js'
+
+export interface ScaffoldExchange {
+  readonly id: number
+  readonly startedDateTime: string
+  readonly method: string
+  /** Path relative to {base_url}, no query. */
+  readonly path: string
+  readonly query: readonly (readonly [string, string])[]
+  readonly endpoint?: EndpointDefinition
+  readonly status: number
+  readonly requestHeaders: ReadonlyMap<string, string>
+  readonly responseHeaders: ReadonlyMap<string, string>
+  /** Parsed request body when it was JSON; `requestText` otherwise. */
+  readonly requestJson?: unknown
+  readonly requestText?: string
+  readonly responseJson?: unknown
+  readonly findings: readonly Finding[]
+  readonly tokenId?: string
+  readonly hasAuthorization: boolean
+}
+
+export function toScaffoldExchange(entry: ExchangeEntry, basePath: string): ScaffoldExchange {
+  const url = new URL(entry.request.url)
+  const path = stripBasePath(pathnameOf(entry.request.url), basePath)
+  const requestHeaders = firstValues(entry.request.headers)
+  const postText = entry.request.postData?._encoding === 'base64' ? undefined : entry.request.postData?.text
+  const responseText = entry.response.content.encoding === 'base64' ? undefined : entry.response.content.text
+  return {
+    id: entry._id,
+    startedDateTime: entry.startedDateTime,
+    method: entry.request.method.toUpperCase(),
+    path,
+    query: [...url.searchParams],
+    endpoint: endpointOf(entry._endpoint, entry.request.method, path),
+    status: entry.response.status,
+    requestHeaders,
+    responseHeaders: firstValues(entry.response.headers),
+    ...parsedOrText(postText, 'request'),
+    ...(parseJson(responseText) === undefined ? {} : { responseJson: parseJson(responseText) }),
+    findings: entry._findings ?? [],
+    ...(entry._tokenId === undefined ? {} : { tokenId: entry._tokenId }),
+    hasAuthorization: requestHeaders.has('authorization'),
+  }
+}
+
+function endpointOf(ref: EndpointRef | undefined, method: string, path: string): EndpointDefinition | undefined {
+  return ref === undefined ? matchEndpoint(method, path) : matchEndpoint(ref.method, path)
+}
+
+function firstValues(headers: readonly { name: string; value: string }[]): Map<string, string> {
+  const map = new Map<string, string>()
+  for (const header of headers) {
+    const name = header.name.toLowerCase()
+    if (!map.has(name)) map.set(name, header.value)
+  }
+  return map
+}
+
+function parsedOrText(text: string | undefined, side: 'request'): { requestJson?: unknown; requestText?: string } {
+  void side
+  if (text === undefined || text === '') return {}
+  const json = parseJson(text)
+  return json === undefined ? { requestText: text } : { requestJson: json }
+}
+
+function parseJson(text: string | undefined): unknown {
+  if (text === undefined || text.trim() === '') return undefined
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return undefined
+  }
+}
