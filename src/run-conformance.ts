@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import type { Diagnostic } from './model/diagnostic.js'
-import { RESULT_SCHEMA_VERSION, type RunResult, type ScenarioResult } from './model/result.js'
+import { RESULT_SCHEMA_VERSION, type CleanupSummary, type RunResult, type ScenarioResult } from './model/result.js'
 import type { Rule, Scenario, TokenRole } from './model/scenario.js'
 import { createHttpClient } from './execute/http-client.js'
+import { countLedger, createLedger, readOpenWork } from './execute/ledger.js'
 import { createRedactor } from './execute/redact.js'
+import { sweepMarked } from './execute/undo.js'
 import { DEFAULT_CONFIG_VALUES, type RunContext } from './execute/run-context.js'
 import { runPlan } from './execute/run-plan.js'
 import { transportDiagnostic } from './execute/transport-error.js'
@@ -30,6 +32,8 @@ export interface ConformanceSettings {
   readonly configValues: Readonly<Record<string, string>>
   /** Aborted on SIGINT/SIGTERM: no new step starts, cleanup still runs. */
   readonly interrupted?: AbortSignal
+  /** Folder of the cleanup ledger; without it nothing is written down (the self-test's throwaway servers). */
+  readonly ledgerDir?: string
 }
 
 export type ConformanceOutcome =
@@ -49,16 +53,20 @@ export async function runConformance(
   const secrets = new Map<string, string>()
   for (const [role, token] of Object.entries(settings.target.tokens)) if (token) secrets.set(token, role)
   const client = createHttpClient({ timeoutMs: settings.timeoutMs, insecure: settings.insecure, ...(settings.ca ? { ca: settings.ca } : {}) })
+  const run = createRunValues(startedAt)
+  const ledger = settings.ledgerDir ? createLedger(settings.ledgerDir, run.id) : undefined
+  ledger?.record({ type: 'run', runId: run.id, marker: run.marker, farYear: run.farYear, target: settings.target.baseUrl.toString(), at: startedAt.toISOString() })
   const context: RunContext = {
     baseUrl: settings.target.baseUrl,
     tokens: settings.target.tokens,
     client,
     timeoutMs: settings.timeoutMs,
     strict: settings.strict,
-    run: createRunValues(startedAt),
+    run,
     config: { ...DEFAULT_CONFIG_VALUES, ...settings.configValues },
     redact: createRedactor(secrets),
     interrupted: settings.interrupted ?? new AbortController().signal,
+    ...(ledger ? { ledger } : {}),
   }
   try {
     const unreachable = await probe(context)
@@ -66,7 +74,8 @@ export async function runConformance(
     const view: RunPlanView = { target: settings.target.label, strict: settings.strict, rules, scenarios: plan.order.map(({ id, title, file, rules: r, tags }) => ({ id, title, file, rules: r, tags })) }
     await reporter.onRunStart?.(view)
     const results = await runPlan(plan, { context, reporter, concurrency: settings.concurrency, bail: settings.bail })
-    const result = buildRunResult(results, settings, startedAt)
+    const cleanup = await finishCleanup(context, results)
+    const result = { ...buildRunResult(results, settings, startedAt, cleanup.problems), ...(cleanup.summary ? { cleanup: cleanup.summary } : {}) }
     await reporter.onRunEnd?.(result, view)
     return { kind: 'ran', result, plan }
   } finally {
@@ -74,7 +83,27 @@ export async function runConformance(
   }
 }
 
-/** Any HTTP answer means the server is there; only a transport failure before the first scenario is exit 3. */
+/**
+ * After the scenarios: sweep the run's marker (a create whose response was lost still carries it),
+ * then close the ledger if nothing is owed, and tell what was created, changed and restored.
+ */
+async function finishCleanup(context: RunContext, results: readonly ScenarioResult[]): Promise<{ summary?: CleanupSummary; problems: Diagnostic[] }> {
+  const wrote = results.some((result) => result.steps.some((step) => step.request !== undefined && step.request.method !== 'GET' && step.request.method !== 'HEAD'))
+  if (!wrote) return { problems: [] }
+  const sweep = await sweepMarked(context, ['token', 'other-token'], context.run.marker, context.run.farYear)
+  const problems: Diagnostic[] = sweep.problems.map((message) => ({ code: 'E_CLEANUP', kind: 'error', message }))
+  if (!context.ledger) return { problems }
+  const counts = countLedger(context.ledger.file)
+  const open = readOpenWork(context.ledger.file)
+  const owes = open.toDelete.length > 0 || open.toRestore.length > 0
+  if (!owes) context.ledger.record({ type: 'closed' })
+  return { summary: { ...counts, swept: sweep.swept, ...(owes ? { openLedger: context.ledger.file } : {}) }, problems }
+}
+
+/**
+ * Exit 3 only when nothing answers at the connection level (refused, unknown host, untrusted TLS). A
+ * server that accepts the connection but hangs or sends garbage is there: the scenarios will say how.
+ */
 async function probe(context: RunContext): Promise<Diagnostic | undefined> {
   const url = context.baseUrl.toString()
   try {
@@ -82,6 +111,7 @@ async function probe(context: RunContext): Promise<Diagnostic | undefined> {
     return undefined
   } catch (error) {
     const diagnostic = transportDiagnostic(error, url, context.timeoutMs)
+    if (diagnostic.code !== 'E_CONNECT') return undefined
     return { ...diagnostic, code: 'E_UNREACHABLE', message: `the server under test cannot be reached: ${diagnostic.message}` }
   }
 }

@@ -39,7 +39,7 @@ export function toScaffoldExchange(entry: ExchangeEntry, basePath: string): Scaf
     status: entry.response.status,
     requestHeaders,
     responseHeaders: firstValues(entry.response.headers),
-    ...parsedOrText(postText, 'request'),
+    ...parsedOrText(postText),
     ...(parseJson(responseText) === undefined ? {} : { responseJson: parseJson(responseText) }),
     findings: entry._findings ?? [],
     ...(entry._tokenId === undefined ? {} : { tokenId: entry._tokenId }),
@@ -60,8 +60,7 @@ function firstValues(headers: readonly { name: string; value: string }[]): Map<s
   return map
 }
 
-function parsedOrText(text: string | undefined, side: 'request'): { requestJson?: unknown; requestText?: string } {
-  void side
+function parsedOrText(text: string | undefined): { requestJson?: unknown; requestText?: string } {
   if (text === undefined || text === '') return {}
   const json = parseJson(text)
   return json === undefined ? { requestText: text } : { requestJson: json }

@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander'
 import { packageVersion } from '../package-root.js'
 import { DEFAULT_REPORTERS } from '../report/registry.js'
+import { cleanupCommand } from './cleanup-command.js'
 import { collect, parseBaseUrl, parsePort, parsePositiveInt, parseShard } from './option-parsers.js'
 import { addProxyCommands } from './proxy-commands.js'
 import { rulesCommand } from './rules-command.js'
@@ -66,6 +67,21 @@ export function createProgram(): Command {
     .option('--list-mutants', 'list the mutants and exit')
     .action(async (options: ServeOptions & { listMutants?: boolean }) => {
       process.exitCode = options.listMutants ? listMutants() : await serveCommand(options)
+    })
+
+  program
+    .command('cleanup')
+    .description('finish the cleanup of a run that was killed, from the ledger in --output-dir')
+    .option('--output-dir <dir>', 'where the run wrote its ledger (default reports/)')
+    .option('--base-url <url>', 'the server (default: the one the ledger names)', parseBaseUrl)
+    .option('--token <token>', 'token of the user whose activities the run created (env FITCONFORM_TOKEN)')
+    .option('--other-token <token>', 'token of the second user (env FITCONFORM_OTHER_TOKEN)')
+    .option('--config <file>', 'config file (default: fitconform.config.yaml when present)')
+    .option('--timeout <ms>', 'per-request timeout in milliseconds (default 10000)', parsePositiveInt)
+    .option('--ca <file>', 'PEM file of certificate authorities to trust')
+    .option('--insecure', 'do not verify TLS certificates')
+    .action(async (flags: RunFlags) => {
+      process.exitCode = await cleanupCommand(flags)
     })
 
   program

@@ -1,6 +1,74 @@
+// Wiring only (STYLE §2.13): each action hands its options to a command function in proxy/commands/
+// that returns the exit code.
 import type { Command } from 'commander'
+import { runAnalyzeCommand } from '../../proxy/commands/analyze-command.js'
+import { runHarCommand } from '../../proxy/commands/har-command.js'
+import { runMockCommand } from '../../proxy/commands/mock-command.js'
+import { REDACT_KEY_ENV, runProxyCommand, type ProxyCommandOptions } from '../../proxy/commands/proxy-command.js'
+import { runScaffoldCommand } from '../../proxy/commands/scaffold-command.js'
+import { DEFAULT_MAX_BODY_BYTES } from '../../proxy/proxy-server.js'
+import { collect, parseBaseUrl, parsePort, parsePositiveInt } from './option-parsers.js'
 
-/** Placeholder until the proxy commands land (owned by the proxy work). */
+/** `proxy`, `analyze`, `har`, `scaffold` and `mock`. */
 export function addProxyCommands(program: Command): void {
-  void program
+  program
+    .command('proxy')
+    .description('forward to a server, record every exchange (NDJSON of HAR entries) and flag what breaks the spec, live')
+    .requiredOption('--target <url>', 'the server to forward to, may carry a base path', parseBaseUrl)
+    .option('--port <n>', 'port on 127.0.0.1 (0 = any free port)', parsePort, 0)
+    .option('--record <file>', 'append one line per exchange to this file')
+    .option('--strict', 'the documented irregularities of §2.2 count as violations (exit 1 if any violation)')
+    .option('--timeout <ms>', 'give up on a silent upstream after this long: 504 (default 30000)', parsePositiveInt)
+    .option('--tls-cert <file>', 'listen with TLS: PEM certificate (with --tls-key)')
+    .option('--tls-key <file>', 'listen with TLS: PEM private key')
+    .option('--insecure', 'accept a self-signed certificate from an HTTPS target')
+    .option('--redact <jsonPath>', 'redact this JSON body field before writing, e.g. path[*].latitude (repeatable, comma-separated)', collect)
+    .option('--redact-header <name>', 'redact this header too (repeatable); authorization, cookies always are', collect)
+    .option('--redact-personal', 'redact GPS path points and profile names, locations, birthdays and pictures')
+    .option('--max-body-bytes <n>', `record bodies up to this size, marked truncated beyond (default ${DEFAULT_MAX_BODY_BYTES})`, parsePositiveInt)
+    .option('--max-bytes <n>', 'rotate the recording to <file>.1, <file>.2, … past this size', parsePositiveInt)
+    .option('--quiet', 'print findings only, not one line per exchange')
+    .addHelpText('after', `\nToken ids in the recording are keyed hashes; set ${REDACT_KEY_ENV} to keep them stable across recordings.\nStops on Ctrl-C (SIGINT) or SIGTERM. Exit codes: 0; 1 with --strict when a violation was seen; 2 cannot start.`)
+    .action(async (options: ProxyCommandOptions) => {
+      process.exitCode = await runProxyCommand(options)
+    })
+
+  program
+    .command('analyze')
+    .description('summarize a recording: exchanges per endpoint, statuses, findings by rule with examples')
+    .argument('<files...>', 'recording files (NDJSON), e.g. rotated parts in order')
+    .option('--json', 'machine-readable output')
+    .addHelpText('after', '\nExit codes: 0; 1 when the recording holds a violation; 2 unreadable file.')
+    .action(async (files: string[], options: { json?: boolean }) => {
+      process.exitCode = await runAnalyzeCommand(files, options)
+    })
+
+  program
+    .command('har')
+    .description('convert a recording to one HAR 1.2 file for browser dev tools')
+    .argument('<files...>', 'recording files (NDJSON)')
+    .requiredOption('-o, --output <file>', 'the .har file to write')
+    .action(async (files: string[], options: { output: string }) => {
+      process.exitCode = await runHarCommand(files, options)
+    })
+
+  program
+    .command('scaffold')
+    .description('write YAML scenarios from a recording, one per flow, for review')
+    .argument('<files...>', 'recording files (NDJSON)')
+    .requiredOption('-o, --output <dir>', 'folder for the scenario files (not the built-in suites/)')
+    .option('--into-suites', 'allow writing inside the built-in suites/ folder')
+    .option('--force', 'overwrite scenario files that exist')
+    .action(async (files: string[], options: { output: string; intoSuites?: boolean; force?: boolean }) => {
+      process.exitCode = await runScaffoldCommand(files, options)
+    })
+
+  program
+    .command('mock')
+    .description('serve a recording back as a mock server (unmatched requests get 501)')
+    .argument('<files...>', 'recording files (NDJSON)')
+    .option('--port <n>', 'port on 127.0.0.1 (0 = any free port)', parsePort, 0)
+    .action(async (files: string[], options: { port: number }) => {
+      process.exitCode = await runMockCommand(files, options)
+    })
 }

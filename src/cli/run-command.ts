@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { ConformanceError, toDiagnostic, type Diagnostic } from '../model/diagnostic.js'
+import type { CleanupSummary } from '../model/result.js'
 import type { TokenRole } from '../model/scenario.js'
 import { loadSuites } from '../load/load-suites.js'
 import { packageRoot } from '../package-root.js'
@@ -67,13 +68,15 @@ export async function runCommand(paths: readonly string[], flags: RunFlags, scre
       ...(options.ca ? { ca: options.ca } : {}),
       configValues: options.values,
       interrupted: interrupt.signal,
+      ledgerDir: options.outputDir,
     }, reporter)
     if (outcome.kind === 'unreachable') {
       printDiagnostic(outcome.diagnostic)
       return EXIT.unreachable
     }
-    const { summary, diagnostics } = outcome.result
+    const { summary, diagnostics, cleanup } = outcome.result
     for (const diagnostic of diagnostics) printDiagnostic(diagnostic)
+    if (cleanup) screen.err(cleanupLine(cleanup) + '\n')
     if (summary.failed > 0 || diagnostics.length > 0 || reporter.errors().length > 0) return EXIT.failed
     if (options.failOnSkip && summary.skipped > 0) {
       screen.err(`--fail-on-skip: ${summary.skipped} scenario(s) skipped\n`)
@@ -88,6 +91,12 @@ export async function runCommand(paths: readonly string[], flags: RunFlags, scre
     process.off('SIGTERM', onSigterm)
     await embedded?.close()
   }
+}
+
+export function cleanupLine(cleanup: CleanupSummary): string {
+  const swept = cleanup.swept > 0 ? `; ${cleanup.swept} more found by the run marker and deleted` : ''
+  const open = cleanup.openLedger ? `; NOT everything was undone: run \`fitconform cleanup\` (ledger ${cleanup.openLedger})` : ''
+  return `Account changes: created ${cleanup.created}, deleted ${cleanup.deleted}; changed ${cleanup.changed} value(s), restored ${cleanup.restored}${swept}${open}`
 }
 
 export function demoTokensByRole(server: RunningReferenceServer): Record<TokenRole, string> {

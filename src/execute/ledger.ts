@@ -57,17 +57,9 @@ export interface OpenWork {
 }
 
 export function readOpenWork(file: string): OpenWork {
-  const entries = readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .flatMap((line) => {
-      try {
-        return [JSON.parse(line) as LedgerEntry]
-      } catch {
-        return [] // a line cut short by a hard kill: everything before it still counts
-      }
-    })
+  const entries = readEntries(file)
   const created = new Map<string, AuthChoice>()
+
   const restores = new Map<string, readonly RestoreRequest[]>()
   let run: OpenWork['run']
   let closed = false
@@ -86,6 +78,26 @@ export function readOpenWork(file: string): OpenWork {
     toRestore: [...restores].map(([scenario, requests]) => ({ scenario, requests })),
     closed,
   }
+}
+
+function readEntries(file: string): LedgerEntry[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line) as LedgerEntry]
+      } catch {
+        return [] // a line cut short by a hard kill: everything before it still counts
+      }
+    })
+}
+
+/** Counts for the run summary: created/deleted resources, changed/restored values. */
+export function countLedger(file: string): { created: number; deleted: number; changed: number; restored: number } {
+  const entries = readEntries(file)
+  const count = (type: LedgerEntry['type']): number => entries.filter((entry) => entry.type === type).length
+  return { created: count('created'), deleted: new Set(entries.flatMap((e) => (e.type === 'deleted' ? [e.url] : []))).size, changed: new Set(entries.flatMap((e) => (e.type === 'restore' ? [e.scenario] : []))).size, restored: count('restored') }
 }
 
 export function ledgerFiles(outputDir: string): string[] {

@@ -1,5 +1,6 @@
 import type { AuthChoice, TokenRole } from '../model/scenario.js'
 import type { HttpClient } from './http-client.js'
+import type { Ledger } from './ledger.js'
 import type { Redactor } from './redact.js'
 
 /** Per-run values scenarios can read as `run.*` (docs/scenario-format.md). */
@@ -24,6 +25,8 @@ export interface RunContext {
   readonly redact: Redactor
   /** Aborted on SIGINT/SIGTERM: no new step starts, cleanup still runs. */
   readonly interrupted: AbortSignal
+  /** Where every change is written down before the scenario moves on (absent in dry tools). */
+  readonly ledger?: Ledger
 }
 
 export function authorizationFor(auth: AuthChoice, context: RunContext): string | undefined {

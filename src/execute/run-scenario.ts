@@ -2,7 +2,9 @@ import { performance } from 'node:perf_hooks'
 import type { Scenario, Step } from '../model/scenario.js'
 import type { AssertionResult, ScenarioResult, StepResult } from '../model/result.js'
 import type { ScenarioView } from '../report/reporter.js'
+import type { RestoreRequest } from './ledger.js'
 import type { RunContext } from './run-context.js'
+import { prepareRequest } from './send-request.js'
 import { runStep, type CreatedResource, type ScenarioState } from './run-step.js'
 
 export interface ScenarioEvents {
@@ -15,7 +17,7 @@ export interface ScenarioEvents {
  */
 export async function runScenario(scenario: Scenario, context: RunContext, events: ScenarioEvents = {}): Promise<ScenarioResult> {
   const started = performance.now()
-  const state: ScenarioState = { variables: {}, created: [] }
+  const state: ScenarioState = { scenarioId: scenario.id, variables: {}, created: [] }
   const steps: StepResult[] = []
   let skipReason: string | undefined
   for (const step of scenario.steps) {
@@ -23,6 +25,7 @@ export async function runScenario(scenario: Scenario, context: RunContext, event
       skipReason = 'interrupted before it finished'
       break
     }
+    if (step.request?.method === 'PUT' && scenario.cleanup.length > 0) recordRestore(scenario, state, context)
     const outcome = await runStep(step, state, context)
     steps.push(outcome.result)
     await events.onStepEnd?.(outcome.result, viewOf(scenario))
@@ -64,6 +67,7 @@ async function deleteCreated(scenario: Scenario, state: ScenarioState, context: 
     }
     const outcome = await runStep(step, state, { ...context, interrupted: new AbortController().signal })
     resource.deleted = outcome.result.status === 'passed'
+    if (resource.deleted) context.ledger?.record({ type: 'deleted', url: resource.url })
     results.push(outcome.result)
   }
   return results
@@ -74,7 +78,29 @@ async function runCleanupSteps(steps: readonly Step[], state: ScenarioState, con
   // Cleanup runs even after an interrupt: it is what leaves the account as it was found.
   const uninterrupted = { ...context, interrupted: new AbortController().signal }
   for (const step of steps) results.push((await runStep(step, state, uninterrupted)).result)
+  if (steps.length > 0 && results.every((result) => result.status === 'passed')) context.ledger?.record({ type: 'restored', scenario: state.scenarioId })
   return results
+}
+
+/**
+ * Before a step changes an existing value, write down how the scenario's cleanup would restore it,
+ * rendered with what is known now: `fitconform cleanup` can replay it after a hard kill.
+ */
+function recordRestore(scenario: Scenario, state: ScenarioState, context: RunContext): void {
+  if (!context.ledger) return
+  const scope = { ...state.variables, run: context.run, config: context.config }
+  const requests: RestoreRequest[] = []
+  for (const step of scenario.cleanup) {
+    if (!step.request) continue
+    try {
+      const { outgoing } = prepareRequest(step.request, scope, context)
+      const headers = Object.fromEntries(Object.entries(outgoing.headers).filter(([name]) => name !== 'authorization'))
+      requests.push({ method: outgoing.method, url: outgoing.url, role: step.request.auth, headers, ...(outgoing.body !== undefined ? { body: outgoing.body } : {}) })
+    } catch {
+      return // a value the restore needs is not known yet: nothing to restore either
+    }
+  }
+  if (requests.length > 0) context.ledger.record({ type: 'restore', scenario: scenario.id, requests })
 }
 
 export function viewOf(scenario: Scenario): ScenarioView {

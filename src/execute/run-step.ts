@@ -11,6 +11,7 @@ import type { IncomingResponse } from './http-client.js'
 import type { RunContext } from './run-context.js'
 import { checkSchema } from './schema-check.js'
 import { prepareRequest, responseScope, sendWithRetry, type PreparedRequest } from './send-request.js'
+import { resolveUrl } from './resolve-url.js'
 import { transportDiagnostic } from './transport-error.js'
 
 const MAX_RECORDED_BODY = 64 * 1024
@@ -23,6 +24,7 @@ export interface CreatedResource {
 
 /** What a scenario carries from step to step. */
 export interface ScenarioState {
+  readonly scenarioId: string
   readonly variables: Record<string, unknown>
   readonly created: CreatedResource[]
 }
@@ -153,16 +155,19 @@ function register(step: Step, scope: Scope, exchange: Exchange, state: ScenarioS
   const request = step.request!
   if (request.method === 'DELETE' && exchange.response.status >= 200 && exchange.response.status < 300) {
     for (const resource of state.created) if (resource.url === exchange.prepared.outgoing.url) resource.deleted = true
+    context.ledger?.record({ type: 'deleted', url: exchange.prepared.outgoing.url })
   }
   if (!step.creates) return
   const location = evaluateExpression(step.creates, scope)
   if (typeof location !== 'string' || location === '') return
+  let url: string
   try {
-    const url = prepareRequest({ ...request, url: location, query: {}, headers: {} }, {}, context, location).outgoing.url
-    state.created.push({ url, auth: request.auth, deleted: false })
+    url = resolveUrl(location, context.baseUrl).url
   } catch {
-    // A Location we cannot even resolve was already reported by the step's checks.
+    return // a Location that is not even a URI reference was already reported by the step's checks
   }
+  state.created.push({ url, auth: request.auth, deleted: false })
+  context.ledger?.record({ type: 'created', url, role: request.auth, scenario: state.scenarioId })
 }
 
 function addRejectionHint(step: Step, exchange: Exchange, assertions: AssertionResult[]): AssertionResult[] {

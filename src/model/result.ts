@@ -82,6 +82,20 @@ export interface RunSummary {
   readonly warnings: number
 }
 
+/** What the run changed on the account and what it undid (the ledger's account). */
+export interface CleanupSummary {
+  readonly created: number
+  readonly deleted: number
+  /** Values changed in place (e.g. the profile's athlete_type) … */
+  readonly changed: number
+  /** … and how many of those were set back. */
+  readonly restored: number
+  /** Activities found by the run's marker that no response had told us about. */
+  readonly swept: number
+  /** The ledger file, while it still owes work (`fitconform cleanup` finishes it). */
+  readonly openLedger?: string
+}
+
 export interface RunResult {
   readonly schemaVersion: number
   readonly tool: { readonly name: 'fitconform'; readonly version: string }
@@ -94,4 +108,5 @@ export interface RunResult {
   readonly scenarios: readonly ScenarioResult[]
   /** Problems of the run itself (reporters, cleanup, internal). */
   readonly diagnostics: readonly Diagnostic[]
+  readonly cleanup?: CleanupSummary
 }

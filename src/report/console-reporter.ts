@@ -4,6 +4,7 @@ import { formatDiagnostic, indexRules, type RuleIndex } from './format-diagnosti
 import { maskPersonalData } from './personal-data.js'
 import type { Reporter, RunPlanView, Screen } from './reporter.js'
 import { formatConsoleSummary } from './console-summary.js'
+import { isFailingScenario } from './reported-result.js'
 import { describeOutcome, markOf, outcomeOf } from './run-summary.js'
 import { createStyler, stripAnsi, type Styler } from './text-style.js'
 import { formatDuration } from './values.js'
@@ -48,7 +49,7 @@ export function createConsoleReporter(options: ConsoleReporterOptions): Reporter
     },
     onScenarioEnd(result: ScenarioResult) {
       done++
-      if (outcomeOf(result) === 'failed' || outcomeOf(result) === 'unexpectedly-passed') failing++
+      if (isFailingScenario(result)) failing++
       if (isPlain) screen.out(`${scenarioLine(result, style)}\n`)
       if (isLive) {
         const failures = failing > 0 ? style.red(`${failing} failing`) : '0 failing'
@@ -70,7 +71,7 @@ export function createConsoleReporter(options: ConsoleReporterOptions): Reporter
 }
 
 /** `✓ feed-page-size The feed honours pageSize (120ms)` */
-export function scenarioLine(result: ScenarioResult, style: Styler): string {
+function scenarioLine(result: ScenarioResult, style: Styler): string {
   const outcome = outcomeOf(result)
   const mark = markOf(result)
   const coloured =

@@ -62,13 +62,13 @@ export function formatStepEvidence(step: StepResult, options: EvidenceOptions): 
   return blocks.join('\n')
 }
 
-export function formatCurl(curl: string, options: FormatOptions): string {
+function formatCurl(curl: string, options: FormatOptions): string {
   const style = createStyler(options.colors)
   return `${style.bold('reproduce')} (tokens come from $FITCONFORM_* variables):\n${indent(curl)}`
 }
 
 /** The request and response of a step as text, bodies pretty-printed and cut past a size. */
-export function formatTranscript(step: StepResult, options: FormatOptions): string {
+function formatTranscript(step: StepResult, options: FormatOptions): string {
   const style = createStyler(options.colors)
   const parts: string[] = []
   if (step.request) parts.push(`${style.bold('request')}:\n${indent(requestText(step.request))}`)

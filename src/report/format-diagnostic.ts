@@ -130,6 +130,6 @@ function oneLine(message: string): string {
   return message.split('\n').join(' ')
 }
 
-export function formatSourceRef(at: SourceRef): string {
+function formatSourceRef(at: SourceRef): string {
   return `${at.file}:${at.line}:${at.column}`
 }

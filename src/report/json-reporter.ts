@@ -3,7 +3,7 @@ import type { Reporter } from './reporter.js'
 import { writeReportFile, type FileReporterOptions } from './output-path.js'
 import { maskPersonalData } from './personal-data.js'
 
-export const JSON_REPORT_FILE = 'results.json'
+const JSON_REPORT_FILE = 'results.json'
 
 /**
  * `results.json`: the RunResult as it is (it carries `schemaVersion`), documented by

@@ -30,7 +30,7 @@
  */
 import type { RunResult, ScenarioResult } from '../model/result.js'
 import { indexRules, formatAssertion, type RuleIndex } from './format-diagnostic.js'
-import { describeFailedStep, failedAssertions, failedSteps, formatStepEvidence, type FailedStep } from './evidence.js'
+import { describeFailedStep, failedAssertions, failedSteps, formatStepEvidence, type EvidenceOptions, type FailedStep } from './evidence.js'
 import { writeReportFile, type FileReporterOptions } from './output-path.js'
 import { maskPersonalData } from './personal-data.js'
 import type { Reporter, RunPlanView } from './reporter.js'
@@ -38,7 +38,7 @@ import { describeKnownFailure, knownFailureOf } from './reported-result.js'
 import { outcomeOf } from './run-summary.js'
 import { escapeXmlText, xmlAttributes } from './xml.js'
 
-export const JUNIT_REPORT_FILE = 'junit.xml'
+const JUNIT_REPORT_FILE = 'junit.xml'
 
 export function createJunitReporter(options: FileReporterOptions): Reporter & { readonly name: 'junit' } {
   return {
@@ -84,7 +84,7 @@ function renderTestCase(scenario: ScenarioResult, rules: RuleIndex): TestCase {
   const counts: Counts = { ...emptyCounts(), tests: 1, timeMs: scenario.durationMs }
   const children = [propertiesXml(scenario)]
   const outcome = outcomeOf(scenario)
-  const evidenceOptions = { colors: false, rules, scenarioRules: scenario.rules }
+  const evidenceOptions: EvidenceOptions = { colors: false, rules, scenarioRules: scenario.rules }
   const known = knownFailureOf(scenario)
   const failed = failedSteps(scenario)
   const systemOut: string[] = []
@@ -136,8 +136,6 @@ function problemElements(failed: readonly FailedStep[], evidenceOptions: Evidenc
   }
   return elements
 }
-
-type EvidenceOptions = Parameters<typeof formatStepEvidence>[1]
 
 function stepText(failed: FailedStep, evidenceOptions: EvidenceOptions): string {
   return `${describeFailedStep(failed)}\n${formatStepEvidence(failed.step, evidenceOptions)}`

@@ -9,7 +9,7 @@ import { describeKnownFailure, knownFailureOf, type ReportedRunSummary } from '.
 import { describeOutcome, formatClosingLine, groupBySection, outcomeOf, plural, type Outcome } from './run-summary.js'
 import { truncateText, formatDuration } from './values.js'
 
-export const MARKDOWN_REPORT_FILE = 'summary.md'
+const MARKDOWN_REPORT_FILE = 'summary.md'
 /** GitHub shows at most 1 MiB of step summary; one scenario's evidence never takes more than this. */
 const EVIDENCE_MAX_CHARS = 20_000
 
@@ -113,7 +113,7 @@ export function escapeMarkdown(text: string): string {
 }
 
 /** Text inside HTML (<summary>), where GitHub does not read Markdown. */
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '&#124;').replace(/\r?\n/g, ' ')
 }
 

@@ -66,7 +66,7 @@ function reporterError(reporter: Reporter, index: number, hook: Hook, error: unk
 }
 
 /** The `name` our factories set, else the position in --reporter. */
-export function reporterName(reporter: Reporter, index: number): string {
+function reporterName(reporter: Reporter, index: number): string {
   const name = (reporter as { readonly name?: unknown }).name
   return typeof name === 'string' && name !== '' ? `"${name}"` : `#${index + 1}`
 }

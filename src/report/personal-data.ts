@@ -131,7 +131,7 @@ class Masker {
     }
     if (Array.isArray(value)) {
       const items = value.map((item) => this.value(item, undefined))
-      if (key !== 'path' || items.length <= PATH_POINTS_KEPT) return items
+      if (key !== 'path' || items.length <= PATH_POINTS_KEPT || !value.some(isPathPoint)) return items
       return [...items.slice(0, PATH_POINTS_KEPT), `… ${items.length - PATH_POINTS_KEPT} more points hidden (personal data)`]
     }
     if (isPlainObject(value)) {
@@ -158,6 +158,10 @@ class Masker {
     }
     return masked.replace(COORDINATE_IN_TEXT, (_match, prefix: string, number: string) => `${prefix}${maskCoordinate(Number(number))}`)
   }
+}
+
+function isPathPoint(value: unknown): boolean {
+  return isPlainObject(value) && ('latitude' in value || 'longitude' in value)
 }
 
 /** `"latitude": 51.50722` inside a curl line or a message. */

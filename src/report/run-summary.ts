@@ -4,13 +4,13 @@ import { expectationOf, type ReportedRunSummary } from './reported-result.js'
 
 /** Shared by every reporter so the same run reads the same everywhere. */
 
-export const NO_SECTION = '(no spec section)'
+const NO_SECTION = '(no spec section)'
 
 /**
  * A scenario's section is its first rule's section, up to the first `;` ("§2.2; §4 rule 2" → "§2.2"),
  * so that results group by the part of the spec they mainly test.
  */
-export function sectionOf(scenario: { readonly rules: readonly string[] }, rules: RuleIndex): string {
+function sectionOf(scenario: { readonly rules: readonly string[] }, rules: RuleIndex): string {
   const first = scenario.rules[0]
   const section = first === undefined ? undefined : rules.get(first)?.section
   return section?.split(';')[0]?.trim() || NO_SECTION
@@ -38,7 +38,7 @@ export function groupBySection<T extends { readonly rules: readonly string[] }>(
     .map(([section, members]) => ({ section, scenarios: members }))
 }
 
-export function compareSections(a: string, b: string): number {
+function compareSections(a: string, b: string): number {
   if (a === NO_SECTION || b === NO_SECTION) return a === b ? 0 : a === NO_SECTION ? 1 : -1
   return a.localeCompare(b, 'en', { numeric: true })
 }

@@ -1,7 +1,7 @@
 /** Size limits of rendered evidence: enough to understand a failure, short enough for a CI log. */
-export const VALUE_MAX_CHARS = 200
-export const BODY_MAX_CHARS = 4000
-export const BODY_MAX_LINES = 80
+const VALUE_MAX_CHARS = 200
+const BODY_MAX_CHARS = 4000
+const BODY_MAX_LINES = 80
 const DIFF_MAX_ENTRIES = 6
 
 /** One value on one line: JSON for data, `(absent)` for undefined, cut past `maxChars`. */

@@ -11,7 +11,7 @@ import type { Reporter, RunPlanView } from '../reporter.js'
 import { PAGE_FILTER_FUNCTIONS } from './filter.js'
 import { buildPageData } from './page-data.js'
 
-export const HTML_REPORT_FILE = 'report.html'
+const HTML_REPORT_FILE = 'report.html'
 const TEMPLATE_NAME = 'template.html'
 const PAGE_SCRIPT = /<script id="page-script">([\s\S]*?)<\/script>/
 
@@ -64,7 +64,7 @@ export function embedJson(value: unknown): string {
     .replace(/\u2029/g, '\\u2029')
 }
 
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
 }
 

@@ -1,6 +1,6 @@
 import type { RunResult, ScenarioResult, StepResult } from '../../model/result.js'
 import { formatAssertion, formatDiagnostic, type RuleIndex } from '../format-diagnostic.js'
-import { formatStepEvidence, isFailedStep, requestText, responseText } from '../evidence.js'
+import { formatStepEvidence, isFailedStep, requestText, responseText, type EvidenceOptions } from '../evidence.js'
 import { describeKnownFailure, knownFailureOf, type ReportedRunSummary } from '../reported-result.js'
 import { countOutcomes, describeOutcome, formatClosingLine, formatCounts, groupBySection, outcomeOf, type Outcome } from '../run-summary.js'
 import type { FilterableScenario } from './filter.js'
@@ -61,7 +61,7 @@ export interface PageStep {
 }
 
 export interface PageRuleCoverage extends PageRule {
-  readonly status: 'failed' | 'passed' | 'skipped' | 'not covered'
+  readonly status: 'failed' | 'warning' | 'passed' | 'skipped' | 'not covered'
   readonly scenarios: readonly { readonly id: string; readonly outcome: Outcome }[]
 }
 
@@ -111,7 +111,7 @@ function pageScenario(scenario: ScenarioResult, rules: RuleIndex): PageScenario 
   }
 }
 
-function pageStep(step: StepResult, cleanup: boolean, options: Parameters<typeof formatStepEvidence>[1]): PageStep {
+function pageStep(step: StepResult, cleanup: boolean, options: EvidenceOptions): PageStep {
   return {
     name: step.name,
     cleanup,
@@ -138,7 +138,8 @@ function ruleCoverage(scenarios: readonly ScenarioResult[], rules: RuleIndex): P
   return ids.map((id) => {
     const covering = scenarios.filter((scenario) => scenario.rules.includes(id) || mentionsRule(scenario, id))
     const outcomes = covering.map((scenario) => ({ id: scenario.id, outcome: outcomeOf(scenario) }))
-    return { ...pageRule(id, rules), status: coverageStatus(outcomes.map(({ outcome }) => outcome)), scenarios: outcomes }
+    const warned = covering.some((scenario) => scenario.warnings.some((warning) => warning.rules.includes(id)))
+    return { ...pageRule(id, rules), status: coverageStatus(outcomes.map(({ outcome }) => outcome), warned), scenarios: outcomes }
   })
 }
 
@@ -146,8 +147,9 @@ function mentionsRule(scenario: ScenarioResult, id: string): boolean {
   return scenario.steps.some((step) => step.assertions.some((assertion) => assertion.rules.includes(id)))
 }
 
-function coverageStatus(outcomes: readonly Outcome[]): PageRuleCoverage['status'] {
+function coverageStatus(outcomes: readonly Outcome[], warned: boolean): PageRuleCoverage['status'] {
   if (outcomes.length === 0) return 'not covered'
   if (outcomes.some((outcome) => outcome !== 'passed' && outcome !== 'skipped')) return 'failed'
+  if (warned) return 'warning'
   return outcomes.includes('passed') ? 'passed' : 'skipped'
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { applyKnownFailures } from '../../../src/expectations/apply-known-failures.js'
 import type { RunResult } from '../../../src/model/result.js'
 import { createConsoleReporter } from '../../../src/report/console-reporter.js'
 import type { Reporter } from '../../../src/report/reporter.js'
@@ -116,5 +117,23 @@ describe('console reporter', () => {
     const result = runResult([scenario({ warnings: [] })])
     await play(createConsoleReporter({ screen }), result)
     expect(screen.stdout()).toContain('✓ user-entry-point The entry point lists the user data sets (120ms)\n')
+  })
+})
+
+describe('console reporter with known failures', () => {
+  it('lists known failures apart and flags the ones that now pass', async () => {
+    const at = { file: 'known.yaml', line: 1, column: 3 }
+    const result = applyKnownFailures(sampleRun(), [
+      { scenario: 'activity-read', reason: 'staging is slow', link: 'https://tracker/3', at },
+      { scenario: 'user-entry-point', reason: 'was broken', at },
+    ])
+    const screen = testScreen()
+    await play(createConsoleReporter({ screen }), result)
+    const out = screen.stdout()
+    expect(out).toContain('✘ activity-read An activity can be read (120ms) [failed as expected]')
+    expect(out).toContain('Unexpectedly passed (1)\n✘ user-entry-point The entry point lists the user data sets: passed, but is listed as a known failure (was broken); remove it from the list')
+    expect(out).toContain('Known failures, not failing the run (1)\n✘ activity-read An activity can be read: staging is slow (https://tracker/3)')
+    expect(out).not.toContain('error[E_TIMEOUT]')
+    expect(out.trimEnd().split('\n').at(-1)).toBe('2 passed, 2 failed, 1 skipped, 1 warning, 1 expected failure, 1 unexpectedly passed (3.4s)')
   })
 })

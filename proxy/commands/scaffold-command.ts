@@ -1,0 +1,44 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { join, relative, resolve, sep } from 'node:path'
+import { packageRoot } from '../../src/package-root.js'
+import { scaffoldRecording } from '../scaffold/scaffold-recording.js'
+import { EXIT_OK, EXIT_USAGE, processIO, type CommandIO } from './io.js'
+
+export interface ScaffoldCommandOptions {
+  readonly output: string
+  /** Allow writing under the built-in suites/ folder. */
+  readonly intoSuites?: boolean
+  /** Overwrite scenario files that exist. */
+  readonly force?: boolean
+}
+
+/**
+ * `fitconform scaffold FILE… -o DIR`: one YAML scenario file per recorded flow, for review.
+ * Exit 0; 2 for a missing recording, an output inside suites/ without --into-suites, or a file in the way.
+ */
+export async function runScaffoldCommand(files: readonly string[], options: ScaffoldCommandOptions, io: CommandIO = processIO): Promise<number> {
+  const missing = files.filter((file) => !existsSync(file))
+  if (missing.length > 0) {
+    io.err(`error: no such recording: ${missing.join(', ')}`)
+    return EXIT_USAGE
+  }
+  const output = resolve(options.output)
+  const builtIn = join(packageRoot(), 'suites')
+  if (options.intoSuites !== true && (output === builtIn || output.startsWith(`${builtIn}${sep}`))) {
+    io.err(`error: ${options.output} is inside the built-in suites/; scaffolded scenarios need review first (pass --into-suites to write there anyway)`)
+    return EXIT_USAGE
+  }
+  const schemaPath = relative(output, join(packageRoot(), 'schemas', 'scenario.schema.json')).split(sep).join('/')
+  const outcome = await scaffoldRecording(files, { schemaPath })
+  const inTheWay = outcome.files.filter((file) => existsSync(join(output, file.name)))
+  if (inTheWay.length > 0 && options.force !== true) {
+    io.err(`error: these files exist in ${options.output} (pass --force to overwrite): ${inTheWay.map((file) => file.name).join(', ')}`)
+    return EXIT_USAGE
+  }
+  mkdirSync(output, { recursive: true })
+  for (const file of outcome.files) writeFileSync(join(output, file.name), file.text)
+  io.out(`wrote ${outcome.files.length} scenario file(s) to ${options.output}; review them before committing`)
+  for (const item of outcome.leftOut) io.out(`  left out exchange #${item.exchange}: ${item.reason}`)
+  if (outcome.skippedLines > 0) io.out(`  ${outcome.skippedLines} unreadable line(s) skipped`)
+  return EXIT_OK
+}

@@ -1,0 +1,116 @@
+// Opens the generated report.html from disk in headless Chromium and uses it as a reader would:
+// no console errors (a CSP violation would be one), filters that react to clicks and typing, markup
+// from the server shown as text, and a screenshot in reports/ to look at.
+import { existsSync } from 'node:fs'
+import { mkdir, readFile } from 'node:fs/promises'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { applyKnownFailures } from '../../src/expectations/apply-known-failures.js'
+import { createHtmlReporter } from '../../src/report/html/html-reporter.js'
+import { MARKUP_BODY, planOf, sampleRun } from '../fixtures/report/build-result.js'
+
+const CHROMIUM = '/usr/bin/chromium'
+const root = path.resolve(import.meta.dirname, '../..')
+const outputDir = path.join(root, 'reports', 'browser-test')
+const screenshot = path.join(root, 'reports', 'html-report.png')
+
+let browser: Browser
+let page: Page
+const consoleErrors: string[] = []
+const dialogs: string[] = []
+
+async function visibleScenarioIds(): Promise<string[]> {
+  return page.locator('details.scenario:not(.hidden) > summary .id').allTextContents()
+}
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: install it with \`apt-get install -y chromium\``)
+  await mkdir(outputDir, { recursive: true })
+  const result = applyKnownFailures(sampleRun(), [
+    { scenario: 'activity-read', reason: 'the staging server is slow', link: 'https://tracker.example/FIT-3', at: { file: 'known.yaml', line: 1, column: 3 } },
+  ])
+  await createHtmlReporter({ outputDir }).onRunEnd?.(result, planOf(result))
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  })
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text())
+  })
+  page.on('pageerror', (error) => consoleErrors.push(error.message))
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message())
+    void dialog.dismiss()
+  })
+  await page.goto(pathToFileURL(path.join(outputDir, 'report.html')).href)
+})
+
+afterAll(async () => {
+  await browser?.close()
+})
+
+describe('the HTML report in Chromium', () => {
+  it('loads without console errors and runs no script from the data', async () => {
+    await expect.poll(() => page.locator('#filter-count').textContent()).toBe('showing 6 of 6 scenarios')
+    expect(consoleErrors).toEqual([])
+    expect(dialogs).toEqual([])
+    expect(await page.locator('script').count()).toBe(2)
+  })
+
+  it('shows the summary bar and results grouped by spec section', async () => {
+    expect(await page.locator('#closing-line').textContent()).toBe('2 passed, 2 failed, 1 skipped, 1 warning, 1 expected failure (3.4s)')
+    expect(await page.locator('#results > section h2').allTextContents()).toEqual(['§2.2', '§4 endpoint 1', '§4 endpoint 3', '§4 endpoint 6', '§4 rule 2'])
+    expect(await page.locator('#summary-bar span').count()).toBeGreaterThan(1)
+  })
+
+  it('shows server markup as text in the evidence', async () => {
+    const scenario = page.locator('#scenario-feed-page-size')
+    expect(await scenario.getAttribute('open')).not.toBeNull()
+    expect(await scenario.locator('pre.evidence').first().textContent()).toContain('rule FEED-PAGE-SIZE (§4 rule 2)')
+    expect(await scenario.locator('pre.response').textContent()).toContain(MARKUP_BODY)
+    expect(await scenario.locator('pre.curl').textContent()).toContain('$FITCONFORM_TOKEN')
+  })
+
+  it('filters by status when the buttons are clicked', async () => {
+    await page.getByRole('button', { name: 'Failed' }).click()
+    expect(await visibleScenarioIds()).toEqual(['activity-read', 'profile-read', 'feed-page-size'])
+    expect(await page.locator('#filter-count').textContent()).toBe('showing 3 of 6 scenarios')
+    expect(await page.locator('#results > section:not(.hidden)').count()).toBe(3)
+    await page.getByRole('button', { name: 'Warnings' }).click()
+    expect(await visibleScenarioIds()).toEqual(['feed-read'])
+    await page.getByRole('button', { name: 'Skipped' }).click()
+    expect(await visibleScenarioIds()).toEqual(['revoked-feed'])
+    await page.getByRole('button', { name: 'All' }).click()
+    expect(await visibleScenarioIds()).toHaveLength(6)
+  })
+
+  it('filters by tag and by typed text', async () => {
+    await page.selectOption('#tag-filter', 'feed')
+    expect(await visibleScenarioIds()).toEqual(['feed-read', 'feed-page-size'])
+    await page.locator('#search').pressSequentially('honours')
+    expect(await visibleScenarioIds()).toEqual(['feed-page-size'])
+    await page.locator('#search').fill('no such scenario')
+    expect(await visibleScenarioIds()).toEqual([])
+    expect(await page.locator('#no-match').isVisible()).toBe(true)
+    await page.locator('#search').fill('')
+    await page.selectOption('#tag-filter', '')
+    expect(await visibleScenarioIds()).toHaveLength(6)
+  })
+
+  it('has a rule coverage matrix that links to the scenarios', async () => {
+    const row = page.locator('#coverage tr[data-rule="FEED-PAGE-SIZE"]')
+    expect(await row.locator('td').nth(2).textContent()).toBe('failed')
+    await page.locator('#coverage tr[data-rule="USER-READ"] a', { hasText: 'user-entry-point' }).click()
+    expect(await page.locator('#scenario-user-entry-point').getAttribute('open')).not.toBeNull()
+  })
+
+  it('writes a screenshot under reports/', async () => {
+    await page.evaluate('window.scrollTo(0, 0)')
+    await page.screenshot({ path: screenshot, fullPage: true })
+    expect((await readFile(screenshot)).subarray(1, 4).toString()).toBe('PNG')
+    expect(consoleErrors).toEqual([])
+  })
+})

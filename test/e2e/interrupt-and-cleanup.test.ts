@@ -1,0 +1,55 @@
+import { spawn } from 'node:child_process'
+import { mkdtemp, readdir, readFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { REPO_ROOT, runCli } from '../helpers/cli.js'
+import { DEMO_TOKEN_FLAGS, snapshotAccount, startReferenceProcess, type ReferenceProcess } from '../helpers/reference-process.js'
+
+let server: ReferenceProcess
+beforeAll(async () => {
+  server = await startReferenceProcess()
+})
+afterAll(() => server.stop())
+
+async function accounts(): Promise<string[]> {
+  return [await snapshotAccount(server.url, 'demo-token-alice'), await snapshotAccount(server.url, 'demo-token-bob')]
+}
+
+/** Starts a run and sends `signal` once the ledger shows the run has created something. */
+async function interruptedRun(outputDir: string, signal: NodeJS.Signals): Promise<number | null> {
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/fitconform.js'), 'run', '--base-url', server.url, ...DEMO_TOKEN_FLAGS, '--output-dir', outputDir, '--reporter', 'console'], {
+    stdio: 'ignore',
+    env: { ...process.env, NO_COLOR: '1' },
+  })
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
+  for (let waited = 0; waited < 60_000; waited += 100) {
+    const ledgers = (await readdir(outputDir)).filter((name) => name.startsWith('ledger-'))
+    const text = ledgers.length > 0 ? await readFile(join(outputDir, ledgers[0]!), 'utf8') : ''
+    if ((text.match(/"type":"created"/g) ?? []).length >= 3) break
+    await sleep(100)
+  }
+  child.kill(signal)
+  return exited
+}
+
+it('leaves the account as it found it when a run is interrupted with SIGINT midway', async () => {
+  const before = await accounts()
+  const outputDir = await mkdtemp(join(tmpdir(), 'fitconform-sigint-'))
+  const code = await interruptedRun(outputDir, 'SIGINT')
+  expect(code).toBe(1)
+  expect(await accounts()).toEqual(before)
+}, 120_000)
+
+it('finishes the cleanup with `fitconform cleanup` after a run was killed hard', async () => {
+  const before = await accounts()
+  const outputDir = await mkdtemp(join(tmpdir(), 'fitconform-sigkill-'))
+  await interruptedRun(outputDir, 'SIGKILL')
+  expect(await accounts()).not.toEqual(before) // the kill left created activities behind
+  const cleanup = await runCli(['cleanup', '--output-dir', outputDir, ...DEMO_TOKEN_FLAGS.slice(0, 4)])
+  expect(cleanup.code).toBe(0)
+  expect(await accounts()).toEqual(before)
+  const again = await runCli(['cleanup', '--output-dir', outputDir, ...DEMO_TOKEN_FLAGS.slice(0, 4)])
+  expect(again.stdout).toContain('Nothing to clean up')
+}, 120_000)

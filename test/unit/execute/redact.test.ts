@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest'
+import { createRedactor } from '../../../src/execute/redact.js'
+
+const TOKEN = 'tok-3f9a7c21'
+const OTHER = 'tok-3f9a7c21-other'
+const redact = createRedactor(
+  new Map([
+    [TOKEN, 'token'],
+    [OTHER, 'other-token'],
+  ]),
+)
+
+describe('createRedactor', () => {
+  it.each([
+    { value: `Bearer ${TOKEN}`, redacted: 'Bearer [REDACTED token]' },
+    { value: `Bearer ${OTHER}`, redacted: 'Bearer [REDACTED other-token]' },
+    { value: `${TOKEN},${TOKEN}`, redacted: '[REDACTED token],[REDACTED token]' },
+    { value: `https://h/x?access_token=${OTHER}&t=${TOKEN}`, redacted: 'https://h/x?access_token=[REDACTED other-token]&t=[REDACTED token]' },
+    { value: 'no secret here', redacted: 'no secret here' },
+    { value: 42, redacted: 42 },
+    { value: null, redacted: null },
+    { value: true, redacted: true },
+    {
+      value: { headers: { authorization: `Bearer ${TOKEN}` }, body: { notes: [`a ${OTHER} b`, 3, { deep: TOKEN }] } },
+      redacted: { headers: { authorization: 'Bearer [REDACTED token]' }, body: { notes: ['a [REDACTED other-token] b', 3, { deep: '[REDACTED token]' }] } },
+    },
+    { value: { [TOKEN]: 'value', [`x-${OTHER}`]: 1 }, redacted: { '[REDACTED token]': 'value', 'x-[REDACTED other-token]': 1 } },
+  ])('replaces secrets by value, longest first: $value → $redacted', ({ value, redacted }) => {
+    expect(redact(value)).toEqual(redacted)
+  })
+
+  it('leaves the value it redacts unchanged', () => {
+    const value = { headers: { authorization: `Bearer ${TOKEN}` }, list: [TOKEN] }
+    const copy = structuredClone(value)
+    const redacted = redact(value)
+    expect(value).toEqual(copy)
+    expect(JSON.stringify(redacted)).not.toContain(TOKEN)
+  })
+
+  it('returns values as they are when no secret is known', () => {
+    const value = { authorization: 'Bearer x' }
+    expect(createRedactor(new Map())(value)).toEqual({ authorization: 'Bearer x' })
+  })
+})
