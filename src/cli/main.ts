@@ -1,3 +1,4 @@
+import { CommanderError } from 'commander'
 import { toDiagnostic } from '../model/diagnostic.js'
 import { formatDiagnostic } from '../report/format-diagnostic.js'
 import { EXIT } from './exit-codes.js'
@@ -7,6 +8,15 @@ import { createProgram } from './program.js'
 try {
   await createProgram().parseAsync(process.argv)
 } catch (error) {
+  if (error instanceof CommanderError) {
+    // commander has already printed its message (or the help / version text).
+    process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage
+  } else {
+    reportUnexpected(error)
+  }
+}
+
+function reportUnexpected(error: unknown): void {
   process.stderr.write(formatDiagnostic(toDiagnostic(error), { colors: false }) + '\n')
   if (process.argv.includes('--debug') && error instanceof Error) process.stderr.write(`${error.stack}\n`)
   process.exitCode = EXIT.failed

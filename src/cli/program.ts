@@ -17,6 +17,8 @@ export function createProgram(): Command {
     .version(packageVersion())
     .option('--debug', 'print stack traces of internal errors')
     .showSuggestionAfterError()
+    // Throw instead of exiting, so main.ts maps usage errors to exit code 2 (commander would use 1).
+    .exitOverride()
 
   program
     .command('run')

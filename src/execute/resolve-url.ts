@@ -13,8 +13,8 @@ export function resolveUrl(target: string, base: URL, query: Readonly<Record<str
   const prefix = base.pathname.replace(/\/+$/, '')
   let resolved: URL
   let rebasedFrom: string | undefined
-  if (/^[a-z][a-z0-9+.-]*:/i.test(target)) {
-    resolved = new URL(target)
+  if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('//')) {
+    resolved = new URL(target, base)
     if (resolved.origin !== base.origin) {
       rebasedFrom = target
       resolved = new URL(underPrefix(resolved.pathname, prefix) + resolved.search, base.origin)

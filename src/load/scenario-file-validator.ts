@@ -25,16 +25,20 @@ export function validateScenarioFile(source: YamlSource): Diagnostic[] {
 }
 
 /**
- * A `oneOf` (status: 200 | [..] | 2xx | {matchers}) fails with one error per branch; users need the
- * one about what they wrote, so keep only the deepest errors per location and drop the oneOf summary.
+ * A `oneOf` (status: 200 | [..] | 2xx | {matchers}) fails with one error per branch: "must be
+ * integer", "must be array", "must be one of 2xx…", and the useful one about the object the user
+ * wrote. At a location where some branch says something specific, the other branches' "wrong type"
+ * errors are noise: keep the specific ones.
  */
 function mostSpecific(errors: readonly ErrorObject[]): ErrorObject[] {
   const concrete = errors.filter((error) => error.keyword !== 'oneOf' && error.keyword !== 'if')
+  const isBranchMismatch = (error: ErrorObject): boolean => ['type', 'enum', 'const'].includes(error.keyword) && error.schemaPath.includes('/oneOf/')
+  const specificAt = new Set(concrete.filter((error) => !isBranchMismatch(error)).map((error) => error.instancePath))
+  const descendantsOf = (path: string): boolean => concrete.some((other) => !isBranchMismatch(other) && other.instancePath.startsWith(path + '/'))
   const kept: ErrorObject[] = []
   const seen = new Set<string>()
   for (const error of concrete) {
-    const deeper = concrete.some((other) => other !== error && other.instancePath.startsWith(error.instancePath + '/'))
-    if (deeper && error.keyword === 'type') continue
+    if (isBranchMismatch(error) && (specificAt.has(error.instancePath) || descendantsOf(error.instancePath))) continue
     const key = `${error.instancePath}|${error.keyword}|${JSON.stringify(error.params)}`
     if (seen.has(key)) continue
     seen.add(key)
@@ -60,8 +64,18 @@ function toDiagnostic(error: ErrorObject, source: YamlSource): Diagnostic {
   if (error.keyword === 'required') {
     return { code: 'E_SCENARIO_SCHEMA', kind: 'load', message: `missing key "${String(error.params['missingProperty'])}"${where(path)}`, at: source.locate(path) }
   }
-  const allowed = error.keyword === 'enum' ? `: one of ${(error.params['allowedValues'] as unknown[]).map(String).join(', ')}` : ''
-  return { code: 'E_SCENARIO_SCHEMA', kind: 'load', message: `${label(path)} ${error.message ?? 'is invalid'}${allowed}`, at: source.locate(path) }
+  if (error.keyword === 'enum') {
+    const allowed = (error.params['allowedValues'] as unknown[]).map(String)
+    const suggestion = didYouMean(String(error.data), allowed)
+    return {
+      code: 'E_SCENARIO_SCHEMA',
+      kind: 'load',
+      message: `${label(path)} is ${JSON.stringify(error.data)}, not one of ${allowed.join(', ')}`,
+      at: source.locate(path),
+      ...(suggestion ? { hint: `did you mean "${suggestion}"?` } : {}),
+    }
+  }
+  return { code: 'E_SCENARIO_SCHEMA', kind: 'load', message: `${label(path)} ${error.message ?? 'is invalid'}`, at: source.locate(path) }
 }
 
 function where(path: readonly (string | number)[]): string {

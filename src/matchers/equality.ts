@@ -1,5 +1,5 @@
 import { deepEqual, isLike } from './deep-compare.js'
-import { show, type MatcherDefinition } from './matcher-definition.js'
+import { isTemplate, show, type MatcherDefinition } from './matcher-definition.js'
 
 const anything = (): undefined => undefined
 
@@ -19,7 +19,7 @@ export const notEquals: MatcherDefinition = {
 
 export const oneOf: MatcherDefinition = {
   name: 'oneOf',
-  checkExpected: (expected) => (Array.isArray(expected) || typeof expected === 'string' ? undefined : 'expects a list'),
+  checkExpected: (expected) => (Array.isArray(expected) || isTemplate(expected) ? undefined : 'expects a list'),
   test: (actual, expected) => Array.isArray(expected) && expected.some((candidate) => deepEqual(actual, candidate)),
   describe: (expected) => `one of ${show(expected)}`,
 }

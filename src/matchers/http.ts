@@ -1,7 +1,7 @@
 import { mediaTypeOf, isRepresentationName } from '../validation/representations.js'
 import { sameMediaType } from '../validation/media-type.js'
 import { isAbsoluteHttpUrl, isRelativeUri } from '../validation/time-formats.js'
-import { expectsString, expectsTrue, type MatcherDefinition } from './matcher-definition.js'
+import { expectsTrue, isTemplate, type MatcherDefinition } from './matcher-definition.js'
 
 export const relativeUri: MatcherDefinition = {
   name: 'relativeUri',
@@ -24,7 +24,10 @@ export function expectedMediaType(expected: string): string {
 
 export const mediaType: MatcherDefinition = {
   name: 'mediaType',
-  checkExpected: expectsString,
+  checkExpected: (expected) =>
+    isTemplate(expected) || (typeof expected === 'string' && (isRepresentationName(expected) || expected.includes('/')))
+      ? undefined
+      : 'expects a representation name (User, FitnessActivity, …) or a media type such as text/plain',
   test: (actual, expected) => typeof actual === 'string' && sameMediaType(actual, expectedMediaType(expected as string)),
   describe: (expected) => `the media type ${expectedMediaType(expected as string)} (parameters such as charset allowed)`,
 }

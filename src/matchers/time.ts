@@ -1,12 +1,13 @@
 import { toInstant } from '../expression/to-instant.js'
 import { isImfFixdate, parseSpecTime } from '../validation/time-formats.js'
-import { expectsTrue, show, type MatcherDefinition } from './matcher-definition.js'
+import { expectsTrue, isTemplate, show, type MatcherDefinition } from './matcher-definition.js'
 
 /** Times compare as parsed instants, never as text: the spec gives formats, not spellings. */
 function temporal(name: string, words: string, compare: (a: number, b: number) => boolean): MatcherDefinition {
   return {
     name,
-    checkExpected: () => undefined,
+    checkExpected: (expected) =>
+      isTemplate(expected) || toInstant(expected) !== undefined ? undefined : 'expects a time (spec time, HTTP date, ISO, YYYY-MM-DD, epoch ms) or a ${…} template',
     test: (actual, expected) => {
       const a = toInstant(actual)
       const b = toInstant(expected)

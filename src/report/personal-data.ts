@@ -108,7 +108,8 @@ class Masker {
   }
 
   private assertion(assertion: AssertionResult): AssertionResult {
-    const key = assertion.target.split(/[.[\]]/).filter(Boolean).at(-1)
+    // Only values out of the body: `headers.location` is a URL, not where someone lives.
+    const key = /^body\b/.test(assertion.target) ? assertion.target.split(/[.[\]]/).filter(Boolean).at(-1) : undefined
     return {
       ...assertion,
       ...('actual' in assertion ? { actual: this.value(assertion.actual, key) } : {}),

@@ -78,3 +78,14 @@ describe('maskText and maskCoordinate', () => {
     expect(maskCoordinate(value)).toBe(masked)
   })
 })
+
+describe('what is not personal data', () => {
+  it('leaves a Location header alone', () => {
+    const result = runResult([
+      scenario({
+        steps: [step({ assertions: [assertion({ ok: false, target: 'headers.location', matcher: 'relativeUri', expected: true, actual: 'http://h/fitnessActivities/7', message: 'headers.location: expected a relative URI, got "http://h/fitnessActivities/7"' })] })],
+      }),
+    ])
+    expect(maskPersonalData(result)).toEqual(result)
+  })
+})

@@ -1,0 +1,146 @@
+// Upstream down, too slow, cut mid-body; a client that goes away mid-response or mid-request: the client
+// gets a plain-text 502/504 (or a cut connection once the response has started), the exchange is
+// recorded as failed on one whole line, the upstream request is cancelled, and the proxy keeps serving.
+import { once } from 'node:events'
+import { readFileSync } from 'node:fs'
+import http from 'node:http'
+import net from 'node:net'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { recordingFiles } from '../../../proxy/exchange-log.js'
+import { summarizeRecordings } from '../../../proxy/summarize-recording.js'
+import type { ExchangeEntry } from '../../../src/model/exchange.js'
+import { readEntries, request, startTestProxy, type TestProxy } from './helpers.js'
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+describe('faults', () => {
+  let upstream: http.Server
+  let target: string
+  let proxy: TestProxy
+  let upstreamClosed = 0
+  let uploadAborted = 0
+
+  beforeAll(async () => {
+    upstream = http.createServer((req, res) => {
+      if (req.url === '/slow-head') return // never answers
+      if (req.url === '/cut') {
+        res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '1000' })
+        res.write('only a part')
+        setTimeout(() => res.socket?.destroy(), 20)
+        return
+      }
+      if (req.url === '/stream') {
+        res.writeHead(200, { 'content-type': 'text/plain' })
+        res.write('first chunk')
+        res.on('close', () => {
+          upstreamClosed += 1
+        })
+        return
+      }
+      if (req.url === '/upload') {
+        req.on('aborted', () => {
+          uploadAborted += 1
+        })
+        req.on('error', () => {})
+        req.resume()
+        return
+      }
+      res.end('ok')
+    })
+    upstream.listen(0, '127.0.0.1')
+    await once(upstream, 'listening')
+    target = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`
+    proxy = await startTestProxy(target, { timeoutMs: 300 })
+  })
+
+  afterAll(async () => {
+    await proxy.proxy.close()
+    upstream.closeAllConnections()
+    upstream.close()
+  })
+
+  it('answers 504 in plain text when the upstream is too slow, and keeps serving', async () => {
+    const slow = await request(`${proxy.proxy.url}/slow-head`)
+    expect(slow.status).toBe(504)
+    expect(slow.headers['content-type']).toMatch(/^text\/plain/)
+    expect(slow.body.toString()).toContain('too slow')
+    expect((await request(`${proxy.proxy.url}/ok`)).body.toString()).toBe('ok')
+  })
+
+  it('cuts the client connection when the upstream dies mid-body, and keeps serving', async () => {
+    await expect(request(`${proxy.proxy.url}/cut`)).rejects.toThrow()
+    expect((await request(`${proxy.proxy.url}/ok`)).status).toBe(200)
+  })
+
+  it('cancels the upstream request when the client goes away mid-response', async () => {
+    await new Promise<void>((resolve) => {
+      const req = http.get(`${proxy.proxy.url}/stream`, (res) => {
+        res.once('data', () => {
+          req.destroy()
+          resolve()
+        })
+      })
+      req.on('error', () => resolve())
+    })
+    for (let i = 0; i < 40 && upstreamClosed === 0; i += 1) await sleep(25)
+    expect(upstreamClosed).toBe(1)
+  })
+
+  it('cancels the upstream request when the client goes away mid-request', async () => {
+    const { port } = new URL(proxy.proxy.url)
+    const socket = net.connect(Number(port), '127.0.0.1')
+    await once(socket, 'connect')
+    socket.write('POST /upload HTTP/1.1\r\nhost: x\r\ncontent-type: application/octet-stream\r\ncontent-length: 100000\r\n\r\n0123456789')
+    await sleep(50)
+    socket.destroy()
+    for (let i = 0; i < 40 && uploadAborted === 0; i += 1) await sleep(25)
+    expect(uploadAborted).toBe(1)
+  })
+
+  it('records every failure on a whole line', async () => {
+    await sleep(50)
+    const lines = readFileSync(proxy.file, 'utf8').split('\n').filter(Boolean)
+    const entries = lines.map((line) => JSON.parse(line) as ExchangeEntry)
+    const codes = entries.map((entry) => entry._error?.code).filter(Boolean)
+    expect(codes).toEqual(expect.arrayContaining(['E_TIMEOUT', 'E_UPSTREAM_RESET', 'E_CLIENT_ABORTED', 'E_CLIENT_ABORTED']))
+    const timeout = entries.find((entry) => entry._error?.code === 'E_TIMEOUT') as ExchangeEntry
+    expect(timeout.response.status).toBe(504)
+    const cut = entries.find((entry) => entry._error?.code === 'E_UPSTREAM_RESET') as ExchangeEntry
+    expect(cut._error?.afterResponseStart).toBe(true)
+    expect(cut.response.status).toBe(200)
+  })
+})
+
+describe('an unreachable upstream', () => {
+  it('answers 502 in plain text, records E_CONNECT, and keeps serving', async () => {
+    const probe = net.createServer().listen(0, '127.0.0.1')
+    await once(probe, 'listening')
+    const port = (probe.address() as AddressInfo).port
+    await new Promise((resolve) => probe.close(resolve))
+    const proxy = await startTestProxy(`http://127.0.0.1:${port}`)
+    const first = await request(`${proxy.proxy.url}/user`)
+    const second = await request(`${proxy.proxy.url}/user`)
+    expect([first.status, second.status]).toEqual([502, 502])
+    expect(first.body.toString()).toContain('ECONNREFUSED')
+    const entries = await proxy.stop()
+    expect(entries.map((entry) => entry._error?.code)).toEqual(['E_CONNECT', 'E_CONNECT'])
+  })
+})
+
+describe('rotation', () => {
+  it('starts a new file past --max-bytes and loses no line', async () => {
+    const upstream = http.createServer((_req, res) => res.end('x'.repeat(200)))
+    upstream.listen(0, '127.0.0.1')
+    await once(upstream, 'listening')
+    const proxy = await startTestProxy(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, { maxBytes: 3000 })
+    for (let i = 0; i < 12; i += 1) await request(`${proxy.proxy.url}/n${i}`)
+    await proxy.stop()
+    upstream.close()
+    const files = recordingFiles(proxy.file)
+    expect(files.length).toBeGreaterThan(2)
+    const ids = files.flatMap((file) => readEntries(file).map((entry) => entry._id))
+    expect(ids.sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1))
+    expect((await summarizeRecordings(files)).exchanges).toBe(12)
+  })
+})

@@ -1,0 +1,145 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { fileURLToPath } from 'node:url'
+import { performance } from 'node:perf_hooks'
+import { afterEach, describe, expect, it } from 'vitest'
+import { loadSuites } from '../../../src/load/load-suites.js'
+import type { RunResult } from '../../../src/model/result.js'
+import { runConformance, type ConformanceOutcome } from '../../../src/run-conformance.js'
+import { startLoopbackServer, type LoopbackServer } from '../../helpers/loopback-server.js'
+
+const FIXTURE = fileURLToPath(new URL('../../fixtures/runner/create-then-read.yaml', import.meta.url))
+const ACTIVITY = 'application/vnd.com.service.FitnessActivity+json'
+
+let server: LoopbackServer | undefined
+afterEach(async () => {
+  await server?.close()
+  server = undefined
+})
+
+/** A server that creates properly (201 + Location) and answers the read-back with `misbehave`. */
+async function serverThatBreaksOnRead(misbehave: (request: IncomingMessage, response: ServerResponse) => void): Promise<LoopbackServer> {
+  return startLoopbackServer((request, response) => {
+    if (request.method === 'POST') {
+      request.resume()
+      response.writeHead(201, { location: '/fitnessActivities/7' }).end()
+    } else if (request.method === 'DELETE') {
+      response.writeHead(204).end()
+    } else if (request.url === '/fitnessActivities/7') {
+      misbehave(request, response)
+    } else {
+      response.writeHead(404).end()
+    }
+  })
+}
+
+async function run(url: string, timeoutMs = 1_000): Promise<ConformanceOutcome> {
+  const loaded = await loadSuites([FIXTURE])
+  expect(loaded.diagnostics).toEqual([])
+  return runConformance(loaded.scenarios, loaded.rules, {
+    target: { baseUrl: new URL(url), tokens: { token: 'faulty-test-token' }, label: url },
+    filter: { readOnly: false },
+    strict: false,
+    concurrency: 1,
+    timeoutMs,
+    bail: false,
+    insecure: false,
+    configValues: {},
+  }, {})
+}
+
+function ranResult(outcome: ConformanceOutcome): RunResult {
+  if (outcome.kind !== 'ran') throw new Error(`expected the run to happen, got ${outcome.kind}`)
+  return outcome.result
+}
+
+function readStep(result: RunResult) {
+  return result.scenarios[0]!.steps[1]!
+}
+
+describe('a faulty server gives a failed scenario with a clear message, within the timeouts, and cleanup still runs', () => {
+  it.each([
+    {
+      fault: 'resets the connection mid-body',
+      misbehave: (_: IncomingMessage, response: ServerResponse) => {
+        response.writeHead(200, { 'content-type': ACTIVITY, 'content-length': '500' })
+        response.write('{"uri":"/fitnessActivities/7","ty')
+        setTimeout(() => response.socket?.destroy(), 20)
+      },
+      expectation: /broke off|terminated|closed|socket/i,
+    },
+    {
+      fault: 'never answers',
+      misbehave: () => undefined,
+      expectation: /no complete response .* within 1000 ms/,
+    },
+    {
+      fault: 'sends a body that is not JSON',
+      misbehave: (_: IncomingMessage, response: ServerResponse) => response.writeHead(200, { 'content-type': ACTIVITY }).end('<html>oops</html>'),
+      expectation: /the body is not JSON: "<html>oops<\/html>"/,
+    },
+    {
+      fault: 'announces a longer Content-Length than it sends',
+      misbehave: (_: IncomingMessage, response: ServerResponse) => {
+        response.socket?.end('HTTP/1.1 200 OK\r\ncontent-type: ' + ACTIVITY + '\r\ncontent-length: 100\r\n\r\n{"uri":"/x"}')
+      },
+      expectation: /broke off|terminated|closed|other side/i,
+    },
+    {
+      fault: 'answers 500 to everything',
+      misbehave: (_: IncomingMessage, response: ServerResponse) => response.writeHead(500, { 'content-type': 'text/plain' }).end('boom'),
+      expectation: /status: expected equal to 200, got 500/,
+    },
+  ])('when the server $fault', async ({ misbehave, expectation }) => {
+    server = await serverThatBreaksOnRead(misbehave)
+    const started = performance.now()
+    const result = ranResult(await run(server.url))
+    expect(performance.now() - started).toBeLessThan(8_000)
+    expect(result.summary.failed).toBe(1)
+    const step = readStep(result)
+    const said = [step.error?.message ?? '', ...step.assertions.filter((a) => !a.ok).map((a) => a.message)].join('\n')
+    expect(said).toMatch(expectation)
+    // The created activity was deleted even though the scenario failed.
+    expect(server.requests).toContain('DELETE /fitnessActivities/7')
+  })
+
+  it('retries a 503 with Retry-After within the timeout, then reports rate limiting as an error of the run', async () => {
+    let reads = 0
+    server = await serverThatBreaksOnRead((_, response) => {
+      reads++
+      response.writeHead(503, { 'retry-after': '1' }).end()
+    })
+    const result = ranResult(await run(server.url, 2_500))
+    const step = readStep(result)
+    expect(step.status).toBe('error')
+    expect(step.error?.code).toBe('E_RATE_LIMITED')
+    expect(reads).toBe(3) // the first try and two waits of one second fit in 2.5 s
+    expect(server.requests).toContain('DELETE /fitnessActivities/7')
+  })
+
+  it('passes once a busy server answers after its Retry-After', async () => {
+    let reads = 0
+    server = await serverThatBreaksOnRead((_, response) => {
+      if (++reads === 1) return void response.writeHead(429, { 'retry-after': '1' }).end()
+      response.writeHead(200, { 'content-type': ACTIVITY }).end(JSON.stringify({ uri: '/fitnessActivities/7', type: 'Running', start_time: 'Sat, 1 Mar 1980 00:00:00' }))
+    })
+    const result = ranResult(await run(server.url, 3_000))
+    expect(result.summary.failed).toBe(0)
+  })
+
+  it('fails the step that cannot connect midway (the server went away after the create)', async () => {
+    server = await serverThatBreaksOnRead((request) => {
+      request.socket.destroy()
+    })
+    const result = ranResult(await run(server.url))
+    expect(readStep(result).status).toBe('error')
+    expect(result.summary.failed).toBe(1)
+  })
+
+  it('says the server cannot be reached at all when nothing listens (exit 3 in the CLI)', async () => {
+    const gone = await startLoopbackServer(() => undefined)
+    await gone.close()
+    const outcome = await run(gone.url)
+    expect(outcome.kind).toBe('unreachable')
+    if (outcome.kind === 'unreachable') expect(outcome.diagnostic.message).toMatch(/cannot connect to http:\/\/127.0.0.1:\d+ \(ECONNREFUSED\)/)
+  })
+})

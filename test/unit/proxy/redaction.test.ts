@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest'
+import { parseJsonPath, Redactor } from '../../../proxy/redaction.js'
+
+const TOKEN = 'abcDEF123-secret.token'
+
+function learnt(options: ConstructorParameters<typeof Redactor>[0] = {}): Redactor {
+  const redactor = new Redactor({ key: 'fixed-test-key', ...options })
+  redactor.learn([['Authorization', `Bearer ${TOKEN}`], ['Cookie', 'session=cookie-value-1; theme=dark-mode']])
+  return redactor
+}
+
+describe('Redactor', () => {
+  it.each([
+    { name: 'authorization', value: `Bearer ${TOKEN}`, expected: /^Bearer \[redacted tok_[0-9a-f]{12}\]$/ },
+    { name: 'Authorization', value: TOKEN, expected: /^\[redacted tok_[0-9a-f]{12}\]$/ },
+    { name: 'cookie', value: 'session=cookie-value-1; theme=dark-mode', expected: /^session=\[redacted ck_[0-9a-f]{12}\]; theme=\[redacted ck_[0-9a-f]{12}\]$/ },
+    { name: 'set-cookie', value: 'session=cookie-value-1; Path=/; HttpOnly', expected: /^session=\[redacted ck_[0-9a-f]{12}\]; Path=\/; HttpOnly$/ },
+    { name: 'x-echo', value: `you sent ${TOKEN}`, expected: /^you sent \[redacted tok_[0-9a-f]{12}\]$/ },
+    { name: 'accept', value: 'application/json', expected: /^application\/json$/ },
+  ])('redacts $name: $value', ({ name, value, expected }) => {
+    expect(learnt().redactHeader(name, value)).toMatch(expected)
+  })
+
+  it('names a token by a keyed hash: same key, same id; other key, other id; never the token', () => {
+    const a = new Redactor({ key: 'k1' })
+    const b = new Redactor({ key: 'k1' })
+    const c = new Redactor({ key: 'k2' })
+    const id = a.learn([['authorization', `Bearer ${TOKEN}`]])
+    expect(id).toBe(b.learn([['authorization', `Bearer ${TOKEN}`]]))
+    expect(id).not.toBe(c.learn([['authorization', `Bearer ${TOKEN}`]]))
+    expect(id).not.toContain(TOKEN.slice(0, 6))
+    expect(new Redactor().learn([['authorization', `Bearer ${TOKEN}`]])).not.toBe(id)
+  })
+
+  it('replaces a known secret wherever it appears: text, URL-encoded, bytes, JSON-escaped', () => {
+    const redactor = learnt()
+    expect(redactor.scrub(`{"notes":"${TOKEN}"}`)).not.toContain(TOKEN)
+    expect(redactor.scrub(`/x?t=${encodeURIComponent('cookie-value-1')}`)).not.toContain('cookie-value-1')
+    expect(redactor.scrubBytes(Buffer.from(`\u0000\u0001${TOKEN}\u0002`)).includes(Buffer.from(TOKEN))).toBe(false)
+    const slashy = new Redactor()
+    slashy.learn([['authorization', 'Bearer a/b"c\\d-long']])
+    expect(slashy.scrubLine(JSON.stringify({ v: 'a/b"c\\d-long' }))).not.toContain('a/b\\"c\\\\d-long')
+  })
+
+  it('learns an access_token query parameter (RFC 6750 §2.3)', () => {
+    const redactor = new Redactor()
+    redactor.learn([], new URL('http://x/user?access_token=query-token-123'))
+    expect(redactor.scrub('http://x/user?access_token=query-token-123')).not.toContain('query-token-123')
+  })
+
+  it('does not search for very short secrets elsewhere (they would shred the recording)', () => {
+    const redactor = new Redactor()
+    redactor.learn([['authorization', 'Bearer ab']])
+    expect(redactor.redactHeader('authorization', 'Bearer ab')).toMatch(/^Bearer \[redacted tok_/)
+    expect(redactor.scrub('about')).toBe('about')
+  })
+})
+
+describe('body paths', () => {
+  it.each([
+    { path: 'name', segments: ['name'] },
+    { path: '$.path[*].latitude', segments: ['path', '*', 'latitude'] },
+    { path: "items[0]['uri']", segments: ['items', '0', 'uri'] },
+  ])('parses $path', ({ path, segments }) => {
+    expect(parseJsonPath(path).map((s) => (typeof s === 'symbol' ? '*' : s))).toEqual(segments)
+  })
+
+  it('replaces values with ones of the same type and lists the pointers', () => {
+    const redactor = new Redactor({ bodyPaths: ['path[*].latitude', 'notes', 'missing.field'] })
+    const body = { notes: 'hi', path: [{ latitude: 45.7, longitude: 4.8 }, { latitude: 45.8, longitude: 4.9 }] }
+    const { value, pointers } = redactor.redactBody(body)
+    expect(value).toEqual({ notes: '[redacted]', path: [{ latitude: 0, longitude: 4.8 }, { latitude: 0, longitude: 4.9 }] })
+    expect(pointers).toEqual(['/notes', '/path/0/latitude', '/path/1/latitude'])
+    expect(body.notes).toBe('hi')
+  })
+
+  it('redacts personal data by representation with --redact-personal', () => {
+    const redactor = new Redactor({ personal: true })
+    expect(redactor.redactBody({ name: 'Alice', athlete_type: 'Runner' }, 'Profile').value).toEqual({ name: '[redacted]', athlete_type: 'Runner' })
+    expect(redactor.redactBody({ name: 'Alice' }, 'User').pointers).toEqual([])
+    expect(redactor.redactBody({ path: [{ latitude: 1, longitude: 2, altitude: 3, type: 'gps' }] }, 'LiveFitnessActivityUpdate').value).toEqual({
+      path: [{ latitude: 0, longitude: 0, altitude: 0, type: 'gps' }],
+    })
+  })
+})

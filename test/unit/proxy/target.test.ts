@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest'
+import { apiPathOf, endToEndHeaders, upstreamPathFor } from '../../../proxy/target.js'
+import { stableStringify } from '../../../proxy/stable-json.js'
+
+describe('paths under the target', () => {
+  it.each([
+    { target: 'http://h/', client: '/user', upstream: '/user', api: '/user' },
+    { target: 'http://h/api/v1', client: '/user?x=1', upstream: '/api/v1/user?x=1', api: '/user?x=1' },
+    { target: 'http://h/api/v1/', client: '/api/v1/user', upstream: '/api/v1/user', api: '/user' },
+    { target: 'http://h/api', client: '/apiary', upstream: '/api/apiary', api: '/apiary' },
+  ])('$client through $target → $upstream', ({ target, client, upstream, api }) => {
+    expect(upstreamPathFor(new URL(target), client)).toBe(upstream)
+    expect(apiPathOf(new URL(target), upstream)).toBe(api)
+  })
+})
+
+describe('endToEndHeaders', () => {
+  it('drops hop-by-hop headers and those named by Connection, keeps order and repeats', () => {
+    const raw = ['Set-Cookie', 'a=1', 'Connection', 'keep-alive, X-Hop', 'X-Hop', 'h', 'Keep-Alive', 'timeout=5', 'Transfer-Encoding', 'chunked', 'Set-Cookie', 'b=2', 'Host', 'x']
+    expect(endToEndHeaders(raw, new Set(['host']))).toEqual(['Set-Cookie', 'a=1', 'Set-Cookie', 'b=2'])
+  })
+})
+
+describe('stableStringify', () => {
+  it('sorts keys at every depth and keeps array order', () => {
+    expect(stableStringify({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: undefined } })).toBe('{"a":{"d":[3,{"y":2,"z":1}]},"b":1}')
+  })
+})
