@@ -4,6 +4,7 @@
  *   http-proxy    http-proxy 1.18.1 with a keep-alive http.Agent and an error listener
  *   http-proxy-3  http-proxy-3 1.x with a keep-alive http.Agent and an error listener
  *   undici        node:http server + undici Pool (proxy/forwarder.ts as shipped)
+ *   undici + recording   the whole `fitconform proxy --record` (throughput only: the cost of recording)
  *
  * Throughput and latency: autocannon (programmatic) against a plain node:http upstream answering 1 KB and
  * 100 KB bodies; the upstream, each proxy and autocannon run on separate threads so that they do not
@@ -16,14 +17,18 @@
  * Run: npx tsc -p tsconfig.build.json && node dist/bench/proxy-core-comparison.js [--duration 3] [--json FILE]
  */
 import { once } from 'node:events'
-import { writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import net from 'node:net'
 import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
 import { gzipSync } from 'node:zlib'
 import { createForwarder } from '../proxy/forwarder.js'
+import { startProxy } from '../proxy/proxy-server.js'
+import { Redactor } from '../proxy/redaction.js'
 
 const require = createRequire(import.meta.url)
 
@@ -120,7 +125,7 @@ async function startUpstream(): Promise<Running & { connections: () => number }>
 }
 
 interface WorkerJob {
-  readonly role: 'upstream' | 'proxy'
+  readonly role: 'upstream' | 'proxy' | 'recording-proxy'
   readonly core?: CoreName
   readonly target?: string
 }
@@ -137,11 +142,24 @@ async function runWorker(job: WorkerJob): Promise<void> {
     })
     return
   }
-  const core = await startCore(job.core as CoreName, job.target as string)
+  const core = job.role === 'recording-proxy' ? await startRecordingProxy(job.target as string) : await startCore(job.core as CoreName, job.target as string)
   port.postMessage({ url: core.url })
   port.on('message', (message: string) => {
     if (message === 'close') void core.close().then(() => process.exit(0))
   })
+}
+
+/** The shipped proxy as `fitconform proxy --record` runs it: forwarder, recorder, analysis, NDJSON log. */
+async function startRecordingProxy(target: string): Promise<Running> {
+  const dir = mkdtempSync(join(tmpdir(), 'fitconform-bench-'))
+  const proxy = await startProxy({ target: new URL(target), record: join(dir, 'bench.ndjson'), redactor: new Redactor() })
+  return {
+    url: proxy.url,
+    close: async () => {
+      await proxy.close()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
 }
 
 interface WorkerHandle {
@@ -190,9 +208,14 @@ async function measure(options: { url: string; durationSeconds: number }): Promi
 
 async function throughput(durationSeconds: number): Promise<LoadFigures[]> {
   const figures: LoadFigures[] = []
-  for (const core of ['direct', ...CORES] as const) {
+  for (const core of ['direct', ...CORES, 'undici + recording'] as const) {
     const upstream = await spawn({ role: 'upstream' })
-    const proxy = core === 'direct' ? undefined : await spawn({ role: 'proxy', core, target: upstream.url })
+    const proxy =
+      core === 'direct'
+        ? undefined
+        : core === 'undici + recording'
+          ? await spawn({ role: 'recording-proxy', target: upstream.url })
+          : await spawn({ role: 'proxy', core, target: upstream.url })
     const base = proxy?.url ?? upstream.url
     for (const [body, path] of [['1 KB', '/small'], ['100 KB', '/large']] as const) {
       const before = (await upstream.ask<{ connections: number }>('connections')).connections
@@ -482,10 +505,10 @@ async function main(): Promise<void> {
   const durationSeconds = Number(argValue('--duration') ?? '3')
   process.stdout.write(`proxy core comparison: node ${process.version}, ${durationSeconds} s per case, 16 connections\n\n`)
   const load = await throughput(durationSeconds)
-  process.stdout.write('core          body     req/s   p50 ms  p99 ms  errors  upstream conns\n')
+  process.stdout.write('core                body     req/s   p50 ms  p99 ms  errors  upstream conns\n')
   for (const f of load) {
     process.stdout.write(
-      `${f.core.padEnd(13)} ${f.body.padEnd(7)} ${String(f.requestsPerSecond).padStart(6)}  ${String(f.p50Ms).padStart(6)}  ${String(f.p99Ms).padStart(6)}  ${String(f.errors).padStart(6)}  ${String(f.upstreamConnections).padStart(6)}\n`,
+      `${f.core.padEnd(19)} ${f.body.padEnd(7)} ${String(f.requestsPerSecond).padStart(6)}  ${String(f.p50Ms).padStart(6)}  ${String(f.p99Ms).padStart(6)}  ${String(f.errors).padStart(6)}  ${String(f.upstreamConnections).padStart(6)}\n`,
     )
   }
   const cases = await correctness()

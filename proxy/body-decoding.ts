@@ -101,11 +101,19 @@ function utf8Text(bytes: Buffer, truncated: boolean): string | undefined {
   for (let end = bytes.length; end >= Math.max(0, bytes.length - (truncated ? 3 : 0)); end -= 1) {
     try {
       const text = UTF8.decode(bytes.subarray(0, end))
-      // NUL and most C0 controls mean binary; tab, CR, LF and form feed are text.
-      return /[\u0000-\u0008\u000e-\u001f]/.test(text) ? undefined : text
+      return hasBinaryControls(text) ? undefined : text
     } catch {
       // try one byte shorter: the cap may have cut a character
     }
   }
   return undefined
+}
+
+/** NUL and most C0 controls mean binary; tab, LF, vertical tab, form feed and CR are text. */
+function hasBinaryControls(text: string): boolean {
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i)
+    if (code < 0x20 && (code < 0x09 || code > 0x0d)) return true
+  }
+  return false
 }

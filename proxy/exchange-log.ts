@@ -26,7 +26,8 @@ export interface ExchangeLog {
 }
 
 export function openExchangeLog(options: ExchangeLogOptions): ExchangeLog {
-  let fd = openSync(options.file, 'a')
+  // Recordings hold personal data: readable by their owner only.
+  let fd = openSync(options.file, 'a', 0o600)
   let size = fstatSync(fd).size
   let nextSuffix = highestRotation(options.file) + 1
   let closed = false
@@ -39,7 +40,7 @@ export function openExchangeLog(options: ExchangeLogOptions): ExchangeLog {
         closeSync(fd)
         renameSync(options.file, `${options.file}.${nextSuffix}`)
         nextSuffix += 1
-        fd = openSync(options.file, 'a')
+        fd = openSync(options.file, 'a', 0o600)
         size = 0
       }
       writeSync(fd, bytes)

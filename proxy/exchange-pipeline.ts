@@ -84,6 +84,8 @@ async function processExchange(exchange: CapturedExchange, options: PipelineOpti
 
   const tokenId = redactor.learn(pairs(exchange.requestHeaders), new URL(exchange.upstreamPath, target.origin))
   if (response !== undefined) redactor.learn(pairs(response.rawHeaders))
+  redactor.learnFromBody(view.request.body.json)
+  if (view.response !== undefined) redactor.learnFromBody(view.response.body.json)
   const endpointRef: EndpointRef | undefined = endpoint === undefined ? undefined : { row: endpoint.row, method: endpoint.method, path: endpoint.path }
   const entry = toExchangeEntry(
     {

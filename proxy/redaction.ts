@@ -16,6 +16,9 @@ import { createHmac, randomBytes } from 'node:crypto'
 /** Header names whose values are secrets, lower-case (STYLE §2.12's default `redactHeaders`). */
 export const DEFAULT_REDACT_HEADERS: readonly string[] = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie']
 
+/** Body fields that hold tokens (RFC 6749 §5.1; OpenID Connect's id_token). */
+const TOKEN_FIELDS = new Set(['access_token', 'refresh_token', 'id_token'])
+
 /** Secrets shorter than this are still redacted in their header, but not searched for elsewhere. */
 const MIN_SECRET_LENGTH = 6
 
@@ -101,6 +104,22 @@ export class Redactor {
       if (name.toLowerCase() === 'access_token') this.#remember(value, `[redacted ${this.idOf(value)}]`)
     }
     return tokenId
+  }
+
+  /**
+   * Learns token-shaped fields of a JSON body (an OAuth 2.0 token response, RFC 6749 §5.1, proxied
+   * before the token is first used), so that their values are redacted wherever they appear.
+   */
+  learnFromBody(body: unknown): void {
+    if (Array.isArray(body)) {
+      for (const item of body) this.learnFromBody(item)
+      return
+    }
+    if (body === null || typeof body !== 'object') return
+    for (const [key, value] of Object.entries(body)) {
+      if (typeof value === 'string' && TOKEN_FIELDS.has(key.toLowerCase())) this.#remember(value, `[redacted ${this.idOf(value)}]`)
+      else this.learnFromBody(value)
+    }
   }
 
   /** The header as it may be written. */

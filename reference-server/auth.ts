@@ -1,6 +1,6 @@
 // Authentication (§5) and the three structured 403s (§7 rules 1–3).
 import type { ServerContext } from './call.js'
-import { grantFor, type Grant } from './demo-accounts.js'
+import { demoTokens, grantFor, type Grant } from './demo-accounts.js'
 import { errorMessageBody } from './representations.js'
 import { jsonReply, textReply, type Reply } from './reply.js'
 
@@ -18,12 +18,14 @@ const realm = 'Bearer realm="fitconform reference server"'
  */
 export function authenticate(header: string | undefined, server: ServerContext): Authentication {
   if (header === undefined || header.trim() === '') {
+    if (server.faults.is('no-token-served')) return { ok: true, grant: firstDemoGrant() }
     const status = server.behaviour.missingAuthorizationStatus
     const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': realm } : {}
     return { ok: false, reply: textReply(status, 'This request needs an "Authorization: Bearer <token>" header (§5 rule 1).', headers) }
   }
   const match = /^Bearer +(\S+)\s*$/i.exec(header)
   const grant = match?.[1] === undefined ? undefined : grantFor(match[1])
+  if (!grant && server.faults.is('invalid-token-served')) return { ok: true, grant: firstDemoGrant() }
   if (!grant) {
     const message = match ? 'The bearer token is not known to this server.' : 'The Authorization header must have the form "Bearer <token>" (§5 rule 1).'
     return { ok: false, reply: textReply(401, message, { 'WWW-Authenticate': `${realm}, error="invalid_token"` }) }
@@ -35,6 +37,9 @@ export function authenticate(header: string | undefined, server: ServerContext):
 export function authorize(grant: Grant, dataSet: DataSet, server: ServerContext): Reply | undefined {
   if (grant.revoked) {
     // §7 rules 1–2: a disconnected user is refused everywhere, with whether they asked for deletion.
+    if (!grant.revoked.deleteHealth && server.faults.is('revoked-answers-401')) {
+      return textReply(401, 'Access was revoked.', { 'WWW-Authenticate': `${realm}, error="invalid_token"` })
+    }
     return forbidden(server, 'Revoked', grant.revoked.deleteHealth)
   }
   if (dataSet === 'fitness-activities' && !grant.fitnessActivities) return forbidden(server, 'Insufficient permission')
@@ -43,5 +48,18 @@ export function authorize(grant: Grant, dataSet: DataSet, server: ServerContext)
 
 /** §7: the only structured error body, ErrorMessage, and only with 403. */
 export function forbidden(server: ServerContext, reason: 'Revoked' | 'Insufficient permission', deleteHealth?: boolean): Reply {
-  return jsonReply(server.behaviour, 'ErrorMessage', errorMessageBody(reason, deleteHealth, server.behaviour), {}, 403)
+  const { faults } = server
+  const body = errorMessageBody(reason, deleteHealth, server.behaviour)
+  if (reason === 'Revoked' && deleteHealth === false && faults.is('revoked-without-delete-health')) delete body.delete_health
+  if (reason === 'Revoked' && deleteHealth === true && faults.is('revoked-delete-health-false')) body.delete_health = false
+  if (reason === 'Insufficient permission' && faults.is('insufficient-with-delete-health')) body.delete_health = false
+  if (reason === 'Insufficient permission' && faults.is('reason-misspelled')) body.reason = 'Insufficient permissions'
+  const reply = jsonReply(server.behaviour, 'ErrorMessage', body, {}, 403)
+  if (faults.is('error-media-type-wrong')) reply.headers['Content-Type'] = 'application/json'
+  return reply
+}
+
+/** The user of the first demo token, whom the authentication mutants serve instead of refusing. */
+function firstDemoGrant(): Grant {
+  return grantFor(demoTokens.token)!
 }

@@ -22,6 +22,8 @@ export interface ServerContext {
 export interface Call {
   /** The method the handler serves: a HEAD request reaches the GET handler as 'GET'. */
   readonly method: string
+  /** True when the request was a HEAD (served by the GET handler; send-reply.ts drops the body). */
+  readonly isHead: boolean
   /** The path as the client sent it, base path included, e.g. to build absolute links. */
   readonly pathname: string
   readonly query: URLSearchParams

@@ -4,6 +4,7 @@
 import type { IncomingMessage } from 'node:http'
 import { authenticate, authorize } from './auth.js'
 import type { Call, ServerContext } from './call.js'
+import type { Grant } from './demo-accounts.js'
 import { readBody } from './read-body.js'
 import { parseRequestTarget } from './request-target.js'
 import { ReplyProblem, textReply, type Reply } from './reply.js'
@@ -25,7 +26,7 @@ export async function dispatch(req: IncomingMessage, server: ServerContext): Pro
   const authentication = authenticate(req.headers.authorization, server)
   if (!authentication.ok) return authentication.reply
   const refusal = authorize(authentication.grant, match.route.dataSet, server)
-  if (refusal) return refusal
+  if (refusal && !isRefusalSkipped(method, routedPath, authentication.grant, server)) return refusal
 
   let body: Buffer | undefined
   if (method === 'POST' || method === 'PUT') {
@@ -37,6 +38,7 @@ export async function dispatch(req: IncomingMessage, server: ServerContext): Pro
 
   const call: Call = {
     method: method === 'HEAD' ? 'GET' : method,
+    isHead: method === 'HEAD',
     pathname: target.pathname,
     query: target.searchParams,
     headers: req.headers,
@@ -53,6 +55,13 @@ export async function dispatch(req: IncomingMessage, server: ServerContext): Pro
     if (error instanceof BodyProblem) return textReply(server.behaviour.invalidBodyStatus, `Invalid request body: ${error.message}`)
     throw error
   }
+}
+
+/** Mutants that check permissions on reads only, so a create slips through (§7 rules 1 and 3). */
+function isRefusalSkipped(method: string, path: string | undefined, grant: Grant, server: ServerContext): boolean {
+  if (method !== 'POST' || path !== '/fitnessActivities') return false
+  if (grant.revoked) return !grant.revoked.deleteHealth && server.faults.is('revoked-token-can-create')
+  return !grant.fitnessActivities && server.faults.is('limited-token-can-create')
 }
 
 function withoutBasePath(pathname: string, basePath: string): string | undefined {

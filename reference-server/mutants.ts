@@ -16,21 +16,126 @@ export interface MutantDefinition {
 }
 
 export const mutantCatalogue = [
-  {
-    name: 'has-map-boolean',
-    rule: 'ACTIVITY-HAS-MAP-TEXT',
-    description: 'An activity carries has_map as a JSON boolean instead of the text "true"/"false" (§2.3).',
-  },
-  {
-    name: 'head-with-body',
-    rule: 'HEAD-NO-BODY',
-    description: 'HEAD writes the body a GET would send after the headers, straight to the socket (§4 endpoint 9).',
-  },
-  {
-    name: 'location-absolute',
-    rule: 'CREATE-LOCATION',
-    description: 'Create answers with an absolute URL in Location instead of the relative URI (§4 endpoint 4).',
-  },
+  // §2.2, §4 rules 1–2, §8: paging and page size
+  { name: 'default-page-size-20', rule: 'FEED-DEFAULT-PAGE-SIZE', description: 'Without pageSize the feed pages hold 20 items instead of 25 (§4 rule 1, §8).' },
+  { name: 'page-size-ignored', rule: 'FEED-PAGE-SIZE', description: 'pageSize is ignored for the items (pages of 25), though previous still carries it (§4 rule 2).' },
+  { name: 'page-size-off-by-one', rule: 'FEED-PAGE-SIZE', description: 'A given pageSize n yields pages of n + 1 items, consistently, so a walk still meets everything once (§4 rule 2).' },
+  { name: 'previous-drops-page-size', rule: 'FEED-PREVIOUS-KEEPS-PAGE-SIZE', description: 'The previous link leaves out the pageSize the client gave (§4 rule 2).' },
+  { name: 'previous-without-page', rule: 'FEED-PREVIOUS-LINK', description: 'The previous link names the page with a parameter `p` instead of `page`, and the server follows `p` (§2.2).' },
+  { name: 'previous-relative', rule: 'FEED-FIELDS', description: 'The previous link is a relative URI instead of an absolute URL (§2.2 previous: string, absolute URL).' },
+  { name: 'page-repeats-item', rule: 'FEED-WALK-COMPLETE', description: 'The second page starts one item early, so walking previous meets one activity twice (§2.2).' },
+  { name: 'page-skips-item', rule: 'FEED-WALK-COMPLETE', description: 'Every page after the first starts one item late, so walking previous misses activities (§2.2).' },
+  { name: 'size-counts-page', rule: 'FEED-SIZE-TOTAL', description: 'An unscoped feed gives as size the number of items on the page, not the total (§2.2 size).' },
+  { name: 'scoped-previous-present', rule: 'FEED-SCOPED-NO-PREVIOUS', description: 'A time-scoped feed carries a previous link to a next (empty) page (§2.2 previous: absent when scoped).' },
+  { name: 'scoped-size-total', rule: 'FEED-SCOPED-SIZE', description: 'A time-scoped feed gives as size the total number of the user\'s activities, not the items returned (§2.2 size).' },
+
+  // §4 rule 1: date scopes and their boundaries
+  { name: 'no-earlier-than-exclusive', rule: 'SCOPE-NO-EARLIER-THAN', description: 'noEarlierThan leaves out activities that start on the boundary day (§4 rule 1 "not earlier than").' },
+  { name: 'no-earlier-than-ignored', rule: 'SCOPE-NO-EARLIER-THAN', description: 'noEarlierThan makes the feed scoped but restricts nothing (§4 rule 1).' },
+  { name: 'no-earlier-than-on-modified-date', rule: 'SCOPE-NO-EARLIER-THAN', description: 'noEarlierThan is compared with the modification date instead of the start time (§4 rule 1).' },
+  { name: 'no-later-than-exclusive', rule: 'SCOPE-NO-LATER-THAN', description: 'noLaterThan leaves out activities that start on the boundary day (§4 rule 1 "not later than").' },
+  { name: 'no-later-than-ignored', rule: 'SCOPE-NO-LATER-THAN', description: 'noLaterThan makes the feed scoped but restricts nothing (§4 rule 1).' },
+  { name: 'modified-no-earlier-than-ignored', rule: 'SCOPE-MODIFIED-NO-EARLIER-THAN', description: 'modifiedNoEarlierThan makes the feed scoped but restricts nothing (§4 rule 1).' },
+  { name: 'modified-no-earlier-than-inverted', rule: 'SCOPE-MODIFIED-NO-EARLIER-THAN', description: 'modifiedNoEarlierThan is applied as an upper bound of the modification date (§4 rule 1).' },
+  { name: 'modified-no-later-than-ignored', rule: 'SCOPE-MODIFIED-NO-LATER-THAN', description: 'modifiedNoLaterThan makes the feed scoped but restricts nothing (§4 rule 1).' },
+  { name: 'modified-no-later-than-inverted', rule: 'SCOPE-MODIFIED-NO-LATER-THAN', description: 'modifiedNoLaterThan is applied as a lower bound of the modification date (§4 rule 1).' },
+
+  // §4 rules 3–4: conditional reads
+  { name: 'feed-never-304', rule: 'COND-FEED-NOT-MODIFIED', description: 'The feed ignores If-Modified-Since and always answers 200 (§4 rule 3).' },
+  { name: 'feed-304-with-body', rule: 'COND-FEED-NOT-MODIFIED', description: 'The feed\'s 304 is followed on the wire by the feed body (§4 rule 3 "304 with no body").' },
+  { name: 'feed-stale-304', rule: 'COND-FEED-MODIFIED', description: 'The feed\'s change time ignores deletions, so after a delete it still answers 304 (§4 rule 3).' },
+  { name: 'activity-never-304', rule: 'COND-ACTIVITY-NOT-MODIFIED', description: 'An activity ignores If-Modified-Since and always answers 200 (§4 rule 3).' },
+  { name: 'activity-304-with-body', rule: 'COND-ACTIVITY-NOT-MODIFIED', description: 'An activity\'s 304 is followed on the wire by the activity body (§4 rule 3 "304 with no body").' },
+  { name: 'activity-stale-304', rule: 'COND-ACTIVITY-MODIFIED', description: 'An activity answers 304 to any valid If-Modified-Since, even when it changed since (§4 rule 3).' },
+  { name: 'ims-ignored-with-scope', rule: 'COND-WITH-SCOPE', description: 'If-Modified-Since is ignored (always 200) when the feed read also carries a time scope (§4 rule 4).' },
+
+  // §2.3, §4 endpoints 3–4 and 7: Last-Modified and Location
+  { name: 'no-last-modified-on-read', rule: 'LAST-MODIFIED-READ', description: 'GET of an activity answers without Last-Modified (HEAD still has it) (§2.3, §4 endpoint 3).' },
+  { name: 'last-modified-not-gmt', rule: 'LAST-MODIFIED-READ', description: 'GET of an activity gives Last-Modified with "UTC" instead of an HTTP date in GMT (§2.3).' },
+  { name: 'no-last-modified-on-edit', rule: 'LAST-MODIFIED-EDIT', description: 'An edit answers without Last-Modified (§2.3, §4 endpoint 7).' },
+  { name: 'last-modified-iso-on-edit', rule: 'LAST-MODIFIED-EDIT', description: 'An edit gives Last-Modified as ISO 8601 text instead of an HTTP date (§2.3).' },
+  { name: 'last-modified-not-advancing', rule: 'LAST-MODIFIED-ADVANCES', description: 'An edit applies the new notes but leaves the modification time, and so Last-Modified, unchanged (§2.3).' },
+  { name: 'live-update-keeps-last-modified', rule: 'LAST-MODIFIED-ADVANCES', description: 'A live update adds its points but leaves Last-Modified unchanged (§2.3, §4 rule 3).' },
+  { name: 'location-absolute', rule: 'CREATE-LOCATION', description: 'Create answers with an absolute URL in Location instead of the relative URI (§4 endpoint 4).' },
+  { name: 'location-missing', rule: 'CREATE-LOCATION', description: 'Create answers 201 without a Location header (§4 endpoint 4, rule 5).' },
+
+  // §1 rule 3, §7: media types
+  { name: 'user-media-type-wrong', rule: 'MEDIA-TYPE-RESPONSE', description: 'The User is served as application/json (§1 rule 3).' },
+  { name: 'feed-media-type-wrong', rule: 'MEDIA-TYPE-RESPONSE', description: 'The feed is served with the FitnessActivity media type (§1 rule 3).' },
+  { name: 'activity-media-type-wrong', rule: 'MEDIA-TYPE-RESPONSE', description: 'GET and HEAD of an activity give Content-Type application/json (§1 rule 3).' },
+  { name: 'profile-media-type-wrong', rule: 'MEDIA-TYPE-RESPONSE', description: 'The profile edit answers with the User media type (§1 rule 3).' },
+  { name: 'error-media-type-wrong', rule: 'ERROR-MEDIA-TYPE', description: 'Every 403 ErrorMessage is served as application/json (§7).' },
+
+  // §4 endpoints: status codes and bodies
+  { name: 'create-answers-200', rule: 'CREATE-STATUS', description: 'Create answers 200 instead of 201 (§4 endpoint 4).' },
+  { name: 'create-with-body', rule: 'CREATE-NO-BODY', description: 'Create answers 201 with the new activity as a body (§4 endpoint 4 "no body").' },
+  { name: 'live-update-answers-200', rule: 'LIVE-UPDATE-STATUS', description: 'A live update answers 200 with the activity instead of 204 (§4 endpoint 5).' },
+  { name: 'live-update-204-with-body', rule: 'LIVE-UPDATE-STATUS', description: 'A live update answers 204, then writes the activity on the wire (§4 endpoint 5 "no body").' },
+  { name: 'edit-answers-201', rule: 'EDIT-STATUS', description: 'An edit answers 201 instead of 200 (§4 endpoint 7).' },
+  { name: 'delete-answers-200', rule: 'DELETE-STATUS', description: 'Delete answers 200 with the deleted activity instead of 204 (§4 endpoint 8).' },
+  { name: 'delete-204-with-body', rule: 'DELETE-STATUS', description: 'Delete answers 204, then writes a text body on the wire (§4 endpoint 8 "no body").' },
+
+  // §2: field types and links
+  { name: 'user-body-not-json', rule: 'BODY-IS-JSON', description: 'The User body ends with a stray comma, so it is not JSON (§1 rule 2).' },
+  { name: 'user-id-string', rule: 'USER-FIELDS', description: 'The User carries userID as a string (§2.1 userID: integer).' },
+  { name: 'user-link-absolute', rule: 'USER-LINKS-RELATIVE', description: 'The User\'s fitness_activities link is an absolute URL (§2.1: relative URI).' },
+  { name: 'feed-item-duration-string', rule: 'FEED-ITEM-FIELDS', description: 'Feed items carry duration as a string (§2.2 duration: number).' },
+  { name: 'feed-start-time-iso', rule: 'FEED-ITEM-START-TIME-FORMAT', description: 'Feed items give start_time as ISO 8601 text instead of the spec\'s format (§2.2).' },
+  { name: 'feed-has-map-boolean', rule: 'FEED-ITEM-HAS-MAP-TEXT', description: 'Feed items carry has_map as a JSON boolean (§2.2: the text "true"/"false").' },
+  { name: 'feed-item-uri-absolute', rule: 'FEED-ITEM-URI-RELATIVE', description: 'Feed items carry an absolute URL as uri (§2.2: relative URI).' },
+  { name: 'total-distance-string', rule: 'ACTIVITY-FIELDS', description: 'An activity carries total_distance as a string (§2.3 total_distance: number).' },
+  { name: 'path-timestamp-string', rule: 'ACTIVITY-PATH-POINT-FIELDS', description: 'Path points carry timestamp as a string (§2.3 timestamp: integer).' },
+  { name: 'activity-start-time-iso', rule: 'ACTIVITY-START-TIME-FORMAT', description: 'An activity gives start_time as ISO 8601 text instead of the spec\'s format (§2.3).' },
+  { name: 'has-map-boolean', rule: 'ACTIVITY-HAS-MAP-TEXT', description: 'An activity carries has_map as a JSON boolean instead of the text "true"/"false" (§2.3).' },
+  { name: 'activity-uri-missing', rule: 'ACTIVITY-URI-ON-READ', description: 'An activity read carries no uri (§2.3 uri: present on read).' },
+  { name: 'comments-link-absolute', rule: 'ACTIVITY-LINKS-RELATIVE', description: 'An activity\'s comments link is an absolute URL (§2.3: relative URI).' },
+  { name: 'elite-string', rule: 'PROFILE-FIELDS', description: 'The profile carries elite as the text "true"/"false" (§2.6 elite: boolean).' },
+
+  // §4 rules 5–8: create, live update and edits
+  { name: 'create-drops-notes', rule: 'CREATE-RECORDS', description: 'Create records the activity without the notes it was sent (§4 rule 5).' },
+  { name: 'create-start-time-shifted', rule: 'CREATE-RECORDS', description: 'Create records the start time one hour later than sent, as if converting a time zone (§4 rule 5).' },
+  { name: 'live-update-points-dropped', rule: 'LIVE-UPDATE-ADDS-POINTS', description: 'A live update answers 204 but stores none of its points (§4 rule 6).' },
+  { name: 'edit-notes-ignored', rule: 'EDIT-APPLIED', description: 'An edit ignores notes: neither the response nor later reads show the new value (§4 rule 7).' },
+  { name: 'edit-not-persisted', rule: 'EDIT-APPLIED', description: 'An edit returns the new notes but does not store them (§4 rule 7).' },
+  { name: 'edit-applies-uri', rule: 'EDIT-NON-EDITABLE-IGNORED', description: 'An edit that carries uri changes the uri the activity shows (§4 rule 7).' },
+  { name: 'edit-applies-user-id', rule: 'EDIT-NON-EDITABLE-IGNORED', description: 'An edit that carries userID changes the userID the activity shows (§4 rule 7).' },
+  { name: 'edit-refuses-non-editable', rule: 'EDIT-NON-EDITABLE-IGNORED', description: 'An edit that carries uri or userID is refused with 400 instead of ignoring them (§4 rule 7).' },
+  { name: 'edit-partial-response', rule: 'EDIT-FULL-RESPONSE', description: 'An edit answers with only the fields it changed (§4 rule 7 "the updated activity").' },
+  { name: 'edit-response-stale', rule: 'EDIT-FULL-RESPONSE', description: 'An edit is applied but answers with the activity as it was before the edit (§4 rule 7).' },
+  { name: 'profile-edit-ignored', rule: 'PROFILE-EDIT-APPLIED', description: 'A profile edit answers 200 with the profile but does not apply athlete_type (§4 endpoint 6).' },
+  { name: 'profile-edit-partial-response', rule: 'PROFILE-EDIT-FULL', description: 'A profile edit answers with only the fields it was sent (§4 rule 8 "the whole updated profile").' },
+
+  // §4 endpoint 8: delete
+  { name: 'delete-keeps-activity', rule: 'DELETE-REMOVES', description: 'Delete answers 204 but removes nothing (§4 endpoint 8).' },
+  { name: 'delete-leaves-feed-item', rule: 'DELETE-REMOVES', description: 'A deleted activity is gone from reads but still listed in the feed (§4 endpoint 8).' },
+
+  // §4 endpoint 9: HEAD
+  { name: 'head-with-body', rule: 'HEAD-NO-BODY', description: 'HEAD writes the body a GET would send after the headers, straight to the socket (§4 endpoint 9).' },
+  { name: 'head-no-content-type', rule: 'HEAD-HEADERS', description: 'HEAD answers without Content-Type (§4 endpoint 9).' },
+  { name: 'no-last-modified-on-head', rule: 'HEAD-HEADERS', description: 'HEAD answers without Last-Modified (§4 endpoint 9, §2.3).' },
+  { name: 'head-wrong-content-length', rule: 'HEAD-MATCHES-GET', description: 'HEAD announces a Content-Length ten bytes longer than the GET body (§4 endpoint 9).' },
+  { name: 'head-last-modified-now', rule: 'HEAD-MATCHES-GET', description: 'HEAD gives the current time as Last-Modified instead of the activity\'s (§4 endpoint 9).' },
+
+  // §5, §7: authentication and the three 403s
+  { name: 'no-token-served', rule: 'AUTH-REQUIRED', description: 'A request without Authorization is served as the first demo user (§5 rule 1).' },
+  { name: 'invalid-token-served', rule: 'AUTH-REQUIRED', description: 'A bearer token the server never issued is served as the first demo user (§5 rules 1–2).' },
+  { name: 'read-other-users-activity', rule: 'AUTH-USER-ISOLATION', description: 'GET and HEAD serve another user\'s activity (§5 rule 2).' },
+  { name: 'edit-other-users-activity', rule: 'AUTH-USER-ISOLATION', description: 'PUT edits another user\'s activity (§5 rule 2).' },
+  { name: 'delete-other-users-activity', rule: 'AUTH-USER-ISOLATION', description: 'DELETE removes another user\'s activity (§5 rule 2).' },
+  { name: 'feed-lists-other-users-activities', rule: 'AUTH-USER-ISOLATION', description: 'The feed lists every user\'s activities, not only the token\'s user\'s (§5 rule 2).' },
+  { name: 'revoked-answers-401', rule: 'ERROR-403-REVOKED', description: 'A revoked token (no deletion asked) gets 401 with a text body instead of 403 Revoked (§7 rule 1).' },
+  { name: 'revoked-without-delete-health', rule: 'ERROR-403-REVOKED', description: 'The 403 Revoked for a user who did not ask for deletion leaves out delete_health (§7 rule 1).' },
+  { name: 'revoked-token-can-create', rule: 'ERROR-403-REVOKED', description: 'Revocation is checked on reads only: a revoked token (no deletion asked) can create (§7 rule 1).' },
+  { name: 'revoked-delete-health-false', rule: 'ERROR-403-REVOKED-DELETE', description: 'The 403 Revoked for a user who asked for deletion says delete_health false (§7 rule 2).' },
+  { name: 'insufficient-with-delete-health', rule: 'ERROR-403-INSUFFICIENT', description: 'The 403 Insufficient permission carries delete_health false (§7 rule 3).' },
+  { name: 'limited-token-can-create', rule: 'ERROR-403-INSUFFICIENT', description: 'The missing permission is checked on reads only: the limited token can create (§7 rule 3).' },
+  { name: 'reason-misspelled', rule: 'ERROR-FIELDS', description: 'The 403 for a missing permission gives reason "Insufficient permissions" (§7: one of Revoked, Insufficient permission).' },
+
+  // §7 rule 5: robustness
+  { name: 'bad-body-500', rule: 'ERROR-CLIENT-NOT-5XX', description: 'A write whose body is not JSON is answered 500 instead of 4xx (§7 rule 5).' },
+  { name: 'missing-activity-500', rule: 'ERROR-CLIENT-NOT-5XX', description: 'A request for an unknown or deleted activity is answered 500 (§7 rule 5).' },
+  { name: 'bad-body-creates-activity', rule: 'ERROR-BAD-BODY-CREATES-NOTHING', description: 'A create whose body is not JSON is answered 201 and records a placeholder activity (§7 rule 5).' },
+  { name: 'bad-body-refused-but-recorded', rule: 'ERROR-BAD-BODY-CREATES-NOTHING', description: 'A create with malformed path points is answered 400 but records the activity without its path (§7 rule 5).' },
 ] as const satisfies readonly MutantDefinition[]
 
 export type MutantName = (typeof mutantCatalogue)[number]['name']

@@ -1,5 +1,6 @@
 // Stored records → JSON bodies, with the fields and order of §2.1–§2.3, §2.6 and §7.
 import type { ServerContext } from './call.js'
+import { overridesOf } from './fault-state.js'
 import type { Activity, Profile, User } from './model.js'
 import type { ModeBehaviour } from './modes.js'
 import { quirkFeedItem, type JsonObject } from './quirks.js'
@@ -36,15 +37,16 @@ export function userBody(user: User, behaviour: ModeBehaviour): JsonObject {
 
 /** §2.2 feed item; the quirky mode then drops or respells some fields. */
 export function feedItemBody(activity: Activity, server: ServerContext): JsonObject {
+  const { faults } = server
   const item: JsonObject = {
     type: activity.type,
-    start_time: formatSpecTime(activity.startTime),
+    start_time: faults.is('feed-start-time-iso') ? formatIsoTime(activity.startTime) : formatSpecTime(activity.startTime),
     total_distance: activity.totalDistance,
-    duration: activity.duration,
+    duration: faults.is('feed-item-duration-string') ? String(activity.duration) : activity.duration,
     source: activity.source,
     entry_mode: activity.entryMode,
-    has_map: hasMapText(activity),
-    uri: activityUri(activity.id),
+    has_map: faults.is('feed-has-map-boolean') ? activity.path.length > 0 : hasMapText(activity),
+    uri: faults.is('feed-item-uri-absolute') ? absoluteUri(activityUri(activity.id), server) : activityUri(activity.id),
   }
   return server.behaviour.quirks ? quirkFeedItem(item, activity) : item
 }
@@ -53,22 +55,25 @@ export function feedItemBody(activity: Activity, server: ServerContext): JsonObj
 export function activityBody(activity: Activity, server: ServerContext): JsonObject {
   const { store, behaviour, faults } = server
   const previous = store.previousOf(activity)
+  const shown = overridesOf(activity)
   const body: JsonObject = {
-    uri: activityUri(activity.id),
-    userID: userIdOf(store.user(activity.owner), behaviour),
+    uri: shown?.uri ?? activityUri(activity.id),
+    userID: shown?.userID ?? userIdOf(store.user(activity.owner), behaviour),
     type: activity.type,
     equipment: activity.equipment,
-    start_time: formatSpecTime(activity.startTime),
-    total_distance: activity.totalDistance,
+    start_time: faults.is('activity-start-time-iso') ? formatIsoTime(activity.startTime) : formatSpecTime(activity.startTime),
+    total_distance: faults.is('total-distance-string') ? String(activity.totalDistance) : activity.totalDistance,
     distance: activity.distance,
     duration: activity.duration,
     heart_rate: activity.heartRate,
     calories: activity.calories,
     total_climb: activity.totalClimb,
-    path: activity.path,
+    path: faults.is('path-timestamp-string') ? activity.path.map((point) => ({ ...point, timestamp: String(point.timestamp) })) : activity.path,
   }
+  if (faults.is('activity-uri-missing')) delete body.uri
   if (activity.notes !== undefined) body.notes = activity.notes
-  body.comments = `${activityUri(activity.id)}/comments`
+  const comments = `${activityUri(activity.id)}/comments`
+  body.comments = faults.is('comments-link-absolute') ? absoluteUri(comments, server) : comments
   body.source = activity.source
   body.entry_mode = activity.entryMode
   body.has_map = faults.is('has-map-boolean') ? activity.path.length > 0 : hasMapText(activity)
@@ -92,6 +97,16 @@ export function profileBody(profile: Profile): JsonObject {
 export function errorMessageBody(reason: 'Revoked' | 'Insufficient permission', deleteHealth: boolean | undefined, behaviour: ModeBehaviour): JsonObject {
   if (reason !== 'Revoked' || deleteHealth === undefined) return { reason }
   return { reason, delete_health: behaviour.quirks ? String(deleteHealth) : deleteHealth }
+}
+
+/** For mutants: a link made absolute with the server's own address (§2.1–§2.3 want relative ones). */
+function absoluteUri(uri: string, server: ServerContext): string {
+  return `${server.ownOrigin()}${server.basePath}${uri}`
+}
+
+/** For mutants: ISO 8601 without a zone, `1987-03-01T07:00:00`, instead of the §2.2 format. */
+function formatIsoTime(time: number): string {
+  return new Date(time).toISOString().slice(0, 19)
 }
 
 /** §2.2/§2.3: has_map is the text "true" or "false"; an activity has a map when it has a route. */

@@ -2,21 +2,50 @@
 import type { Call } from '../call.js'
 import { isNotModified, lastModifiedHeader, notModifiedReply } from '../conditional.js'
 import { previousLink, selectFeedPage } from '../feed-page.js'
-import { parseFeedQuery } from '../feed-query.js'
+import { parseFeedQuery, type FeedQuery } from '../feed-query.js'
+import { contentTypeOf } from '../media-types.js'
 import { feedItemBody } from '../representations.js'
 import { jsonReply, type Reply } from '../reply.js'
 
 export function readFeed(call: Call): Reply {
-  const { store, behaviour } = call.server
+  const { store, behaviour, faults } = call.server
   const query = parseFeedQuery(call.query)
+  if (faults.is('default-page-size-20') && !query.pageSizeGiven) query.pageSize = 20
+  if (faults.is('previous-without-page')) query.page = Number(call.query.get('p') ?? 0) || 0
   const owner = call.grant.user
   // One change time for the whole feed, scoped or not (§4 rule 4): any change answers 200, which
   // can cost a client a transfer but never hides a change from it.
-  const changedAt = store.feedChangedAt(owner)
-  if (isNotModified(call.headers['if-modified-since'], changedAt)) return notModifiedReply(changedAt)
-  const page = selectFeedPage(store.activitiesOf(owner), query, behaviour)
+  const changedAt = faults.is('feed-stale-304') ? store.latestActivityChange(owner) : store.feedChangedAt(owner)
+  const activities = faults.is('feed-lists-other-users-activities') ? store.allActivities() : store.activitiesOf(owner)
+  const page = selectFeedPage(activities, query, behaviour, faults)
   const body: Record<string, unknown> = { size: page.size, items: page.items.map((activity) => feedItemBody(activity, call.server)) }
-  if (page.previousPage !== undefined) body.previous = previousLink(call.origin, call.pathname, page.previousPage, query, behaviour)
+  if (page.previousPage !== undefined) body.previous = previousOf(call, page.previousPage, query)
   // Not required by §2.2, but it is the validator a client needs for If-Modified-Since.
-  return jsonReply(behaviour, 'FitnessActivityFeed', body, changedAt > 0 ? lastModifiedHeader(changedAt) : {})
+  const reply = jsonReply(behaviour, 'FitnessActivityFeed', body, changedAt > 0 ? lastModifiedHeader(changedAt) : {})
+  if (isConditional(call, query) && isNotModified(call.headers['if-modified-since'], changedAt)) {
+    const notModified = notModifiedReply(changedAt)
+    return faults.is('feed-304-with-body') && reply.body ? { ...notModified, rawAfterEnd: reply.body } : notModified
+  }
+  if (faults.is('feed-media-type-wrong')) reply.headers['Content-Type'] = contentTypeOf('FitnessActivity', behaviour)
+  return reply
+}
+
+function isConditional(call: Call, query: FeedQuery): boolean {
+  const { faults } = call.server
+  if (faults.is('feed-never-304')) return false
+  return !(query.scope && faults.is('ims-ignored-with-scope'))
+}
+
+/** §2.2 previous, or one of the mutants' broken versions of it. */
+function previousOf(call: Call, page: number, query: FeedQuery): string {
+  const { faults, behaviour } = call.server
+  const kept = faults.is('previous-drops-page-size') ? { ...query, pageSizeGiven: false } : query
+  const text = previousLink(call.origin, call.pathname, page, kept, behaviour)
+  if (!faults.is('previous-without-page') && !faults.is('previous-relative')) return text
+  const link = new URL(text)
+  if (faults.is('previous-without-page')) {
+    link.searchParams.delete('page')
+    link.searchParams.set('p', String(page))
+  }
+  return faults.is('previous-relative') ? `${link.pathname}${link.search}` : link.toString()
 }

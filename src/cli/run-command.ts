@@ -4,7 +4,10 @@ import type { CleanupSummary } from '../model/result.js'
 import type { TokenRole } from '../model/scenario.js'
 import { loadSuites } from '../load/load-suites.js'
 import { packageRoot } from '../package-root.js'
-import { createMultiplexer } from '../report/multiplexer.js'
+import { applyKnownFailures, withKnownFailures } from '../expectations/apply-known-failures.js'
+import { checkKnownFailureIds, loadKnownFailures, type KnownFailure } from '../expectations/known-failures.js'
+import { createMultiplexer, type Multiplexer } from '../report/multiplexer.js'
+import { isFailingRun } from '../report/reported-result.js'
 import { createReporters, DEFAULT_REPORTERS } from '../report/registry.js'
 import { formatDiagnostic } from '../report/format-diagnostic.js'
 import type { Screen } from '../report/reporter.js'
@@ -29,9 +32,28 @@ export async function runCommand(paths: readonly string[], flags: RunFlags, scre
     return error instanceof ConformanceError ? EXIT.usage : EXIT.failed
   }
   const loaded = await loadSuites(paths.length > 0 ? paths : [builtInSuites()])
-  if (loaded.diagnostics.length > 0) {
-    for (const diagnostic of loaded.diagnostics) printDiagnostic(diagnostic)
-    screen.err(`${loaded.diagnostics.length} problem(s) in the scenario files; nothing was sent.\n`)
+  let known: KnownFailure[] = []
+  const problems = [...loaded.diagnostics]
+  if (options.expectFailures && problems.length === 0) {
+    try {
+      known = await loadKnownFailures(options.expectFailures)
+      problems.push(...checkKnownFailureIds(known, { scenarios: new Set(loaded.scenarios.map((s) => s.id)), rules: new Set(loaded.rules.map((r) => r.id)) }))
+    } catch (error) {
+      problems.push(toDiagnostic(error))
+    }
+  }
+  if (problems.length > 0) {
+    for (const diagnostic of problems) printDiagnostic(diagnostic)
+    screen.err(`${problems.length} problem(s) in the scenario or known-failure files; nothing was sent.\n`)
+    return EXIT.usage
+  }
+  let reporter: Multiplexer
+  try {
+    const reporters = await createReporters(options.reporter ?? DEFAULT_REPORTERS, { outputDir: options.outputDir, screen, showPersonalData: options.showPersonalData })
+    // Each reporter is wrapped (not the multiplexer), so a throwing one still shows up in errors().
+    reporter = createMultiplexer(reporters.map((each) => withKnownFailures(each, known)))
+  } catch (error) {
+    printDiagnostic({ code: 'E_USAGE', kind: 'load', message: `--reporter: ${(error as Error).message}` })
     return EXIT.usage
   }
 
@@ -55,8 +77,6 @@ export async function runCommand(paths: readonly string[], flags: RunFlags, scre
       target = { baseUrl: new URL(embedded.url), tokens: demoTokensByRole(embedded), label: `embedded reference server (${embedded.url})` }
       screen.err(`No --base-url given: running against the embedded reference server at ${embedded.url}\n`)
     }
-    const reporters = await createReporters(options.reporter ?? DEFAULT_REPORTERS, { outputDir: options.outputDir, screen, showPersonalData: options.showPersonalData })
-    const reporter = createMultiplexer(reporters)
     const outcome = await runConformance(loaded.scenarios, loaded.rules, {
       target,
       filter: { readOnly: options.readOnly, tags: options.tags, ...(options.grep ? { grep: options.grep } : {}), ...(options.shard ? { shard: options.shard } : {}) },
@@ -74,10 +94,11 @@ export async function runCommand(paths: readonly string[], flags: RunFlags, scre
       printDiagnostic(outcome.diagnostic)
       return EXIT.unreachable
     }
-    const { summary, diagnostics, cleanup } = outcome.result
-    for (const diagnostic of diagnostics) printDiagnostic(diagnostic)
+    // The console reporter has listed failures and the run's own problems; the exit code follows them.
+    const reported = applyKnownFailures(outcome.result, known)
+    const { summary, diagnostics, cleanup } = reported
     if (cleanup) screen.err(cleanupLine(cleanup) + '\n')
-    if (summary.failed > 0 || diagnostics.length > 0 || reporter.errors().length > 0) return EXIT.failed
+    if (isFailingRun(reported) || diagnostics.length > 0 || reporter.errors().length > 0) return EXIT.failed
     if (options.failOnSkip && summary.skipped > 0) {
       screen.err(`--fail-on-skip: ${summary.skipped} scenario(s) skipped\n`)
       return EXIT.failed

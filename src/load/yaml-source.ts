@@ -34,7 +34,13 @@ export function parseYamlSource(absolutePath: string, text: string): { source?: 
       })),
     }
   }
-  const data: unknown = document.toJS()
+  let data: unknown
+  try {
+    // toJS resolves aliases; an alias to an anchor that does not exist (`*x`) throws here.
+    data = document.toJS({ maxAliasCount: 100 })
+  } catch (error) {
+    return { diagnostics: [{ code: 'E_YAML_SYNTAX', kind: 'load', message: (error as Error).message, at: at(0), hint: 'check the anchors (&name) and aliases (*name) of this file' }] }
+  }
   return { source: { file, data, locate: (path, part) => locate(document, path, part, at) }, diagnostics: [] }
 }
 

@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
@@ -14,10 +14,17 @@ afterAll(() => server.stop())
 it('passes every scenario against `fitconform serve` in another process and leaves both accounts as it found them', async () => {
   const before = [await snapshotAccount(server.url, 'demo-token-alice'), await snapshotAccount(server.url, 'demo-token-bob')]
   const outputDir = await mkdtemp(join(tmpdir(), 'fitconform-serve-'))
-  const outcome = await runCli(['run', '--base-url', server.url, ...DEMO_TOKEN_FLAGS, '--output-dir', outputDir, '--reporter', 'console'])
+  const outcome = await runCli(['run', '--base-url', server.url, ...DEMO_TOKEN_FLAGS, '--output-dir', outputDir, '--reporter', 'console,json,junit,html,markdown'])
   expect(outcome.stdout).toMatch(/\d+ passed, 0 failed, 0 skipped/)
   expect(outcome.code).toBe(0)
   expect(outcome.stderr).toMatch(/Account changes: created (\d+), deleted \1;/)
   const after = [await snapshotAccount(server.url, 'demo-token-alice'), await snapshotAccount(server.url, 'demo-token-bob')]
   expect(after).toEqual(before)
+
+  // Tokens the user gave never reach a file or a line we wrote, by value (the demo tokens stand in for real ones here).
+  const written = await Promise.all((await readdir(outputDir, { recursive: true })).map((name) => readFile(join(outputDir, name), 'utf8').catch(() => '')))
+  expect(written.length).toBeGreaterThanOrEqual(5)
+  const everything = [outcome.stdout, outcome.stderr, ...written].join('\n')
+  for (const token of DEMO_TOKEN_FLAGS.filter((_, index) => index % 2 === 1)) expect(everything).not.toContain(token)
+  expect(everything).toContain('[REDACTED token]')
 }, 180_000)

@@ -2,6 +2,7 @@ import { validateRepresentation } from '../../../src/validation/schema-registry.
 import { finding, fromSchemaProblems } from '../findings.js'
 import { headerOf, type CheckDefinition } from '../exchange-view.js'
 import type { RepresentationName } from '../../../src/validation/representations.js'
+import type { Finding } from '../../../src/model/exchange.js'
 
 /**
  * §1 rule 2, §2 and §7: a success body (and a 403 body) is JSON and matches its schema; the schema
@@ -34,6 +35,15 @@ export const responseBody: CheckDefinition = {
     if (body.size === 0) return [finding('violation', 'response', emptyRule, `${response.status} without a body; §4 promises a ${representation}`)]
     if (body.truncated) return [finding('note', 'response', undefined, 'response body longer than --max-body-bytes: not validated')]
     if (body.json === undefined) return [finding('violation', 'response', 'BODY-IS-JSON', `body is not JSON (${body.jsonError ?? 'binary'})`)]
-    return fromSchemaProblems(validateRepresentation(representation, body.json), 'response')
+    const found = fromSchemaProblems(validateRepresentation(representation, body.json), 'response')
+    if (representation === 'ErrorMessage') found.push(...deleteHealthAsText(body.json))
+    return found
   },
+}
+
+/** §7: delete_health is a boolean "carried as the text \"true\" or \"false\"" in the samples: allowed, noted. */
+function deleteHealthAsText(body: unknown): Finding[] {
+  const value = (body as { delete_health?: unknown } | null)?.delete_health
+  if (value !== 'true' && value !== 'false') return []
+  return [finding('note', 'response', 'ERROR-FIELDS', `delete_health is carried as the text "${value}", as in the samples of §7 (the table says boolean)`, '/delete_health')]
 }

@@ -83,3 +83,13 @@ describe('body paths', () => {
     })
   })
 })
+
+describe('tokens in bodies', () => {
+  it('learns access and refresh tokens from a JSON body before they are ever sent', () => {
+    const redactor = new Redactor()
+    redactor.learnFromBody({ token_type: 'bearer', access_token: 'fresh-access-token', nested: [{ refresh_token: 'fresh-refresh-token' }] })
+    const text = redactor.scrub('{"access_token":"fresh-access-token","refresh_token":"fresh-refresh-token"}')
+    expect(text).not.toContain('fresh-access-token')
+    expect(text).not.toContain('fresh-refresh-token')
+  })
+})

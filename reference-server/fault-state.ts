@@ -1,0 +1,18 @@
+// Values that some mutants keep beside the real data: what an edit wrongly applied to a
+// non-editable field (§4 rule 7). Keyed by the activity record, so each server's store keeps its own.
+import type { Activity } from './model.js'
+
+export interface ShownOverrides {
+  uri?: unknown
+  userID?: unknown
+}
+
+const overrides = new WeakMap<Activity, ShownOverrides>()
+
+export function overridesOf(activity: Activity): ShownOverrides | undefined {
+  return overrides.get(activity)
+}
+
+export function overrideShown(activity: Activity, values: ShownOverrides): void {
+  overrides.set(activity, { ...overrides.get(activity), ...values })
+}
