@@ -1,6 +1,7 @@
 // Which activities a feed response holds (§2.2, §4 rules 1–2, §8), kept free of HTTP so the
 // paging rules read in one place.
-import { isInScope, type FeedQuery } from './feed-query.js'
+import type { Faults } from './faults.js'
+import { defaultPageSize, isInScope, type FeedQuery } from './feed-query.js'
 import type { Activity } from './model.js'
 import type { ModeBehaviour } from './modes.js'
 
@@ -13,21 +14,40 @@ export interface FeedPage {
 }
 
 /** `activities` must be oldest first (Store.activitiesOf). */
-export function selectFeedPage(activities: readonly Activity[], query: FeedQuery, behaviour: ModeBehaviour): FeedPage {
+export function selectFeedPage(activities: readonly Activity[], query: FeedQuery, behaviour: ModeBehaviour, faults: Faults): FeedPage {
   const inOrder = (list: readonly Activity[]) => (behaviour.feedOrder === 'newest-first' ? [...list].reverse() : [...list])
-  const { pageSize, page, scope } = query
+  const { page, scope } = query
+  const pageSize = itemsPerPage(query, faults)
   if (scope) {
     // §2.2: a time-scoped feed is one page, size counts what it returns, and previous is absent.
     // `page` is ignored here. With more matches than fit, the reference keeps the newest ones.
-    const matching = activities.filter((activity) => isInScope(scope, activity.startTime, activity.modifiedAt))
+    const matching = activities.filter((activity) => isInScope(scope, activity.startTime, activity.modifiedAt, faults))
     const window = behaviour.scopedWindow === 'newest' ? matching.slice(Math.max(0, matching.length - pageSize)) : matching.slice(0, pageSize)
-    return { items: inOrder(window), size: window.length }
+    const size = faults.is('scoped-size-total') ? activities.length : window.length
+    return faults.is('scoped-previous-present') ? { items: inOrder(window), size, previousPage: 1 } : { items: inOrder(window), size }
   }
   const ordered = inOrder(activities)
-  const start = page * pageSize
+  const start = firstIndexOf(page, pageSize, faults)
   const items = ordered.slice(start, start + pageSize)
+  const size = faults.is('size-counts-page') ? items.length : ordered.length
   const hasMore = start + pageSize < ordered.length
-  return hasMore ? { items, size: ordered.length, previousPage: page + 1 } : { items, size: ordered.length }
+  return hasMore ? { items, size, previousPage: page + 1 } : { items, size }
+}
+
+/** §4 rules 1–2: pageSize, or 25; the paging mutants count differently. */
+function itemsPerPage(query: FeedQuery, faults: Faults): number {
+  if (!query.pageSizeGiven) return query.pageSize
+  if (faults.is('page-size-ignored')) return defaultPageSize
+  return faults.is('page-size-off-by-one') ? query.pageSize + 1 : query.pageSize
+}
+
+/** Where a page starts: right after the previous one, except in the walk mutants. */
+function firstIndexOf(page: number, pageSize: number, faults: Faults): number {
+  if (page === 0) return 0
+  // Every later page starts one item early: the last item of the first page comes again.
+  if (faults.is('page-repeats-item')) return page * pageSize - 1
+  if (faults.is('page-skips-item')) return page * pageSize + 1
+  return page * pageSize
 }
 
 /**

@@ -1,5 +1,6 @@
 // The feed's query parameters (§4 rule 1) plus `page`, the parameter §2.2 says `previous` carries.
 import { dayNumber, parseIsoDate } from './calendar.js'
+import type { Faults } from './faults.js'
 import { ReplyProblem, textReply } from './reply.js'
 
 /** §8: default page size. */
@@ -45,16 +46,26 @@ export function parseFeedQuery(query: URLSearchParams): FeedQuery {
   return result
 }
 
-/** §4 rule 1: scopes are whole days, both ends included. */
-export function isInScope(scope: TimeScope, startTime: number, modifiedAt: number): boolean {
+/** §4 rule 1: scopes are whole days, both ends included. The scope mutants misread one bound each. */
+export function isInScope(scope: TimeScope, startTime: number, modifiedAt: number, faults: Faults): boolean {
   const startDay = dayNumber(startTime)
   const modifiedDay = dayNumber(modifiedAt)
+  const reading = (ignored: boolean, exclusive = false): BoundReading => (ignored ? 'ignored' : exclusive ? 'exclusive' : 'inclusive')
   return (
-    (scope.startFrom === undefined || startDay >= scope.startFrom) &&
-    (scope.startTo === undefined || startDay <= scope.startTo) &&
-    (scope.modifiedFrom === undefined || modifiedDay >= scope.modifiedFrom) &&
-    (scope.modifiedTo === undefined || modifiedDay <= scope.modifiedTo)
+    isWithin(faults.is('no-earlier-than-on-modified-date') ? modifiedDay : startDay, scope.startFrom, 'lower', reading(faults.is('no-earlier-than-ignored'), faults.is('no-earlier-than-exclusive'))) &&
+    isWithin(startDay, scope.startTo, 'upper', reading(faults.is('no-later-than-ignored'), faults.is('no-later-than-exclusive'))) &&
+    isWithin(modifiedDay, scope.modifiedFrom, faults.is('modified-no-earlier-than-inverted') ? 'upper' : 'lower', reading(faults.is('modified-no-earlier-than-ignored'))) &&
+    isWithin(modifiedDay, scope.modifiedTo, faults.is('modified-no-later-than-inverted') ? 'lower' : 'upper', reading(faults.is('modified-no-later-than-ignored')))
   )
+}
+
+type BoundReading = 'inclusive' | 'exclusive' | 'ignored'
+
+/** One bound; an absent bound (or one a mutant ignores) lets everything through. */
+function isWithin(day: number, bound: number | undefined, side: 'lower' | 'upper', reading: BoundReading): boolean {
+  if (bound === undefined || reading === 'ignored') return true
+  if (side === 'lower') return reading === 'exclusive' ? day > bound : day >= bound
+  return reading === 'exclusive' ? day < bound : day <= bound
 }
 
 function optionalCount(query: URLSearchParams, name: string, min: number): number | undefined {

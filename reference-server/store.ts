@@ -17,6 +17,8 @@ export class Store {
   /** Deleted ids and their owner: other-choices answers 410 for them (modes.ts). */
   private readonly deleted = new Map<string, UserKey>()
   private readonly lastDeleteAt = new Map<UserKey, number>()
+  /** Deleted activities a mutant keeps listing in the feed (delete-leaves-feed-item). */
+  private readonly stillListed = new Map<string, Activity>()
   private readonly users = createDemoUsers()
   private nextSeq = 1
 
@@ -44,7 +46,12 @@ export class Store {
 
   /** A user's activities, oldest first. */
   activitiesOf(owner: UserKey): Activity[] {
-    return [...this.activities.values()].filter((activity) => activity.owner === owner).sort(compareChronologically)
+    return this.allActivities().filter((activity) => activity.owner === owner)
+  }
+
+  /** Every user's activities, oldest first (a mutant's feed shows them all). */
+  allActivities(): Activity[] {
+    return [...this.activities.values(), ...this.stillListed.values()].sort(compareChronologically)
   }
 
   /** The same user's activity that started just before this one (§2.3 `previous`). */
@@ -66,18 +73,25 @@ export class Store {
     activity.modifiedAt = this.changeStamp(activity.owner)
   }
 
-  remove(activity: Activity): void {
+  /** `keepListed` is for a mutant only: the activity stays in the feed, though reads no longer find it. */
+  remove(activity: Activity, keepListed = false): void {
     // Stamp first: the removed activity may hold the feed's latest change time, and the deletion
     // must come after it.
     const stamp = this.changeStamp(activity.owner)
     this.activities.delete(activity.id)
     this.deleted.set(activity.id, activity.owner)
     this.lastDeleteAt.set(activity.owner, stamp)
+    if (keepListed) this.stillListed.set(activity.id, activity)
   }
 
   /** When the user's feed last changed: the latest activity change or deletion (§4 rule 3). */
   feedChangedAt(owner: UserKey): number {
-    let latest = this.lastDeleteAt.get(owner) ?? 0
+    return Math.max(this.lastDeleteAt.get(owner) ?? 0, this.latestActivityChange(owner))
+  }
+
+  /** The latest change of an activity the user still has; deletions are not counted. */
+  latestActivityChange(owner: UserKey): number {
+    let latest = 0
     for (const activity of this.activities.values()) {
       if (activity.owner === owner && activity.modifiedAt > latest) latest = activity.modifiedAt
     }

@@ -2,22 +2,32 @@
 // body, Location with the relative URI of the new activity.
 import type { Call } from '../call.js'
 import { pathClimb, pathDistance, pathDuration } from '../geo.js'
-import { activityUri } from '../representations.js'
-import { emptyReply, type Reply } from '../reply.js'
+import type { Activity } from '../model.js'
+import { activityBody, activityUri } from '../representations.js'
+import { emptyReply, jsonReply, type Reply } from '../reply.js'
 import { readJsonBody } from '../request-body.js'
-import { parseNewActivity } from '../validation.js'
+import { BodyProblem, parseNewActivity, type NewActivityInput } from '../validation.js'
 
 export const createdActivitySource = 'fitconform reference server'
 
 export function createActivity(call: Call): Reply {
-  const { store, faults, basePath } = call.server
+  const { faults, basePath } = call.server
   // Parsing throws before anything is stored, so a rejected create records nothing.
-  const input = parseNewActivity(readJsonBody(call, 'NewFitnessActivity'))
-  const activity = store.create({
+  const input = faults.is('bad-body-creates-activity') || faults.is('bad-body-refused-but-recorded') ? parseOrRecordAnyway(call) : parseNewActivity(readJsonBody(call, 'NewFitnessActivity'))
+  const activity = record(call, input)
+  const uri = activityUri(activity.id)
+  if (faults.is('create-with-body')) return jsonReply(call.server.behaviour, 'FitnessActivity', activityBody(activity, call.server), { Location: uri }, 201)
+  if (faults.is('location-missing')) return emptyReply(201)
+  return emptyReply(faults.is('create-answers-200') ? 200 : 201, { Location: faults.is('location-absolute') ? `${call.origin}${basePath}${uri}` : uri })
+}
+
+function record(call: Call, input: NewActivityInput): Activity {
+  const { store, faults } = call.server
+  return store.create({
     owner: call.grant.user,
     type: input.type,
     equipment: input.equipment ?? 'None',
-    startTime: input.startTime,
+    startTime: faults.is('create-start-time-shifted') ? input.startTime + 3_600_000 : input.startTime,
     // §2.4 has no totals, so they come from the route; a live activity grows them (activity-live-update.ts).
     totalDistance: pathDistance(input.path),
     duration: pathDuration(input.path),
@@ -26,10 +36,32 @@ export function createActivity(call: Call): Reply {
     heartRate: [],
     calories: [],
     path: input.path,
-    ...(input.notes === undefined ? {} : { notes: input.notes }),
+    ...(input.notes === undefined || faults.is('create-drops-notes') ? {} : { notes: input.notes }),
     source: createdActivitySource,
     entryMode: 'API',
   })
-  const uri = activityUri(activity.id)
-  return emptyReply(201, { Location: faults.is('location-absolute') ? `${call.origin}${basePath}${uri}` : uri })
+}
+
+/**
+ * The two "garbage from a bad body" mutants: a body that is not JSON becomes a placeholder
+ * activity (bad-body-creates-activity); a body refused for its path points is refused, but
+ * recorded first without them (bad-body-refused-but-recorded).
+ */
+function parseOrRecordAnyway(call: Call): NewActivityInput {
+  const { faults, now } = call.server
+  let json: unknown
+  try {
+    json = readJsonBody(call, 'NewFitnessActivity')
+  } catch (error) {
+    if (!(error instanceof BodyProblem) || !faults.is('bad-body-creates-activity')) throw error
+    return { type: 'Running', startTime: Math.floor(now() / 1000) * 1000, path: [], notes: call.body?.toString('utf8') ?? '' }
+  }
+  try {
+    return parseNewActivity(json)
+  } catch (error) {
+    if (!(error instanceof BodyProblem) || !faults.is('bad-body-refused-but-recorded')) throw error
+    const withoutPath = { ...(json as Record<string, unknown>), path: undefined }
+    record(call, parseNewActivity(withoutPath))
+    throw error
+  }
 }

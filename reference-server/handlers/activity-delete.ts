@@ -1,10 +1,16 @@
 // §4 endpoint 8: DELETE /fitnessActivities/<id> → 204, no body. The activity leaves the feed and
 // the feed's change time moves (Store.remove), so a revalidating client sees the deletion.
 import type { Call } from '../call.js'
-import { emptyReply, type Reply } from '../reply.js'
+import { activityBody } from '../representations.js'
+import { emptyReply, jsonReply, type Reply } from '../reply.js'
 import { findOwnActivity } from './find-activity.js'
 
 export function deleteActivity(call: Call): Reply {
-  call.server.store.remove(findOwnActivity(call))
+  const { store, faults, behaviour } = call.server
+  const activity = findOwnActivity(call)
+  const body = activityBody(activity, call.server)
+  if (!faults.is('delete-keeps-activity')) store.remove(activity, faults.is('delete-leaves-feed-item'))
+  if (faults.is('delete-answers-200')) return jsonReply(behaviour, 'FitnessActivity', body)
+  if (faults.is('delete-204-with-body')) return { ...emptyReply(204), rawAfterEnd: Buffer.from('Deleted.\n') }
   return emptyReply(204)
 }

@@ -2,22 +2,43 @@
 // whole updated FitnessActivity, with Last-Modified.
 import type { Call } from '../call.js'
 import { lastModifiedHeader } from '../conditional.js'
+import { overrideShown } from '../fault-state.js'
+import type { Activity } from '../model.js'
 import { activityBody } from '../representations.js'
-import { jsonReply, type Reply } from '../reply.js'
+import { jsonReply, textReply, type Reply } from '../reply.js'
 import { readJsonBody } from '../request-body.js'
-import { parseActivityEdit } from '../validation.js'
+import { parseActivityEdit, type ActivityChanges } from '../validation.js'
 import { findOwnActivity } from './find-activity.js'
 
 /** Editable: notes (the only one §4 rule 7 names); other-choices also type, equipment, total_climb. */
 export function editActivity(call: Call): Reply {
-  const { store, behaviour } = call.server
+  const { store, behaviour, faults } = call.server
   const activity = findOwnActivity(call)
-  const changes = parseActivityEdit(readJsonBody(call, 'FitnessActivity'), behaviour.editableActivityFields)
+  const json = readJsonBody(call, 'FitnessActivity')
+  const changes = parseActivityEdit(json, behaviour.editableActivityFields)
+  const sent = json as Record<string, unknown>
+  if (faults.is('edit-refuses-non-editable') && (sent.uri !== undefined || sent.userID !== undefined)) {
+    return textReply(400, 'uri and userID cannot be edited.')
+  }
+  if (faults.is('edit-notes-ignored')) delete changes.notes
+  const before = activityBody(activity, call.server)
+  // edit-not-persisted: the changes land on a copy, which answers, while the stored record stays as it was.
+  const target: Activity = faults.is('edit-not-persisted') ? { ...activity } : activity
+  applyChanges(target, changes)
+  if (faults.is('edit-applies-uri') && sent.uri !== undefined) overrideShown(activity, { uri: sent.uri })
+  if (faults.is('edit-applies-user-id') && sent.userID !== undefined) overrideShown(activity, { userID: sent.userID })
+  // Only an applied value is a change; a body of ignored fields leaves Last-Modified alone.
+  if (Object.keys(changes).length > 0 && !faults.is('last-modified-not-advancing')) store.touch(target)
+  const body = faults.is('edit-partial-response') ? { ...changes } : faults.is('edit-response-stale') ? before : activityBody(target, call.server)
+  const reply = jsonReply(behaviour, 'FitnessActivity', body, lastModifiedHeader(target.modifiedAt), faults.is('edit-answers-201') ? 201 : 200)
+  if (faults.is('no-last-modified-on-edit')) delete reply.headers['Last-Modified']
+  if (faults.is('last-modified-iso-on-edit')) reply.headers['Last-Modified'] = new Date(target.modifiedAt).toISOString()
+  return reply
+}
+
+function applyChanges(activity: Activity, changes: ActivityChanges): void {
   if (changes.notes !== undefined) activity.notes = changes.notes
   if (changes.type !== undefined) activity.type = changes.type
   if (changes.equipment !== undefined) activity.equipment = changes.equipment
   if (changes.total_climb !== undefined) activity.totalClimb = changes.total_climb
-  // Only an applied value is a change; a body of ignored fields leaves Last-Modified alone.
-  if (Object.keys(changes).length > 0) store.touch(activity)
-  return jsonReply(behaviour, 'FitnessActivity', activityBody(activity, call.server), lastModifiedHeader(activity.modifiedAt))
 }

@@ -3,19 +3,23 @@
 // activity accepts points at any time and nothing is ever "finished".
 import type { Call } from '../call.js'
 import { pathClimb, pathDistance, pathDuration } from '../geo.js'
-import { emptyReply, type Reply } from '../reply.js'
+import { activityBody } from '../representations.js'
+import { emptyReply, jsonReply, type Reply } from '../reply.js'
 import { readJsonBody } from '../request-body.js'
 import { parseLiveUpdate } from '../validation.js'
 import { findOwnActivity } from './find-activity.js'
 
 export function updateLiveActivity(call: Call): Reply {
+  const { faults, behaviour } = call.server
   const activity = findOwnActivity(call)
   const points = parseLiveUpdate(readJsonBody(call, 'LiveFitnessActivityUpdate'))
-  activity.path.push(...points)
+  if (!faults.is('live-update-points-dropped')) activity.path.push(...points)
   // Totals only grow: a seeded activity's totals were measured, not derived from its few points.
   activity.totalDistance = Math.max(activity.totalDistance, pathDistance(activity.path))
   activity.duration = Math.max(activity.duration, pathDuration(activity.path))
   activity.totalClimb = Math.max(activity.totalClimb, pathClimb(activity.path))
-  call.server.store.touch(activity)
+  if (!faults.is('live-update-keeps-last-modified')) call.server.store.touch(activity)
+  if (faults.is('live-update-answers-200')) return jsonReply(behaviour, 'FitnessActivity', activityBody(activity, call.server))
+  if (faults.is('live-update-204-with-body')) return { ...emptyReply(204), rawAfterEnd: Buffer.from(JSON.stringify(activityBody(activity, call.server))) }
   return emptyReply(204)
 }

@@ -2,12 +2,30 @@
 // 304 (§4 rule 3). HEAD (§4 endpoint 9) is this handler with the body taken off (dispatch.ts).
 import type { Call } from '../call.js'
 import { isNotModified, lastModifiedHeader, notModifiedReply } from '../conditional.js'
+import { parseHttpDate } from '../http-date.js'
 import { activityBody } from '../representations.js'
 import { jsonReply, type Reply } from '../reply.js'
 import { findOwnActivity } from './find-activity.js'
 
 export function readActivity(call: Call): Reply {
+  const { faults, behaviour } = call.server
   const activity = findOwnActivity(call)
-  if (isNotModified(call.headers['if-modified-since'], activity.modifiedAt)) return notModifiedReply(activity.modifiedAt)
-  return jsonReply(call.server.behaviour, 'FitnessActivity', activityBody(activity, call.server), lastModifiedHeader(activity.modifiedAt))
+  const reply = jsonReply(behaviour, 'FitnessActivity', activityBody(activity, call.server), lastModifiedHeader(activity.modifiedAt))
+  if (isNotModifiedFor(call, activity.modifiedAt)) {
+    const notModified = notModifiedReply(activity.modifiedAt)
+    return faults.is('activity-304-with-body') && reply.body ? { ...notModified, rawAfterEnd: reply.body } : notModified
+  }
+  if (faults.is('activity-media-type-wrong')) reply.headers['Content-Type'] = 'application/json'
+  // The read mutants spare HEAD, which has mutants of its own (send-reply.ts).
+  if (!call.isHead && faults.is('no-last-modified-on-read')) delete reply.headers['Last-Modified']
+  if (!call.isHead && faults.is('last-modified-not-gmt')) reply.headers['Last-Modified'] = reply.headers['Last-Modified']!.replace(/GMT$/, 'UTC')
+  return reply
+}
+
+function isNotModifiedFor(call: Call, modifiedAt: number): boolean {
+  const { faults } = call.server
+  const header = call.headers['if-modified-since']
+  if (faults.is('activity-never-304')) return false
+  if (faults.is('activity-stale-304')) return header !== undefined && parseHttpDate(header) !== undefined
+  return isNotModified(header, modifiedAt)
 }

@@ -11,6 +11,10 @@ export function findOwnActivity(call: Call): Activity {
   const activity = store.activity(id)
   const user = call.grant.user
   if (activity?.owner === user) return activity
+  if (activity && reachesOthers(call)) return activity
+  if (!activity && call.server.faults.is('missing-activity-500')) {
+    throw new ReplyProblem(textReply(500, `Internal error: cannot read properties of undefined (activity ${id}).`))
+  }
   const owner = activity?.owner ?? store.deletedOwner(id)
   // §5 rule 2: a token reaches only its user's data. The reference hides that the id exists.
   if (owner !== undefined && owner !== user && behaviour.foreignActivity === 'forbidden') {
@@ -20,4 +24,13 @@ export function findOwnActivity(call: Call): Activity {
     throw new ReplyProblem(textReply(410, `Activity ${call.pathname} was deleted.`))
   }
   throw new ReplyProblem(textReply(404, `There is no activity ${call.pathname}.`))
+}
+
+/** The isolation mutants: one method each skips the ownership check (§5 rule 2). */
+function reachesOthers(call: Call): boolean {
+  const { faults } = call.server
+  if (call.method === 'GET') return faults.is('read-other-users-activity')
+  if (call.method === 'PUT') return faults.is('edit-other-users-activity')
+  if (call.method === 'DELETE') return faults.is('delete-other-users-activity')
+  return false
 }
