@@ -8,6 +8,7 @@ const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'reports/**', 'coverage/**'] },
   js.configs.recommended,
+  { files: ['bin/**/*.js'], languageOptions: { globals: { console: 'readonly', process: 'readonly' } } },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -65,7 +65,8 @@ async function processExchange(exchange: CapturedExchange, options: PipelineOpti
   const responseBody = response === undefined ? undefined : await decodeBody(response.body, rawHeaderValues(response.rawHeaders, 'content-encoding')[0], options.maxBodyBytes)
 
   const apiPath = apiPathOf(target, exchange.upstreamPath)
-  const url = new URL(apiPath, 'http://x')
+  // Concatenated, not resolved: a path such as //host/x must stay a path.
+  const url = new URL(`http://x${apiPath}`)
   const endpoint = matchEndpoint(exchange.method, url.pathname)
   const view: ExchangeView = {
     method: exchange.method,
@@ -82,7 +83,7 @@ async function processExchange(exchange: CapturedExchange, options: PipelineOpti
   const analyzed = analyzeExchange(view)
   const findings = options.strict ? applyStrict(analyzed) : analyzed
 
-  const tokenId = redactor.learn(pairs(exchange.requestHeaders), new URL(exchange.upstreamPath, target.origin))
+  const tokenId = redactor.learn(pairs(exchange.requestHeaders), new URL(`${target.origin}${exchange.upstreamPath}`))
   if (response !== undefined) redactor.learn(pairs(response.rawHeaders))
   redactor.learnFromBody(view.request.body.json)
   if (view.response !== undefined) redactor.learnFromBody(view.response.body.json)
@@ -113,7 +114,7 @@ async function processExchange(exchange: CapturedExchange, options: PipelineOpti
 }
 
 /** `  violation ACTIVITY-HAS-MAP-TEXT /has_map: …` */
-export function formatFinding(f: Finding): string {
+function formatFinding(f: Finding): string {
   const where = f.pointer === undefined ? '' : ` ${f.pointer === '' ? '/' : f.pointer}`
   return `    ${f.kind} ${f.rule ?? '-'}${where}: ${f.message}`
 }

@@ -62,7 +62,7 @@ export function toExchangeEntry(input: EntryInput, redactor: Redactor): Exchange
 
 function harRequest(input: EntryInput, redactor: Redactor): HarRequest {
   const { exchange } = input
-  const url = new URL(exchange.upstreamPath, input.target.origin)
+  const url = new URL(`${input.target.origin}${exchange.upstreamPath}`)
   const contentType = firstHeader(exchange.requestHeaders, 'content-type')
   const postData: HarPostData | undefined =
     exchange.requestBody.size === 0

@@ -21,6 +21,9 @@ interface MockResponse {
   readonly statusText: string
   readonly headers: readonly (readonly [string, string])[]
   readonly body: Buffer
+  /** HEAD, 204, 304: no body, and the recorded Content-Length (that of the representation) as it was. */
+  readonly bodiless: boolean
+  readonly recordedLength: readonly string[]
 }
 
 interface MockExchange {
@@ -65,7 +68,7 @@ export async function startMockServer(recording: MockRecording, options: { port?
   const served = new Map<string, number>()
   const server = http.createServer((req, res) => {
     req.resume()
-    const url = new URL(req.url ?? '/', 'http://mock')
+    const url = new URL(`http://mock${req.url ?? '/'}`)
     const key = requestKey(req.method ?? 'GET', stripBasePath(url.pathname, recording.basePath), url.searchParams)
     const asked = askedMediaTypes(req)
     const sameRequest = recording.exchanges.filter((exchange) => exchange.key === key)
@@ -86,9 +89,10 @@ export async function startMockServer(recording: MockRecording, options: { port?
     served.set(cursorKey, index + 1)
     const chosen = (candidates[Math.min(index, candidates.length - 1)] as MockExchange).response
     const headers: string[] = chosen.headers.flatMap(([name, value]) => [name, value])
-    headers.push('content-length', String(chosen.body.length))
+    if (chosen.bodiless) headers.push(...chosen.recordedLength)
+    else headers.push('content-length', String(chosen.body.length))
     res.writeHead(chosen.status, chosen.statusText === '' ? undefined : chosen.statusText, headers)
-    res.end(req.method === 'HEAD' ? undefined : chosen.body)
+    res.end(chosen.bodiless || req.method === 'HEAD' ? undefined : chosen.body)
   })
   server.listen(options.port ?? 0, '127.0.0.1')
   await once(server, 'listening')
@@ -135,5 +139,7 @@ function mockResponse(entry: ExchangeEntry): MockResponse {
   const content = response.content
   const body = content.text === undefined ? Buffer.alloc(0) : Buffer.from(content.text, content.encoding === 'base64' ? 'base64' : 'utf8')
   const headers = response.headers.filter((h) => !DROP_HEADERS.has(h.name.toLowerCase())).map((h) => [h.name, h.value] as const)
-  return { status: response.status, statusText: response.statusText, headers, body }
+  const bodiless = entry.request.method.toUpperCase() === 'HEAD' || response.status === 204 || response.status === 304
+  const recordedLength = response.headers.filter((h) => h.name.toLowerCase() === 'content-length').flatMap((h) => [h.name, h.value])
+  return { status: response.status, statusText: response.statusText, headers, body, bodiless, recordedLength }
 }

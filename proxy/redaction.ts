@@ -14,7 +14,7 @@
 import { createHmac, randomBytes } from 'node:crypto'
 
 /** Header names whose values are secrets, lower-case (STYLE §2.12's default `redactHeaders`). */
-export const DEFAULT_REDACT_HEADERS: readonly string[] = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie']
+const DEFAULT_REDACT_HEADERS: readonly string[] = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie']
 
 /** Body fields that hold tokens (RFC 6749 §5.1; OpenID Connect's id_token). */
 const TOKEN_FIELDS = new Set(['access_token', 'refresh_token', 'id_token'])
@@ -23,7 +23,7 @@ const TOKEN_FIELDS = new Set(['access_token', 'refresh_token', 'id_token'])
 const MIN_SECRET_LENGTH = 6
 
 /** Personal data by representation (§2.3 path points are GPS positions; §2.6 describes a person). */
-export const PERSONAL_PATHS: Readonly<Record<string, readonly string[]>> = {
+const PERSONAL_PATHS: Readonly<Record<string, readonly string[]>> = {
   FitnessActivity: ['path[*].latitude', 'path[*].longitude', 'path[*].altitude'],
   NewFitnessActivity: ['path[*].latitude', 'path[*].longitude', 'path[*].altitude'],
   LiveFitnessActivityUpdate: ['path[*].latitude', 'path[*].longitude', 'path[*].altitude'],

@@ -55,7 +55,7 @@ export function rawHeaderValues(rawHeaders: readonly string[], name: string): st
 }
 
 /** The base path of a target URL without its trailing slash ('' for the root). */
-export function basePathOf(target: URL): string {
+function basePathOf(target: URL): string {
   return target.pathname.replace(/\/+$/, '')
 }
 
@@ -66,7 +66,10 @@ export function basePathOf(target: URL): string {
  */
 export function upstreamPathFor(target: URL, clientPath: string): string {
   const base = basePathOf(target)
-  const path = clientPath.startsWith('/') ? clientPath : `/${clientPath}`
+  // absolute-form (RFC 9112 §3.2.2), as a client configured with us as a forward proxy sends: keep its path.
+  const absolute = /^[a-z][a-z0-9+.-]*:\/\//i.test(clientPath) ? new URL(clientPath) : undefined
+  const relative = absolute === undefined ? clientPath : `${absolute.pathname}${absolute.search}`
+  const path = relative.startsWith('/') ? relative : `/${relative}`
   if (base === '' || path === base || path.startsWith(`${base}/`) || path.startsWith(`${base}?`)) return path
   return `${base}${path}`
 }

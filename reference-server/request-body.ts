@@ -20,6 +20,7 @@ export function readJsonBody(call: Call, name: RepresentationName): unknown {
   try {
     return JSON.parse(text) as unknown
   } catch (error) {
+    if (call.server.faults.is('bad-body-500')) throw new ReplyProblem(textReply(500, 'Internal server error.'))
     throw new BodyProblem(`the body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`)
   }
 }

@@ -25,10 +25,14 @@ export function sendReply(res: ServerResponse, reply: Reply, method: string, ser
  * body GET would send, even in chunked mode), and no body.
  */
 function withoutBody(reply: Reply, server: ServerContext): Reply {
+  const { faults } = server
   const { body, ...rest } = reply
   if (!body) return rest
-  const headers = { ...reply.headers, 'Content-Length': String(body.length) }
-  if (server.faults.is('head-with-body')) return { ...rest, headers, rawAfterEnd: body }
+  const headers: Record<string, string> = { ...reply.headers, 'Content-Length': String(body.length + (faults.is('head-wrong-content-length') ? 10 : 0)) }
+  if (faults.is('head-no-content-type')) delete headers['Content-Type']
+  if (faults.is('no-last-modified-on-head')) delete headers['Last-Modified']
+  if (faults.is('head-last-modified-now') && headers['Last-Modified'] !== undefined) headers['Last-Modified'] = formatHttpDate(server.now())
+  if (faults.is('head-with-body')) return { ...rest, headers, rawAfterEnd: body }
   return { ...rest, headers }
 }
 

@@ -147,7 +147,7 @@ export function buildRunResult(scenarios: readonly ScenarioResult[], settings: P
 function cleanupDiagnostics(scenarios: readonly ScenarioResult[]): Diagnostic[] {
   return scenarios.flatMap((scenario) =>
     scenario.cleanup
-      .filter((step) => step.status !== 'passed')
+      .filter((step) => step.status === 'failed' || step.status === 'error')
       .map((step) => ({ code: 'E_CLEANUP' as const, kind: 'error' as const, message: `${scenario.id}: cleanup step "${step.name}" did not succeed; the account may need a manual look`, at: step.at })),
   )
 }

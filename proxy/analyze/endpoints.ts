@@ -129,7 +129,3 @@ export function methodsForPath(path: string): string[] {
   return [...new Set(ENDPOINTS.filter((endpoint) => endpoint.pattern.test(path)).map((endpoint) => endpoint.method))]
 }
 
-/** `GET /fitnessActivities/<activity_id>` */
-export function endpointLabel(endpoint: EndpointRef): string {
-  return `${endpoint.method} ${endpoint.path}`
-}

@@ -156,9 +156,3 @@ export interface ExchangeEntry extends HarEntry {
   readonly _error?: ExchangeError
 }
 
-/** Counts the findings of an exchange by kind. */
-export function countFindings(findings: readonly Finding[]): Record<FindingKind, number> {
-  const counts: Record<FindingKind, number> = { violation: 0, irregularity: 0, note: 0, 'unknown-endpoint': 0 }
-  for (const finding of findings) counts[finding.kind] += 1
-  return counts
-}

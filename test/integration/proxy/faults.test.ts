@@ -144,3 +144,46 @@ describe('rotation', () => {
     expect((await summarizeRecordings(files)).exchanges).toBe(12)
   })
 })
+
+describe('stray bytes after a bodiless response', () => {
+  // A broken upstream whose late body bytes leave with the next response on the same connection.
+  const POISON = 'HTTP/1.1 200 OK\r\ncontent-length: 6\r\n\r\nPOISON'
+  it.each([
+    ['HEAD', { method: 'HEAD' }],
+    ['304', { headers: { 'if-modified-since': 'Sun, 06 Nov 1994 08:49:37 GMT' } }],
+  ])('after %s, the next exchange gets its own response', async (_kind, options) => {
+    const upstream = net.createServer((socket) => {
+      let buffered = ''
+      let owed = ''
+      socket.on('data', (data) => {
+        buffered += data.toString('latin1')
+        let end: number
+        while ((end = buffered.indexOf('\r\n\r\n')) !== -1) {
+          const head = buffered.slice(0, end)
+          buffered = buffered.slice(end + 4)
+          if (head.startsWith('HEAD ')) {
+            socket.write('HTTP/1.1 200 OK\r\ncontent-length: 6\r\n\r\n')
+            owed = POISON
+          } else if (/if-modified-since/i.test(head)) {
+            socket.write('HTTP/1.1 304 Not Modified\r\n\r\n')
+            owed = POISON
+          } else {
+            socket.write(`${owed}HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok`)
+            owed = ''
+          }
+        }
+      })
+      socket.on('error', () => {})
+    })
+    upstream.listen(0, '127.0.0.1')
+    await once(upstream, 'listening')
+    const proxy = await startTestProxy(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}`)
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
+    await request(`${proxy.proxy.url}/a`, { ...options, agent })
+    const next = await request(`${proxy.proxy.url}/next`, { agent })
+    agent.destroy()
+    await proxy.stop()
+    upstream.close()
+    expect(next.body.toString()).toBe('ok')
+  })
+})

@@ -12,7 +12,7 @@ import { runMockCommand } from '../../../proxy/commands/mock-command.js'
 import { runProxyCommand } from '../../../proxy/commands/proxy-command.js'
 import { startReferenceServer, type RunningReferenceServer } from '../../../reference-server/index.js'
 import { addProxyCommands } from '../../../src/cli/proxy-commands.js'
-import { media, request } from './helpers.js'
+import { media, request, type Received } from './helpers.js'
 
 describe('tools on a recording', () => {
   let server: RunningReferenceServer
@@ -21,6 +21,8 @@ describe('tools on a recording', () => {
   const proxyOutput: string[] = []
   let proxyExit: number
   let recordedUser: Buffer
+  let activityPath: string
+  let recordedHead: Received
 
   beforeAll(async () => {
     server = await startReferenceServer({ mutant: 'has-map-boolean' })
@@ -38,7 +40,9 @@ describe('tools on a recording', () => {
     recordedUser = (await request(`${base}/user`, { headers: { ...auth, accept: media('User') } })).body
     const feed = await request(`${base}/fitnessActivities?pageSize=2`, { headers: { ...auth, accept: media('FitnessActivityFeed') } })
     const items = (JSON.parse(feed.body.toString()) as { items: { uri: string }[] }).items
-    await request(`${base}${items[0]?.uri ?? '/x'}`, { headers: { ...auth, accept: media('FitnessActivity') } })
+    activityPath = items[0]?.uri ?? '/x'
+    await request(`${base}${activityPath}`, { headers: { ...auth, accept: media('FitnessActivity') } })
+    recordedHead = await request(`${base}${activityPath}`, { method: 'HEAD', headers: { ...auth, accept: media('FitnessActivity') } })
     await request(`${base}/user`, { headers: { accept: media('User') } })
     stop.abort()
     proxyExit = await running
@@ -50,7 +54,7 @@ describe('tools on a recording', () => {
 
   it('proxy prints its URL, then a summary, and exits 1 under --strict with a violation', () => {
     expect(proxyOutput[0]).toMatch(/^fitconform proxy listening on http:\/\/127\.0\.0\.1:\d+ /)
-    expect(proxyOutput.at(-1)).toMatch(/^4 exchanges \(0 failed\)/)
+    expect(proxyOutput.at(-1)).toMatch(/^5 exchanges \(0 failed\)/)
     expect(proxyExit).toBe(1)
   })
 
@@ -65,8 +69,8 @@ describe('tools on a recording', () => {
     const json: string[] = []
     await runAnalyzeCommand([recording], { json: true }, { out: (line) => json.push(line), err: () => {} })
     const summary = JSON.parse(json.join('\n')) as { exchanges: number; statuses: Record<string, number> }
-    expect(summary.exchanges).toBe(4)
-    expect(summary.statuses['200']).toBe(3)
+    expect(summary.exchanges).toBe(5)
+    expect(summary.statuses['200']).toBe(4)
   })
 
   it('har writes a HAR 1.2 file that validates against schemas/har', async () => {
@@ -82,7 +86,7 @@ describe('tools on a recording', () => {
     addFormatsModule.default(ajv)
     const validate = ajv.compile(JSON.parse(readFileSync(join(import.meta.dirname, '../../../schemas/har/har-1.2.schema.json'), 'utf8')) as object)
     expect(validate(har), JSON.stringify(validate.errors, null, 2)).toBe(true)
-    expect(har.log.entries).toHaveLength(4)
+    expect(har.log.entries).toHaveLength(5)
     expect(validate({ log: { version: '1.2', creator: { name: 'x', version: '1' }, entries: [{ startedDateTime: 'yesterday' }] } })).toBe(false)
   })
 
@@ -98,6 +102,10 @@ describe('tools on a recording', () => {
     expect(user.status).toBe(200)
     expect(user.body.equals(recordedUser)).toBe(true)
     expect(user.headers['content-type']).toBe(media('User'))
+    const head = await request(`${base}${activityPath}`, { method: 'HEAD', headers: { accept: media('FitnessActivity') } })
+    expect(head.status).toBe(200)
+    expect(head.headers['content-length']).toBe(recordedHead.headers['content-length'])
+    expect(head.headers['last-modified']).toBe(recordedHead.headers['last-modified'])
     const unknown = await request(`${base}/nothing`)
     expect(unknown.status).toBe(501)
     expect(unknown.body.toString()).toContain('no recorded exchange for GET /nothing')

@@ -8,6 +8,8 @@ describe('paths under the target', () => {
     { target: 'http://h/api/v1', client: '/user?x=1', upstream: '/api/v1/user?x=1', api: '/user?x=1' },
     { target: 'http://h/api/v1/', client: '/api/v1/user', upstream: '/api/v1/user', api: '/user' },
     { target: 'http://h/api', client: '/apiary', upstream: '/api/apiary', api: '/apiary' },
+    { target: 'http://h/', client: 'http://elsewhere/user?a=1', upstream: '/user?a=1', api: '/user?a=1' },
+    { target: 'http://h/', client: '//evil/x', upstream: '//evil/x', api: '//evil/x' },
   ])('$client through $target → $upstream', ({ target, client, upstream, api }) => {
     expect(upstreamPathFor(new URL(target), client)).toBe(upstream)
     expect(apiPathOf(new URL(target), upstream)).toBe(api)

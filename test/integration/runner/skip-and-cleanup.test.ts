@@ -1,0 +1,39 @@
+import { fileURLToPath } from 'node:url'
+import { afterEach, expect, it } from 'vitest'
+import { loadSuites } from '../../../src/load/load-suites.js'
+import { runConformance } from '../../../src/run-conformance.js'
+import { startLoopbackServer, type LoopbackServer } from '../../helpers/loopback-server.js'
+
+const FIXTURE = fileURLToPath(new URL('../../fixtures/runner/skip-when-refused.yaml', import.meta.url))
+let server: LoopbackServer | undefined
+afterEach(() => server?.close())
+
+async function runAgainst(status: number) {
+  server = await startLoopbackServer((request, response) => {
+    request.resume()
+    response.writeHead(status, { 'content-type': 'application/vnd.com.service.Profile+json' }).end(status === 200 ? '{"athlete_type":"Runner"}' : '')
+  })
+  const loaded = await loadSuites([FIXTURE])
+  const outcome = await runConformance(loaded.scenarios, loaded.rules, {
+    target: { baseUrl: new URL(server.url), tokens: { token: 'skip-test-token' }, label: 'loopback' },
+    filter: { readOnly: false }, strict: false, concurrency: 1, timeoutMs: 2_000, bail: false, insecure: false, configValues: {},
+  }, {})
+  if (outcome.kind !== 'ran') throw new Error('expected a run')
+  return { result: outcome.result, requests: server.requests }
+}
+
+it('skips with the reason when skipIf holds, even though the step expected 200, and restores nothing', async () => {
+  const { result, requests } = await runAgainst(400)
+  const scenario = result.scenarios[0]!
+  expect(scenario.status).toBe('skipped')
+  expect(scenario.skipReason).toContain('refuses an empty profile edit')
+  expect(scenario.cleanup[0]?.status).toBe('skipped')
+  expect(result.diagnostics).toEqual([])
+  expect(requests).toEqual(['PUT /profile']) // the restore was not sent
+})
+
+it('runs the cleanup with the captured value when the scenario went ahead', async () => {
+  const { result, requests } = await runAgainst(200)
+  expect(result.scenarios[0]!.status).toBe('passed')
+  expect(requests).toEqual(['PUT /profile', 'PUT /profile'])
+})
