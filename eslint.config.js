@@ -33,6 +33,6 @@ export default tseslint.config(
   {
     files: ['proxy/**'],
     ignores: ['proxy/forwarder.ts'],
-    rules: restrict([{ group: ['http-proxy', 'http-proxy-3'], message: 'only proxy/forwarder.ts knows the proxy library' }]),
+    rules: restrict([{ group: ['undici', 'http-proxy', 'http-proxy-3'], message: 'only proxy/forwarder.ts knows the forwarding library' }]),
   },
 )

@@ -33,10 +33,10 @@ process.stdin.on('end', stop).on('close', stop).resume()
  * event: the request waits, buffered, and the handler then runs as usual. No extra hop or socket.
  */
 function delayRequests(ms: number): void {
-  const emit = http.Server.prototype.emit
+  const emit = http.Server.prototype.emit as (this: http.Server, event: string | symbol, ...args: unknown[]) => boolean
   http.Server.prototype.emit = function delayedEmit(this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
     if (event !== 'request') return emit.call(this, event, ...args)
     setTimeout(() => emit.call(this, event, ...args), ms)
     return true
-  } as typeof emit
+  }
 }

@@ -1,0 +1,90 @@
+/**
+ * Throughput without waits: 500 single-request scenarios (GET /user, a status check and a JSON path
+ * check) in one generated YAML file, run end to end as a whole `fitconform run` process against the
+ * reference server in another process. Beside it, what the process spends before it does anything
+ * (`fitconform --version`), the run itself (`durationMs` of results.json) and the 500 requests alone
+ * sent with undici (no parsing, no checks), so a slow total can be traced to its part.
+ */
+import { writeFileSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { Agent, request } from 'undici'
+import { figure, type Figure } from './support/figures.js'
+import { CLI, runNode, startServerProcess, temporaryFolder } from './support/processes.js'
+import { median, round } from './support/statistics.js'
+
+export const THROUGHPUT_SCENARIOS = 500
+const STEP_CI_SECONDS = 3.1
+
+/** `scenarios:` with `count` copies of one GET /user scenario (ten lines each). */
+export function throughputSuite(count: number): string {
+  const lines = ['scenarios:']
+  for (let index = 1; index <= count; index++) {
+    lines.push(
+      `  - id: throughput-${String(index).padStart(4, '0')}`,
+      '    title: GET /user answers 200 with a numeric userID',
+      '    rules: [USER-READ]',
+      '    steps:',
+      '      - name: read the entry point',
+      '        request: { method: GET, url: /user }',
+      '        expect:',
+      '          status: 200',
+      '          checks:',
+      '            - { path: body.userID, type: integer }',
+    )
+  }
+  return lines.join('\n') + '\n'
+}
+
+export async function benchThroughput(options: { runs: number }): Promise<Figure[]> {
+  const folder = temporaryFolder('throughput')
+  const suite = join(folder.dir, 'throughput.yaml')
+  writeFileSync(suite, throughputSuite(THROUGHPUT_SCENARIOS))
+  const server = await startServerProcess()
+  try {
+    const args = [CLI, 'run', suite, '--base-url', server.url, '--token', server.tokens.token, '--output-dir', join(folder.dir, 'out')]
+    const versions: number[] = []
+    const totals: number[] = []
+    const inRun: number[] = []
+    const requestsAlone: number[] = []
+    // Interleaved, so that a noisy moment of the machine touches every figure alike.
+    for (let run = 0; run < options.runs; run++) {
+      versions.push((await runNode([CLI, '--version'])).wallMs)
+      const whole = await runNode(args)
+      if (whole.exitCode !== 0) throw new Error(`fitconform run exited ${whole.exitCode}: ${whole.stderr.slice(0, 500)}`)
+      totals.push(whole.wallMs)
+      inRun.push((JSON.parse(readFileSync(join(folder.dir, 'out', 'results.json'), 'utf8')) as { durationMs: number }).durationMs)
+      requestsAlone.push(await sendRequestsAlone(server.url, server.tokens.token, THROUGHPUT_SCENARIOS))
+    }
+    const total = median(totals)
+    const command = `node bin/fitconform.js run throughput.yaml --base-url <server> --token <token> --output-dir <tmp>`
+    return [
+      figure({ benchmark: 'throughput', name: `${THROUGHPUT_SCENARIOS} GET /user scenarios, whole process (median of ${options.runs})`, value: round(total / 1000), unit: 's', goal: { comparison: '<', limit: 1 }, samples: totals.map((ms) => round(ms)), note: `${command}; Step CI 2.8: about ${STEP_CI_SECONDS} s` }),
+      figure({ benchmark: 'throughput', name: '  of which start-up (fitconform --version)', value: round(median(versions) / 1000), unit: 's', samples: versions.map((ms) => round(ms)) }),
+      figure({ benchmark: 'throughput', name: '  of which the run (results.json durationMs)', value: round(median(inRun) / 1000), unit: 's', samples: inRun }),
+      figure({ benchmark: 'throughput', name: '  the same 500 requests alone (undici, 4 at once)', value: round(median(requestsAlone) / 1000), unit: 's', samples: requestsAlone.map((ms) => round(ms)) }),
+      figure({ benchmark: 'throughput', name: 'scenarios per second, whole process', value: Math.round(THROUGHPUT_SCENARIOS / (total / 1000)), unit: '/s' }),
+    ]
+  } finally {
+    await server.stop()
+    folder.remove()
+  }
+}
+
+/** The requests of the workload with nothing else: undici, keep-alive, 4 in flight like the runner's default. */
+async function sendRequestsAlone(baseUrl: string, token: string, count: number): Promise<number> {
+  const dispatcher = new Agent({ keepAliveTimeout: 10_000 })
+  const started = performance.now()
+  let next = 0
+  const worker = async (): Promise<void> => {
+    while (next < count) {
+      next++
+      const response = await request(`${baseUrl}/user`, { headers: { authorization: `Bearer ${token}` }, dispatcher })
+      await response.body.arrayBuffer()
+    }
+  }
+  await Promise.all([worker(), worker(), worker(), worker()])
+  const elapsed = performance.now() - started
+  await dispatcher.close()
+  return elapsed
+}
