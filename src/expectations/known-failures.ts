@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml'
+import { parseYamlSource, type YamlPath } from '../load/yaml-source.js'
 import { ConformanceError, type Diagnostic, type SourceRef } from '../model/diagnostic.js'
 
 /**
@@ -35,58 +35,35 @@ export async function loadKnownFailures(file: string): Promise<KnownFailure[]> {
 }
 
 export function parseKnownFailures(text: string, file: string): KnownFailure[] {
-  const lineCounter = new LineCounter()
-  const document = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false })
-  const at = (offset: number | undefined): SourceRef => {
-    const { line, col } = lineCounter.linePos(offset ?? 0)
-    return { file, line, column: col }
+  const { source, diagnostics } = parseYamlSource(file, text)
+  if (!source) throw new ConformanceError({ ...diagnostics[0]!, code: 'E_CONFIG', hint: HINT })
+  const fail = (path: YamlPath, message: string, part?: 'key'): never => {
+    throw new ConformanceError({ code: 'E_CONFIG', kind: 'load', message, at: source.locate(path, part), hint: HINT })
   }
-  const fail = (offset: number | undefined, message: string): never => {
-    const where = at(offset)
-    throw new ConformanceError({
-      code: 'E_CONFIG',
-      kind: 'load',
-      message: `${where.file}:${where.line}:${where.column}: ${message}`,
-      at: where,
-      hint: 'expected a YAML list of { scenario: <id>, rule: <id>, reason: <text>, link: <url> } (scenario or rule, reason required)',
-    })
-  }
-  const syntaxError = document.errors[0]
-  if (syntaxError) fail(syntaxError.pos[0], `invalid YAML (${syntaxError.code}): ${syntaxError.message.split('\n')[0] ?? ''}`)
-  const root = document.contents
-  if (root === null || (isScalar(root) && (root.value === null || root.value === ''))) return []
-  if (!isSeq(root)) return fail(rangeStart(root), 'the known-failures file must be a list')
-  return root.items.map((item) => {
-    if (!isMap(item)) return fail(rangeStart(item), 'each known failure must be a mapping with scenario or rule, and reason')
+  const data = source.data
+  if (data === null || data === undefined || data === '') return []
+  if (!Array.isArray(data)) return fail([], 'the known-failures file must be a list')
+  return data.map((item: unknown, index) => {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) return fail([index], 'each known failure must be a mapping with scenario or rule, and reason')
     const entry: Record<string, string> = {}
-    for (const pair of item.items) {
-      const keyNode = pair.key as Node | null
-      const key = isScalar(keyNode) ? String(keyNode.value) : ''
-      if (!(KEYS as readonly string[]).includes(key)) fail(rangeStart(keyNode), `unknown key "${key}" (allowed: ${KEYS.join(', ')})`)
-      const value = pair.value as Node | null
-      if (!isScalar(value) || typeof value.value !== 'string' || value.value.trim() === '') {
-        fail(rangeStart(value) ?? rangeStart(keyNode), `"${key}" must be a non-empty text`)
-      } else {
-        entry[key] = value.value.trim()
-      }
+    for (const [key, value] of Object.entries(item)) {
+      if (!(KEYS as readonly string[]).includes(key)) fail([index, key], `unknown key "${key}" (allowed: ${KEYS.join(', ')})`, 'key')
+      if (typeof value !== 'string' || value.trim() === '') fail([index, key], `"${key}" must be a non-empty text`)
+      entry[key] = (value as string).trim()
     }
-    const start = rangeStart(item)
-    if (entry['scenario'] === undefined && entry['rule'] === undefined) fail(start, 'a known failure needs a scenario id or a rule id')
-    if (entry['reason'] === undefined) fail(start, 'a known failure needs a reason')
+    if (entry['scenario'] === undefined && entry['rule'] === undefined) fail([index], 'a known failure needs a scenario id or a rule id')
+    if (entry['reason'] === undefined) fail([index], 'a known failure needs a reason')
     return {
       ...(entry['scenario'] === undefined ? {} : { scenario: entry['scenario'] }),
       ...(entry['rule'] === undefined ? {} : { rule: entry['rule'] }),
-      reason: entry['reason'] ?? '',
+      reason: entry['reason']!,
       ...(entry['link'] === undefined ? {} : { link: entry['link'] }),
-      at: at(start),
+      at: source.locate([index]),
     }
   })
 }
 
-function rangeStart(node: unknown): number | undefined {
-  const range = (node as { range?: readonly number[] } | null)?.range
-  return range?.[0]
-}
+const HINT = 'expected a YAML list of { scenario: <id>, rule: <id>, reason: <text>, link: <url> } (scenario or rule, reason required)'
 
 /** Entries naming a scenario or rule the run does not know: probably a typo, so the list would gate nothing. */
 export function checkKnownFailureIds(
@@ -102,8 +79,7 @@ export function checkKnownFailureIds(
           ? `unknown rule id "${entry.rule}"`
           : undefined
     if (problem) {
-      const { file, line, column } = entry.at
-      errors.push({ code: 'E_CONFIG', kind: 'load', message: `${file}:${line}:${column}: ${problem}`, at: entry.at })
+      errors.push({ code: 'E_CONFIG', kind: 'load', message: problem, at: entry.at })
     }
   }
   return errors

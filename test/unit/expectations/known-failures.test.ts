@@ -33,7 +33,7 @@ describe('parseKnownFailures', () => {
     { name: 'no reason', text: '- scenario: a\n', error: 'known.yaml:1:3: a known failure needs a reason' },
     { name: 'neither scenario nor rule', text: '- reason: b\n', error: 'known.yaml:1:3: a known failure needs a scenario id or a rule id' },
     { name: 'a value that is not text', text: '- scenario: [a, b]\n  reason: b\n', error: 'known.yaml:1:13: "scenario" must be a non-empty text' },
-    { name: 'a duplicate key', text: '- scenario: a\n  scenario: b\n  reason: c\n', error: 'known.yaml:2:3: invalid YAML (DUPLICATE_KEY)' },
+    { name: 'a duplicate key', text: '- scenario: a\n  scenario: b\n  reason: c\n', error: 'known.yaml:2:3: DUPLICATE_KEY' },
     { name: 'bad YAML', text: '- scenario: a\n reason: [\n', error: 'known.yaml:2:' },
   ])('points at the line of $name', ({ text, error }) => {
     let caught: unknown
@@ -43,7 +43,8 @@ describe('parseKnownFailures', () => {
       caught = thrown
     }
     expect(caught).toBeInstanceOf(ConformanceError)
-    expect((caught as ConformanceError).message.startsWith(error)).toBe(true)
+    const { at, message } = (caught as ConformanceError).diagnostic
+    expect(`${at?.file}:${at?.line}:${at?.column}: ${message}`.startsWith(error)).toBe(true)
     expect((caught as ConformanceError).diagnostic.code).toBe('E_CONFIG')
   })
 })
@@ -66,6 +67,6 @@ describe('checkKnownFailureIds', () => {
   it('reports ids the run does not know, with their line', () => {
     const known = parseKnownFailures('- scenario: typo-id\n  reason: r\n- rule: USER-READ\n  reason: r\n- rule: NO-SUCH-RULE\n  reason: r\n', 'k.yaml')
     const problems = checkKnownFailureIds(known, { scenarios: new Set(['user-entry-point']), rules: new Set(['USER-READ']) })
-    expect(problems.map((problem) => problem.message)).toEqual(['k.yaml:1:3: unknown scenario id "typo-id"', 'k.yaml:5:3: unknown rule id "NO-SUCH-RULE"'])
+    expect(problems.map(({ at, message }) => `${at?.file}:${at?.line}:${at?.column}: ${message}`)).toEqual(['k.yaml:1:3: unknown scenario id "typo-id"', 'k.yaml:5:3: unknown rule id "NO-SUCH-RULE"'])
   })
 })
