@@ -3,7 +3,7 @@ import type { ScenarioResult } from '../model/result.js'
 import type { Reporter } from '../report/reporter.js'
 import type { RunPlan } from '../plan/plan-run.js'
 import type { RunContext } from './run-context.js'
-import { runScenario, viewOf } from './run-scenario.js'
+import { identityOf, runScenario, viewOf } from './run-scenario.js'
 
 export interface RunPlanOptions {
   readonly context: RunContext
@@ -47,12 +47,7 @@ export async function runPlan(plan: RunPlan, options: RunPlanOptions): Promise<S
 
 function skipped(scenario: Scenario, reason: string): ScenarioResult {
   return {
-    id: scenario.id,
-    title: scenario.title,
-    file: scenario.file,
-    at: scenario.at,
-    rules: scenario.rules,
-    tags: scenario.tags,
+    ...identityOf(scenario),
     status: 'skipped',
     skipReason: reason,
     durationMs: 0,

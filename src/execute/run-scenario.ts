@@ -43,12 +43,7 @@ export async function runScenario(scenario: Scenario, context: RunContext, event
   const failed = steps.some((step) => step.status === 'failed' || step.status === 'error')
   const warnings: AssertionResult[] = [...steps, ...cleanup].flatMap((step) => step.assertions.filter((a) => !a.ok && a.severity === 'warning'))
   return {
-    id: scenario.id,
-    title: scenario.title,
-    file: scenario.file,
-    at: scenario.at,
-    rules: scenario.rules,
-    tags: scenario.tags,
+    ...identityOf(scenario),
     status: failed ? 'failed' : skipReason ? 'skipped' : 'passed',
     ...(skipReason && !failed ? { skipReason } : {}),
     durationMs: performance.now() - started,
@@ -123,6 +118,12 @@ function missingVariable(step: Step, state: ScenarioState): string | undefined {
     }
   }
   return undefined
+}
+
+/** The fields a result repeats from its scenario. */
+export function identityOf(scenario: Scenario): Pick<ScenarioResult, 'id' | 'title' | 'file' | 'at' | 'rules' | 'tags'> {
+  const { id, title, file, at, rules, tags } = scenario
+  return { id, title, file, at, rules, tags }
 }
 
 export function viewOf(scenario: Scenario): ScenarioView {
