@@ -5,6 +5,12 @@
 // To add a mutant: append an entry here (the name becomes a type, so a typo in a handler's
 // `faults.is('…')` fails to compile), then add one `if (call.server.faults.is('…'))` where the
 // behaviour lives. For a body after a HEAD, 204 or 304, set `Reply.rawAfterEnd` (see faults.ts).
+// Give it a probe in test/integration/reference-server/mutant-probes.ts: the test shows the
+// misbehaviour on the mutant and not on the reference server.
+//
+// A mutant breaks its rule and no other on purpose, but a broken rule has consequences (a missing
+// Location leaves nothing to read back): "one rule" is the fault put in, not every check that fails.
+// The entries are grouped by the part of the spec they break.
 
 export interface MutantDefinition {
   /** kebab-case, stable: used on the command line (`--mutant`). */
@@ -23,7 +29,7 @@ export const mutantCatalogue = [
   { name: 'previous-drops-page-size', rule: 'FEED-PREVIOUS-KEEPS-PAGE-SIZE', description: 'The previous link leaves out the pageSize the client gave (§4 rule 2).' },
   { name: 'previous-without-page', rule: 'FEED-PREVIOUS-LINK', description: 'The previous link names the page with a parameter `p` instead of `page`, and the server follows `p` (§2.2).' },
   { name: 'previous-relative', rule: 'FEED-FIELDS', description: 'The previous link is a relative URI instead of an absolute URL (§2.2 previous: string, absolute URL).' },
-  { name: 'page-repeats-item', rule: 'FEED-WALK-COMPLETE', description: 'The second page starts one item early, so walking previous meets one activity twice (§2.2).' },
+  { name: 'page-repeats-item', rule: 'FEED-WALK-COMPLETE', description: 'Pages after the first start one item early, so walking previous meets one activity twice (§2.2).' },
   { name: 'page-skips-item', rule: 'FEED-WALK-COMPLETE', description: 'Every page after the first starts one item late, so walking previous misses activities (§2.2).' },
   { name: 'size-counts-page', rule: 'FEED-SIZE-TOTAL', description: 'An unscoped feed gives as size the number of items on the page, not the total (§2.2 size).' },
   { name: 'scoped-previous-present', rule: 'FEED-SCOPED-NO-PREVIOUS', description: 'A time-scoped feed carries a previous link to a next (empty) page (§2.2 previous: absent when scoped).' },
