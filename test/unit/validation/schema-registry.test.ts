@@ -76,9 +76,9 @@ describe('validateRepresentation: errors', () => {
     { title: 'an ISO start_time in a create', name: 'NewFitnessActivity', body: { start_time: '2011-03-01T07:00:00Z' }, rule: 'NEW-ACTIVITY-BODY', pointer: '/start_time' },
     { title: 'a path timestamp as text in a create', name: 'NewFitnessActivity', body: { path: [{ ...pathPoint, timestamp: '0' }] }, rule: 'NEW-ACTIVITY-BODY', pointer: '/path/0/timestamp' },
     { title: 'a live update path that is not an array', name: 'LiveFitnessActivityUpdate', body: { path: pathPoint }, rule: 'LIVE-UPDATE-BODY', pointer: '/path' },
-    { title: 'notes as a number in an edit', name: 'FitnessActivityEdit', body: { notes: 3 }, rule: 'ACTIVITY-FIELDS', pointer: '/notes' },
+    { title: 'notes as a number in an edit', name: 'FitnessActivityEdit', body: { notes: 3 }, rule: 'ACTIVITY-EDIT-BODY', pointer: '/notes' },
     { title: 'has_map as a boolean in an edit', name: 'FitnessActivityEdit', body: { has_map: true }, rule: 'ACTIVITY-HAS-MAP-TEXT', pointer: '/has_map' },
-    { title: 'elite as text in a profile edit', name: 'ProfileEdit', body: { elite: 'yes' }, rule: 'PROFILE-FIELDS', pointer: '/elite' },
+    { title: 'elite as text in a profile edit', name: 'ProfileEdit', body: { elite: 'yes' }, rule: 'PROFILE-EDIT-BODY', pointer: '/elite' },
   ])('reports $title as an error of $rule at "$pointer"', ({ name, body, rule, pointer }) => {
     expect(ofSeverity(validateRepresentation(name, body), 'error')).toEqual([
       { severity: 'error', rule, pointer, message: expect.any(String) as unknown },
