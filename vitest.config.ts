@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
@@ -9,5 +10,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Two cores: integration files start real servers and wait on one-second HTTP dates.
     maxWorkers: 2,
+    // The proxy records on a worker thread, which Node loads itself: teach it our TypeScript sources.
+    execArgv: ['--import', fileURLToPath(new URL('./test/helpers/register-typescript.js', import.meta.url))],
   },
 })

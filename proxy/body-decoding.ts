@@ -110,10 +110,9 @@ function utf8Text(bytes: Buffer, truncated: boolean): string | undefined {
 }
 
 /** NUL and most C0 controls mean binary; tab, LF, vertical tab, form feed and CR are text. */
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
+const BINARY_CONTROL = /[\x00-\x08\x0e-\x1f]/
+
 function hasBinaryControls(text: string): boolean {
-  for (let i = 0; i < text.length; i += 1) {
-    const code = text.charCodeAt(i)
-    if (code < 0x20 && (code < 0x09 || code > 0x0d)) return true
-  }
-  return false
+  return BINARY_CONTROL.test(text)
 }

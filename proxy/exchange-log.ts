@@ -1,12 +1,13 @@
 /**
  * The recording on disk: NDJSON, one `ExchangeEntry` a line, keys sorted (STYLE §2.12).
  *
- * Each line is written with one synchronous append as soon as its exchange is over, so a crash loses
- * at most the exchanges still in flight and never leaves half a line behind a whole one. Before it is
- * written, every line passes the redactor's final by-value check. With `maxBytes`, a full file is
- * renamed to `<file>.1`, `<file>.2`, … (oldest first) and a new one is started.
+ * Lines are gathered by `append` and written by `flush` with one synchronous call: the recording
+ * thread flushes as soon as it has processed what it was handed (pipeline-worker.ts), so a crash
+ * loses at most the exchanges still in flight and never leaves half a line behind a whole one.
+ * Before it is kept, every line passes the redactor's final by-value check. With `maxBytes`, a full
+ * file is renamed to `<file>.1`, `<file>.2`, … (oldest first) and a new one is started.
  */
-import { closeSync, createReadStream, existsSync, fstatSync, openSync, readdirSync, renameSync, writeSync } from 'node:fs'
+import { closeSync, createReadStream, existsSync, fstatSync, openSync, readdirSync, renameSync, writevSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { createInterface } from 'node:readline'
 import type { ExchangeEntry } from '../src/model/exchange.js'
@@ -21,9 +22,15 @@ export interface ExchangeLogOptions {
 }
 
 export interface ExchangeLog {
+  /** Adds the entry's line; it reaches the file with the next `flush` (or `close`). */
   append(entry: ExchangeEntry): void
+  /** Writes the lines appended since the last flush, with one call. */
+  flush(): void
   close(): void
 }
+
+/** Lines gathered past this many bytes are written without waiting for `flush`. */
+const FLUSH_BYTES = 1024 * 1024
 
 export function openExchangeLog(options: ExchangeLogOptions): ExchangeLog {
   // Recordings hold personal data: readable by their owner only.
@@ -31,23 +38,37 @@ export function openExchangeLog(options: ExchangeLogOptions): ExchangeLog {
   let size = fstatSync(fd).size
   let nextSuffix = highestRotation(options.file) + 1
   let closed = false
+  let pending: Buffer[] = []
+  let pendingBytes = 0
+  const flush = (): void => {
+    if (pending.length === 0) return
+    writevSync(fd, pending)
+    size += pendingBytes
+    pending = []
+    pendingBytes = 0
+  }
   return {
     append(entry) {
       if (closed) return
-      const line = `${options.redactor.scrubLine(stableStringify(entry))}\n`
-      const bytes = Buffer.from(line)
-      if (options.maxBytes !== undefined && size > 0 && size + bytes.length > options.maxBytes) {
+      const bytes = Buffer.from(`${options.redactor.scrubLine(stableStringify(entry))}\n`)
+      if (options.maxBytes !== undefined && size + pendingBytes > 0 && size + pendingBytes + bytes.length > options.maxBytes) {
+        flush()
         closeSync(fd)
         renameSync(options.file, `${options.file}.${nextSuffix}`)
         nextSuffix += 1
         fd = openSync(options.file, 'a', 0o600)
         size = 0
       }
-      writeSync(fd, bytes)
-      size += bytes.length
+      pending.push(bytes)
+      pendingBytes += bytes.length
+      if (pendingBytes >= FLUSH_BYTES) flush()
+    },
+    flush() {
+      if (!closed) flush()
     },
     close() {
       if (closed) return
+      flush()
       closed = true
       closeSync(fd)
     },

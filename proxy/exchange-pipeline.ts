@@ -1,132 +1,192 @@
 /**
- * What happens to an exchange once the client has its response: decode, analyze, redact, write, print.
- * Runs from `setImmediate`, never on the forwarding path, so validation cannot delay a client.
+ * What happens to an exchange once the client has its response (decode, analyze, redact, write,
+ * print) runs on a thread of its own (pipeline-worker.ts): the forwarding thread only hands the
+ * captured bytes over, so validation cannot delay a client, and a second core can do the recording.
+ *
+ * The exchanges that complete within a few milliseconds go over in one message, their body buffers
+ * moved, not copied. When the recording thread falls behind (more than MAX_PENDING exchanges
+ * or MAX_PENDING_BYTES of bodies not yet written), `waitForRoom` tells the proxy to hold new
+ * requests back until it has caught up: recording is never dropped, and memory stays bounded.
  */
-import type { EndpointRef, Finding, FindingKind } from '../src/model/exchange.js'
-import { analyzeExchange } from './analyze/index.js'
-import { matchEndpoint } from './analyze/endpoints.js'
-import { bodyFromText, headerMap, NO_BODY, type BodyView, type ExchangeView } from './analyze/exchange-view.js'
-import { applyStrict } from './analyze/findings.js'
-import { decodeBody, type DecodedBody } from './body-decoding.js'
-import type { ExchangeLog } from './exchange-log.js'
-import { toExchangeEntry } from './har-entry.js'
-import type { CapturedExchange } from './recorder.js'
+import { once } from 'node:events'
+import { extname } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Worker } from 'node:worker_threads'
+import type { FromWorker, PipelineWorkerData, ToWorker, WireExchange } from './pipeline-worker.js'
+import { emptyStats, type PipelineStats } from './process-exchange.js'
+import { capturedBytes, type CapturedExchange } from './recorder.js'
 import type { Redactor } from './redaction.js'
-import { apiPathOf, rawHeaderValues } from './target.js'
+
+export type { PipelineStats } from './process-exchange.js'
 
 export interface PipelineOptions {
   readonly target: URL
   readonly redactor: Redactor
-  readonly log?: ExchangeLog
+  /** NDJSON recording file; nothing is written without it. */
+  readonly record?: string
+  readonly maxBytes?: number
   readonly strict: boolean
   readonly maxBodyBytes: number
   /** One line of live output (no newline); already redacted. */
   readonly print: (line: string) => void
 }
 
-export interface PipelineStats {
-  exchanges: number
-  failed: number
-  findings: Record<FindingKind, number>
-}
-
 export interface ExchangePipeline {
   submit(exchange: CapturedExchange): void
-  /** Resolves once every submitted exchange is written. */
+  /** Undefined while the recording thread keeps up; otherwise resolves once it has caught up. */
+  waitForRoom(): Promise<void> | undefined
+  /** Resolves once every submitted exchange is written and printed. */
   drain(): Promise<void>
+  /** Drains, then closes the recording and ends the thread. */
+  close(): Promise<void>
   readonly stats: PipelineStats
 }
 
-export function createExchangePipeline(options: PipelineOptions): ExchangePipeline {
-  const pending = new Set<Promise<void>>()
-  const stats: PipelineStats = { exchanges: 0, failed: 0, findings: { violation: 0, irregularity: 0, note: 0, 'unknown-endpoint': 0 } }
-  return {
-    stats,
-    submit(exchange) {
-      const job = new Promise<void>((resolve) => setImmediate(resolve))
-        .then(() => processExchange(exchange, options, stats))
-        .catch((err: unknown) => {
-          // A bug of ours must not stop the proxy; the message names no header or body.
-          options.print(`#${exchange.id} internal error while recording: ${(err as Error).name}: ${options.redactor.scrub((err as Error).message)}`)
-        })
-        .finally(() => pending.delete(job))
-      pending.add(job)
-    },
-    async drain() {
-      while (pending.size > 0) await Promise.all([...pending])
-    },
+const MAX_PENDING = 256
+const MAX_PENDING_BYTES = 8 * 1024 * 1024
+/**
+ * A message to the recording thread costs about as much as recording a small exchange: exchanges are
+ * gathered for up to BATCH_DELAY_MS (or MAX_BATCH of them) and sent together. That is also as long as
+ * a completed exchange waits before the recording thread has it.
+ */
+const BATCH_DELAY_MS = 2
+const MAX_BATCH = 256
+
+// Compiled, the worker is dist/proxy/pipeline-worker.js; run from the TypeScript sources (the tests),
+// it is the .ts file, which test/helpers/register-typescript.js teaches Node to load.
+const WORKER_FILE = new URL(`./pipeline-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url)
+
+/** Starts the recording thread; rejects when the recording file cannot be opened. */
+export async function createExchangePipeline(options: PipelineOptions): Promise<ExchangePipeline> {
+  const data: PipelineWorkerData = {
+    target: options.target.href,
+    redaction: options.redactor.settings(),
+    record: options.record,
+    maxBytes: options.maxBytes,
+    strict: options.strict,
+    maxBodyBytes: options.maxBodyBytes,
   }
-}
-
-async function processExchange(exchange: CapturedExchange, options: PipelineOptions, stats: PipelineStats): Promise<void> {
-  const { target, redactor } = options
-  const requestBody = await decodeBody(exchange.requestBody, rawHeaderValues(exchange.requestHeaders, 'content-encoding')[0], options.maxBodyBytes)
-  const response = exchange.generated === undefined ? exchange.response : undefined
-  const responseBody = response === undefined ? undefined : await decodeBody(response.body, rawHeaderValues(response.rawHeaders, 'content-encoding')[0], options.maxBodyBytes)
-
-  const apiPath = apiPathOf(target, exchange.upstreamPath)
-  // Concatenated, not resolved: a path such as //host/x must stay a path.
-  const url = new URL(`http://x${apiPath}`)
-  const endpoint = matchEndpoint(exchange.method, url.pathname)
-  const view: ExchangeView = {
-    method: exchange.method,
-    path: url.pathname,
-    query: [...url.searchParams],
-    endpoint,
-    request: { headers: headerMap(exchange.requestHeaders), body: bodyView(exchange.requestBody.size, requestBody) },
-    // A failed exchange's response (if any) is cut short: only the request is judged.
-    response:
-      response === undefined || responseBody === undefined || exchange.error !== undefined
-        ? undefined
-        : { status: response.status, headers: headerMap(response.rawHeaders), body: bodyView(response.body.size, responseBody) },
+  const worker = new Worker(WORKER_FILE, { workerData: data })
+  const first = await new Promise<FromWorker>((resolve, reject) => {
+    worker.once('error', reject)
+    worker.once('message', (message: FromWorker) => {
+      worker.off('error', reject)
+      resolve(message)
+    })
+  })
+  if (first.type !== 'ready') {
+    await once(worker, 'exit')
+    throw new Error(first.type === 'failed' ? first.message : `the recording thread did not start (${first.type})`)
   }
-  const analyzed = analyzeExchange(view)
-  const findings = options.strict ? applyStrict(analyzed) : analyzed
-
-  const tokenId = redactor.learn(pairs(exchange.requestHeaders), new URL(`${target.origin}${exchange.upstreamPath}`))
-  if (response !== undefined) redactor.learn(pairs(response.rawHeaders))
-  redactor.learnFromBody(view.request.body.json)
-  if (view.response !== undefined) redactor.learnFromBody(view.response.body.json)
-  const endpointRef: EndpointRef | undefined = endpoint === undefined ? undefined : { row: endpoint.row, method: endpoint.method, path: endpoint.path }
-  const entry = toExchangeEntry(
-    {
-      exchange,
-      target,
-      requestBody,
-      responseBody,
-      endpoint: endpointRef,
-      findings,
-      tokenId,
-      requestRepresentation: endpoint?.requestBody,
-      responseRepresentation: response?.status === 403 ? 'ErrorMessage' : endpoint?.responseBody,
-    },
-    redactor,
-  )
-  options.log?.append(entry)
-
-  stats.exchanges += 1
-  if (exchange.error !== undefined) stats.failed += 1
-  for (const f of findings) stats.findings[f.kind] += 1
-  const status = exchange.generated?.status ?? response?.status
-  const outcome = exchange.error === undefined ? `${status ?? '-'}` : `failed (${exchange.error.code}: ${exchange.error.message})${status === undefined ? '' : ` → ${status}`}`
-  options.print(redactor.scrub(`#${exchange.id} ${exchange.method} ${url.pathname}${url.search} ${outcome} ${entry.time.toFixed(1)} ms`))
-  for (const f of entry._findings) options.print(formatFinding(f))
+  return new WorkerPipeline(worker, options)
 }
 
-/** `  violation ACTIVITY-HAS-MAP-TEXT /has_map: …` */
-function formatFinding(f: Finding): string {
-  const where = f.pointer === undefined ? '' : ` ${f.pointer === '' ? '/' : f.pointer}`
-  return `    ${f.kind} ${f.rule ?? '-'}${where}: ${f.message}`
-}
+class WorkerPipeline implements ExchangePipeline {
+  readonly stats = emptyStats()
+  readonly #worker: Worker
+  readonly #print: (line: string) => void
+  #batch: WireExchange[] = []
+  #transfer: ArrayBuffer[] = []
+  #pending = 0
+  #pendingBytes = 0
+  #stopped = false
+  #roomWaiters: (() => void)[] = []
+  #drainWaiters: (() => void)[] = []
+  #closing: Promise<void> | undefined
+  #timer: NodeJS.Timeout | undefined
 
-function bodyView(size: number, decoded: DecodedBody): BodyView {
-  if (size === 0) return NO_BODY
-  if (decoded.text === undefined) return { size, truncated: decoded.truncated, jsonError: decoded.decodeError ?? 'binary body' }
-  return bodyFromText(decoded.text, { size, truncated: decoded.truncated })
-}
+  constructor(worker: Worker, options: PipelineOptions) {
+    this.#worker = worker
+    this.#print = options.print
+    worker.on('message', (message: FromWorker) => this.#onMessage(message))
+    worker.on('error', (err) => {
+      // Only the name: the message of an error deep in the recording could quote a body.
+      this.#stop(`internal error in the recording thread (${err.name}): exchanges from here on are forwarded but not recorded`)
+    })
+    worker.on('exit', () => this.#stop('the recording thread stopped: exchanges from here on are forwarded but not recorded'))
+  }
 
-function pairs(rawHeaders: readonly string[]): [string, string][] {
-  const out: [string, string][] = []
-  for (let i = 0; i + 1 < rawHeaders.length; i += 2) out.push([rawHeaders[i] as string, rawHeaders[i + 1] as string])
-  return out
+  submit(exchange: CapturedExchange): void {
+    if (this.#stopped) return
+    this.#batch.push(exchange)
+    for (const body of [exchange.requestBody, exchange.response?.body]) {
+      const buffer = body?.bytes.buffer
+      // Only a buffer the body owns whole can be moved (recorder.ts allocates it so).
+      if (buffer instanceof ArrayBuffer && buffer.byteLength > 0 && buffer.byteLength === body?.bytes.byteLength) this.#transfer.push(buffer)
+    }
+    this.#pending += 1
+    this.#pendingBytes += capturedBytes(exchange)
+    if (this.#batch.length === 1) this.#timer = setTimeout(() => this.#send(), BATCH_DELAY_MS)
+    else if (this.#batch.length >= MAX_BATCH) this.#send()
+  }
+
+  waitForRoom(): Promise<void> | undefined {
+    if (!this.#isFull()) return undefined
+    return new Promise((resolve) => this.#roomWaiters.push(resolve))
+  }
+
+  drain(): Promise<void> {
+    this.#send()
+    if (this.#pending === 0) return Promise.resolve()
+    return new Promise((resolve) => this.#drainWaiters.push(resolve))
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      // Requests held back for room may still complete (cut) while draining: drain until none is left.
+      while (this.#pending > 0 || this.#batch.length > 0) await this.drain()
+      if (this.#stopped) return
+      const exited = once(this.#worker, 'exit')
+      this.#post({ type: 'close' })
+      await exited
+    })()
+    return this.#closing
+  }
+
+  #isFull(): boolean {
+    return !this.#stopped && (this.#pending > MAX_PENDING || this.#pendingBytes > MAX_PENDING_BYTES)
+  }
+
+  #send(): void {
+    clearTimeout(this.#timer)
+    if (this.#batch.length === 0 || this.#stopped) return
+    this.#post({ type: 'exchanges', exchanges: this.#batch }, this.#transfer)
+    this.#batch = []
+    this.#transfer = []
+  }
+
+  #post(message: ToWorker, transfer: ArrayBuffer[] = []): void {
+    this.#worker.postMessage(message, transfer)
+  }
+
+  #onMessage(message: FromWorker): void {
+    if (message.type !== 'processed') return
+    this.#pending -= message.count
+    this.#pendingBytes -= message.bytes
+    for (const line of message.printed) this.#print(line)
+    Object.assign(this.stats, { exchanges: message.stats.exchanges, failed: message.stats.failed })
+    Object.assign(this.stats.findings, message.stats.findings)
+    this.#settle()
+  }
+
+  #settle(): void {
+    // Room again once half the backlog is written, so that held requests go on in a burst, not one by one.
+    if (this.#stopped || (this.#pending <= MAX_PENDING / 2 && this.#pendingBytes <= MAX_PENDING_BYTES / 2)) {
+      for (const resolve of this.#roomWaiters.splice(0)) resolve()
+    }
+    if (this.#stopped || this.#pending === 0) {
+      for (const resolve of this.#drainWaiters.splice(0)) resolve()
+    }
+  }
+
+  #stop(reason: string): void {
+    if (this.#stopped) return
+    this.#stopped = true
+    if (this.#closing === undefined || this.#pending > 0) this.#print(reason)
+    this.#batch = []
+    this.#transfer = []
+    this.#pending = 0
+    this.#pendingBytes = 0
+    this.#settle()
+  }
 }

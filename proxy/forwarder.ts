@@ -131,6 +131,11 @@ function forwardOne(job: ForwardJob): void {
     finish({ error, generated: { status, statusText, body } })
   }
 
+  if (res.destroyed) {
+    // Gone while the request was held back (the recording thread catching up): nothing to forward.
+    fail('E_CLIENT_ABORTED', 'the client closed the connection before the request was forwarded')
+    return
+  }
   res.on('close', () => {
     if (res.writableFinished || done) return
     abortUpstream?.(new ClientGoneError())

@@ -1,11 +1,11 @@
 /**
- * The recording proxy: a listener on 127.0.0.1 (HTTP or TLS) → forwarder → recorder → pipeline.
+ * The recording proxy: a listener on 127.0.0.1 (HTTP or TLS) → forwarder → recorder → pipeline (on
+ * the recording thread, which opens and writes the recording).
  */
 import { once } from 'node:events'
 import http from 'node:http'
 import https from 'node:https'
 import type { AddressInfo } from 'node:net'
-import { openExchangeLog, type ExchangeLog } from './exchange-log.js'
 import { createExchangePipeline, type PipelineStats } from './exchange-pipeline.js'
 import { createForwarder } from './forwarder.js'
 import { captureExchange } from './recorder.js'
@@ -47,12 +47,11 @@ export interface RunningProxy {
 
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
-  const log: ExchangeLog | undefined =
-    options.record === undefined ? undefined : openExchangeLog({ file: options.record, maxBytes: options.maxBytes, redactor: options.redactor })
-  const pipeline = createExchangePipeline({
+  const pipeline = await createExchangePipeline({
     target: options.target,
     redactor: options.redactor,
-    log,
+    record: options.record,
+    maxBytes: options.maxBytes,
     strict: options.strict === true,
     maxBodyBytes,
     print: options.print ?? (() => {}),
@@ -62,8 +61,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   let inFlight = 0
   let idle: (() => void) | undefined
 
-  const onRequest = (req: http.IncomingMessage, res: http.ServerResponse): void => {
-    inFlight += 1
+  const forward = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     const observer = captureExchange(req, {
       id: nextId++,
       maxBodyBytes,
@@ -74,6 +72,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       },
     })
     forwarder.forward(req, res, observer)
+  }
+  const onRequest = (req: http.IncomingMessage, res: http.ServerResponse): void => {
+    inFlight += 1
+    // Backpressure: while the recording thread catches up, a new request waits before it is forwarded.
+    const room = pipeline.waitForRoom()
+    if (room === undefined) forward(req, res)
+    else void room.then(() => forward(req, res))
   }
 
   const server = options.tls === undefined ? http.createServer(onRequest) : https.createServer({ cert: options.tls.cert, key: options.tls.key }, onRequest)
@@ -86,7 +91,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     server.listen(options.port ?? 0, '127.0.0.1')
     await once(server, 'listening')
   } catch (err) {
-    log?.close()
+    await pipeline.close()
     await forwarder.close()
     throw err
   }
@@ -109,8 +114,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         }
         server.closeAllConnections()
         await closed
-        await pipeline.drain()
-        log?.close()
+        await pipeline.close()
         await forwarder.close()
       })()
       return closing

@@ -1,11 +1,12 @@
 /**
  * The recorder only records (STYLE §2.12): it taps one exchange as the forwarder streams it and keeps
  * its head and the first `maxBodyBytes` of each body. No judgement, no redaction, no I/O: the capture
- * stays in memory until the exchange is over, then goes to the exchange pipeline.
+ * stays in memory until the exchange is over, then goes to the exchange pipeline (and its thread).
  */
 import type { IncomingMessage } from 'node:http'
 import type { ExchangeError } from '../src/model/exchange.js'
 import type { ForwardObserver, ForwardOutcome, ForwardTimes, ResponseHead } from './forwarder.js'
+import { rawHeaderValues } from './target.js'
 
 /** The first bytes of a body and its full length. */
 export interface CapturedBody {
@@ -43,14 +44,14 @@ export function captureExchange(
   options: RecorderOptions & { readonly id: number; readonly onCaptured: (exchange: CapturedExchange) => void },
 ): ForwardObserver {
   const startedAt = new Date()
-  const requestBody = new BodyTap(options.maxBodyBytes)
+  const requestBody = new BodyTap(options.maxBodyBytes, req.headers['content-length'])
   let head: ResponseHead | undefined
   let responseBody: BodyTap | undefined
   return {
     onRequestBody: (chunk) => requestBody.add(chunk),
     onResponseHead: (responseHead) => {
       head = responseHead
-      responseBody = new BodyTap(options.maxBodyBytes)
+      responseBody = new BodyTap(options.maxBodyBytes, rawHeaderValues(responseHead.rawHeaders, 'content-length')[0])
     },
     onResponseBody: (chunk) => responseBody?.add(chunk),
     onDone: (outcome) => {
@@ -72,28 +73,55 @@ export function captureExchange(
   }
 }
 
+/** The body bytes an exchange holds in memory. */
+export function capturedBytes(exchange: CapturedExchange): number {
+  return exchange.requestBody.bytes.byteLength + (exchange.response?.body.bytes.byteLength ?? 0)
+}
+
 /** Keeps the first `cap` bytes of a stream and counts the rest. */
 class BodyTap {
   readonly #cap: number
+  /** Content-Length (capped), when declared: the bytes are then copied once, straight into place. */
+  readonly #declared: number | undefined
+  #whole: Buffer | undefined
+  #inWhole = 0
+  /** What did not fit the declared length, and everything after it, in order. */
   readonly #chunks: Buffer[] = []
   #kept = 0
   #size = 0
 
-  constructor(cap: number) {
+  constructor(cap: number, contentLength?: string) {
     this.#cap = cap
+    const declared = Number(contentLength)
+    if (contentLength !== undefined && Number.isSafeInteger(declared) && declared > 0) this.#declared = Math.min(declared, cap)
   }
 
   add(chunk: Buffer): void {
     this.#size += chunk.length
     const room = this.#cap - this.#kept
     if (room <= 0) return
+    const take = Math.min(chunk.length, room)
+    this.#kept += take
     // Copy: the forwarder's buffers may be reused once written.
-    const kept = chunk.length <= room ? Buffer.from(chunk) : Buffer.from(chunk.subarray(0, room))
-    this.#chunks.push(kept)
-    this.#kept += kept.length
+    if (this.#declared !== undefined && this.#chunks.length === 0 && this.#inWhole + take <= this.#declared) {
+      this.#whole ??= Buffer.allocUnsafeSlow(this.#declared)
+      this.#inWhole += chunk.copy(this.#whole, this.#inWhole, 0, take)
+    } else {
+      this.#chunks.push(Buffer.from(chunk.subarray(0, take)))
+    }
   }
 
   result(): CapturedBody {
-    return { bytes: Buffer.concat(this.#chunks, this.#kept), size: this.#size, truncated: this.#size > this.#kept }
+    const whole = this.#whole
+    const bytes = whole !== undefined && this.#chunks.length === 0 && this.#inWhole === whole.length ? whole : this.#joined()
+    return { bytes, size: this.#size, truncated: this.#size > this.#kept }
+  }
+
+  /** In a memory of its own (not a slice of Node's shared pool), so that it can be moved to the recording thread. */
+  #joined(): Buffer {
+    const bytes = Buffer.allocUnsafeSlow(this.#kept)
+    let at = this.#whole?.copy(bytes, 0, 0, this.#inWhole) ?? 0
+    for (const chunk of this.#chunks) at += chunk.copy(bytes, at)
+    return bytes
   }
 }

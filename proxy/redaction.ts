@@ -19,6 +19,9 @@ const DEFAULT_REDACT_HEADERS: readonly string[] = ['authorization', 'proxy-autho
 /** Body fields that hold tokens (RFC 6749 §5.1; OpenID Connect's id_token). */
 const TOKEN_FIELDS = new Set(['access_token', 'refresh_token', 'id_token'])
 
+/** Text that may name one of TOKEN_FIELDS: the name itself, in any case, or a `\u` escape hiding it. */
+const TOKEN_FIELD_HINT = /(?:access|refresh|id)_token|\\u[0-9a-f]{4}/i
+
 /** Secrets shorter than this are still redacted in their header, but not searched for elsewhere. */
 const MIN_SECRET_LENGTH = 6
 
@@ -43,6 +46,18 @@ export interface RedactionOptions {
   readonly personal?: boolean
 }
 
+/** Everything a `Redactor` is made of, as plain data (`settings()`, `fromSettings()`). */
+export interface RedactionSettings {
+  readonly key: Uint8Array | string
+  readonly headers: readonly string[]
+  readonly bodyPaths: readonly string[]
+  readonly personal: boolean
+  readonly secrets?: readonly (readonly [string, string])[]
+}
+
+/** Token ids kept for reuse; past this many, the cache starts over. */
+const MAX_CACHED_IDS = 10_000
+
 type PathSegment = string | typeof WILDCARD
 const WILDCARD = Symbol('wildcard')
 
@@ -52,20 +67,49 @@ export class Redactor {
   readonly #headers: ReadonlySet<string>
   readonly #bodyPaths: readonly PathSegment[][]
   readonly #personal: boolean
+  readonly #settings: RedactionSettings
   /** Secret → its replacement, longest first when applied. */
   readonly #secrets = new Map<string, string>()
   #ordered: [string, string][] = []
+  /** `prefix secret` → id: the same token comes with every request, its HMAC is computed once. */
+  readonly #ids = new Map<string, string>()
 
   constructor(options: RedactionOptions = {}) {
     this.#key = options.key ?? randomBytes(32)
     this.#headers = new Set([...DEFAULT_REDACT_HEADERS, ...(options.headers ?? []).map((name) => name.toLowerCase())])
     this.#bodyPaths = (options.bodyPaths ?? []).map(parseJsonPath)
     this.#personal = options.personal === true
+    this.#settings = { key: this.#key, headers: [...(options.headers ?? [])], bodyPaths: [...(options.bodyPaths ?? [])], personal: this.#personal }
+  }
+
+  /**
+   * What another thread needs to build an equal redactor (the same key, so the same ids), and the
+   * secrets learnt so far. Stays in memory: it is handed to the recording worker, never written.
+   */
+  settings(): RedactionSettings {
+    return { ...this.#settings, secrets: [...this.#secrets] }
+  }
+
+  /** A redactor equal to the one `settings()` came from. */
+  static fromSettings(settings: RedactionSettings): Redactor {
+    const key = typeof settings.key === 'string' ? settings.key : Buffer.from(settings.key)
+    const redactor = new Redactor({ ...settings, key })
+    for (const [secret, replacement] of settings.secrets ?? []) redactor.#secrets.set(secret, replacement)
+    redactor.#ordered = [...redactor.#secrets].sort((a, b) => b[0].length - a[0].length)
+    return redactor
   }
 
   /** A short keyed hash naming a secret without revealing it. */
   idOf(secret: string, prefix = 'tok'): string {
-    return `${prefix}_${createHmac('sha256', this.#key).update(secret).digest('hex').slice(0, 12)}`
+    const cacheKey = `${prefix} ${secret}`
+    let id = this.#ids.get(cacheKey)
+    if (id === undefined) {
+      id = `${prefix}_${createHmac('sha256', this.#key).update(secret).digest('hex').slice(0, 12)}`
+      // Bounded: a client that sends a new cookie with every request must not grow it for ever.
+      if (this.#ids.size >= MAX_CACHED_IDS) this.#ids.clear()
+      this.#ids.set(cacheKey, id)
+    }
+    return id
   }
 
   isRedactedHeader(name: string): boolean {
@@ -110,7 +154,9 @@ export class Redactor {
    * Learns token-shaped fields of a JSON body (an OAuth 2.0 token response, RFC 6749 §5.1, proxied
    * before the token is first used), so that their values are redacted wherever they appear.
    */
-  learnFromBody(body: unknown): void {
+  learnFromBody(body: unknown, text?: string): void {
+    // The walk is skipped when the text cannot hold a token field (escaped names may, so they are walked).
+    if (text !== undefined && !TOKEN_FIELD_HINT.test(text)) return
     if (Array.isArray(body)) {
       for (const item of body) this.learnFromBody(item)
       return

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
+import type { DemoTokens } from '../../reference-server/index.js'
 
 /** The fitconform folder (bench/ is compiled to dist/bench/support/). */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url))
@@ -14,14 +15,6 @@ export const CLI = join(PROJECT_ROOT, 'bin', 'fitconform.js')
 /** A compiled bench module next to this one, e.g. `benchModule('reference-server-process.js')`. */
 export function benchModule(name: string): string {
   return fileURLToPath(new URL(`../${name}`, import.meta.url))
-}
-
-export interface DemoTokens {
-  readonly token: string
-  readonly otherToken: string
-  readonly revokedToken: string
-  readonly revokedDeleteToken: string
-  readonly limitedToken: string
 }
 
 export interface ServerProcess {
@@ -87,19 +80,19 @@ export interface TimedProcess {
   readonly exitCode: number | null
   readonly stdout: string
   readonly stderr: string
-  /** Peak resident set size in MB, when asked for with `peakMemory`. */
-  readonly peakRssMb?: number
+  /** The child's own peak RSS (MB) and CPU time (ms), when asked for with `usage`. */
+  readonly usage?: { readonly peakRssMb: number; readonly cpuMs: number }
 }
 
 /**
- * Runs `node <args>` to the end and times it from spawn to exit, as a shell would. With `peakMemory`,
- * a preloaded module reports the child's own peak RSS (getrusage), which is what a CI runner would see.
+ * Runs `node <args>` to the end and times it from spawn to exit, as a shell would. With `usage`, a
+ * preloaded module reports the child's own peak memory and CPU time (getrusage).
  */
-export async function runNode(args: readonly string[], options: { peakMemory?: boolean; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<TimedProcess> {
-  const peakDir = options.peakMemory ? mkdtempSync(join(tmpdir(), 'fitconform-bench-peak-')) : undefined
-  const peakFile = peakDir ? join(peakDir, 'peak') : undefined
-  const preload = peakFile ? ['--import', new URL('./report-peak-memory.js', import.meta.url).href] : []
-  const env = { ...process.env, ...options.env, ...(peakFile ? { FITCONFORM_BENCH_PEAK_FILE: peakFile } : {}), NO_COLOR: '1' }
+export async function runNode(args: readonly string[], options: { usage?: boolean; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<TimedProcess> {
+  const usageDir = options.usage ? mkdtempSync(join(tmpdir(), 'fitconform-bench-usage-')) : undefined
+  const usageFile = usageDir ? join(usageDir, 'usage.json') : undefined
+  const preload = usageFile ? ['--import', new URL('./report-resource-usage.js', import.meta.url).href] : []
+  const env = { ...process.env, ...options.env, ...(usageFile ? { FITCONFORM_BENCH_USAGE_FILE: usageFile } : {}), NO_COLOR: '1' }
   const started = performance.now()
   const child = spawn(process.execPath, [...preload, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env, cwd: PROJECT_ROOT })
   const stdout: Buffer[] = []
@@ -110,22 +103,17 @@ export async function runNode(args: readonly string[], options: { peakMemory?: b
   const [exitCode] = (await once(child, 'exit')) as [number | null]
   const wallMs = performance.now() - started
   clearTimeout(timer)
-  let peakRssMb: number | undefined
-  if (peakDir && peakFile) {
+  let usage: TimedProcess['usage']
+  if (usageDir && usageFile) {
     try {
-      peakRssMb = Number(readFileSync(peakFile, 'utf8')) / 1024
+      const reported = JSON.parse(readFileSync(usageFile, 'utf8')) as { maxRssKb: number; cpuMs: number }
+      usage = { peakRssMb: reported.maxRssKb / 1024, cpuMs: reported.cpuMs }
     } catch {
-      peakRssMb = undefined
+      usage = undefined
     }
-    rmSync(peakDir, { recursive: true, force: true })
+    rmSync(usageDir, { recursive: true, force: true })
   }
-  return {
-    wallMs,
-    exitCode,
-    stdout: Buffer.concat(stdout).toString('utf8'),
-    stderr: Buffer.concat(stderr).toString('utf8'),
-    ...(peakRssMb !== undefined ? { peakRssMb } : {}),
-  }
+  return { wallMs, exitCode, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8'), ...(usage ? { usage } : {}) }
 }
 
 /** A fresh temporary folder, removed by the returned function. */

@@ -12,7 +12,7 @@ import { createReporters, DEFAULT_REPORTERS } from '../report/registry.js'
 import { formatDiagnostic } from '../report/format-diagnostic.js'
 import type { Screen } from '../report/reporter.js'
 import { runConformance, type ConformanceTarget } from '../run-conformance.js'
-import { startReferenceServer, type RunningReferenceServer } from '../../reference-server/index.js'
+import type { RunningReferenceServer } from '../../reference-server/index.js'
 import { EXIT } from './exit-codes.js'
 import { resolveRunOptions, type RunFlags } from './run-options.js'
 import { processScreen } from './screen.js'
@@ -73,6 +73,8 @@ export async function runCommand(paths: readonly string[], flags: RunFlags, scre
     if (options.baseUrl) {
       target = { baseUrl: options.baseUrl, tokens: options.tokens, label: options.baseUrl.toString() }
     } else {
+      // Loaded only here: a run against --base-url never needs the reference server's modules.
+      const { startReferenceServer } = await import('../../reference-server/index.js')
       embedded = await startReferenceServer()
       target = { baseUrl: new URL(embedded.url), tokens: demoTokensByRole(embedded), label: `embedded reference server (${embedded.url})` }
       screen.err(`No --base-url given: running against the embedded reference server at ${embedded.url}\n`)

@@ -40,9 +40,21 @@ export function parseMediaType(headerValue: string): MediaType | undefined {
  */
 export function sameMediaType(headerValue: string | undefined, expected: string): boolean {
   if (headerValue === undefined) return false
-  const actual = parseMediaType(headerValue)
-  const wanted = parseMediaType(expected)
-  return actual !== undefined && wanted !== undefined && actual.essence === wanted.essence
+  const actual = essenceOf(headerValue)
+  const wanted = essenceOf(expected)
+  return actual !== undefined && wanted !== undefined && actual === wanted
+}
+
+// The proxy compares the same few header values for every exchange: each is parsed once.
+const essences = new Map<string, string | undefined>()
+const MAX_CACHED_ESSENCES = 1000
+
+function essenceOf(headerValue: string): string | undefined {
+  if (essences.has(headerValue)) return essences.get(headerValue)
+  const essence = parseMediaType(headerValue)?.essence
+  if (essences.size >= MAX_CACHED_ESSENCES) essences.clear()
+  essences.set(headerValue, essence)
+  return essence
 }
 
 function unquote(value: string): string | undefined {

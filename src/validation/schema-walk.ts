@@ -18,13 +18,19 @@ export interface ExpectedGap {
   rule: string
 }
 
-/** The loaded schemas by `$id`, with `$ref` resolution. */
+/** The loaded schemas by `$id`, with `$ref` resolution (each `$ref` resolved once). */
 export class SchemaStore {
   readonly #byId = new Map<string, SchemaNode>()
+  /** `$ref` + base → target; cleared when a schema is added, since an unresolved `$ref` may then resolve. */
+  readonly #resolved = new Map<string, Located | undefined>()
+  /** What `expectedGaps` needs of each subschema, worked out on first use. */
+  #walkPlans = new WeakMap<SchemaNode, WalkPlan>()
 
   add(schema: SchemaNode): void {
     if (typeof schema.$id !== 'string') throw new Error('a schema in the store needs an $id')
     this.#byId.set(schema.$id, schema)
+    this.#resolved.clear()
+    this.#walkPlans = new WeakMap()
   }
 
   has(id: string): boolean {
@@ -37,6 +43,8 @@ export class SchemaStore {
   }
 
   resolve(ref: string, baseId: string): Located | undefined {
+    const key = `${baseId}\n${ref}`
+    if (this.#resolved.has(key)) return this.#resolved.get(key)
     const url = new URL(ref, baseId)
     const pointer = decodeURIComponent(url.hash.slice(1))
     url.hash = ''
@@ -44,7 +52,18 @@ export class SchemaStore {
     for (const segment of pointer.split('/').slice(1).map(unescapePointer)) {
       node = isObject(node) ? node[segment] : undefined
     }
-    return isObject(node) ? { node, baseId: url.href } : undefined
+    const found = isObject(node) ? { node, baseId: url.href } : undefined
+    this.#resolved.set(key, found)
+    return found
+  }
+
+  walkPlan(at: Located): WalkPlan {
+    let plan = this.#walkPlans.get(at.node)
+    if (plan === undefined) {
+      plan = makeWalkPlan(this, at)
+      this.#walkPlans.set(at.node, plan)
+    }
+    return plan
   }
 }
 
@@ -78,27 +97,87 @@ export function ruleAt(store: SchemaStore, rootId: string, instancePath: string,
   return root ? search(root, 0, undefined)?.rule : undefined
 }
 
+/**
+ * What the gap walk needs of one subschema: its own `x-rule` and `x-expected`, the subschemas that
+ * apply at the same place, and whether anything below it lists an expected field at all (a body
+ * part under a schema that expects nothing is not walked: a 100 KB path is 1,000 points, not 6,000
+ * values).
+ */
+interface WalkPlan {
+  readonly rule?: string
+  readonly expected: readonly string[]
+  readonly inner: readonly Located[]
+  readonly expectsSomething: boolean
+  /** Some member's subschema expects something: the members are walked. */
+  readonly membersExpectSomething: boolean
+}
+
 /** Every `x-expected` field absent from the body, with the rule of the object that lists it. */
 export function expectedGaps(store: SchemaStore, rootId: string, body: unknown): ExpectedGap[] {
   const gaps: ExpectedGap[] = []
-  const visit = (at: Located, data: unknown, pointer: string, inherited: string): void => {
-    const rule = typeof at.node['x-rule'] === 'string' ? at.node['x-rule'] : inherited
-    for (const inner of sameLocation(store, at, false)) visit(inner, data, pointer, rule)
-    if (isObject(data) && Array.isArray(at.node['x-expected'])) {
-      for (const field of at.node['x-expected'] as unknown[]) {
-        if (typeof field === 'string' && !Object.hasOwn(data, field)) gaps.push({ pointer, field, rule })
+  // The pointer is built only for a gap: most of a body has none.
+  const path: string[] = []
+  const visit = (at: Located, data: unknown, inherited: string): void => {
+    const plan = store.walkPlan(at)
+    if (!plan.expectsSomething) return
+    const rule = plan.rule ?? inherited
+    for (const inner of plan.inner) visit(inner, data, rule)
+    if (isObject(data)) {
+      for (const field of plan.expected) {
+        if (!Object.hasOwn(data, field)) gaps.push({ pointer: pointerOf(path), field, rule })
       }
-    }
-    if (isObject(data) || Array.isArray(data)) {
-      const kind = Array.isArray(data) ? 'array' : 'object'
-      for (const [key, value] of Object.entries(data)) {
-        for (const child of childrenAt(at, key, kind)) visit(child, value, `${pointer}/${escapePointer(key)}`, rule)
+      if (!plan.membersExpectSomething) return
+      for (const key of Object.keys(data)) {
+        const children = childrenAt(at, key, 'object')
+        if (children.length === 0) continue
+        path.push(key)
+        for (const child of children) visit(child, data[key], rule)
+        path.pop()
+      }
+    } else if (Array.isArray(data) && plan.membersExpectSomething) {
+      const items = childrenAt(at, '0', 'array')
+      if (items.length === 0) return
+      for (let index = 0; index < data.length; index += 1) {
+        path.push(String(index))
+        for (const child of items) visit(child, data[index], rule)
+        path.pop()
       }
     }
   }
   const root = store.get(rootId)
-  if (root) visit(root, body, '', '')
+  if (root) visit(root, body, '')
   return gaps
+}
+
+function makeWalkPlan(store: SchemaStore, at: Located): WalkPlan {
+  const ownRule = at.node['x-rule']
+  const listed = at.node['x-expected']
+  return {
+    rule: typeof ownRule === 'string' ? ownRule : undefined,
+    expected: Array.isArray(listed) ? listed.filter((field): field is string => typeof field === 'string') : [],
+    inner: sameLocation(store, at, false),
+    expectsSomething: reachesExpected(store, at),
+    membersExpectSomething: allChildren(at).some((child) => reachesExpected(store, child)),
+  }
+}
+
+/** Whether `x-expected` is listed at or below a subschema, along the edges the gap walk follows. */
+function reachesExpected(store: SchemaStore, start: Located): boolean {
+  const seen = new Set<SchemaNode>()
+  const pending = [start]
+  for (let at = pending.pop(); at !== undefined; at = pending.pop()) {
+    if (seen.has(at.node)) continue
+    seen.add(at.node)
+    if (Array.isArray(at.node['x-expected']) && at.node['x-expected'].length > 0) return true
+    pending.push(...sameLocation(store, at, false), ...allChildren(at))
+  }
+  return false
+}
+
+function pointerOf(path: readonly string[]): string {
+  let pointer = ''
+  for (const segment of path) pointer += `/${escapePointer(segment)}`
+  return pointer
 }
 
 // Subschemas that apply at the same place in the body. Conditional ones (if/then/else, anyOf,
@@ -128,11 +207,33 @@ function childrenAt(at: Located, key: string, kind: 'object' | 'array' | 'any'):
   const properties = node.properties
   if (isObject(properties) && isObject(properties[key])) found.push(properties[key])
   const patterns = isObject(node.patternProperties) ? Object.entries(node.patternProperties) : []
-  const matching = patterns.filter(([pattern]) => new RegExp(pattern, 'u').test(key))
+  const matching = patterns.filter(([pattern]) => compiledPattern(pattern).test(key))
   for (const [, schema] of matching) if (isObject(schema)) found.push(schema)
   const declared = (isObject(properties) && Object.hasOwn(properties, key)) || matching.length > 0
   if (!declared && isObject(node.additionalProperties)) found.push(node.additionalProperties)
   return found.map((child) => ({ node: child, baseId }))
+}
+
+// Every subschema that may apply to some member, whatever its key.
+function allChildren(at: Located): Located[] {
+  const { node, baseId } = at
+  const found: unknown[] = [node.items, node.additionalProperties]
+  for (const keyword of ['properties', 'patternProperties']) {
+    const members = node[keyword]
+    if (isObject(members)) found.push(...Object.values(members))
+  }
+  return found.filter(isObject).map((child) => ({ node: child, baseId }))
+}
+
+const patterns = new Map<string, RegExp>()
+
+function compiledPattern(pattern: string): RegExp {
+  let compiled = patterns.get(pattern)
+  if (compiled === undefined) {
+    compiled = new RegExp(pattern, 'u')
+    patterns.set(pattern, compiled)
+  }
+  return compiled
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -2,7 +2,7 @@ import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { openExchangeLog, readRecording } from '../../../proxy/exchange-log.js'
+import { openExchangeLog, readRecording, recordingFiles } from '../../../proxy/exchange-log.js'
 import { Redactor } from '../../../proxy/redaction.js'
 import type { ExchangeEntry } from '../../../src/model/exchange.js'
 
@@ -33,5 +33,20 @@ describe('exchange log', () => {
     const lines = []
     for await (const line of readRecording(file)) lines.push('problem' in line ? 'problem' : line.entry._id)
     expect(lines).toEqual([1, 2, 'problem'])
+  })
+
+  it('writes gathered lines only on flush, and rotates between them without losing or cutting one', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'fitconform-log-')), 'r.ndjson')
+    const log = openExchangeLog({ file, redactor: new Redactor(), maxBytes: 1200 })
+    for (let id = 1; id <= 6; id += 1) log.append(entry(id, 'x'.repeat(200)))
+    expect(readFileSync(file, 'utf8')).toBe('')
+    log.flush()
+    log.append(entry(7, 'last'))
+    log.close()
+    const files = recordingFiles(file)
+    expect(files.length).toBeGreaterThan(2)
+    const ids = []
+    for (const part of files) for await (const line of readRecording(part)) ids.push('problem' in line ? 'problem' : line.entry._id)
+    expect(ids).toEqual([1, 2, 3, 4, 5, 6, 7])
   })
 })

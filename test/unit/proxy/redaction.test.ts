@@ -42,6 +42,27 @@ describe('Redactor', () => {
     expect(slashy.scrubLine(JSON.stringify({ v: 'a/b"c\\d-long' }))).not.toContain('a/b\\"c\\\\d-long')
   })
 
+  it('hands its key and what it learnt to another thread: the copy names and replaces alike', () => {
+    const original = learnt()
+    original.learnFromBody({ access_token: 'issued-in-a-body-42' })
+    const copy = Redactor.fromSettings(structuredClone(original.settings()))
+    expect(copy.idOf(TOKEN)).toBe(original.idOf(TOKEN))
+    expect(copy.scrub(`${TOKEN} issued-in-a-body-42 cookie-value-1`)).toBe(original.scrub(`${TOKEN} issued-in-a-body-42 cookie-value-1`))
+    expect(copy.scrub('issued-in-a-body-42')).not.toContain('issued-in-a-body-42')
+    expect(copy.isRedactedHeader('x-api-key')).toBe(false)
+    expect(Redactor.fromSettings(new Redactor({ headers: ['X-Api-Key'] }).settings()).isRedactedHeader('x-api-key')).toBe(true)
+  })
+
+  it.each([
+    { title: 'a token response', text: '{"access_token":"body-token-123456"}' },
+    { title: 'a field name in capitals', text: '{"data":{"ACCESS_TOKEN":"body-token-123456"}}' },
+    { title: 'a field name written with an escape', text: '{"access\\u005ftoken":"body-token-123456"}' },
+  ])('learns a token field of a JSON body: $title', ({ text }) => {
+    const redactor = new Redactor()
+    redactor.learnFromBody(JSON.parse(text), text)
+    expect(redactor.scrub('body-token-123456')).toMatch(/^\[redacted tok_/)
+  })
+
   it('learns an access_token query parameter (RFC 6750 §2.3)', () => {
     const redactor = new Redactor()
     redactor.learn([], new URL('http://x/user?access_token=query-token-123'))

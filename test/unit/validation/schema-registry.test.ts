@@ -102,6 +102,14 @@ describe('validateRepresentation: warnings for absent expected fields', () => {
     { title: 'an item without duration', name: 'FitnessActivityFeed', body: feedWith(without(feedItem, 'duration')), rule: 'FEED-ITEM-FIELDS', pointer: '/items/0', field: 'duration' },
     { title: 'an activity without heart_rate', name: 'FitnessActivity', body: without(activity, 'heart_rate'), rule: 'ACTIVITY-FIELDS', pointer: '', field: 'heart_rate' },
     { title: 'a path point without altitude', name: 'FitnessActivity', body: { ...activity, path: [without(pathPoint, 'altitude')] }, rule: 'ACTIVITY-PATH-POINT-FIELDS', pointer: '/path/0', field: 'altitude' },
+    {
+      title: 'the 1501st of 2000 path points without type',
+      name: 'FitnessActivity',
+      body: { ...activity, path: Array.from({ length: 2000 }, (_, i) => (i === 1500 ? without(pathPoint, 'type') : pathPoint)) },
+      rule: 'ACTIVITY-PATH-POINT-FIELDS',
+      pointer: '/path/1500',
+      field: 'type',
+    },
     { title: 'a profile without gender', name: 'Profile', body: without(profile, 'gender'), rule: 'PROFILE-FIELDS', pointer: '', field: 'gender' },
   ])('warns about $title', ({ name, body, rule, pointer, field }) => {
     expect(validateRepresentation(name, body)).toEqual([

@@ -1,0 +1,117 @@
+/**
+ * What happens to one exchange once the client has its response: decode, analyze, redact, then hand
+ * the entry to the log and the live lines to `print`. Runs on the recording thread (pipeline-worker.ts).
+ */
+import type { EndpointRef, Finding, FindingKind } from '../src/model/exchange.js'
+import { analyzeExchange } from './analyze/index.js'
+import { matchEndpoint } from './analyze/endpoints.js'
+import { bodyFromText, headerMap, NO_BODY, type BodyView, type ExchangeView } from './analyze/exchange-view.js'
+import { applyStrict } from './analyze/findings.js'
+import { decodeBody, type DecodedBody } from './body-decoding.js'
+import type { ExchangeLog } from './exchange-log.js'
+import { toExchangeEntry } from './har-entry.js'
+import type { CapturedExchange } from './recorder.js'
+import type { Redactor } from './redaction.js'
+import { apiPathOf, rawHeaderValues } from './target.js'
+
+export interface ProcessOptions {
+  readonly target: URL
+  readonly redactor: Redactor
+  readonly log?: ExchangeLog
+  readonly strict: boolean
+  readonly maxBodyBytes: number
+  /** One line of live output (no newline); already redacted. */
+  readonly print: (line: string) => void
+}
+
+export interface PipelineStats {
+  exchanges: number
+  failed: number
+  findings: Record<FindingKind, number>
+}
+
+export function emptyStats(): PipelineStats {
+  return { exchanges: 0, failed: 0, findings: { violation: 0, irregularity: 0, note: 0, 'unknown-endpoint': 0 } }
+}
+
+/** Processes one exchange; a bug of ours becomes one printed line (naming no header or body), never a throw. */
+export async function processExchange(exchange: CapturedExchange, options: ProcessOptions, stats: PipelineStats): Promise<void> {
+  try {
+    await recordExchange(exchange, options, stats)
+  } catch (err) {
+    options.print(`#${exchange.id} internal error while recording: ${(err as Error).name}: ${options.redactor.scrub((err as Error).message)}`)
+  }
+}
+
+async function recordExchange(exchange: CapturedExchange, options: ProcessOptions, stats: PipelineStats): Promise<void> {
+  const { target, redactor } = options
+  const requestBody = await decodeBody(exchange.requestBody, rawHeaderValues(exchange.requestHeaders, 'content-encoding')[0], options.maxBodyBytes)
+  const response = exchange.generated === undefined ? exchange.response : undefined
+  const responseBody = response === undefined ? undefined : await decodeBody(response.body, rawHeaderValues(response.rawHeaders, 'content-encoding')[0], options.maxBodyBytes)
+
+  const apiPath = apiPathOf(target, exchange.upstreamPath)
+  // Concatenated, not resolved: a path such as //host/x must stay a path.
+  const url = new URL(`http://x${apiPath}`)
+  const endpoint = matchEndpoint(exchange.method, url.pathname)
+  const view: ExchangeView = {
+    method: exchange.method,
+    path: url.pathname,
+    query: [...url.searchParams],
+    endpoint,
+    request: { headers: headerMap(exchange.requestHeaders), body: bodyView(exchange.requestBody.size, requestBody) },
+    // A failed exchange's response (if any) is cut short: only the request is judged.
+    response:
+      response === undefined || responseBody === undefined || exchange.error !== undefined
+        ? undefined
+        : { status: response.status, headers: headerMap(response.rawHeaders), body: bodyView(response.body.size, responseBody) },
+  }
+  const analyzed = analyzeExchange(view)
+  const findings = options.strict ? applyStrict(analyzed) : analyzed
+
+  const tokenId = redactor.learn(pairs(exchange.requestHeaders), new URL(`${target.origin}${exchange.upstreamPath}`))
+  if (response !== undefined) redactor.learn(pairs(response.rawHeaders))
+  redactor.learnFromBody(view.request.body.json, view.request.body.text)
+  if (view.response !== undefined) redactor.learnFromBody(view.response.body.json, view.response.body.text)
+  const endpointRef: EndpointRef | undefined = endpoint === undefined ? undefined : { row: endpoint.row, method: endpoint.method, path: endpoint.path }
+  const entry = toExchangeEntry(
+    {
+      exchange,
+      target,
+      requestBody,
+      responseBody,
+      endpoint: endpointRef,
+      findings,
+      tokenId,
+      requestRepresentation: endpoint?.requestBody,
+      responseRepresentation: response?.status === 403 ? 'ErrorMessage' : endpoint?.responseBody,
+    },
+    redactor,
+  )
+  options.log?.append(entry)
+
+  stats.exchanges += 1
+  if (exchange.error !== undefined) stats.failed += 1
+  for (const f of findings) stats.findings[f.kind] += 1
+  const status = exchange.generated?.status ?? response?.status
+  const outcome = exchange.error === undefined ? `${status ?? '-'}` : `failed (${exchange.error.code}: ${exchange.error.message})${status === undefined ? '' : ` → ${status}`}`
+  options.print(redactor.scrub(`#${exchange.id} ${exchange.method} ${url.pathname}${url.search} ${outcome} ${entry.time.toFixed(1)} ms`))
+  for (const f of entry._findings) options.print(formatFinding(f))
+}
+
+/** `  violation ACTIVITY-HAS-MAP-TEXT /has_map: …` */
+function formatFinding(f: Finding): string {
+  const where = f.pointer === undefined ? '' : ` ${f.pointer === '' ? '/' : f.pointer}`
+  return `    ${f.kind} ${f.rule ?? '-'}${where}: ${f.message}`
+}
+
+function bodyView(size: number, decoded: DecodedBody): BodyView {
+  if (size === 0) return NO_BODY
+  if (decoded.text === undefined) return { size, truncated: decoded.truncated, jsonError: decoded.decodeError ?? 'binary body' }
+  return bodyFromText(decoded.text, { size, truncated: decoded.truncated })
+}
+
+function pairs(rawHeaders: readonly string[]): [string, string][] {
+  const out: [string, string][] = []
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) out.push([rawHeaders[i] as string, rawHeaders[i + 1] as string])
+  return out
+}
