@@ -78,7 +78,14 @@ function scenarioLine(result: ScenarioResult, style: Styler): string {
     outcome === 'passed' ? style.green(mark) : outcome === 'skipped' ? style.yellow(mark) : outcome === 'expected-failure' ? style.yellow(mark) : style.red(mark)
   const note = outcome === 'passed' && result.warnings.length === 0 ? '' : ` ${style.dim(`[${describeOutcome(result)}]`)}`
   const reason = result.skipReason && result.status === 'skipped' ? `: ${result.skipReason}` : ''
-  return `${coloured} ${result.id} ${result.title} ${style.dim(`(${formatDuration(result.durationMs)})`)}${note}${reason}`
+  return `${coloured} ${result.id} ${result.title} ${style.dim(`(${formatDuration(result.durationMs)})`)}${note}${reason}${pollingNote(result, style)}`
+}
+
+/** A pass that needed `eventually` is not a plain pass: the server's feed lagged a write. */
+function pollingNote(result: ScenarioResult, style: Styler): string {
+  const polled = result.steps.filter((step) => step.status === 'passed' && step.attempts > 1)
+  if (polled.length === 0) return ''
+  return ' ' + style.dim(`(passed after polling: ${polled.map((step) => `"${step.name}" ${step.attempts} attempts`).join(', ')})`)
 }
 
 function plural(count: number): string {

@@ -3,7 +3,7 @@ import { applyKnownFailures } from '../../../src/expectations/apply-known-failur
 import type { RunResult } from '../../../src/model/result.js'
 import { createConsoleReporter } from '../../../src/report/console-reporter.js'
 import type { Reporter } from '../../../src/report/reporter.js'
-import { planOf, runResult, sampleRun, scenario, testScreen } from '../../fixtures/report/build-result.js'
+import { planOf, runResult, sampleRun, scenario, step, testScreen } from '../../fixtures/report/build-result.js'
 
 async function play(reporter: Reporter, result: RunResult): Promise<void> {
   const plan = planOf(result)
@@ -21,6 +21,13 @@ describe('console reporter', () => {
     expect(lines).toContain('✘ feed-page-size The feed honours pageSize & "quotes" <b> (120ms) [failed]')
     expect(lines).toContain('- revoked-feed A revoked token reads nothing (0ms) [skipped]: no --revoked-token given')
     expect(screen.stdout()).not.toContain('\r')
+  })
+
+  it('says when a pass needed polling (eventually), so a lagging feed is not a plain pass', async () => {
+    const screen = testScreen({ isTTY: false })
+    const polled = scenario({ id: 'lagging-feed', title: 'The feed lists a new activity', steps: [step({ name: 'the feed lists it', status: 'passed', attempts: 4 })] })
+    await play(createConsoleReporter({ screen }), runResult([polled]))
+    expect(screen.stdout()).toContain('✓ lagging-feed The feed lists a new activity (120ms) (passed after polling: "the feed lists it" 4 attempts)')
   })
 
   it('rewrites one progress line on a TTY and clears it before the summary', async () => {
