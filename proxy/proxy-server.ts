@@ -8,10 +8,9 @@ import https from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { createExchangePipeline, type PipelineStats } from './exchange-pipeline.js'
 import { createForwarder } from './forwarder.js'
+import { DEFAULT_MAX_BODY_BYTES } from './proxy-defaults.js'
 import { captureExchange } from './recorder.js'
 import type { Redactor } from './redaction.js'
-
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 
 export interface ProxyOptions {
   readonly target: URL

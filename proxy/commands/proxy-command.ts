@@ -1,11 +1,9 @@
 import { readFileSync } from 'node:fs'
+import { REDACT_KEY_ENV } from '../proxy-defaults.js'
 import { startProxy } from '../proxy-server.js'
 import { Redactor } from '../redaction.js'
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, processIO, type CommandIO } from './io.js'
 import { waitForStop } from './wait-for-stop.js'
-
-/** Env var holding a fixed HMAC key for token ids, so ids match across recordings. */
-export const REDACT_KEY_ENV = 'FITCONFORM_REDACT_KEY'
 
 export interface ProxyCommandOptions {
   readonly target: URL

@@ -13,7 +13,7 @@ export interface ScaffoldCommandOptions {
 }
 
 /**
- * `fitconform scaffold FILE… -o DIR`: one YAML scenario file per recorded flow, for review.
+ * `fitconform scaffold FILE… -o DIR`: one YAML scenario file per distinct recorded flow, for review.
  * Exit 0; 2 for a missing recording, an output inside suites/ without --into-suites, or a file in the way.
  */
 export async function runScaffoldCommand(files: readonly string[], options: ScaffoldCommandOptions, io: CommandIO = processIO): Promise<number> {
@@ -39,6 +39,8 @@ export async function runScaffoldCommand(files: readonly string[], options: Scaf
   for (const file of outcome.files) writeFileSync(join(output, file.name), file.text)
   io.out(`wrote ${outcome.files.length} scenario file(s) to ${options.output}; review them before committing`)
   for (const item of outcome.leftOut) io.out(`  left out exchange #${item.exchange}: ${item.reason}`)
+  const unlisted = outcome.leftOutCount - outcome.leftOut.length
+  if (unlisted > 0) io.out(`  … and ${unlisted} more exchange(s) left out`)
   if (outcome.skippedLines > 0) io.out(`  ${outcome.skippedLines} unreadable line(s) skipped`)
   return EXIT_OK
 }

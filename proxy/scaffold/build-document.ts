@@ -29,7 +29,7 @@ export function buildScenarioDocument(draft: ScenarioDraft, options: DocumentOpt
     ` yaml-language-server: $schema=${options.schemaPath}`,
     '',
     ` recorded ${first?.startedDateTime.slice(0, 10) ?? ''}${from}; review before committing`,
-    ` Scaffolded by \`fitconform scaffold\` from ${options.recording}; stands for ${draft.represents} recorded exchange(s).`,
+    ` Scaffolded by \`fitconform scaffold\` from ${options.recording}; stands for ${draft.represents} recorded exchange(s)${flowsOf(draft)}.`,
     ' Assertions are those §4 states for each endpoint (status, media type, schema, headers, no body),',
     ' not the recorded values: ids and dates are captured at run time.',
   ].join('\n')
@@ -45,4 +45,8 @@ export function buildScenarioDocument(draft: ScenarioDraft, options: DocumentOpt
 
 export function renderScenarioDocument(doc: Document): string {
   return doc.toString({ lineWidth: 0 })
+}
+
+function flowsOf(draft: ScenarioDraft): string {
+  return draft.flows === undefined || draft.flows < 2 ? '' : ` in ${draft.flows} flows of this shape`
 }

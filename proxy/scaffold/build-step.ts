@@ -78,7 +78,7 @@ function expectFor(x: ScaffoldExchange, options: StepOptions): Record<string, un
 }
 
 /** Rule ids a step built by `buildStep` is evidence for. */
-export function rulesOfStep(x: ScaffoldExchange, step: StepObject): string[] {
+export function rulesOfStep(x: Pick<ScaffoldExchange, 'endpoint' | 'findings'>, step: StepObject): string[] {
   const endpoint = x.endpoint
   if (endpoint === undefined) return []
   const expect = step.expect as Record<string, unknown>

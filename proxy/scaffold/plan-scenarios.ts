@@ -1,5 +1,5 @@
 /**
- * Recorded exchanges → scenario drafts, one per meaningful flow (issue 5, item 6):
+ * Recorded exchanges, in recording order → scenario drafts, one per meaningful flow (issue 5, item 6):
  *
  * - activity flow: a create (201) and every later exchange on the activity it created, in order; the
  *   Location is captured (`${activity}`) instead of the literal id, registered with `creates:`, and a
@@ -9,16 +9,25 @@
  * - the entry point, profile edits, and requests without or with an unknown token.
  *
  * Duplicates collapse: within a group, an exchange is kept when it is the first, or when it carried
- * findings no kept exchange of the group carried (so every distinct finding stays in the output).
+ * findings no kept exchange of the group carried (so every distinct finding stays in the output); flows
+ * of the same shape (each step's method, §4 row, status, media type, token role and assertions, plus
+ * the set of findings) become one scenario, so a flow with a finding the others lack stays its own.
  * Left out, and said so: unknown endpoints, failed exchanges, writes to activities the recording did
  * not create (scaffolding them would change someone's data).
+ *
+ * The planner takes one exchange at a time and holds state per open flow and per distinct shape only
+ * (issue 8, item 4): a flow ends with its successful DELETE, or at the end of the recording.
  */
 import type { Finding } from '../../src/model/exchange.js'
 import { buildStep, rulesOfStep, type StepObject, type TokenRole } from './build-step.js'
 import type { ScaffoldExchange } from './scaffold-exchange.js'
+import { countTokenUse, createTokenRoles, type TokenUses } from './token-roles.js'
+
+/** What a kept step remembers of its exchange (not its bodies or headers). */
+export type StepSource = Pick<ScaffoldExchange, 'id' | 'startedDateTime' | 'method' | 'path' | 'status' | 'endpoint' | 'findings'>
 
 export interface StepDraft {
-  readonly exchange: ScaffoldExchange
+  readonly exchange: StepSource
   readonly step: StepObject
   readonly comments: readonly string[]
 }
@@ -31,29 +40,64 @@ export interface ScenarioDraft {
   readonly steps: StepDraft[]
   /** How many recorded exchanges the scenario stands for (collapsed duplicates included). */
   represents: number
+  /** How many recorded activity flows of this shape it stands for (activity flows only). */
+  flows?: number
+}
+
+export interface LeftOut {
+  readonly exchange: number
+  readonly reason: string
 }
 
 export interface ScaffoldPlan {
   readonly scenarios: readonly ScenarioDraft[]
-  readonly leftOut: readonly { readonly exchange: number; readonly reason: string }[]
+  readonly leftOut: readonly LeftOut[]
+}
+
+export interface ScaffoldPlanner {
+  /** The next exchange of the recording. */
+  add(x: ScaffoldExchange): void
+  /** Ends the flows still open; the scenarios, in the order their shapes were first complete. */
+  finish(): readonly ScenarioDraft[]
+}
+
+export interface PlannerOptions {
+  readonly idPrefix: string
+  readonly roles: (x: ScaffoldExchange) => TokenRole
+  /** Told of each exchange left out, as it is met (the planner keeps no list). */
+  readonly onLeftOut: (item: LeftOut) => void
 }
 
 const MARKER = '${run.marker} scaffolded'
+const FLOW_TITLE = 'A recorded activity flow: created, then used as recorded, with the assertions §4 states for each step'
 
 interface ActivityFlow {
-  readonly draft: ScenarioDraft
+  readonly steps: StepDraft[]
+  /** One line per step: what the step asserts and sends, without recorded values (the flow's shape). */
+  readonly shape: string[]
+  represents: number
   /** Recorded Last-Modified value → index of the step that saw it, and whether a write came after. */
   readonly lastModified: Map<string, { step: number; writtenSince: boolean; variable?: string }>
-  open: boolean
 }
 
+/** All exchanges at once (tests, small recordings); `scaffoldRecording` streams instead. */
 export function planScaffold(exchanges: readonly ScaffoldExchange[], options: { idPrefix: string }): ScaffoldPlan {
-  const ordered = [...exchanges].sort((a, b) => a.id - b.id)
-  const roles = tokenRoles(ordered)
+  const uses: TokenUses = new Map()
+  for (const x of exchanges) countTokenUse(uses, x)
+  const leftOut: LeftOut[] = []
+  const planner = createScaffoldPlanner({ idPrefix: options.idPrefix, roles: createTokenRoles(uses), onLeftOut: (item) => leftOut.push(item) })
+  for (const x of exchanges) planner.add(x)
+  return { scenarios: planner.finish(), leftOut }
+}
+
+export function createScaffoldPlanner(options: PlannerOptions): ScaffoldPlanner {
+  const { roles, onLeftOut } = options
+  /** Open flows by the id of the activity they created. */
   const flows = new Map<string, ActivityFlow>()
+  /** Finished flows by shape: the first flow of each shape is the scenario. */
+  const flowShapes = new Map<string, ScenarioDraft>()
   const groups = new Map<string, { draft: ScenarioDraft; fingerprints: Set<string> }>()
   const scenarios: ScenarioDraft[] = []
-  const leftOut: { exchange: number; reason: string }[] = []
   const counters = new Map<string, number>()
   const newDraft = (kind: string, title: string, tags: string[]): ScenarioDraft => {
     const n = (counters.get(kind) ?? 0) + 1
@@ -62,12 +106,28 @@ export function planScaffold(exchanges: readonly ScaffoldExchange[], options: { 
     scenarios.push(draft)
     return draft
   }
+  const finishFlow = (id: string, flow: ActivityFlow): void => {
+    flows.delete(id)
+    const findings = fingerprintOf(flow.steps.flatMap((s) => s.exchange.findings))
+    const shape = `${flow.shape.join('\n')}\n${findings}`
+    const same = flowShapes.get(shape)
+    if (same !== undefined) {
+      same.represents += flow.represents
+      same.flows = (same.flows ?? 1) + 1
+      return
+    }
+    const draft = newDraft('activity-flow', FLOW_TITLE, ['activity', 'writes'])
+    draft.steps.push(...flow.steps)
+    draft.represents = flow.represents
+    draft.flows = 1
+    flowShapes.set(shape, draft)
+  }
 
-  for (const x of ordered) {
+  const add = (x: ScaffoldExchange): void => {
     const endpoint = x.endpoint
     if (endpoint === undefined) {
-      leftOut.push({ exchange: x.id, reason: `${x.method} ${x.path} is no endpoint of §4` })
-      continue
+      onLeftOut({ exchange: x.id, reason: `${x.method} ${x.path} is no endpoint of §4` })
+      return
     }
     const role = roles(x)
     const activityId = endpoint.path.includes('<activity_id>') ? lastSegment(x.path) : undefined
@@ -75,23 +135,25 @@ export function planScaffold(exchanges: readonly ScaffoldExchange[], options: { 
 
     if (endpoint.row === 4 && x.status === 201 && x.responseHeaders.has('location')) {
       const id = lastSegment(x.responseHeaders.get('location') as string)
-      const draft = newDraft('activity-flow', 'A recorded activity flow: created, then used as recorded, with the assertions §4 states for each step', ['activity', 'writes'])
+      const reused = flows.get(id)
+      if (reused !== undefined) finishFlow(id, reused)
+      const created: ActivityFlow = { steps: [], shape: [], represents: 1, lastModified: new Map() }
       const step = buildStep(x, { name: describe(x, 'create the activity'), url: x.path, role, notes: MARKER })
       step.creates = 'headers.location'
       step.capture = { activity: 'headers.location' }
-      addStep(draft, x, step)
-      draft.represents = 1
-      flows.set(id, { draft, lastModified: new Map(), open: true })
-      continue
+      addStep(created.steps, x, step)
+      created.shape.push(stepShape(x, step))
+      flows.set(id, created)
+      return
     }
-    if (flow?.open === true) {
+    if (flow !== undefined && activityId !== undefined) {
       addFlowStep(flow, x, role)
-      if (endpoint.row === 8 && x.status < 300) flow.open = false
-      continue
+      if (endpoint.row === 8 && x.status < 300) finishFlow(activityId, flow)
+      return
     }
     if (endpoint.row === 5 || endpoint.row === 7 || endpoint.row === 8) {
-      leftOut.push({ exchange: x.id, reason: `${x.method} ${x.path}: a write to an activity this recording did not create` })
-      continue
+      onLeftOut({ exchange: x.id, reason: `${x.method} ${x.path}: a write to an activity this recording did not create` })
+      return
     }
 
     const kind = groupKind(x)
@@ -104,31 +166,38 @@ export function planScaffold(exchanges: readonly ScaffoldExchange[], options: { 
     }
     group.draft.represents += 1
     const fingerprint = fingerprintOf(x.findings)
-    if (group.draft.steps.length > 0 && group.fingerprints.has(fingerprint)) continue
+    if (group.draft.steps.length > 0 && group.fingerprints.has(fingerprint)) return
     group.fingerprints.add(fingerprint)
     if (kind === 'activity-read') {
       // The recorded id belongs to the recorded account: take one from the feed at run time.
       const n = group.draft.steps.length
-      addStep(group.draft, x, {
+      addStep(group.draft.steps, x, {
         name: 'take an activity id from the feed',
         request: { method: 'GET', url: '/fitnessActivities', query: { pageSize: 1 }, accept: 'FitnessActivityFeed' },
         expect: { status: 200 },
         capture: { [`activityId${n}`]: 'body.items[0].uri | lastSegment' },
       }, false)
-      addStep(group.draft, x, buildStep(x, { name: describe(x, 'read an activity of the account'), url: `/fitnessActivities/\${activityId${n}}`, role }))
+      addStep(group.draft.steps, x, buildStep(x, { name: describe(x, 'read an activity of the account'), url: `/fitnessActivities/\${activityId${n}}`, role }))
     } else {
-      addStep(group.draft, x, buildStep(x, { name: describe(x, stepName(kind)), url: x.path, role, ...(kind === 'create' ? { notes: MARKER } : {}) }))
+      addStep(group.draft.steps, x, buildStep(x, { name: describe(x, stepName(kind)), url: x.path, role, ...(kind === 'create' ? { notes: MARKER } : {}) }))
       if (kind === 'create') (group.draft.steps.at(-1)?.step as StepObject).creates = 'headers.location'
     }
   }
-  return { scenarios, leftOut }
+
+  return {
+    add,
+    finish: () => {
+      for (const [id, flow] of [...flows]) finishFlow(id, flow)
+      return scenarios
+    },
+  }
 }
 
 function addFlowStep(flow: ActivityFlow, x: ScaffoldExchange, role: TokenRole): void {
   const endpoint = x.endpoint
   if (endpoint === undefined) return
-  const steps = flow.draft.steps
-  flow.draft.represents += 1
+  const steps = flow.steps
+  flow.represents += 1
   const previous = steps.at(-1)?.exchange
   // A client polling the same read: one step stands for the run of identical exchanges.
   if (previous !== undefined && x.findings.length === 0 && previous.method === x.method && previous.status === x.status && !x.requestHeaders.has('if-modified-since') && endpoint.row !== 5) {
@@ -140,15 +209,19 @@ function addFlowStep(flow: ActivityFlow, x: ScaffoldExchange, role: TokenRole): 
   if (ims !== undefined) {
     const seen = flow.lastModified.get(ims)
     if (seen !== undefined) {
-      seen.variable ??= `lastModified${seen.step}`
-      const capturing = steps[seen.step]?.step as StepObject
-      capturing.capture = { ...(capturing.capture as Record<string, string> | undefined), [seen.variable]: 'headers.last-modified' }
+      if (seen.variable === undefined) {
+        seen.variable = `lastModified${seen.step}`
+        const capturing = steps[seen.step]?.step as StepObject
+        capturing.capture = { ...(capturing.capture as Record<string, string> | undefined), [seen.variable]: 'headers.last-modified' }
+        flow.shape[seen.step] = `${flow.shape[seen.step] ?? ''} captures Last-Modified`
+      }
       ifModifiedSince = `\${${seen.variable}}`
       notModifiedCertain = !seen.writtenSince
     }
   }
   const step = buildStep(x, { name: describe(x, stepName('flow', x)), url: '${activity}', role, ifModifiedSince, notModifiedCertain, notes: MARKER })
-  addStep(flow.draft, x, step)
+  addStep(steps, x, step)
+  flow.shape.push(stepShape(x, step))
   if (x.method !== 'GET' && x.method !== 'HEAD') for (const seen of flow.lastModified.values()) seen.writtenSince = true
   const lastModified = x.responseHeaders.get('last-modified')
   if (lastModified !== undefined && x.status === 200 && !flow.lastModified.has(lastModified)) {
@@ -156,39 +229,32 @@ function addFlowStep(flow: ActivityFlow, x: ScaffoldExchange, role: TokenRole): 
   }
 }
 
-function addStep(draft: ScenarioDraft, x: ScaffoldExchange, step: StepObject, withFindings = true): void {
+function addStep(steps: StepDraft[], x: ScaffoldExchange, step: StepObject, withFindings = true): void {
   const comments = [`recorded ${x.startedDateTime} as exchange #${x.id}: ${x.method} ${x.path}${querySuffix(x)} → ${x.status}`]
   if (withFindings) {
     for (const line of summarizeFindings(x.findings)) comments.push(line)
     const accept = x.requestHeaders.get('accept')
     if (x.endpoint?.accept !== undefined && accept !== undefined && step.request !== undefined && !accept.includes(x.endpoint.accept)) comments.push(`the client sent Accept: ${accept}; the step sends the media type of §4`)
   }
-  draft.steps.push({ exchange: x, step, comments })
+  const { id, startedDateTime, method, path, status, endpoint, findings } = x
+  steps.push({ exchange: { id, startedDateTime, method, path, status, endpoint, findings }, step, comments })
+}
+
+/**
+ * A flow step without its recorded values: method, §4 row, status, response media type, token role,
+ * query names, whether If-Modified-Since repeats a captured date, and what the step asserts.
+ */
+function stepShape(x: ScaffoldExchange, step: StepObject): string {
+  const request = step.request as { auth?: string; headers?: Record<string, string> }
+  const ims = request.headers?.['If-Modified-Since']
+  const mediaType = (x.responseHeaders.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase()
+  const query = x.query.map(([name]) => name).sort().join('&')
+  return [x.method, x.endpoint?.row, x.status, mediaType, request.auth ?? 'token', query, ims === undefined ? '' : ims.startsWith('${') ? 'ims:captured' : 'ims:recorded', JSON.stringify(step.expect)].join(' ')
 }
 
 /** Rule ids of a draft: what its steps assert, plus the rules of the response findings it keeps. */
 export function rulesOfDraft(draft: ScenarioDraft): string[] {
   return [...new Set(draft.steps.flatMap((s) => rulesOfStep(s.exchange, s.step)))].sort()
-}
-
-/**
- * Token roles: no Authorization → none; not Bearer → invalid; a 403 → the role its §7 reason names;
- * otherwise the most used token is `token` and the next one `other-token` (a second user).
- */
-function tokenRoles(exchanges: readonly ScaffoldExchange[]): (x: ScaffoldExchange) => TokenRole {
-  const uses = new Map<string, number>()
-  for (const x of exchanges) if (x.tokenId !== undefined && x.status !== 403) uses.set(x.tokenId, (uses.get(x.tokenId) ?? 0) + 1)
-  const ranked = [...uses].sort((a, b) => b[1] - a[1]).map(([id]) => id)
-  return (x) => {
-    if (!x.hasAuthorization) return 'none'
-    if (x.findings.some((f) => f.rule === 'AUTH-BEARER-SENT')) return 'invalid'
-    if (x.status === 403) {
-      const body = x.responseJson as { reason?: unknown; delete_health?: unknown } | undefined
-      if (body?.reason === 'Insufficient permission') return 'limited-token'
-      if (body?.reason === 'Revoked') return String(body.delete_health) === 'true' ? 'revoked-delete-token' : 'revoked-token'
-    }
-    return x.tokenId !== undefined && ranked.indexOf(x.tokenId) === 1 ? 'other-token' : 'token'
-  }
 }
 
 function groupKind(x: ScaffoldExchange): string {

@@ -17,6 +17,7 @@ export interface ScaffoldExchange {
   /** Parsed request body when it was JSON; `requestText` otherwise. */
   readonly requestJson?: unknown
   readonly requestText?: string
+  /** Parsed response body of a 403 only: its §7 reason names the token role (other bodies are not needed). */
   readonly responseJson?: unknown
   readonly findings: readonly Finding[]
   readonly tokenId?: string
@@ -40,7 +41,7 @@ export function toScaffoldExchange(entry: ExchangeEntry, basePath: string): Scaf
     requestHeaders,
     responseHeaders: firstValues(entry.response.headers),
     ...parsedOrText(postText),
-    ...(parseJson(responseText) === undefined ? {} : { responseJson: parseJson(responseText) }),
+    ...responseJsonOf(entry.response.status, responseText),
     findings: entry._findings ?? [],
     ...(entry._tokenId === undefined ? {} : { tokenId: entry._tokenId }),
     hasAuthorization: requestHeaders.has('authorization'),
@@ -64,6 +65,12 @@ function parsedOrText(text: string | undefined): { requestJson?: unknown; reques
   if (text === undefined || text === '') return {}
   const json = parseJson(text)
   return json === undefined ? { requestText: text } : { requestJson: json }
+}
+
+function responseJsonOf(status: number, text: string | undefined): { responseJson?: unknown } {
+  if (status !== 403) return {}
+  const json = parseJson(text)
+  return json === undefined ? {} : { responseJson: json }
 }
 
 function parseJson(text: string | undefined): unknown {

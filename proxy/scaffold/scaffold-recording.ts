@@ -1,14 +1,21 @@
 /**
- * A recording → scenario files (name and YAML text), in memory; the command writes them.
- * The scaffolder holds the recording's exchanges while it groups them (flows span the recording).
+ * A recording → scenario files (name and YAML text); the command writes them. Streams the recording
+ * twice, line by line, and never holds its exchanges (issue 8, item 4): the first pass counts what needs
+ * the whole recording (token uses for the roles, base path votes), the second plans the scenarios,
+ * holding state per open flow and per distinct shape. What is returned is one file per distinct shape,
+ * and a bounded list of the exchanges left out.
  */
 import { basename } from 'node:path'
 import type { ExchangeEntry } from '../../src/model/exchange.js'
 import { readRecording } from '../exchange-log.js'
-import { basePathOfRecording } from '../recording-paths.js'
+import { voteBasePath, winningBasePath, type BasePathVotes } from '../recording-paths.js'
 import { buildScenarioDocument, renderScenarioDocument } from './build-document.js'
-import { planScaffold } from './plan-scenarios.js'
+import { createScaffoldPlanner, type LeftOut } from './plan-scenarios.js'
 import { toScaffoldExchange } from './scaffold-exchange.js'
+import { countTokenUse, createTokenRoles, type TokenUses } from './token-roles.js'
+
+/** Left-out exchanges listed by number; past this many, only counted (a recording can hold thousands). */
+export const LEFT_OUT_LISTED = 50
 
 export interface ScaffoldedFile {
   readonly name: string
@@ -17,33 +24,57 @@ export interface ScaffoldedFile {
 
 export interface ScaffoldOutcome {
   readonly files: readonly ScaffoldedFile[]
-  readonly leftOut: readonly { readonly exchange: number; readonly reason: string }[]
+  /** The first `LEFT_OUT_LISTED` exchanges left out. */
+  readonly leftOut: readonly LeftOut[]
+  /** All exchanges left out, listed or not. */
+  readonly leftOutCount: number
   readonly skippedLines: number
 }
 
 export async function scaffoldRecording(recordings: readonly string[], options: { schemaPath: string }): Promise<ScaffoldOutcome> {
-  const entries: ExchangeEntry[] = []
-  const leftOut: { exchange: number; reason: string }[] = []
-  let skippedLines = 0
-  for (const file of recordings) {
-    for await (const line of readRecording(file)) {
-      if ('problem' in line) skippedLines += 1
-      else if (line.entry._error !== undefined) leftOut.push({ exchange: line.entry._id, reason: `failed exchange (${line.entry._error.code})` })
-      else entries.push(line.entry)
-    }
+  const uses: TokenUses = new Map()
+  const votes: BasePathVotes = new Map()
+  for await (const entry of recordedEntries(recordings)) {
+    countTokenUse(uses, { tokenId: entry._tokenId, status: entry.response.status })
+    voteBasePath(votes, entry)
   }
-  const basePath = basePathOfRecording(entries)
-  const recording = recordings.map((file) => basename(file)).join(', ')
+  const basePath = winningBasePath(votes)
+
+  const leftOut: LeftOut[] = []
+  let leftOutCount = 0
+  const onLeftOut = (item: LeftOut): void => {
+    leftOutCount += 1
+    if (leftOut.length < LEFT_OUT_LISTED) leftOut.push(item)
+  }
+  let skippedLines = 0
   const idPrefix = `scaffold-${slug(basename(recordings[0] ?? 'recording').replace(/\.[^.]*$/, ''))}`
-  const plan = planScaffold(
-    entries.map((entry) => toScaffoldExchange(entry, basePath)),
-    { idPrefix },
-  )
-  const files = plan.scenarios.map((draft) => ({
+  const planner = createScaffoldPlanner({ idPrefix, roles: createTokenRoles(uses), onLeftOut })
+  const lines = recordedEntries(recordings, {
+    onSkipped: () => (skippedLines += 1),
+    onFailed: (entry) => onLeftOut({ exchange: entry._id, reason: `failed exchange (${entry._error?.code ?? 'unknown'})` }),
+  })
+  for await (const entry of lines) planner.add(toScaffoldExchange(entry, basePath))
+
+  const recording = recordings.map((file) => basename(file)).join(', ')
+  const files = planner.finish().map((draft) => ({
     name: `${draft.id}.yaml`,
     text: renderScenarioDocument(buildScenarioDocument(draft, { recording, schemaPath: options.schemaPath })),
   }))
-  return { files, leftOut: [...leftOut, ...plan.leftOut], skippedLines }
+  return { files, leftOut, leftOutCount, skippedLines }
+}
+
+/** The recorded exchanges of the files, in order, one at a time; unreadable lines and failed exchanges are told, not yielded. */
+async function* recordedEntries(
+  recordings: readonly string[],
+  on: { onSkipped?: () => void; onFailed?: (entry: ExchangeEntry) => void } = {},
+): AsyncGenerator<ExchangeEntry> {
+  for (const file of recordings) {
+    for await (const line of readRecording(file)) {
+      if ('problem' in line) on.onSkipped?.()
+      else if (line.entry._error !== undefined) on.onFailed?.(line.entry)
+      else yield line.entry
+    }
+  }
 }
 
 function slug(text: string): string {

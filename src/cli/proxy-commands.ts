@@ -1,12 +1,9 @@
-// Wiring only (STYLE §2.13): each action hands its options to a command function in proxy/commands/
-// that returns the exit code.
+// Wiring only (STYLE §2.13): each action imports its command function from proxy/commands/ when it runs
+// and hands it the options; the function returns the exit code. Nothing of the proxy loads up front, so
+// `--version`, `run` and the rest pay nothing for it (the help texts' constants come from a light module).
 import type { Command } from 'commander'
-import { runAnalyzeCommand } from '../../proxy/commands/analyze-command.js'
-import { runHarCommand } from '../../proxy/commands/har-command.js'
-import { runMockCommand } from '../../proxy/commands/mock-command.js'
-import { REDACT_KEY_ENV, runProxyCommand, type ProxyCommandOptions } from '../../proxy/commands/proxy-command.js'
-import { runScaffoldCommand } from '../../proxy/commands/scaffold-command.js'
-import { DEFAULT_MAX_BODY_BYTES } from '../../proxy/proxy-server.js'
+import type { ProxyCommandOptions } from '../../proxy/commands/proxy-command.js'
+import { DEFAULT_MAX_BODY_BYTES, REDACT_KEY_ENV } from '../../proxy/proxy-defaults.js'
 import { collect, parseBaseUrl, parsePort, parsePositiveInt } from './option-parsers.js'
 
 /** `proxy`, `analyze`, `har`, `scaffold` and `mock`. */
@@ -30,6 +27,7 @@ export function addProxyCommands(program: Command): void {
     .option('--quiet', 'print findings only, not one line per exchange')
     .addHelpText('after', `\nToken ids in the recording are keyed hashes; set ${REDACT_KEY_ENV} to keep them stable across recordings.\nStops on Ctrl-C (SIGINT) or SIGTERM. Exit codes: 0; 1 with --strict when a violation was seen; 2 cannot start.`)
     .action(async (options: ProxyCommandOptions) => {
+      const { runProxyCommand } = await import('../../proxy/commands/proxy-command.js')
       process.exitCode = await runProxyCommand(options)
     })
 
@@ -40,6 +38,7 @@ export function addProxyCommands(program: Command): void {
     .option('--json', 'machine-readable output')
     .addHelpText('after', '\nExit codes: 0; 1 when the recording holds a violation; 2 unreadable file.')
     .action(async (files: string[], options: { json?: boolean }) => {
+      const { runAnalyzeCommand } = await import('../../proxy/commands/analyze-command.js')
       process.exitCode = await runAnalyzeCommand(files, options)
     })
 
@@ -49,17 +48,19 @@ export function addProxyCommands(program: Command): void {
     .argument('<files...>', 'recording files (NDJSON)')
     .requiredOption('-o, --output <file>', 'the .har file to write')
     .action(async (files: string[], options: { output: string }) => {
+      const { runHarCommand } = await import('../../proxy/commands/har-command.js')
       process.exitCode = await runHarCommand(files, options)
     })
 
   program
     .command('scaffold')
-    .description('write YAML scenarios from a recording, one per flow, for review')
+    .description('write YAML scenarios from a recording, one per distinct flow, for review')
     .argument('<files...>', 'recording files (NDJSON)')
     .requiredOption('-o, --output <dir>', 'folder for the scenario files (not the built-in suites/)')
     .option('--into-suites', 'allow writing inside the built-in suites/ folder')
     .option('--force', 'overwrite scenario files that exist')
     .action(async (files: string[], options: { output: string; intoSuites?: boolean; force?: boolean }) => {
+      const { runScaffoldCommand } = await import('../../proxy/commands/scaffold-command.js')
       process.exitCode = await runScaffoldCommand(files, options)
     })
 
@@ -69,6 +70,7 @@ export function addProxyCommands(program: Command): void {
     .argument('<files...>', 'recording files (NDJSON)')
     .option('--port <n>', 'port on 127.0.0.1 (0 = any free port)', parsePort, 0)
     .action(async (files: string[], options: { port: number }) => {
+      const { runMockCommand } = await import('../../proxy/commands/mock-command.js')
       process.exitCode = await runMockCommand(files, options)
     })
 }

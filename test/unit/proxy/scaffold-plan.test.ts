@@ -58,6 +58,42 @@ describe('planScaffold', () => {
     ])
   })
 
+  it('collapses repeated flows of the same shape into one scenario, and keeps a flow with another finding apart', () => {
+    const flow = (n: number, findings: Finding[] = []) => [
+      x('POST', '/fitnessActivities', 201, { response: { location: `/fitnessActivities/f${n}` }, requestJson: { type: 'Running', notes: `run ${n}` } }),
+      x('GET', `/fitnessActivities/f${n}`, 200, { response: { 'content-type': 'application/vnd.com.service.FitnessActivity+json' }, findings }),
+      x('DELETE', `/fitnessActivities/f${n}`, 204),
+    ]
+    const repeated = Array.from({ length: 50 }, (_, n) => flow(n)).flat()
+    const same = planScaffold(repeated, { idPrefix: 'p' })
+    expect(same.scenarios.map((s) => [s.kind, s.steps.length, s.represents, s.flows])).toEqual([['activity-flow', 3, 150, 50]])
+
+    const withFinding = planScaffold([...flow(100), ...flow(101, [irregular]), ...flow(102), ...flow(103, [irregular])], { idPrefix: 'p' })
+    expect(withFinding.scenarios.map((s) => [s.id, s.flows])).toEqual([
+      ['p-activity-flow-1', 2],
+      ['p-activity-flow-2', 2],
+    ])
+    expect(withFinding.scenarios[1]?.steps[1]?.comments.join('\n')).toContain('IRREG-ITEM-URI-FORM')
+  })
+
+  it('ends a flow at its delete: a later read of the deleted activity is a read, and a flow never deleted still ends the plan', () => {
+    const plan = planScaffold(
+      [
+        x('POST', '/fitnessActivities', 201, { response: { location: '/fitnessActivities/d1' } }),
+        x('DELETE', '/fitnessActivities/d1', 204),
+        x('GET', '/fitnessActivities/d1', 404),
+        x('POST', '/fitnessActivities', 201, { response: { location: '/fitnessActivities/d2' } }),
+        x('GET', '/fitnessActivities/d2', 200),
+      ],
+      { idPrefix: 'p' },
+    )
+    expect(plan.scenarios.map((s) => [s.kind, s.steps.map((step) => (step.step.request as { method: string }).method).join(' ')])).toEqual([
+      ['activity-flow', 'POST DELETE'],
+      ['activity-read', 'GET GET'],
+      ['activity-flow', 'POST GET'],
+    ])
+  })
+
   it('derives token roles: none, the §7 reason of a 403, a second user', () => {
     const plan = planScaffold(
       [
