@@ -4,6 +4,12 @@ import { formatDiagnostic } from '../report/format-diagnostic.js'
 import { EXIT } from './exit-codes.js'
 import { createProgram } from './program.js'
 
+// `fitconform analyze rec.ndjson | head`: a reader that stops early is not an error of ours.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0)
+  throw error
+})
+
 /** The only top-level catch: an unexpected error is printed as a diagnostic; the stack only with --debug. */
 try {
   await createProgram().parseAsync(process.argv)

@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander'
 import { packageVersion } from '../package-root.js'
-import { DEFAULT_REPORTERS } from '../report/registry.js'
+import { DEFAULT_REPORTERS } from '../report/default-reporters.js'
 import { collect, parseBaseUrl, parsePort, parsePositiveInt, parseShard } from './option-parsers.js'
 import { addProxyCommands } from './proxy-commands.js'
 import type { RunFlags } from './run-options.js'

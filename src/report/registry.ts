@@ -21,8 +21,7 @@ export interface ReporterContext {
   env?: Readonly<Record<string, string | undefined>>
 }
 
-/** `--reporter` when none is given. */
-export const DEFAULT_REPORTERS = 'console,json,junit'
+export { DEFAULT_REPORTERS } from './default-reporters.js'
 
 /** One `--reporter` item: `junit:out/junit.xml` → { name: 'junit', option: 'out/junit.xml' }. */
 export interface ReporterSpec {
