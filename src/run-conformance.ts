@@ -54,9 +54,7 @@ export async function runConformance(
   for (const [role, token] of Object.entries(settings.target.tokens)) if (token) secrets.set(token, role)
   const client = createHttpClient({ timeoutMs: settings.timeoutMs, insecure: settings.insecure, ...(settings.ca ? { ca: settings.ca } : {}) })
   const run = createRunValues(startedAt)
-  const ledger = settings.ledgerDir ? createLedger(settings.ledgerDir, run.id) : undefined
-  ledger?.record({ type: 'run', runId: run.id, marker: run.marker, farYear: run.farYear, target: settings.target.baseUrl.toString(), at: startedAt.toISOString() })
-  const context: RunContext = {
+  const probeContext: RunContext = {
     baseUrl: settings.target.baseUrl,
     tokens: settings.target.tokens,
     client,
@@ -66,11 +64,14 @@ export async function runConformance(
     config: { ...DEFAULT_CONFIG_VALUES, ...settings.configValues },
     redact: createRedactor(secrets),
     interrupted: settings.interrupted ?? new AbortController().signal,
-    ...(ledger ? { ledger } : {}),
   }
   try {
-    const unreachable = await probe(context)
+    const unreachable = await probe(probeContext)
     if (unreachable) return { kind: 'unreachable', diagnostic: unreachable }
+    // Only now, with a server there, is there anything to write down.
+    const ledger = settings.ledgerDir ? createLedger(settings.ledgerDir, run.id) : undefined
+    ledger?.record({ type: 'run', runId: run.id, marker: run.marker, farYear: run.farYear, target: settings.target.baseUrl.toString(), at: startedAt.toISOString() })
+    const context: RunContext = { ...probeContext, ...(ledger ? { ledger } : {}) }
     const view: RunPlanView = { target: settings.target.label, strict: settings.strict, rules, scenarios: plan.order.map(({ id, title, file, rules: r, tags }) => ({ id, title, file, rules: r, tags })) }
     await reporter.onRunStart?.(view)
     const results = await runPlan(plan, { context, reporter, concurrency: settings.concurrency, bail: settings.bail })
@@ -89,8 +90,13 @@ export async function runConformance(
  */
 async function finishCleanup(context: RunContext, results: readonly ScenarioResult[]): Promise<{ summary?: CleanupSummary; problems: Diagnostic[] }> {
   const wrote = results.some((result) => result.steps.some((step) => step.request !== undefined && step.request.method !== 'GET' && step.request.method !== 'HEAD'))
-  if (!wrote) return { problems: [] }
-  const sweep = await sweepMarked(context, ['token', 'other-token'], context.run.marker, context.run.farYear)
+  if (!wrote) {
+    context.ledger?.record({ type: 'closed' })
+    return { problems: [] }
+  }
+  // Only a POST can have created something whose Location never reached us.
+  const posted = results.some((result) => result.steps.some((step) => step.request?.method === 'POST'))
+  const sweep = posted ? await sweepMarked(context, ['token', 'other-token'], context.run.marker, context.run.farYear) : { swept: 0, problems: [] }
   const problems: Diagnostic[] = sweep.problems.map((message) => ({ code: 'E_CLEANUP', kind: 'error', message }))
   if (!context.ledger) return { problems }
   const counts = countLedger(context.ledger.file)
@@ -123,7 +129,7 @@ function createRunValues(startedAt: Date): RunContext['run'] {
   return { id, marker: `fitconform-run-${id}`, farYear, now: startedAt.getTime() }
 }
 
-export function buildRunResult(scenarios: readonly ScenarioResult[], settings: Pick<ConformanceSettings, 'strict' | 'target'>, startedAt: Date, diagnostics: readonly Diagnostic[] = []): RunResult {
+function buildRunResult(scenarios: readonly ScenarioResult[], settings: Pick<ConformanceSettings, 'strict' | 'target'>, startedAt: Date, diagnostics: readonly Diagnostic[] = []): RunResult {
   const count = (status: ScenarioResult['status']): number => scenarios.filter((scenario) => scenario.status === status).length
   return {
     schemaVersion: RESULT_SCHEMA_VERSION,

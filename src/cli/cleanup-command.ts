@@ -1,12 +1,11 @@
 import { ConformanceError, toDiagnostic } from '../model/diagnostic.js'
 import { createHttpClient } from '../execute/http-client.js'
 import { createRedactor } from '../execute/redact.js'
-import { ledgerFiles, readOpenWork, type Ledger } from '../execute/ledger.js'
+import { ledgerFiles, openLedger, readOpenWork } from '../execute/ledger.js'
 import { DEFAULT_CONFIG_VALUES, type RunContext } from '../execute/run-context.js'
 import { undoOpenWork } from '../execute/undo.js'
 import { formatDiagnostic } from '../report/format-diagnostic.js'
 import type { Screen } from '../report/reporter.js'
-import { appendFileSync } from 'node:fs'
 import { EXIT } from './exit-codes.js'
 import { resolveRunOptions, type RunFlags } from './run-options.js'
 import { processScreen } from './screen.js'
@@ -43,7 +42,7 @@ export async function cleanupCommand(flags: RunFlags, screen: Screen = processSc
       continue
     }
     const client = createHttpClient({ timeoutMs: options.timeoutMs, insecure: options.insecure, ...(options.ca ? { ca: options.ca } : {}) })
-    const ledger: Ledger = { file: work.file, record: (entry) => appendFileSync(work.file, JSON.stringify(entry) + '\n') }
+    const ledger = openLedger(work.file)
     const context: RunContext = {
       baseUrl: target,
       tokens: options.tokens,

@@ -24,15 +24,15 @@ export async function rulesCommand(paths: readonly string[], options: { json?: b
     return EXIT.usage
   }
   const coverage = ruleCoverage(loaded.rules, loaded.scenarios)
-  const uncovered = coverage.filter(({ rule, scenarios }) => rule.appliesTo === 'server' && scenarios.length === 0)
+  const uncovered = coverage.filter(({ rule, scenarios }) => rule.appliesTo === 'server' && !rule.retired && scenarios.length === 0)
   if (options.json) {
-    screen.out(JSON.stringify(coverage.map(({ rule, scenarios }) => ({ id: rule.id, section: rule.section, quote: rule.quote, appliesTo: rule.appliesTo, irregularity: rule.irregularity, scenarios })), null, 2) + '\n')
+    screen.out(JSON.stringify(coverage.map(({ rule, scenarios }) => ({ id: rule.id, section: rule.section, quote: rule.quote, appliesTo: rule.appliesTo, irregularity: rule.irregularity, retired: rule.retired, scenarios })), null, 2) + '\n')
   } else {
     for (const { rule, scenarios } of coverage) {
-      const covered = rule.appliesTo === 'client' ? 'checked by `fitconform proxy` (a client rule)' : scenarios.length > 0 ? scenarios.join(', ') : 'NOT COVERED'
+      const covered = rule.retired ? 'retired' : rule.appliesTo === 'client' ? 'checked by `fitconform proxy` (a client rule)' : scenarios.length > 0 ? scenarios.join(', ') : 'NOT COVERED'
       screen.out(`${rule.id.padEnd(32)} ${rule.section.padEnd(24)} ${covered}\n    "${rule.quote}"\n`)
     }
-    const serverRules = coverage.filter(({ rule }) => rule.appliesTo === 'server').length
+    const serverRules = coverage.filter(({ rule }) => rule.appliesTo === 'server' && !rule.retired).length
     screen.out(`\n${serverRules - uncovered.length} of ${serverRules} server rules covered by scenarios; ${coverage.length - serverRules} client rules checked by the proxy\n`)
   }
   return uncovered.length > 0 ? EXIT.failed : EXIT.ok

@@ -117,13 +117,13 @@ export async function runCommand(paths: readonly string[], flags: RunFlags, scre
   }
 }
 
-export function cleanupLine(cleanup: CleanupSummary): string {
+function cleanupLine(cleanup: CleanupSummary): string {
   const swept = cleanup.swept > 0 ? `; ${cleanup.swept} more found by the run marker and deleted` : ''
   const open = cleanup.openLedger ? `; NOT everything was undone: run \`fitconform cleanup\` (ledger ${cleanup.openLedger})` : ''
   return `Account changes: created ${cleanup.created}, deleted ${cleanup.deleted}; changed ${cleanup.changed} value(s), restored ${cleanup.restored}${swept}${open}`
 }
 
-export function demoTokensByRole(server: RunningReferenceServer): Record<TokenRole, string> {
+function demoTokensByRole(server: RunningReferenceServer): Record<TokenRole, string> {
   return {
     token: server.tokens.token,
     'other-token': server.tokens.otherToken,

@@ -4,6 +4,7 @@ import { ConformanceError } from '../model/diagnostic.js'
 import { TOKEN_ROLES, type TokenRole } from '../model/scenario.js'
 import type { Shard } from '../plan/plan-run.js'
 import { envVarOfRole } from '../plan/plan-run.js'
+import { DEFAULT_CONFIG_VALUES } from '../execute/run-context.js'
 import { parseYamlSource } from '../load/yaml-source.js'
 
 /** The flags of `fitconform run` as commander hands them over (names are a public contract for CI scripts). */
@@ -66,7 +67,7 @@ interface ConfigFile {
 }
 
 const CONFIG_KEYS = ['baseUrl', 'tokens', 'values', 'timeout', 'concurrency', 'reporter', 'outputDir', 'strict']
-export const DEFAULT_CONFIG_FILE = 'fitconform.config.yaml'
+const DEFAULT_CONFIG_FILE = 'fitconform.config.yaml'
 
 const FLAG_OF_ROLE: Record<TokenRole, keyof RunFlags> = {
   token: 'token',
@@ -118,6 +119,20 @@ function readConfig(file: string | undefined): ConfigFile {
   const data = (source.data ?? {}) as Record<string, unknown>
   for (const key of Object.keys(data)) {
     if (!CONFIG_KEYS.includes(key)) throw new ConformanceError({ code: 'E_CONFIG', kind: 'load', message: `unknown key "${key}" in the config file; known keys: ${CONFIG_KEYS.join(', ')}`, at: source.locate([key], 'key') })
+  }
+  for (const [key, value] of Object.entries((data['values'] ?? {}) as object)) {
+    if (!Object.hasOwn(DEFAULT_CONFIG_VALUES, key)) {
+      throw new ConformanceError({ code: 'E_CONFIG', kind: 'load', message: `unknown key "${key}" under values; known: ${Object.keys(DEFAULT_CONFIG_VALUES).join(', ')}`, at: source.locate(['values', key], 'key') })
+    }
+    if (typeof value !== 'string' || value === '') {
+      throw new ConformanceError({ code: 'E_CONFIG', kind: 'load', message: `values.${key} must be a non-empty text`, at: source.locate(['values', key]) })
+    }
+  }
+  for (const key of ['timeout', 'concurrency'] as const) {
+    const value = data[key]
+    if (value !== undefined && (!Number.isInteger(value) || (value as number) < 1)) {
+      throw new ConformanceError({ code: 'E_CONFIG', kind: 'load', message: `${key} must be a whole number of 1 or more`, at: source.locate([key]) })
+    }
   }
   for (const role of Object.keys((data['tokens'] ?? {}) as object)) {
     if (!(TOKEN_ROLES as readonly string[]).includes(role)) {

@@ -39,7 +39,11 @@ export const LEDGER_PREFIX = 'ledger-'
 
 export function createLedger(outputDir: string, runId: string): Ledger {
   mkdirSync(outputDir, { recursive: true })
-  const file = join(outputDir, `${LEDGER_PREFIX}${runId}.ndjson`)
+  return openLedger(join(outputDir, `${LEDGER_PREFIX}${runId}.ndjson`))
+}
+
+/** Appends to an existing ledger (`fitconform cleanup` writes what it undid into the run's own file). */
+export function openLedger(file: string): Ledger {
   return {
     file,
     // Synchronous on purpose: the line must be on disk before the next request goes out.

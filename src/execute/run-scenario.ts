@@ -24,22 +24,27 @@ export async function runScenario(scenario: Scenario, context: RunContext, event
   const state: ScenarioState = { scenarioId: scenario.id, variables: {}, created: [] }
   const steps: StepResult[] = []
   let skipReason: string | undefined
-  for (const step of scenario.steps) {
-    if (context.interrupted.aborted) {
-      skipReason = 'interrupted before it finished'
-      break
+  const cleanup: StepResult[] = []
+  try {
+    for (const step of scenario.steps) {
+      if (context.interrupted.aborted) {
+        skipReason = 'interrupted before it finished'
+        break
+      }
+      if (step.request?.method === 'PUT' && scenario.cleanup.length > 0) recordRestore(scenario, state, context)
+      const outcome = await runStep(step, state, context)
+      steps.push(outcome.result)
+      await events.onStepEnd?.(outcome.result, viewOf(scenario))
+      if (outcome.skipReason) {
+        skipReason = outcome.skipReason
+        break
+      }
+      if (outcome.result.status !== 'passed') break
     }
-    if (step.request?.method === 'PUT' && scenario.cleanup.length > 0) recordRestore(scenario, state, context)
-    const outcome = await runStep(step, state, context)
-    steps.push(outcome.result)
-    await events.onStepEnd?.(outcome.result, viewOf(scenario))
-    if (outcome.skipReason) {
-      skipReason = outcome.skipReason
-      break
-    }
-    if (outcome.result.status !== 'passed') break
+  } finally {
+    // Whatever happened above, undo what the scenario did.
+    cleanup.push(...(await deleteCreated(scenario, state, context)), ...(await runCleanupSteps(scenario.cleanup, state, context)))
   }
-  const cleanup = [...(await deleteCreated(scenario, state, context)), ...(await runCleanupSteps(scenario.cleanup, state, context))]
   const failed = steps.some((step) => step.status === 'failed' || step.status === 'error')
   const warnings: AssertionResult[] = [...steps, ...cleanup].flatMap((step) => step.assertions.filter((a) => !a.ok && a.severity === 'warning'))
   return {

@@ -42,8 +42,21 @@ interface Exchange {
   readonly assertions: AssertionResult[]
 }
 
-/** Runs one step: request (with paging and polling), checks, captures; never throws for a server's fault. */
+/** Runs one step: request (with paging and polling), checks, captures. Never throws: whatever goes wrong is the step's result. */
 export async function runStep(step: Step, state: ScenarioState, context: RunContext): Promise<StepOutcome> {
+  const started = performance.now()
+  try {
+    return await attemptStep(step, state, context)
+  } catch (error) {
+    // A bug of ours must cost one step, not the run: cleanup and the other scenarios still go ahead.
+    const message = `fitconform failed on this step: ${error instanceof Error ? error.message : String(error)}`
+    return {
+      result: context.redact({ name: step.name, at: step.at, durationMs: performance.now() - started, status: 'error', assertions: [], attempts: 1, error: { code: 'E_INTERNAL', kind: 'internal', message, at: step.at, hint: 'this is a bug of fitconform: please report it' } }),
+    }
+  }
+}
+
+async function attemptStep(step: Step, state: ScenarioState, context: RunContext): Promise<StepOutcome> {
   const started = performance.now()
   const finish = (fields: Omit<StepResult, 'name' | 'at' | 'durationMs'>, skipReason?: string): StepOutcome => ({
     result: context.redact({ name: step.name, at: step.at, durationMs: performance.now() - started, ...fields }),
@@ -65,7 +78,7 @@ export async function runStep(step: Step, state: ScenarioState, context: RunCont
     outcome = await fetchPages(step, variables, context)
     const done = 'error' in outcome || statusOf(outcome.assertions) === 'passed'
     if (done || !step.eventually || performance.now() + step.eventually.everyMs > deadline || context.interrupted.aborted) break
-    await sleep(step.eventually.everyMs)
+    await sleep(step.eventually.everyMs, undefined, { signal: context.interrupted }).catch(() => undefined)
   }
   if ('error' in outcome) return finish({ status: 'error', assertions: [], attempts, error: outcome.error, ...(outcome.prepared ? recordRequest(outcome.prepared, step) : {}) })
 
@@ -87,7 +100,7 @@ export async function runStep(step: Step, state: ScenarioState, context: RunCont
       attempts,
       ...(step.follow ? { pages } : {}),
       ...recordRequest(shown.prepared, step),
-      response: recordResponse(shown.response, shown.scope),
+      response: recordResponse(shown.response, shown.scope, context),
     },
     skip,
   )
@@ -111,7 +124,8 @@ async function fetchPages(step: Step, variables: Scope, context: RunContext): Pr
       if (error instanceof UndefinedPlaceholderError) {
         return { error: { code: 'E_TEMPLATE_UNDEFINED', kind: 'error', message: `${error.message}: an earlier step did not capture it`, at: step.at } }
       }
-      throw error
+      // A URL taken from the server (Location, previous) that is not a URL: the server's fault, not a crash of ours.
+      return { error: { code: 'E_BAD_URL', kind: 'error', message: `cannot build the request: ${(error as Error).message}`, at: step.at, hint: 'a link or Location the server sent earlier is not a valid URI reference' } }
     }
     let response: IncomingResponse
     let rateLimited: boolean
@@ -127,7 +141,7 @@ async function fetchPages(step: Step, variables: Scope, context: RunContext): Pr
     const pagePrefix = step.follow ? `page ${exchanges.length + 1}: ` : ''
     const assertions = [...evaluateChecks(step.expect.checks, scope), ...(step.expect.schema ? checkSchema(step.expect.schema, scope['body'], scope['bodyText'] as string, context.strict) : [])]
       .map((assertion) => (pagePrefix ? { ...assertion, message: pagePrefix + assertion.message } : assertion))
-    if (prepared.rebasedFrom) extra.push(rebaseWarning(prepared.rebasedFrom, prepared.outgoing.url, step))
+    if (prepared.rebasedFrom) extra.push(rebaseWarning(prepared.rebasedFrom, prepared.outgoing.url, step, stepRules(step)))
     exchanges.push({ prepared, response, scope, assertions })
     if (!step.follow) break
     for (const [name, expression] of Object.entries(step.follow.collect)) {
@@ -138,7 +152,7 @@ async function fetchPages(step: Step, variables: Scope, context: RunContext): Pr
     const link = evaluateExpression(step.follow.next, scope)
     next = typeof link === 'string' && link !== '' ? link : undefined
     if (next && exchanges.length >= step.follow.maxPages) {
-      extra.push({ ok: false, severity: 'failure', rules: step.expect.schema?.rules ?? [], target: step.follow.next, matcher: 'follow', message: `the feed had not ended after ${step.follow.maxPages} pages (the \`previous\` link kept coming)`, at: step.at })
+      extra.push({ ok: false, severity: 'failure', rules: stepRules(step), target: step.follow.next, matcher: 'follow', message: `the feed had not ended after ${step.follow.maxPages} pages (the \`previous\` link kept coming)`, at: step.at })
       break
     }
   } while (next && !context.interrupted.aborted)
@@ -184,11 +198,16 @@ function addRejectionHint(step: Step, exchange: Exchange, assertions: AssertionR
   })
 }
 
-function rebaseWarning(from: string, to: string, step: Step): AssertionResult {
+/** The rules a step's own checks are filed under (the step's `rule`, or the scenario's). */
+function stepRules(step: Step): readonly string[] {
+  return step.expect.checks[0]?.rules ?? step.expect.schema?.rules ?? []
+}
+
+function rebaseWarning(from: string, to: string, step: Step, rules: readonly string[]): AssertionResult {
   return {
     ok: false,
     severity: 'warning',
-    rules: ['FEED-PREVIOUS-LINK'],
+    rules,
     target: 'url',
     matcher: 'sameOrigin',
     message: `the server linked to another origin (${new URL(from).origin}); the request went to ${new URL(to).origin} instead so the token never leaves the server under test`,
@@ -201,12 +220,13 @@ function recordRequest(prepared: PreparedRequest, step: Step): Pick<StepResult, 
   return { request: { method, url, headers, ...(body !== undefined ? { body } : {}) }, curl: curlLine(prepared.outgoing, step.request!.auth) }
 }
 
-function recordResponse(response: IncomingResponse, scope: Scope): RecordedResponse {
+function recordResponse(response: IncomingResponse, scope: Scope, context: RunContext): RecordedResponse {
   const truncated = response.body.length > MAX_RECORDED_BODY
-  const body = scope['body'] !== undefined && !truncated ? scope['body'] : response.body.length > 0 ? response.body.subarray(0, MAX_RECORDED_BODY).toString('utf8') : undefined
-  return { status: response.status, headers: response.headers, ...(body !== undefined ? { body } : {}), bodyBytes: response.body.length, ...(truncated ? { truncated } : {}) }
+  // Redact the whole text before cutting it, so a token that straddles the cut cannot leave a prefix behind.
+  const body = scope['body'] !== undefined && !truncated ? scope['body'] : response.body.length > 0 ? context.redact(String(scope['bodyText'])).slice(0, MAX_RECORDED_BODY) : undefined
+  return { status: response.status, headers: response.headers, ...(body !== undefined ? { body } : {}), bodyBytes: response.wireBytes, ...(truncated ? { truncated } : {}) }
 }
 
-export function statusOf(assertions: readonly AssertionResult[]): 'passed' | 'failed' {
+function statusOf(assertions: readonly AssertionResult[]): 'passed' | 'failed' {
   return assertions.some((assertion) => !assertion.ok && assertion.severity === 'failure') ? 'failed' : 'passed'
 }

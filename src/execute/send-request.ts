@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { RequestTemplate } from '../model/scenario.js'
 import type { Scope } from '../expression/evaluate-expression.js'
 import { renderTemplate } from '../expression/render-template.js'
@@ -21,6 +22,8 @@ export function prepareRequest(template: RequestTemplate, scope: Scope, context:
   if (template.accept) headers['accept'] = mediaTypeFor(template.accept)
   if (template.contentType) headers['content-type'] = mediaTypeFor(template.contentType)
   else if (template.json !== undefined) headers['content-type'] = 'application/json'
+  // Bodies are judged as sent; a scenario may still ask for another coding with its own header.
+  headers['accept-encoding'] = 'identity'
   const authorization = authorizationFor(template.auth, context)
   if (authorization) headers['authorization'] = authorization
   for (const [name, value] of Object.entries(renderTemplate(template.headers, scope) as Record<string, unknown>)) {
@@ -50,7 +53,7 @@ export async function sendWithRetry(outgoing: OutgoingRequest, context: RunConte
     if (waitMs === undefined) return { response, rateLimited: false }
     if (waitMs > budgetMs || context.interrupted.aborted) return { response, rateLimited: true }
     budgetMs -= waitMs
-    await new Promise((resolve) => setTimeout(resolve, waitMs))
+    await sleep(waitMs, undefined, { signal: context.interrupted }).catch(() => undefined)
   }
 }
 
@@ -64,7 +67,7 @@ function retryAfterMs(value: string | undefined): number | undefined {
 /** The names checks and captures see for one response (docs/scenario-format.md § Expressions). */
 export function responseScope(response: IncomingResponse, url: string): Scope {
   const bodyText = response.body.toString('utf8')
-  return { status: response.status, headers: response.headers, body: parseJson(bodyText), bodyText, bodyBytes: response.body.length, url }
+  return { status: response.status, headers: response.headers, body: parseJson(bodyText), bodyText, bodyBytes: response.wireBytes, url }
 }
 
 function parseJson(text: string): unknown {

@@ -1,5 +1,6 @@
 import type { AuthChoice } from '../model/scenario.js'
 import { mediaTypeOf } from '../validation/representations.js'
+import { evaluateExpression } from '../expression/evaluate-expression.js'
 import type { OpenWork } from './ledger.js'
 import { resolveUrl } from './resolve-url.js'
 import { authorizationFor, type RunContext } from './run-context.js'
@@ -53,26 +54,39 @@ export async function sweepMarked(context: RunContext, roles: readonly AuthChoic
   const problems: string[] = []
   for (const role of roles) {
     if (authorizationFor(role, context) === undefined) continue
-    const feedUrl = resolveUrl('/fitnessActivities', context.baseUrl, { noEarlierThan: `${farYear}-01-01`, noLaterThan: `${farYear}-12-31`, pageSize: '100' }).url
-    const feed = await get(context, feedUrl, role, 'FitnessActivityFeed')
-    const items = (feed as { items?: unknown } | undefined)?.items
-    if (!Array.isArray(items)) continue
-    for (const item of items) {
-      const uri = (item as { uri?: unknown }).uri
-      if (typeof uri !== 'string') continue
-      const id = uri.replace(/\/+$/, '').split('/').pop()
-      const activityUrl = resolveUrl(`/fitnessActivities/${id}`, context.baseUrl).url
-      const activity = await get(context, activityUrl, role, 'FitnessActivity')
-      const notes = (activity as { notes?: unknown } | undefined)?.notes
-      if (typeof notes !== 'string' || !notes.includes(marker)) continue
-      const status = await send(context, 'DELETE', activityUrl, role)
-      if (isGone(status)) {
-        swept++
-        context.ledger?.record({ type: 'deleted', url: activityUrl })
-      } else problems.push(`DELETE ${activityUrl} (found by the run marker) answered ${status}`)
+    // Month by month: which page a scope returns is open (§2.2), so keep each window smaller than a page.
+    for (let month = 1; month <= 12; month++) {
+      const last = new Date(Date.UTC(farYear, month, 0)).getUTCDate()
+      const pad = (n: number): string => String(n).padStart(2, '0')
+      const feedUrl = resolveUrl('/fitnessActivities', context.baseUrl, { noEarlierThan: `${farYear}-${pad(month)}-01`, noLaterThan: `${farYear}-${pad(month)}-${pad(last)}` }).url
+      const feed = await get(context, feedUrl, role, 'FitnessActivityFeed')
+      const items = (feed as { items?: unknown } | undefined)?.items
+      if (!Array.isArray(items)) {
+        problems.push(`could not read ${feedUrl} to look for activities carrying the run marker`)
+        break
+      }
+      swept += await deleteMarked(items, context, role, marker, problems)
     }
   }
   return { swept, problems }
+}
+
+async function deleteMarked(items: readonly unknown[], context: RunContext, role: AuthChoice, marker: string, problems: string[]): Promise<number> {
+  let swept = 0
+  for (const item of items) {
+    const id = evaluateExpression('uri | lastSegment', { uri: (item as { uri?: unknown }).uri })
+    if (typeof id !== 'string' || id === '') continue
+    const activityUrl = resolveUrl(`/fitnessActivities/${encodeURIComponent(id)}`, context.baseUrl).url
+    const activity = await get(context, activityUrl, role, 'FitnessActivity')
+    const notes = (activity as { notes?: unknown } | undefined)?.notes
+    if (typeof notes !== 'string' || !notes.includes(marker)) continue
+    const status = await send(context, 'DELETE', activityUrl, role)
+    if (isGone(status)) {
+      swept++
+      context.ledger?.record({ type: 'deleted', url: activityUrl })
+    } else problems.push(`DELETE ${activityUrl} (found by the run marker) answered ${status}`)
+  }
+  return swept
 }
 
 function isGone(status: number | string): boolean {

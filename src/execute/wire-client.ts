@@ -15,9 +15,11 @@ export function sendOnWire(outgoing: OutgoingRequest, options: HttpClientOptions
   const url = new URL(outgoing.url)
   const started = performance.now()
   return new Promise((resolve, reject) => {
+    // URL keeps the brackets of an IPv6 literal ([::1]); sockets want the bare address.
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
     const socket: Socket = url.protocol === 'https:'
-      ? connectTls({ host: url.hostname, port: Number(url.port || 443), servername: url.hostname, ...(options.ca ? { ca: options.ca } : {}), rejectUnauthorized: !options.insecure })
-      : connectTcp({ host: url.hostname, port: Number(url.port || 80) })
+      ? connectTls({ host, port: Number(url.port || 443), ...(host === url.hostname ? { servername: host } : {}), ...(options.ca ? { ca: options.ca } : {}), rejectUnauthorized: !options.insecure })
+      : connectTcp({ host, port: Number(url.port || 80) })
     const chunks: Buffer[] = []
     let idleTimer: NodeJS.Timeout | undefined
     let settled = false
@@ -29,7 +31,8 @@ export function sendOnWire(outgoing: OutgoingRequest, options: HttpClientOptions
       socket.destroy()
       if (error) return reject(error)
       try {
-        resolve({ ...parseRawResponse(Buffer.concat(chunks), outgoing.method), durationMs: performance.now() - started })
+        const parsed = parseRawResponse(Buffer.concat(chunks), outgoing.method)
+        resolve({ ...parsed, wireBytes: parsed.body.length, durationMs: performance.now() - started })
       } catch (parseError) {
         reject(parseError as Error)
       }
@@ -64,7 +67,13 @@ function headersComplete(chunks: readonly Buffer[]): boolean {
 }
 
 /** Status, headers and every byte after them; a chunked body is decoded unless no body was allowed at all. */
-export function parseRawResponse(raw: Buffer, method: string): Omit<IncomingResponse, 'durationMs'> {
+export function parseRawResponse(raw: Buffer, method: string): Omit<IncomingResponse, 'durationMs' | 'wireBytes'> {
+  // Interim 1xx responses (100 Continue, 103 Early Hints) come before the final one: skip them.
+  while (/^HTTP\/1\.[01] 1\d\d/.test(raw.subarray(0, 16).toString('latin1'))) {
+    const interimEnd = raw.indexOf('\r\n\r\n')
+    if (interimEnd < 0) break
+    raw = raw.subarray(interimEnd + 4)
+  }
   const end = raw.indexOf('\r\n\r\n')
   if (end < 0) throw wireError('UND_ERR_INVALID_RESPONSE', 'the server closed the connection before the end of the response headers')
   const [statusLine = '', ...headerLines] = raw.subarray(0, end).toString('latin1').split('\r\n')
@@ -85,14 +94,20 @@ export function parseRawResponse(raw: Buffer, method: string): Omit<IncomingResp
   return { status: code, headers, body: !bodyForbidden && chunked ? decodeChunked(rest) : rest }
 }
 
+/** The chunks' data, then any bytes after the terminating chunk and trailers: stray bytes stay visible. */
 function decodeChunked(data: Buffer): Buffer {
   const parts: Buffer[] = []
   let position = 0
   while (position < data.length) {
     const lineEnd = data.indexOf('\r\n', position)
-    if (lineEnd < 0) break
+    if (lineEnd < 0) return Buffer.concat([...parts, data.subarray(position)])
     const size = parseInt(data.subarray(position, lineEnd).toString('latin1'), 16)
-    if (!Number.isFinite(size) || size === 0) break
+    if (!Number.isFinite(size)) return Buffer.concat([...parts, data.subarray(position)])
+    if (size === 0) {
+      const trailersEnd = data.indexOf('\r\n\r\n', lineEnd)
+      const after = trailersEnd < 0 ? lineEnd + 2 : trailersEnd + 4
+      return Buffer.concat([...parts, data.subarray(Math.min(after, data.length))])
+    }
     parts.push(data.subarray(lineEnd + 2, lineEnd + 2 + size))
     position = lineEnd + 2 + size + 2
   }

@@ -1,4 +1,4 @@
-import { EXPRESSION_FUNCTIONS } from './functions.js'
+import { EXPRESSION_FUNCTIONS, type ExpressionFunction } from './functions.js'
 import { parseExpression, type Chain, type PathSegment } from './parse-expression.js'
 
 /** The names an expression can start from: response parts, run and config values, captured variables. */
@@ -19,10 +19,19 @@ function evaluateChain(chain: Chain, scope: Scope): unknown {
   for (const call of chain.calls) {
     const fn = EXPRESSION_FUNCTIONS[call.name]
     if (!fn) value = undefined
-    else if (Array.isArray(value) && !fn.onLists) value = value.map((element: unknown) => fn.apply(element, call.args))
-    else value = fn.apply(value, call.args)
+    else if (Array.isArray(value) && !fn.onLists) value = value.map((element: unknown) => applySafely(fn, element, call.args))
+    else value = applySafely(fn, value, call.args)
   }
   return value
+}
+
+/** A server's value may be anything (a URI with a bad %-escape, say): a function that cannot use it gives undefined. */
+function applySafely(fn: ExpressionFunction, value: unknown, args: readonly (string | number)[]): unknown {
+  try {
+    return fn.apply(value, args)
+  } catch {
+    return undefined
+  }
 }
 
 function lookup(scope: Scope, name: string): unknown {
@@ -48,9 +57,4 @@ function walk(value: unknown, segments: readonly PathSegment[]): unknown {
     if (current === undefined) return undefined
   }
   return current
-}
-
-/** Names of functions the language knows (for load-time validation and did-you-mean hints). */
-export function knownFunctionNames(): string[] {
-  return Object.keys(EXPRESSION_FUNCTIONS)
 }

@@ -13,7 +13,11 @@ export function toInstant(value: unknown): number | undefined {
   if (typeof value !== 'string') return undefined
   const text = value.trim()
   const ymd = YMD.exec(text)
-  if (ymd) return Date.UTC(Number(ymd[1]), Number(ymd[2]) - 1, Number(ymd[3]))
+  if (ymd) {
+    const ms = Date.UTC(Number(ymd[1]), Number(ymd[2]) - 1, Number(ymd[3]))
+    // 2011-02-31 is not a date (Date.UTC would roll it over to 3 March).
+    return new Date(ms).toISOString().slice(0, 10) === text ? ms : undefined
+  }
   if (ISO.test(text)) {
     const parsed = Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(text) ? text : `${text}Z`)
     return Number.isNaN(parsed) ? undefined : parsed

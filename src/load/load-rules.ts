@@ -5,7 +5,7 @@ import type { Rule } from '../model/scenario.js'
 import { packageRoot } from '../package-root.js'
 import { parseYamlSource } from './yaml-source.js'
 
-interface RawRule { id: string; section: string; quote: string; appliesTo: 'server' | 'client'; irregularity?: boolean }
+interface RawRule { id: string; section: string; quote: string; appliesTo: 'server' | 'client'; irregularity?: boolean; retired?: boolean }
 
 export const RULES_FILE_NAME = 'rules.yaml'
 
@@ -23,6 +23,7 @@ export async function loadRules(file = join(packageRoot(), 'suites', RULES_FILE_
     quote: rule.quote,
     appliesTo: rule.appliesTo,
     irregularity: rule.irregularity ?? false,
+    retired: rule.retired ?? false,
     at: source.locate(['rules', index]),
   }))
   return { rules, diagnostics: [] }

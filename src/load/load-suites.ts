@@ -17,7 +17,8 @@ export interface LoadOutcome {
 /** Loads the rule catalogue and every scenario file under `paths`. */
 export async function loadSuites(paths: readonly string[]): Promise<LoadOutcome> {
   const catalogue = await loadRules()
-  const knownRules = new Set(catalogue.rules.map((rule) => rule.id))
+  // A retired id stays in the catalogue (never to be reused) but no scenario may cite it.
+  const knownRules = new Set(catalogue.rules.filter((rule) => !rule.retired).map((rule) => rule.id))
   const found = await findScenarioFiles(paths)
   const diagnostics: Diagnostic[] = [...catalogue.diagnostics, ...found.diagnostics]
   const scenarios: Scenario[] = []

@@ -11,7 +11,7 @@ export interface YamlSource {
   readonly locate: (path: YamlPath, part?: 'key' | 'value') => SourceRef
 }
 
-export function displayPath(absolutePath: string): string {
+function displayPath(absolutePath: string): string {
   const shown = relative(process.cwd(), absolutePath)
   return shown.startsWith('..') ? absolutePath : shown
 }

@@ -18,7 +18,7 @@ export const absoluteUrl: MatcherDefinition = {
 }
 
 /** A representation name (`User`) or a literal media type. */
-export function expectedMediaType(expected: string): string {
+function expectedMediaType(expected: string): string {
   return isRepresentationName(expected) ? mediaTypeOf(expected) : expected
 }
 

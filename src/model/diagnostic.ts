@@ -20,6 +20,7 @@ export type ErrorCode =
   | 'E_BAD_EXPRESSION'
   | 'E_BAD_MATCHER'
   | 'E_TEMPLATE_UNDEFINED'
+  | 'E_BAD_URL'
   | 'E_CHECK_FAILED'
   | 'E_CONNECT'
   | 'E_TIMEOUT'

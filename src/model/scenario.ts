@@ -110,5 +110,7 @@ export interface Rule {
   readonly quote: string
   readonly appliesTo: 'server' | 'client'
   readonly irregularity: boolean
+  /** An id that no longer applies; kept so it is never reused for another meaning. */
+  readonly retired?: boolean
   readonly at: SourceRef
 }

@@ -16,7 +16,7 @@ export interface SelftestTarget {
   readonly expectation: SelftestExpectation
 }
 
-export const CONFORMING_TARGETS: readonly SelftestTarget[] = [
+const CONFORMING_TARGETS: readonly SelftestTarget[] = [
   { name: 'reference', mode: 'reference', strict: false, expectation: 'pass' },
   { name: 'quirky', mode: 'quirky', strict: false, expectation: 'pass' },
   { name: 'other-choices', mode: 'other-choices', strict: false, expectation: 'pass' },

@@ -2,10 +2,10 @@
 // annotation keywords. Every file in schemas/api/ is added by `$id` and compiled once, on first
 // use; nothing compiles a schema while checking a response.
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { dirname, isAbsolute, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { isAbsolute, join, resolve } from 'node:path'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
+import { packageRoot } from '../package-root.js'
 import { describeAjvError, describePath } from './describe-problem.js'
 import { findFeedIrregularities } from './feed-irregularities.js'
 import { type RepresentationName, schemaIdOf } from './representations.js'
@@ -29,7 +29,7 @@ interface Registry {
 let registry: Registry | undefined
 
 function getRegistry(): Registry {
-  registry ??= loadRegistry(join(findPackageRoot(dirname(fileURLToPath(import.meta.url))), 'schemas'))
+  registry ??= loadRegistry(join(packageRoot(), 'schemas'))
   return registry
 }
 
@@ -72,17 +72,6 @@ function addSchemaFile(target: Registry, file: string, expectedId?: string): str
   target.store.add(schema)
   target.idsByFile.set(file, id)
   return id
-}
-
-/** The directory of the package.json named fitconform, from `src/` or from `dist/src/`. */
-function findPackageRoot(start: string): string {
-  for (let dir = start; ; dir = dirname(dir)) {
-    const manifest = join(dir, 'package.json')
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'fitconform') {
-      return dir
-    }
-    if (dirname(dir) === dir) throw new Error(`no package.json named fitconform above ${start}`)
-  }
 }
 
 /**

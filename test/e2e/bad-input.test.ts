@@ -71,3 +71,13 @@ describe('bad input to the tool: exit 2 and one clear message, before any reques
     }
   })
 })
+
+describe('config file values are checked before anything is sent', () => {
+  it('names an unknown key under values, with its place', async () => {
+    const config = await file('values.yaml', `baseUrl: ${server.url}\ntokens: { token: abc }\nvalues:\n  activitytype: Running\n`)
+    const outcome = await runCli(['run', 'suites/user', '--config', config])
+    expect(outcome.code).toBe(2)
+    expect(outcome.stderr).toContain('unknown key "activitytype" under values')
+    expect(outcome.stderr).toMatch(/values\.yaml:4:3/)
+  })
+})

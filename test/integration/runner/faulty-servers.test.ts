@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { fileURLToPath } from 'node:url'
 import { performance } from 'node:perf_hooks'
+import { gzipSync } from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
 import { loadSuites } from '../../../src/load/load-suites.js'
 import type { RunResult } from '../../../src/model/result.js'
@@ -133,6 +134,29 @@ describe('a faulty server gives a failed scenario with a clear message, within t
     const result = ranResult(await run(server.url))
     expect(readStep(result).status).toBe('error')
     expect(result.summary.failed).toBe(1)
+  })
+
+  it('turns a Location that is not a URL into a failed step, not a crash of the run', async () => {
+    server = await startLoopbackServer((request, response) => {
+      request.resume()
+      if (request.method === 'POST') response.writeHead(201, { location: 'http://bad host/fitnessActivities/1' }).end()
+      else response.writeHead(404).end()
+    })
+    const result = ranResult(await run(server.url))
+    const step = readStep(result)
+    expect(step.status).toBe('error')
+    expect(step.error?.code).toBe('E_BAD_URL')
+    expect(result.summary.failed).toBe(1)
+  })
+
+  it('judges a server that gzips its JSON although we asked for identity, on the decoded body', async () => {
+    server = await serverThatBreaksOnRead((request, response) => {
+      expect(request.headers['accept-encoding']).toBe('identity')
+      const body = gzipSync(JSON.stringify({ uri: '/fitnessActivities/7', type: 'Running', start_time: 'Sat, 1 Mar 1980 00:00:00' }))
+      response.writeHead(200, { 'content-type': ACTIVITY, 'content-encoding': 'gzip', 'content-length': String(body.length) }).end(body)
+    })
+    const result = ranResult(await run(server.url))
+    expect(result.summary.failed).toBe(0)
   })
 
   it('says the server cannot be reached at all when nothing listens (exit 3 in the CLI)', async () => {

@@ -42,3 +42,15 @@ describe('createRedactor', () => {
     expect(createRedactor(new Map())(value)).toEqual({ authorization: 'Bearer x' })
   })
 })
+
+describe('redaction of encoded forms', () => {
+  it('replaces a token also where it appears percent-encoded or JSON-escaped', () => {
+    const secret = 'abc/def+ghi=="x'
+    const redact = createRedactor(new Map([[secret, 'token']]))
+    const text = `link ?t=${encodeURIComponent(secret)} body ${JSON.stringify({ t: secret })}`
+    const redacted = redact(text)
+    expect(redacted).not.toContain(encodeURIComponent(secret))
+    expect(redacted).not.toContain(JSON.stringify(secret).slice(1, -1))
+    expect(redacted).toContain('[REDACTED token]')
+  })
+})
