@@ -12,6 +12,7 @@
  *   same JSON type (`"[redacted]"`, `0`, `false`), so a redacted body still has the recorded shape.
  */
 import { createHmac, randomBytes } from 'node:crypto'
+import { PATH_POINT_PERSONAL_FIELDS, PROFILE_PERSONAL_FIELDS } from '../src/model/personal-data-fields.js'
 
 /** Header names whose values are secrets, lower-case (STYLE §2.12's default `redactHeaders`). */
 const DEFAULT_REDACT_HEADERS: readonly string[] = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie']
@@ -25,14 +26,16 @@ const TOKEN_FIELD_HINT = /(?:access|refresh|id)_token|\\u[0-9a-f]{4}/i
 /** Secrets shorter than this are still redacted in their header, but not searched for elsewhere. */
 const MIN_SECRET_LENGTH = 6
 
-/** Personal data by representation (§2.3 path points are GPS positions; §2.6 describes a person). */
+/** Personal data by representation: the field list of src/model, placed in each representation that holds it. */
+const PATH_POINT_PATHS = PATH_POINT_PERSONAL_FIELDS.map((field) => `path[*].${field}`)
 const PERSONAL_PATHS: Readonly<Record<string, readonly string[]>> = {
-  FitnessActivity: ['path[*].latitude', 'path[*].longitude', 'path[*].altitude'],
-  NewFitnessActivity: ['path[*].latitude', 'path[*].longitude', 'path[*].altitude'],
-  LiveFitnessActivityUpdate: ['path[*].latitude', 'path[*].longitude', 'path[*].altitude'],
-  FitnessActivityEdit: ['path[*].latitude', 'path[*].longitude', 'path[*].altitude'],
-  Profile: ['name', 'location', 'birthday', 'profile', 'small_picture', 'normal_picture', 'medium_picture', 'large_picture'],
-  ProfileEdit: ['name', 'location', 'birthday'],
+  FitnessActivity: PATH_POINT_PATHS,
+  NewFitnessActivity: PATH_POINT_PATHS,
+  LiveFitnessActivityUpdate: PATH_POINT_PATHS,
+  FitnessActivityEdit: PATH_POINT_PATHS,
+  Profile: PROFILE_PERSONAL_FIELDS,
+  // §4 endpoint 6: an edit is a Profile with only the fields to change, so any of them may come.
+  ProfileEdit: PROFILE_PERSONAL_FIELDS,
 }
 
 export interface RedactionOptions {

@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs'
 import { formatSummary, summarizeRecordings } from '../summarize-recording.js'
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, processIO, type CommandIO } from './io.js'
+import { recordingParts } from './recording-parts.js'
 
 export interface AnalyzeCommandOptions {
   readonly json?: boolean
@@ -11,12 +11,9 @@ export interface AnalyzeCommandOptions {
  * Exit code 0; 1 when the recording holds a violation; 2 when a file cannot be read.
  */
 export async function runAnalyzeCommand(files: readonly string[], options: AnalyzeCommandOptions, io: CommandIO = processIO): Promise<number> {
-  const missing = files.filter((file) => !existsSync(file))
-  if (missing.length > 0) {
-    io.err(`error: no such recording: ${missing.join(', ')}`)
-    return EXIT_USAGE
-  }
-  const summary = await summarizeRecordings(files)
+  const parts = recordingParts(files, io)
+  if (parts === undefined) return EXIT_USAGE
+  const summary = await summarizeRecordings(parts)
   if (options.json === true) io.out(JSON.stringify({ schemaVersion: 1, ...summary }, null, 2))
   else for (const line of formatSummary(summary)) io.out(line)
   return summary.kinds.violation > 0 ? EXIT_FINDINGS : EXIT_OK

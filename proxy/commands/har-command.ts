@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs'
 import { packageVersion } from '../../src/package-root.js'
 import { writeHarFile } from '../har-file.js'
 import { EXIT_OK, EXIT_USAGE, processIO, type CommandIO } from './io.js'
+import { recordingParts } from './recording-parts.js'
 
 export interface HarCommandOptions {
   readonly output: string
@@ -9,13 +9,10 @@ export interface HarCommandOptions {
 
 /** `fitconform har FILE… -o out.har`: a HAR 1.2 file for browser dev tools. Exit 0, or 2 when unreadable. */
 export async function runHarCommand(files: readonly string[], options: HarCommandOptions, io: CommandIO = processIO): Promise<number> {
-  const missing = files.filter((file) => !existsSync(file))
-  if (missing.length > 0) {
-    io.err(`error: no such recording: ${missing.join(', ')}`)
-    return EXIT_USAGE
-  }
+  const parts = recordingParts(files, io)
+  if (parts === undefined) return EXIT_USAGE
   try {
-    const result = await writeHarFile(files, options.output, packageVersion())
+    const result = await writeHarFile(parts, options.output, packageVersion())
     const skipped = result.skippedLines === 0 ? '' : ` (${result.skippedLines} unreadable lines skipped)`
     io.out(`wrote ${result.entries} entries to ${options.output}${skipped}`)
     return EXIT_OK

@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs'
 import { loadMockRecording, startMockServer } from '../mock-server.js'
 import { EXIT_OK, EXIT_USAGE, processIO, type CommandIO } from './io.js'
+import { recordingParts } from './recording-parts.js'
 import { waitForStop } from './wait-for-stop.js'
 
 export interface MockCommandOptions {
@@ -12,12 +12,9 @@ export interface MockCommandOptions {
 
 /** `fitconform mock FILE… [--port N]`: serves the recording until SIGINT/SIGTERM. Exit 0, or 2. */
 export async function runMockCommand(files: readonly string[], options: MockCommandOptions, io: CommandIO = processIO): Promise<number> {
-  const missing = files.filter((file) => !existsSync(file))
-  if (missing.length > 0) {
-    io.err(`error: no such recording: ${missing.join(', ')}`)
-    return EXIT_USAGE
-  }
-  const recording = await loadMockRecording(files)
+  const parts = recordingParts(files, io)
+  if (parts === undefined) return EXIT_USAGE
+  const recording = await loadMockRecording(parts)
   let mock
   try {
     mock = await startMockServer(recording, { port: options.port })

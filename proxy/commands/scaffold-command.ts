@@ -3,6 +3,7 @@ import { join, relative, resolve, sep } from 'node:path'
 import { packageRoot } from '../../src/package-root.js'
 import { scaffoldRecording } from '../scaffold/scaffold-recording.js'
 import { EXIT_OK, EXIT_USAGE, processIO, type CommandIO } from './io.js'
+import { recordingParts } from './recording-parts.js'
 
 export interface ScaffoldCommandOptions {
   readonly output: string
@@ -17,11 +18,8 @@ export interface ScaffoldCommandOptions {
  * Exit 0; 2 for a missing recording, an output inside suites/ without --into-suites, or a file in the way.
  */
 export async function runScaffoldCommand(files: readonly string[], options: ScaffoldCommandOptions, io: CommandIO = processIO): Promise<number> {
-  const missing = files.filter((file) => !existsSync(file))
-  if (missing.length > 0) {
-    io.err(`error: no such recording: ${missing.join(', ')}`)
-    return EXIT_USAGE
-  }
+  const parts = recordingParts(files, io)
+  if (parts === undefined) return EXIT_USAGE
   const output = resolve(options.output)
   const builtIn = join(packageRoot(), 'suites')
   if (options.intoSuites !== true && (output === builtIn || output.startsWith(`${builtIn}${sep}`))) {
@@ -29,7 +27,7 @@ export async function runScaffoldCommand(files: readonly string[], options: Scaf
     return EXIT_USAGE
   }
   const schemaPath = relative(output, join(packageRoot(), 'schemas', 'scenario.schema.json')).split(sep).join('/')
-  const outcome = await scaffoldRecording(files, { schemaPath })
+  const outcome = await scaffoldRecording(parts, { schemaPath })
   const inTheWay = outcome.files.filter((file) => existsSync(join(output, file.name)))
   if (inTheWay.length > 0 && options.force !== true) {
     io.err(`error: these files exist in ${options.output} (pass --force to overwrite): ${inTheWay.map((file) => file.name).join(', ')}`)

@@ -1,20 +1,28 @@
 import type { Diagnostic } from '../model/diagnostic.js'
 import type { AssertionResult, RecordedRequest, RecordedResponse, RunResult, ScenarioResult, StepResult } from '../model/result.js'
+import { PATH_POINT_PERSONAL_FIELDS, PROFILE_PERSONAL_FIELDS } from '../model/personal-data-fields.js'
 import { isPlainObject } from './values.js'
 
 /*
- * Personal data in report files (issue 6): a profile's `name` and `location` keep their first
- * character, GPS coordinates are rounded to 0.1° (about 11 km) and a `path` keeps its first points.
- * Values are masked where they sit in bodies and in the actual values of checks, then by value
- * everywhere else (messages, curl lines, expected values captured from a response), the way the
- * runner redacts tokens. `--show-personal-data` skips all this.
+ * Personal data in report files (issue 6), from the field list the proxy's `--redact-personal` uses
+ * (src/model/personal-data-fields.ts): profile texts (name, location, birthday, profile and picture
+ * URLs) keep their first character, GPS coordinates are rounded to 0.1° (about 11 km), altitudes to
+ * 100 m, and a `path` keeps its first points. Values are masked where they sit in bodies and in both
+ * sides of a check (expected and actual alike, so equal values stay equal), then by value everywhere
+ * else (messages, curl lines, expected values captured from a response), the way the runner redacts
+ * tokens. `--show-personal-data` skips all this.
  */
 
-const TEXT_KEYS = new Set(['name', 'location'])
-const COORDINATE_KEYS = new Set(['latitude', 'longitude'])
+const TEXT_KEYS: ReadonlySet<string> = new Set(PROFILE_PERSONAL_FIELDS)
+const NUMBER_KEYS: ReadonlySet<string> = new Set(PATH_POINT_PERSONAL_FIELDS)
 const PATH_POINTS_KEPT = 3
 /** Shorter values are too common to replace by value in free text. */
 const MIN_REPLACED_LENGTH = 3
+/** Matchers whose expected value is a value of the target (or, for oneOf, a list of them). */
+const VALUE_MATCHERS = new Set(['equals', 'notEquals', 'like', 'contains', 'notContains', 'gt', 'gte', 'lt', 'lte'])
+
+export const CURL_MASKED_NOTE = '# personal data masked: run with --show-personal-data for an exact line'
+export const DIFFERENCE_MASKED_NOTE = '(the values differ only in masked personal data: run with --show-personal-data to see how)'
 
 export function maskText(text: string): string {
   return text.length <= 1 ? '[masked]' : `${text.slice(0, 1)}… [masked]`
@@ -24,7 +32,11 @@ export function maskCoordinate(value: number): number {
   return Math.round(value * 10) / 10
 }
 
-/** A copy of the result with names, locations and GPS paths masked; the input is not changed. */
+export function maskAltitude(value: number): number {
+  return Math.round(value / 100) * 100
+}
+
+/** A copy of the result with profile texts and GPS positions masked; the input is not changed. */
 export function maskPersonalData<T extends RunResult>(result: T): T {
   const masker = new Masker()
   // First pass collects the values found in structured places; the second replaces them in text.
@@ -54,7 +66,7 @@ class Masker {
       ...step,
       assertions: step.assertions.map((assertion) => this.assertionText(assertion)),
       ...(step.error ? { error: this.diagnosticText(step.error) } : {}),
-      ...(step.curl ? { curl: this.text(step.curl) } : {}),
+      ...(step.curl ? { curl: this.curl(step.curl) } : {}),
       ...(step.request ? { request: this.requestText(step.request) } : {}),
       ...(typeof step.response?.body === 'string' ? { response: { ...step.response, body: this.text(step.response.body) } } : {}),
     })
@@ -107,28 +119,49 @@ class Masker {
     return { ...response, body: this.value(response.body, undefined) }
   }
 
+  /** Expected and actual are masked alike, so that values equal before masking are equal after it. */
   private assertion(assertion: AssertionResult): AssertionResult {
-    // Only values out of the body: `headers.location` is a URL, not where someone lives.
-    const key = /^body\b/.test(assertion.target) ? assertion.target.split(/[.[\]]/).filter(Boolean).at(-1) : undefined
+    if (!('actual' in assertion) && !('expected' in assertion)) return assertion
+    const key = bodyKeyOf(assertion.target)
+    const actual = this.value(assertion.actual, key)
+    const expected = this.expected(assertion, key)
+    const isHidden = !assertion.ok && !isSameValue(assertion.expected, assertion.actual) && isSameValue(expected, actual)
     return {
       ...assertion,
-      ...('actual' in assertion ? { actual: this.value(assertion.actual, key) } : {}),
+      ...('expected' in assertion ? { expected } : {}),
+      ...('actual' in assertion ? { actual } : {}),
+      // Without this, a failed check would show two equal values and no difference.
+      ...(isHidden ? { message: `${assertion.message} ${DIFFERENCE_MASKED_NOTE}` } : {}),
     }
   }
 
-  /** Expected values come from the suite; only those copied from a response (captures) are masked. */
+  private expected(assertion: AssertionResult, key: string | undefined): unknown {
+    const { matcher, expected } = assertion
+    if (matcher === 'oneOf' && Array.isArray(expected)) return expected.map((candidate) => this.value(candidate, key))
+    return VALUE_MATCHERS.has(matcher) ? this.value(expected, key) : expected
+  }
+
+  /** Then by value: a value captured from a response may sit in an expected value of any matcher. */
   private assertionText(assertion: AssertionResult): AssertionResult {
     return {
       ...assertion,
       message: this.text(assertion.message),
-      ...(typeof assertion.expected === 'string' ? { expected: this.text(assertion.expected) } : {}),
+      ...('expected' in assertion ? { expected: this.deepText(assertion.expected) } : {}),
+      ...('actual' in assertion ? { actual: this.deepText(assertion.actual) } : {}),
     }
   }
 
+  /** A masked curl line no longer reproduces the request: it says so on the line above. */
+  private curl(line: string): string {
+    const masked = this.text(line)
+    return masked === line ? line : `${CURL_MASKED_NOTE}\n${masked}`
+  }
+
   private value(value: unknown, key: string | undefined): unknown {
-    if (typeof value === 'string' && key !== undefined && TEXT_KEYS.has(key)) return this.remember(value, maskText(value))
-    if (typeof value === 'number' && key !== undefined && COORDINATE_KEYS.has(key)) {
-      return this.remember(value, maskCoordinate(value))
+    // User.profile is the relative link `/profile` (§2.1), not a person's page: masked by value it would shred every URL.
+    if (typeof value === 'string' && key !== undefined && TEXT_KEYS.has(key) && !value.startsWith('/')) return this.remember(value, maskText(value))
+    if (typeof value === 'number' && key !== undefined && NUMBER_KEYS.has(key)) {
+      return this.remember(value, key === 'altitude' ? maskAltitude(value) : maskCoordinate(value))
     }
     if (Array.isArray(value)) {
       const items = value.map((item) => this.value(item, undefined))
@@ -138,6 +171,18 @@ class Masker {
     if (isPlainObject(value)) {
       return Object.fromEntries(Object.entries(value).map(([name, child]) => [name, this.value(child, name)]))
     }
+    return value
+  }
+
+  /** Every string and remembered number inside a value, replaced by value. */
+  private deepText(value: unknown): unknown {
+    if (typeof value === 'string') return this.text(value)
+    if (typeof value === 'number') {
+      const masked = this.found.get(String(value))
+      return masked === undefined ? value : Number(masked)
+    }
+    if (Array.isArray(value)) return value.map((item) => this.deepText(item))
+    if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([name, child]) => [name, this.deepText(child)]))
     return value
   }
 
@@ -157,13 +202,25 @@ class Masker {
       const escaped = JSON.stringify(original).slice(1, -1)
       if (escaped !== original) masked = masked.split(escaped).join(this.found.get(original) ?? '')
     }
-    return masked.replace(COORDINATE_IN_TEXT, (_match, prefix: string, number: string) => `${prefix}${maskCoordinate(Number(number))}`)
+    return masked.replace(NUMBER_IN_TEXT, (_match, prefix: string, key: string, number: string) => {
+      const rounded = key === 'altitude' ? maskAltitude(Number(number)) : maskCoordinate(Number(number))
+      return `${prefix}${rounded}`
+    })
   }
 }
 
+/** The last key of a target in the body (`body.path[0].latitude` → `latitude`); `headers.location` is a URL, not where someone lives. */
+function bodyKeyOf(target: string): string | undefined {
+  return /^body\b/.test(target) ? target.split(/[.[\]]/).filter(Boolean).at(-1) : undefined
+}
+
+function isSameValue(a: unknown, b: unknown): boolean {
+  return Object.is(a, b) || JSON.stringify(a) === JSON.stringify(b)
+}
+
 function isPathPoint(value: unknown): boolean {
-  return isPlainObject(value) && ('latitude' in value || 'longitude' in value)
+  return isPlainObject(value) && PATH_POINT_PERSONAL_FIELDS.some((field) => field in value)
 }
 
 /** `"latitude": 51.50722` inside a curl line or a message. */
-const COORDINATE_IN_TEXT = /("(?:latitude|longitude)"\s*:\s*)(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)/g
+const NUMBER_IN_TEXT = new RegExp(`("(${PATH_POINT_PERSONAL_FIELDS.join('|')})"\\s*:\\s*)(-?\\d+(?:\\.\\d+)?(?:[eE][-+]?\\d+)?)`, 'g')

@@ -7,6 +7,8 @@ import http from 'node:http'
 import net from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runAnalyzeCommand } from '../../../proxy/commands/analyze-command.js'
+import { runHarCommand } from '../../../proxy/commands/har-command.js'
 import { recordingFiles } from '../../../proxy/exchange-log.js'
 import { summarizeRecordings } from '../../../proxy/summarize-recording.js'
 import type { ExchangeEntry } from '../../../src/model/exchange.js'
@@ -142,6 +144,24 @@ describe('rotation', () => {
     const ids = files.flatMap((file) => readEntries(file).map((entry) => entry._id))
     expect(ids.sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1))
     expect((await summarizeRecordings(files)).exchanges).toBe(12)
+  })
+
+  it('analyzes and converts every part of a rotated recording when only its name is given', async () => {
+    const upstream = http.createServer((_req, res) => res.end('y'.repeat(200)))
+    upstream.listen(0, '127.0.0.1')
+    await once(upstream, 'listening')
+    const proxy = await startTestProxy(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, { maxBytes: 3000 })
+    for (let i = 0; i < 12; i += 1) await request(`${proxy.proxy.url}/n${i}`)
+    await proxy.stop()
+    upstream.close()
+    expect(recordingFiles(proxy.file).length).toBeGreaterThan(2)
+    const out: string[] = []
+    const io = { out: (line: string) => out.push(line), err: (line: string) => out.push(line) }
+    expect(await runAnalyzeCommand([proxy.file], { json: true }, io)).toBeLessThan(2)
+    expect((JSON.parse(out.join('\n')) as { exchanges: number }).exchanges).toBe(12)
+    out.length = 0
+    expect(await runHarCommand([proxy.file], { output: `${proxy.file}.har` }, io)).toBe(0)
+    expect(out).toEqual([`wrote 12 entries to ${proxy.file}.har`])
   })
 })
 

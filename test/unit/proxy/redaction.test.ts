@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { parseJsonPath, Redactor } from '../../../proxy/redaction.js'
+import { PATH_POINT_PERSONAL_FIELDS, PROFILE_PERSONAL_FIELDS } from '../../../src/model/personal-data-fields.js'
 
 const TOKEN = 'abcDEF123-secret.token'
 
@@ -101,6 +102,18 @@ describe('body paths', () => {
     expect(redactor.redactBody({ name: 'Alice' }, 'User').pointers).toEqual([])
     expect(redactor.redactBody({ path: [{ latitude: 1, longitude: 2, altitude: 3, type: 'gps' }] }, 'LiveFitnessActivityUpdate').value).toEqual({
       path: [{ latitude: 0, longitude: 0, altitude: 0, type: 'gps' }],
+    })
+  })
+
+  it('redacts every personal field of src/model, in a profile edit as in a profile', () => {
+    const redactor = new Redactor({ personal: true })
+    const edit = Object.fromEntries(PROFILE_PERSONAL_FIELDS.map((field) => [field, `https://example.org/${field}`]))
+    const { value, pointers } = redactor.redactBody({ ...edit, athlete_type: 'Runner' }, 'ProfileEdit')
+    expect(value).toEqual({ ...Object.fromEntries(PROFILE_PERSONAL_FIELDS.map((field) => [field, '[redacted]'])), athlete_type: 'Runner' })
+    expect(pointers).toEqual(PROFILE_PERSONAL_FIELDS.map((field) => `/${field}`).sort())
+    const point = Object.fromEntries(PATH_POINT_PERSONAL_FIELDS.map((field) => [field, 47.3769]))
+    expect(redactor.redactBody({ path: [{ ...point, type: 'gps' }] }, 'FitnessActivity').value).toEqual({
+      path: [{ ...Object.fromEntries(PATH_POINT_PERSONAL_FIELDS.map((field) => [field, 0])), type: 'gps' }],
     })
   })
 })

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { maskCoordinate, maskPersonalData, maskText } from '../../../src/report/personal-data.js'
-import { assertion, runResult, scenario, step } from '../../fixtures/report/build-result.js'
+import { PROFILE_PERSONAL_FIELDS } from '../../../src/model/personal-data-fields.js'
+import { createConsoleReporter } from '../../../src/report/console-reporter.js'
+import { formatAssertion } from '../../../src/report/format-diagnostic.js'
+import { CURL_MASKED_NOTE, DIFFERENCE_MASKED_NOTE, maskAltitude, maskCoordinate, maskPersonalData, maskText } from '../../../src/report/personal-data.js'
+import { assertion, planOf, runResult, scenario, step, testScreen } from '../../fixtures/report/build-result.js'
 
 const point = (latitude: number, longitude: number, type = 'gps') => ({ timestamp: 0, altitude: 10, latitude, longitude, type })
 
@@ -31,7 +34,9 @@ describe('maskPersonalData', () => {
     const first = masked.scenarios[0]?.steps[0]
     expect(first?.response?.body).toMatchObject({ name: 'A… [masked]', location: 'L… [masked]', athlete_type: 'Runner' })
     expect(first?.assertions[0]?.actual).toBe('L… [masked]')
-    expect(first?.assertions[0]?.message).toBe('body.location: expected equal to "Paris", got "L… [masked]"')
+    // The expected side is masked like the actual one: it may have been captured from a response.
+    expect(first?.assertions[0]?.expected).toBe('P… [masked]')
+    expect(first?.assertions[0]?.message).toBe('body.location: expected equal to "P… [masked]", got "L… [masked]"')
   })
 
   it('rounds coordinates and shortens GPS paths, in responses, requests, curl lines and messages', () => {
@@ -39,10 +44,10 @@ describe('maskPersonalData', () => {
     const first = masked.scenarios[0]?.steps[0]
     const path = (first?.response?.body as { path: unknown[] }).path
     expect(path).toHaveLength(4)
-    expect(path[0]).toEqual({ timestamp: 0, altitude: 10, latitude: 51.5, longitude: -0.1, type: 'start' })
+    expect(path[0]).toEqual({ timestamp: 0, altitude: 0, latitude: 51.5, longitude: -0.1, type: 'start' })
     expect(path[3]).toBe('… 2 more points hidden (personal data)')
     const requestPath = (JSON.parse(first?.request?.body ?? '{}') as { path: unknown[] }).path
-    expect(requestPath[0]).toEqual({ timestamp: 0, altitude: 10, latitude: 51.5, longitude: -0.1, type: 'start' })
+    expect(requestPath[0]).toEqual({ timestamp: 0, altitude: 0, latitude: 51.5, longitude: -0.1, type: 'start' })
     const everything = JSON.stringify(masked)
     for (const secret of ['51.507222', '-0.1275', '51.50801', 'Lovelace', 'London']) expect(everything).not.toContain(secret)
     expect(first?.assertions[1]?.message).toBe('body.path[0].latitude: expected 1, got 51.5')
@@ -61,7 +66,121 @@ describe('maskPersonalData', () => {
   })
 })
 
-describe('maskText and maskCoordinate', () => {
+describe('expected values', () => {
+  // An activity read back after a create: its path was captured from the create's response.
+  const path = [point(47.3769, 8.5417, 'start'), point(47.37701, 8.54188), point(47.37722, 8.54203), point(47.37745, 8.54231, 'end')]
+  const COORDINATES = ['47.3769', '8.5417', '47.37701', '8.54188', '47.37722', '8.54203', '47.37745', '8.54231']
+
+  function readBack(overrides: Partial<Parameters<typeof assertion>[0]> = {}) {
+    const sent = JSON.stringify({ type: 'Running', path })
+    return runResult([
+      scenario({
+        steps: [
+          step({
+            request: { method: 'GET', url: 'http://127.0.0.1:4010/fitnessActivities/7', headers: {} },
+            response: { status: 200, headers: {}, body: { type: 'Walking', path }, bodyBytes: 300 },
+            curl: `curl -i -sS -X PUT 'http://127.0.0.1:4010/fitnessActivities/7' --data-binary '${sent}'`,
+            assertions: [
+              assertion({
+                ok: false,
+                target: 'body',
+                matcher: 'like',
+                expected: { type: 'Running', path },
+                actual: { type: 'Walking', path },
+                message: `body: expected like ${JSON.stringify({ type: 'Running', path })}`,
+                ...overrides,
+              }),
+            ],
+          }),
+        ],
+      }),
+    ])
+  }
+
+  it('masks a GPS path captured into an expected value like the actual one: equal points show no diff', () => {
+    const masked = maskPersonalData(readBack())
+    const check = masked.scenarios[0]?.steps[0]?.assertions[0]
+    const pathOf = (value: unknown) => (value as { path: unknown[] }).path
+    expect(pathOf(check?.expected)).toEqual(pathOf(check?.actual))
+    expect(pathOf(check?.expected)[0]).toMatchObject({ latitude: 47.4, longitude: 8.5 })
+    const text = formatAssertion(check!, { colors: false })
+    expect(text).toContain('diff .type: expected "Running", actual "Walking"')
+    expect(text).not.toContain('diff .path')
+  })
+
+  it('leaves no unmasked coordinate anywhere in the console output or the masked result', async () => {
+    const result = readBack()
+    const screen = testScreen()
+    const reporter = createConsoleReporter({ screen })
+    const plan = planOf(result)
+    await reporter.onRunStart?.(plan)
+    for (const each of result.scenarios) await reporter.onScenarioEnd?.(each)
+    await reporter.onRunEnd?.(result, plan)
+    const output = `${screen.stdout()}${screen.stderr()}${JSON.stringify(maskPersonalData(result))}`
+    expect(output).toContain('47.4')
+    for (const coordinate of COORDINATES) expect(output).not.toContain(coordinate)
+  })
+
+  it('masks a captured coordinate in the expected value of any matcher, by value', () => {
+    const masked = maskPersonalData(readBack({ target: 'body.path[0].latitude', matcher: 'every', expected: { equals: 47.3769 }, actual: 47.3769 }))
+    const check = masked.scenarios[0]?.steps[0]?.assertions[0]
+    expect(check?.expected).toEqual({ equals: 47.4 })
+    expect(check?.actual).toBe(47.4)
+  })
+
+  it('says when masking hid the only difference of a failed check', () => {
+    const masked = maskPersonalData(readBack({ target: 'body.name', matcher: 'equals', expected: 'Ada L.', actual: 'Ada Lovelace', message: 'body.name: expected equal to "Ada L.", got "Ada Lovelace"' }))
+    const check = masked.scenarios[0]?.steps[0]?.assertions[0]
+    expect(check?.expected).toBe('A… [masked]')
+    expect(check?.actual).toBe('A… [masked]')
+    expect(check?.message).toBe(`body.name: expected equal to "A… [masked]", got "A… [masked]" ${DIFFERENCE_MASKED_NOTE}`)
+  })
+
+  it('marks a curl line that masking changed, and only such a line', () => {
+    const masked = maskPersonalData(readBack())
+    const curl = masked.scenarios[0]?.steps[0]?.curl ?? ''
+    expect(curl.split('\n')[0]).toBe(CURL_MASKED_NOTE)
+    expect(curl).toContain('"latitude":47.4')
+    const plain = maskPersonalData(runResult([scenario()]))
+    expect(plain.scenarios[0]?.steps[0]?.curl).not.toContain(CURL_MASKED_NOTE)
+  })
+})
+
+describe('the fields masked', () => {
+  const PROFILE = {
+    name: 'Ada Lovelace',
+    location: 'London, UK',
+    birthday: 'Sat, 10 Dec 1815 00:00:00',
+    profile: 'https://example.org/users/ada-lovelace',
+    small_picture: 'https://example.org/pictures/ada-small.jpg',
+    normal_picture: 'https://example.org/pictures/ada-normal.jpg',
+    medium_picture: 'https://example.org/pictures/ada-medium.jpg',
+    large_picture: 'https://example.org/pictures/ada-large.jpg',
+    athlete_type: 'Runner',
+  }
+
+  it.each(PROFILE_PERSONAL_FIELDS.map((field) => ({ field })))('masks the profile field $field, as the proxy redacts it', ({ field }) => {
+    const result = runResult([scenario({ steps: [step({ response: { status: 200, headers: {}, body: PROFILE, bodyBytes: 400 } })] })])
+    const body = maskPersonalData(result).scenarios[0]?.steps[0]?.response?.body as Record<string, unknown>
+    const original = PROFILE[field as keyof typeof PROFILE]
+    expect(body[field]).toBe(maskText(original))
+    expect(body.athlete_type).toBe('Runner')
+  })
+
+  it('rounds altitude like the other path point fields', () => {
+    const result = runResult([scenario({ steps: [step({ response: { status: 200, headers: {}, body: { path: [point(47.3769, 8.5417)].map((p) => ({ ...p, altitude: 432.75 })) }, bodyBytes: 100 } })] })])
+    const body = maskPersonalData(result).scenarios[0]?.steps[0]?.response?.body as { path: Record<string, unknown>[] }
+    expect(body.path[0]).toMatchObject({ latitude: 47.4, longitude: 8.5, altitude: 400 })
+  })
+
+  it('leaves the User record\'s relative profile link alone (§2.1), and URLs holding it', () => {
+    const read = step({ name: 'read the profile', request: { method: 'GET', url: 'http://127.0.0.1:4010/profile', headers: {} }, curl: "curl -i -sS 'http://127.0.0.1:4010/profile'" })
+    const result = runResult([scenario({ steps: [step(), read] })])
+    expect(maskPersonalData(result)).toEqual(result)
+  })
+})
+
+describe('maskText, maskCoordinate and maskAltitude', () => {
   it.each([
     { text: 'Ada Lovelace', masked: 'A… [masked]' },
     { text: 'X', masked: '[masked]' },
@@ -76,6 +195,14 @@ describe('maskText and maskCoordinate', () => {
     { value: 12, masked: 12 },
   ])('$value → $masked', ({ value, masked }) => {
     expect(maskCoordinate(value)).toBe(masked)
+  })
+
+  it.each([
+    { value: 432.75, masked: 400 },
+    { value: 1450, masked: 1500 },
+    { value: 10, masked: 0 },
+  ])('altitude $value → $masked', ({ value, masked }) => {
+    expect(maskAltitude(value)).toBe(masked)
   })
 })
 
