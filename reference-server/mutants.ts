@@ -141,7 +141,7 @@ export const mutantCatalogue = [
   { name: 'bad-body-500', rule: 'ERROR-CLIENT-NOT-5XX', description: 'A write whose body is not JSON is answered 500 instead of 4xx (§7 rule 5).' },
   { name: 'missing-activity-500', rule: 'ERROR-CLIENT-NOT-5XX', description: 'A request for an unknown or deleted activity is answered 500 (§7 rule 5).' },
   { name: 'bad-body-creates-activity', rule: 'ERROR-BAD-BODY-CREATES-NOTHING', description: 'A create whose body is not JSON is answered 201 and records a placeholder activity (§7 rule 5).' },
-  { name: 'bad-body-refused-but-recorded', rule: 'ERROR-BAD-BODY-CREATES-NOTHING', description: 'A create with malformed path points is answered 400 but records the activity without its path (§7 rule 5).' },
+  { name: 'bad-body-refused-but-recorded', rule: 'ERROR-BAD-BODY-CREATES-NOTHING', description: 'A create whose body is not JSON, cut off after a complete field, is answered 400 but records what was read of it (§7 rule 5).' },
 ] as const satisfies readonly MutantDefinition[]
 
 export type MutantName = (typeof mutantCatalogue)[number]['name']

@@ -43,9 +43,9 @@ function record(call: Call, input: NewActivityInput): Activity {
 }
 
 /**
- * The two "garbage from a bad body" mutants: a body that is not JSON becomes a placeholder
- * activity (bad-body-creates-activity); a body refused for its path points is refused, but
- * recorded first without them (bad-body-refused-but-recorded).
+ * The two "garbage from a bad body" mutants, both about a body that is not JSON: it becomes a
+ * placeholder activity (bad-body-creates-activity); or, cut off after a complete field, it is
+ * refused, but what was read of it is recorded first (bad-body-refused-but-recorded).
  */
 function parseOrRecordAnyway(call: Call): NewActivityInput {
   const { faults, now } = call.server
@@ -53,15 +53,24 @@ function parseOrRecordAnyway(call: Call): NewActivityInput {
   try {
     json = readJsonBody(call, 'NewFitnessActivity')
   } catch (error) {
-    if (!(error instanceof BodyProblem) || !faults.is('bad-body-creates-activity')) throw error
+    if (!(error instanceof BodyProblem)) throw error
+    if (faults.is('bad-body-refused-but-recorded')) {
+      const salvaged = closeCutOffObject(call.body?.toString('utf8') ?? '')
+      if (salvaged !== undefined) record(call, parseNewActivity(salvaged))
+      throw error
+    }
+    if (!faults.is('bad-body-creates-activity')) throw error
     return { type: 'Running', startTime: Math.floor(now() / 1000) * 1000, path: [], notes: call.body?.toString('utf8') ?? '' }
   }
+  return parseNewActivity(json)
+}
+
+/** A JSON object cut off after a complete field (`{"a": 1, "b": 2,`), closed; undefined for anything else. */
+function closeCutOffObject(text: string): unknown {
   try {
-    return parseNewActivity(json)
-  } catch (error) {
-    if (!(error instanceof BodyProblem) || !faults.is('bad-body-refused-but-recorded')) throw error
-    const withoutPath = { ...(json as Record<string, unknown>), path: undefined }
-    record(call, parseNewActivity(withoutPath))
-    throw error
+    const closed = JSON.parse(`${text.trimEnd().replace(/,$/, '')}}`) as unknown
+    return typeof closed === 'object' && closed !== null && !Array.isArray(closed) ? closed : undefined
+  } catch {
+    return undefined
   }
 }

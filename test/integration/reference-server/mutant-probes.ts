@@ -316,7 +316,8 @@ export const probes: Record<MutantName, Probe> = {
   'missing-activity-500': async (s) => (await s.send('/fitnessActivities/999999')).status === 500,
   'bad-body-creates-activity': async (s) => (await s.send('/fitnessActivities', { method: 'POST', type: 'NewFitnessActivity', body: '{"type": "Run' })).status === 201,
   'bad-body-refused-but-recorded': async (s) => {
-    const refused = await s.create({ start_time: 'Thu, 26 Mar 1987 08:00:00', path: [{ timestamp: 'start', latitude: 'north', longitude: 'east', altitude: 'high', type: 'start' }] })
+    const cutOff = '{"type": "Running", "equipment": "None", "start_time": "Thu, 26 Mar 1987 08:00:00", "notes": "probe",'
+    const refused = await s.send('/fitnessActivities', { method: 'POST', type: 'NewFitnessActivity', body: cutOff })
     return refused.status === 400 && (await s.ids(march('26', '26'))).length > 0
   },
 }
