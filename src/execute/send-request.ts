@@ -3,7 +3,7 @@ import type { RequestTemplate } from '../model/scenario.js'
 import type { Scope } from '../expression/evaluate-expression.js'
 import { renderTemplate } from '../expression/render-template.js'
 import { parseHttpDate } from '../validation/time-formats.js'
-import { mediaTypeOf, isRepresentationName } from '../validation/representations.js'
+import { mediaTypeOfNameOrType } from '../validation/representations.js'
 import type { IncomingResponse, OutgoingRequest } from './http-client.js'
 import { resolveUrl } from './resolve-url.js'
 import { authorizationFor, type RunContext } from './run-context.js'
@@ -19,8 +19,8 @@ export function prepareRequest(template: RequestTemplate, scope: Scope, context:
   const target = urlOverride ?? String(renderTemplate(template.url, scope))
   const { url, rebasedFrom } = resolveUrl(target, context.baseUrl, query)
   const headers: Record<string, string> = {}
-  if (template.accept) headers['accept'] = mediaTypeFor(template.accept)
-  if (template.contentType) headers['content-type'] = mediaTypeFor(template.contentType)
+  if (template.accept) headers['accept'] = mediaTypeOfNameOrType(template.accept)
+  if (template.contentType) headers['content-type'] = mediaTypeOfNameOrType(template.contentType)
   else if (template.json !== undefined) headers['content-type'] = 'application/json'
   // Bodies are judged as sent; a scenario may still ask for another coding with its own header.
   headers['accept-encoding'] = 'identity'
@@ -31,10 +31,6 @@ export function prepareRequest(template: RequestTemplate, scope: Scope, context:
   }
   const body = template.json !== undefined ? JSON.stringify(renderTemplate(template.json, scope)) : template.body !== undefined ? String(renderTemplate(template.body, scope)) : undefined
   return { outgoing: { method: template.method, url, headers, ...(body !== undefined ? { body } : {}), wire: template.wire }, ...(rebasedFrom ? { rebasedFrom } : {}) }
-}
-
-function mediaTypeFor(name: string): string {
-  return isRepresentationName(name) ? mediaTypeOf(name) : name
 }
 
 export interface SendOutcome {

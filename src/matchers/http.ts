@@ -1,4 +1,4 @@
-import { mediaTypeOf, isRepresentationName } from '../validation/representations.js'
+import { isRepresentationName, mediaTypeOfNameOrType } from '../validation/representations.js'
 import { sameMediaType } from '../validation/media-type.js'
 import { isAbsoluteHttpUrl, isRelativeUri } from '../validation/time-formats.js'
 import { expectsTrue, isTemplate, type MatcherDefinition } from './matcher-definition.js'
@@ -17,19 +17,14 @@ export const absoluteUrl: MatcherDefinition = {
   describe: () => 'an absolute http(s) URL',
 }
 
-/** A representation name (`User`) or a literal media type. */
-function expectedMediaType(expected: string): string {
-  return isRepresentationName(expected) ? mediaTypeOf(expected) : expected
-}
-
 export const mediaType: MatcherDefinition = {
   name: 'mediaType',
   checkExpected: (expected) =>
     isTemplate(expected) || (typeof expected === 'string' && (isRepresentationName(expected) || expected.includes('/')))
       ? undefined
       : 'expects a representation name (User, FitnessActivity, …) or a media type such as text/plain',
-  test: (actual, expected) => typeof actual === 'string' && sameMediaType(actual, expectedMediaType(expected as string)),
-  describe: (expected) => `the media type ${expectedMediaType(expected as string)} (parameters such as charset allowed)`,
+  test: (actual, expected) => typeof actual === 'string' && sameMediaType(actual, mediaTypeOfNameOrType(expected as string)),
+  describe: (expected) => `the media type ${mediaTypeOfNameOrType(expected as string)} (parameters such as charset allowed)`,
 }
 
 const CLASS = /^[1-5]xx$/

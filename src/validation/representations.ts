@@ -42,6 +42,11 @@ export function mediaTypeOf(name: RepresentationName): string {
   return `application/vnd.com.service.${REPRESENTATIONS[name].typeName}+json`
 }
 
+/** A representation name (`User`) as its media type; anything else is taken as a media type already. */
+export function mediaTypeOfNameOrType(nameOrType: string): string {
+  return isRepresentationName(nameOrType) ? mediaTypeOf(nameOrType) : nameOrType
+}
+
 /**
  * The `$id` of the schema in schemas/api/ that describes a representation.
  * @example schemaIdOf('User') // 'https://fitconform.dev/schemas/api/user.schema.json'
