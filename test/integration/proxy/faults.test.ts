@@ -131,15 +131,21 @@ describe('an unreachable upstream', () => {
 })
 
 describe('rotation', () => {
-  it('starts a new file past --max-bytes and loses no line', async () => {
-    const upstream = http.createServer((_req, res) => res.end('x'.repeat(200)))
+  /** Twelve exchanges through a proxy that rotates its recording past 3000 bytes; returns the recording's name. */
+  async function recordRotated(body: string): Promise<string> {
+    const upstream = http.createServer((_req, res) => res.end(body.repeat(200)))
     upstream.listen(0, '127.0.0.1')
     await once(upstream, 'listening')
     const proxy = await startTestProxy(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, { maxBytes: 3000 })
     for (let i = 0; i < 12; i += 1) await request(`${proxy.proxy.url}/n${i}`)
     await proxy.stop()
     upstream.close()
-    const files = recordingFiles(proxy.file)
+    return proxy.file
+  }
+
+  it('starts a new file past --max-bytes and loses no line', async () => {
+    const recording = await recordRotated('x')
+    const files = recordingFiles(recording)
     expect(files.length).toBeGreaterThan(2)
     const ids = files.flatMap((file) => readEntries(file).map((entry) => entry._id))
     expect(ids.sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1))
@@ -147,21 +153,15 @@ describe('rotation', () => {
   })
 
   it('analyzes and converts every part of a rotated recording when only its name is given', async () => {
-    const upstream = http.createServer((_req, res) => res.end('y'.repeat(200)))
-    upstream.listen(0, '127.0.0.1')
-    await once(upstream, 'listening')
-    const proxy = await startTestProxy(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, { maxBytes: 3000 })
-    for (let i = 0; i < 12; i += 1) await request(`${proxy.proxy.url}/n${i}`)
-    await proxy.stop()
-    upstream.close()
-    expect(recordingFiles(proxy.file).length).toBeGreaterThan(2)
+    const file = await recordRotated('y')
+    expect(recordingFiles(file).length).toBeGreaterThan(2)
     const out: string[] = []
     const io = { out: (line: string) => out.push(line), err: (line: string) => out.push(line) }
-    expect(await runAnalyzeCommand([proxy.file], { json: true }, io)).toBeLessThan(2)
+    expect(await runAnalyzeCommand([file], { json: true }, io)).toBeLessThan(2)
     expect((JSON.parse(out.join('\n')) as { exchanges: number }).exchanges).toBe(12)
     out.length = 0
-    expect(await runHarCommand([proxy.file], { output: `${proxy.file}.har` }, io)).toBe(0)
-    expect(out).toEqual([`wrote 12 entries to ${proxy.file}.har`])
+    expect(await runHarCommand([file], { output: `${file}.har` }, io)).toBe(0)
+    expect(out).toEqual([`wrote 12 entries to ${file}.har`])
   })
 })
 
