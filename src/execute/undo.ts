@@ -1,4 +1,5 @@
 import type { AuthChoice } from '../model/scenario.js'
+import { twoDigits } from '../validation/calendar.js'
 import { mediaTypeOf } from '../validation/representations.js'
 import { evaluateExpression } from '../expression/evaluate-expression.js'
 import type { OpenWork } from './ledger.js'
@@ -57,8 +58,7 @@ export async function sweepMarked(context: RunContext, roles: readonly AuthChoic
     // Month by month: which page a scope returns is open (§2.2), so keep each window smaller than a page.
     for (let month = 1; month <= 12; month++) {
       const last = new Date(Date.UTC(farYear, month, 0)).getUTCDate()
-      const pad = (n: number): string => String(n).padStart(2, '0')
-      const feedUrl = resolveUrl('/fitnessActivities', context.baseUrl, { noEarlierThan: `${farYear}-${pad(month)}-01`, noLaterThan: `${farYear}-${pad(month)}-${pad(last)}` }).url
+      const feedUrl = resolveUrl('/fitnessActivities', context.baseUrl, { noEarlierThan: `${farYear}-${twoDigits(month)}-01`, noLaterThan: `${farYear}-${twoDigits(month)}-${twoDigits(last)}` }).url
       const feed = await get(context, feedUrl, role, 'FitnessActivityFeed')
       const items = (feed as { items?: unknown } | undefined)?.items
       if (!Array.isArray(items)) {

@@ -1,3 +1,4 @@
+import { utcMillis } from '../validation/calendar.js'
 import { formatHttpDate, formatSpecTime } from '../validation/time-formats.js'
 import { toInstant } from './to-instant.js'
 
@@ -61,7 +62,7 @@ export const EXPRESSION_FUNCTIONS: Readonly<Record<string, ExpressionFunction>> 
     arity: [2, 5],
     apply: (year, [month, day, hour = 0, minute = 0, second = 0]) =>
       typeof year === 'number' || typeof year === 'string'
-        ? Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second))
+        ? utcMillis({ year: Number(year), month: Number(month) - 1, day: Number(day), hour: Number(hour), minute: Number(minute), second: Number(second) })
         : undefined,
   },
   addDays: { arity: [1, 1], apply: (v, [n]) => mapDefined(instantOf(v), (ms) => ms + Number(n) * DAY_MS) },

@@ -1,3 +1,4 @@
+import { utcMillis } from '../validation/calendar.js'
 import { parseHttpDate, parseSpecTime } from '../validation/time-formats.js'
 
 const YMD = /^(\d{4})-(\d{2})-(\d{2})$/
@@ -13,11 +14,8 @@ export function toInstant(value: unknown): number | undefined {
   if (typeof value !== 'string') return undefined
   const text = value.trim()
   const ymd = YMD.exec(text)
-  if (ymd) {
-    const ms = Date.UTC(Number(ymd[1]), Number(ymd[2]) - 1, Number(ymd[3]))
-    // 2011-02-31 is not a date (Date.UTC would roll it over to 3 March).
-    return new Date(ms).toISOString().slice(0, 10) === text ? ms : undefined
-  }
+  // 2011-02-31 is not a date: utcMillis says so where Date.UTC would roll it over to 3 March.
+  if (ymd) return utcMillis({ year: Number(ymd[1]), month: Number(ymd[2]) - 1, day: Number(ymd[3]), hour: 0, minute: 0, second: 0 })
   if (ISO.test(text)) {
     const parsed = Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(text) ? text : `${text}Z`)
     return Number.isNaN(parsed) ? undefined : parsed

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { toInstant } from '../../../src/expression/to-instant.js'
+import { evaluateExpression } from '../../../src/expression/evaluate-expression.js'
 
 const MAR_1_2011_0700 = Date.UTC(2011, 2, 1, 7)
 
@@ -27,4 +28,18 @@ describe('toInstant', () => {
       expect(toInstant(value)).toBeUndefined()
     },
   )
+})
+
+describe('dates that do not exist', () => {
+  it.each([
+    { expression: "'2011-02-31' | time" },
+    { expression: 'year | date(2, 30)' },
+    { expression: 'year | date(13, 1)' },
+  ])('$expression is undefined, not rolled over into the next month', ({ expression }) => {
+    expect(evaluateExpression(expression, { year: 2011 })).toBeUndefined()
+  })
+
+  it('a real date still works', () => {
+    expect(evaluateExpression("year | date(2, 28) | ymd", { year: 2011 })).toBe('2011-02-28')
+  })
 })
