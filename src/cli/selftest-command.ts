@@ -1,7 +1,6 @@
-import { mkdir, writeFile } from 'node:fs/promises'
-import { dirname, resolve } from 'node:path'
 import { loadSuites } from '../load/load-suites.js'
 import { formatDiagnostic } from '../report/format-diagnostic.js'
+import { writeReportFile } from '../report/output-path.js'
 import type { Screen } from '../report/reporter.js'
 import { runSelftest, type SelftestRow } from '../selftest/run-selftest.js'
 import { selftestTargets } from '../selftest/selftest-targets.js'
@@ -37,11 +36,7 @@ export async function selftestCommand(paths: readonly string[], flags: SelftestF
     onRow: (row) => screen.err(`  [${++done}/${targets.length}] ${row.target}: ${row.verdict}\n`),
   })
   screen.out(formatSelftestTable(rows, Date.now() - started))
-  if (flags.json) {
-    const file = resolve(flags.json)
-    await mkdir(dirname(file), { recursive: true })
-    await writeFile(file, JSON.stringify({ score: score(rows), rows }, null, 2) + '\n')
-  }
+  if (flags.json) await writeReportFile({ outputDir: '.', output: flags.json }, 'selftest.json', JSON.stringify({ score: score(rows), rows }, null, 2) + '\n')
   return rows.every((row) => row.ok) ? EXIT.ok : EXIT.failed
 }
 
