@@ -2,14 +2,10 @@ import { performance } from 'node:perf_hooks'
 import type { Scenario, Step } from '../model/scenario.js'
 import type { AssertionResult, ScenarioResult, StepResult } from '../model/result.js'
 import type { ScenarioView } from '../report/reporter.js'
-import { placeholdersIn } from '../expression/render-template.js'
-import { rootsOf } from '../expression/parse-expression.js'
 import type { RestoreRequest } from './ledger.js'
 import type { RunContext } from './run-context.js'
 import { prepareRequest } from './send-request.js'
 import { runStep, type CreatedResource, type ScenarioState } from './run-step.js'
-
-const BUILTIN_ROOT_NAMES = new Set(['run', 'config'])
 
 export interface ScenarioEvents {
   onStepEnd?(step: StepResult, scenario: ScenarioView): void | Promise<void>
@@ -82,13 +78,10 @@ async function runCleanupSteps(steps: readonly Step[], state: ScenarioState, con
   // Cleanup runs even after an interrupt: it is what leaves the account as it was found.
   const uninterrupted = { ...context, interrupted: new AbortController().signal }
   for (const step of steps) {
-    const missing = missingVariable(step, state)
-    if (missing) {
-      // The value it would restore was never captured, so the change it undoes never happened either.
-      results.push({ name: step.name, at: step.at, status: 'skipped', durationMs: 0, assertions: [], attempts: 0, error: { code: 'E_TEMPLATE_UNDEFINED', kind: 'error', message: `not needed: \${${missing}} was never captured, so there is nothing to restore`, at: step.at } })
-      continue
-    }
-    results.push((await runStep(step, state, uninterrupted)).result)
+    const { result } = await runStep(step, state, uninterrupted)
+    // A value the step would restore was never captured, so the change it undoes never happened either.
+    const notNeeded = result.error?.code === 'E_TEMPLATE_UNDEFINED'
+    results.push(notNeeded ? { ...result, status: 'skipped', error: { ...result.error!, message: `not needed: ${result.error!.message}; there is nothing to restore` } } : result)
   }
   if (steps.length > 0 && results.every((result) => result.status === 'passed' || result.status === 'skipped')) context.ledger?.record({ type: 'restored', scenario: state.scenarioId })
   return results
@@ -113,16 +106,6 @@ function recordRestore(scenario: Scenario, state: ScenarioState, context: RunCon
     }
   }
   if (requests.length > 0) context.ledger.record({ type: 'restore', scenario: scenario.id, requests })
-}
-
-function missingVariable(step: Step, state: ScenarioState): string | undefined {
-  if (!step.request) return undefined
-  for (const expression of placeholdersIn(step.request)) {
-    for (const root of rootsOf(expression)) {
-      if (!BUILTIN_ROOT_NAMES.has(root) && state.variables[root] === undefined) return root
-    }
-  }
-  return undefined
 }
 
 /** The fields a result repeats from its scenario. */

@@ -48,15 +48,6 @@ export function parseExpression(source: string): Expression {
   return parsed
 }
 
-/** The variable names an expression starts from (for "was this ever captured?" questions). */
-export function rootsOf(source: string): string[] {
-  try {
-    return parseExpression(source).flatMap((chain) => (chain.primary.kind === 'path' ? [chain.primary.root] : []))
-  } catch {
-    return []
-  }
-}
-
 class Parser {
   private position = 0
   constructor(private readonly source: string) {}
