@@ -1,4 +1,4 @@
-import type { Check } from '../model/scenario.js'
+import type { Check, CheckCondition } from '../model/scenario.js'
 import type { AssertionResult } from '../model/result.js'
 import { evaluateExpression, type Scope } from '../expression/evaluate-expression.js'
 import { renderTemplate, UndefinedPlaceholderError } from '../expression/render-template.js'
@@ -19,6 +19,9 @@ function evaluateCheck(check: Check, scope: Scope): AssertionResult {
     if (!(error instanceof UndefinedPlaceholderError)) throw error
     return { ...base, ok: false, message: `${check.path}: cannot compare, ${error.message} (an earlier step did not capture it)` }
   }
+  if (check.when && !holds(check.when, scope)) {
+    return { ...base, ok: true, message: `${check.path}: not judged, as ${check.when.path} is not ${describe(check.when)}` }
+  }
   const actual = evaluateExpression(check.path, scope)
   const matcher = MATCHERS.get(check.matcher)
   if (!matcher) return { ...base, ok: false, expected, actual, message: `unknown matcher ${check.matcher}` }
@@ -26,4 +29,12 @@ function evaluateCheck(check: Check, scope: Scope): AssertionResult {
   const description = matcher.describe(expected)
   const message = ok ? `${check.path} is ${description}` : `${check.path}: expected ${description}, got ${show(actual)}`
   return { ...base, ok, expected, ...(actual === undefined ? {} : { actual }), message }
+}
+
+function holds(condition: CheckCondition, scope: Scope): boolean {
+  return MATCHERS.get(condition.matcher)?.test(evaluateExpression(condition.path, scope), condition.expected) ?? false
+}
+
+function describe(condition: CheckCondition): string {
+  return MATCHERS.get(condition.matcher)?.describe(condition.expected) ?? condition.matcher
 }

@@ -1,11 +1,12 @@
 import { performance } from 'node:perf_hooks'
-import type { Scenario, Step } from '../model/scenario.js'
+import type { MatrixCell, Scenario, Step } from '../model/scenario.js'
+import { TOKEN_ROLES } from '../model/scenario.js'
 import type { AssertionResult, ScenarioResult, StepResult } from '../model/result.js'
 import type { ScenarioView } from '../report/reporter.js'
 import type { RestoreRequest } from './ledger.js'
 import type { RunContext } from './run-context.js'
 import { prepareRequest } from './send-request.js'
-import { runStep, type CreatedResource, type ScenarioState } from './run-step.js'
+import { runStep, type CreatedResource, type ScenarioState, type StepOutcome } from './run-step.js'
 
 export interface ScenarioEvents {
   onStepEnd?(step: StepResult, scenario: ScenarioView): void | Promise<void>
@@ -22,20 +23,27 @@ export async function runScenario(scenario: Scenario, context: RunContext, event
   let skipReason: string | undefined
   const cleanup: StepResult[] = []
   try {
+    // A matrix cell that did not pass ends there; the next cell is independent of it and still runs.
+    let endedCell: MatrixCell | undefined
     for (const step of scenario.steps) {
       if (context.interrupted.aborted) {
         skipReason = 'interrupted before it finished'
         break
       }
+      if (step.cell && endedCell && isSameCell(step.cell, endedCell)) continue
       if (step.request?.method === 'PUT' && scenario.cleanup.length > 0) recordRestore(scenario, state, context)
-      const outcome = await runStep(step, state, context)
-      steps.push(outcome.result)
-      await events.onStepEnd?.(outcome.result, viewOf(scenario))
+      const notSent = step.cell && unsentCellReason(step.cell, context)
+      const outcome: StepOutcome = notSent ? { result: unsentStep(step, notSent) } : await runStep(step, state, context)
+      const result = step.cell ? { ...outcome.result, cell: step.cell } : outcome.result
+      steps.push(result)
+      await events.onStepEnd?.(result, viewOf(scenario))
       if (outcome.skipReason) {
         skipReason = outcome.skipReason
         break
       }
-      if (outcome.result.status !== 'passed') break
+      if (result.status === 'passed') continue
+      if (!step.cell) break
+      endedCell = step.cell
     }
   } finally {
     // Whatever happened above, undo what the scenario did.
@@ -108,10 +116,25 @@ function recordRestore(scenario: Scenario, state: ScenarioState, context: RunCon
   if (requests.length > 0) context.ledger.record({ type: 'restore', scenario: scenario.id, requests })
 }
 
+/** Why a matrix cell sends nothing: the spec leaves it open, or its credential's token was not given. */
+function unsentCellReason(cell: MatrixCell, context: RunContext): string | undefined {
+  if (cell.open !== undefined) return `open, not judged: ${cell.open}`
+  const role = TOKEN_ROLES.find((known) => known === cell.credential)
+  return role && context.tokens[role] === undefined ? `needs --${role} (or FITCONFORM_${role.toUpperCase().replace(/-/g, '_')})` : undefined
+}
+
+function isSameCell(a: MatrixCell, b: MatrixCell): boolean {
+  return a.route === b.route && a.credential === b.credential
+}
+
+function unsentStep(step: Step, reason: string): StepResult {
+  return { name: step.name, at: step.at, status: 'skipped', durationMs: 0, assertions: [], attempts: 0, skipReason: reason }
+}
+
 /** The fields a result repeats from its scenario. */
-export function identityOf(scenario: Scenario): Pick<ScenarioResult, 'id' | 'title' | 'file' | 'at' | 'rules' | 'tags'> {
-  const { id, title, file, at, rules, tags } = scenario
-  return { id, title, file, at, rules, tags }
+export function identityOf(scenario: Scenario): Pick<ScenarioResult, 'id' | 'title' | 'file' | 'at' | 'rules' | 'tags' | 'matrixRow'> {
+  const { id, title, file, at, rules, tags, matrixRow } = scenario
+  return { id, title, file, at, rules, tags, ...(matrixRow ? { matrixRow } : {}) }
 }
 
 export function viewOf(scenario: Scenario): ScenarioView {

@@ -3,6 +3,7 @@ import type { Diagnostic } from '../model/diagnostic.js'
 import type { Rule, Scenario } from '../model/scenario.js'
 import { findScenarioFiles } from './find-scenario-files.js'
 import { loadRules } from './load-rules.js'
+import { expandPermissionMatrix, isPermissionMatrix } from './permission-matrix.js'
 import { validateScenarioFile } from './scenario-file-validator.js'
 import { toScenarios } from './to-scenario.js'
 import { parseYamlSource } from './yaml-source.js'
@@ -40,6 +41,7 @@ export async function loadScenarioFile(file: string, knownRules: ReadonlySet<str
   if (!source) return { scenarios: [], diagnostics }
   const schemaProblems = validateScenarioFile(source)
   if (schemaProblems.length > 0) return { scenarios: [], diagnostics: schemaProblems }
+  if (isPermissionMatrix(source.data)) return expandPermissionMatrix(source, knownRules)
   return toScenarios(source, knownRules)
 }
 

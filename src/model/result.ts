@@ -1,4 +1,5 @@
 import type { Diagnostic, SourceRef } from './diagnostic.js'
+import type { MatrixCell, MatrixRow } from './scenario.js'
 
 /** Bumped when a field of results.json changes meaning or disappears; adding fields keeps it. */
 export const RESULT_SCHEMA_VERSION = 1
@@ -55,6 +56,10 @@ export interface StepResult {
   readonly pages?: number
   /** A ready-to-run reproduction, token replaced by $FITCONFORM_TOKEN. */
   readonly curl?: string
+  /** The permission-matrix cell the step belongs to. */
+  readonly cell?: MatrixCell
+  /** Why a skipped step was not sent (a matrix cell that is open, or whose token was not given). */
+  readonly skipReason?: string
 }
 
 export type ScenarioStatus = 'passed' | 'failed' | 'skipped'
@@ -72,6 +77,8 @@ export interface ScenarioResult {
   readonly warnings: readonly AssertionResult[]
   readonly steps: readonly StepResult[]
   readonly cleanup: readonly StepResult[]
+  /** The permission-matrix row this scenario was generated from (the HTML report draws the grid). */
+  readonly matrixRow?: MatrixRow
 }
 
 export interface RunSummary {

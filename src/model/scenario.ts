@@ -38,6 +38,30 @@ export interface Check {
   readonly at: SourceRef
   /** A warning never fails the scenario (a listed field that is absent, for example). */
   readonly severity: 'failure' | 'warning'
+  /** Judged only when this condition holds on the response (e.g. a reason only on a 403); else not judged. */
+  readonly when?: CheckCondition
+}
+
+export interface CheckCondition {
+  readonly path: string
+  readonly matcher: string
+  readonly expected: unknown
+}
+
+/** One cell of the permission matrix (suites/permissions/): a route tried with one credential. */
+export interface MatrixCell {
+  /** `GET /user`, `PUT /fitnessActivities/<id>`: the row. */
+  readonly route: string
+  /** The column. */
+  readonly credential: AuthChoice
+  /** Set when the spec leaves the outcome open: why. The cell is shown, sends nothing, is not judged. */
+  readonly open?: string
+}
+
+/** A scenario generated from one row of the permission matrix: its route and every cell, in column order. */
+export interface MatrixRow {
+  readonly route: string
+  readonly cells: readonly MatrixCell[]
 }
 
 export interface SchemaExpectation {
@@ -85,6 +109,11 @@ export interface Step {
   readonly creates?: string
   /** Shown when the server answers 4xx to a body the suite wrote (it may reject our values). */
   readonly onRejected?: string
+  /**
+   * The matrix cell this step belongs to. The steps of a cell run in order and stop at the first
+   * that does not pass; the next cell still runs. A cell whose credential was not given is skipped.
+   */
+  readonly cell?: MatrixCell
 }
 
 export interface Scenario {
@@ -102,6 +131,8 @@ export interface Scenario {
   readonly exclusive: boolean
   readonly steps: readonly Step[]
   readonly cleanup: readonly Step[]
+  /** Set on the scenarios the permission matrix generates (src/load/permission-matrix.ts). */
+  readonly matrixRow?: MatrixRow
 }
 
 export interface Rule {
