@@ -9,6 +9,12 @@ export type DataSet = 'user' | 'profile' | 'fitness-activities'
 
 export type Authentication = { ok: true; grant: Grant } | { ok: false; reply: Reply }
 
+/** The method and routed path of a request: what the permission mutants look at. */
+export interface RequestLine {
+  method: string
+  path: string
+}
+
 const realm = 'Bearer realm="fitconform reference server"'
 
 /**
@@ -16,9 +22,10 @@ const realm = 'Bearer realm="fitconform reference server"'
  * missing header is 401 (400 in other-choices), an unknown or malformed one 401, both with a
  * text message and WWW-Authenticate (RFC 6750 §3).
  */
-export function authenticate(header: string | undefined, server: ServerContext): Authentication {
+export function authenticate(header: string | undefined, server: ServerContext, request: RequestLine): Authentication {
   if (header === undefined || header.trim() === '') {
     if (server.faults.is('no-token-served')) return { ok: true, grant: firstDemoGrant() }
+    if (server.faults.is('no-token-edits-profile') && request.method === 'PUT' && request.path === '/profile') return { ok: true, grant: firstDemoGrant() }
     const status = server.behaviour.missingAuthorizationStatus
     const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': realm } : {}
     return { ok: false, reply: textReply(status, 'This request needs an "Authorization: Bearer <token>" header (§5 rule 1).', headers) }
@@ -34,16 +41,42 @@ export function authenticate(header: string | undefined, server: ServerContext):
 }
 
 /** The 403 a grant earns on a data set, or undefined when access is allowed. */
-export function authorize(grant: Grant, dataSet: DataSet, server: ServerContext): Reply | undefined {
+export function authorize(grant: Grant, dataSet: DataSet, server: ServerContext, request: RequestLine): Reply | undefined {
+  if (isRefusalWaived(grant, server, request)) return undefined
   if (grant.revoked) {
     // §7 rules 1–2: a disconnected user is refused everywhere, with whether they asked for deletion.
     if (!grant.revoked.deleteHealth && server.faults.is('revoked-answers-401')) {
       return textReply(401, 'Access was revoked.', { 'WWW-Authenticate': `${realm}, error="invalid_token"` })
     }
+    const editOfActivity = request.method === 'PUT' && isActivityPath(request.path)
+    if (editOfActivity && server.faults.is('revoked-delete-health-false-on-edit')) return forbidden(server, 'Revoked', false)
     return forbidden(server, 'Revoked', grant.revoked.deleteHealth)
   }
   if (dataSet === 'fitness-activities' && !grant.fitnessActivities) return forbidden(server, 'Insufficient permission')
   return undefined
+}
+
+/** Mutants that check revocation or the permission on some requests only (§7 rules 1 and 3). */
+function isRefusalWaived(grant: Grant, server: ServerContext, { method, path }: RequestLine): boolean {
+  const { faults } = server
+  const onActivity = isActivityPath(path)
+  if (grant.revoked) {
+    if (grant.revoked.deleteHealth) return false
+    if (method === 'POST' && path === '/fitnessActivities') return faults.is('revoked-token-can-create')
+    if (method === 'PUT' && path === '/profile') return faults.is('revoked-token-edits-profile')
+    return method === 'HEAD' && onActivity && faults.is('revoked-token-heads-activity')
+  }
+  if (grant.fitnessActivities) return false
+  if (method === 'POST' && path === '/fitnessActivities') return faults.is('limited-token-can-create')
+  if (!onActivity) return false
+  if (method === 'GET' || method === 'HEAD') return faults.is('limited-token-reads-activity')
+  if (method === 'PUT') return faults.is('limited-token-edits-activity')
+  if (method === 'DELETE') return faults.is('limited-token-deletes-activity')
+  return method === 'POST' && faults.is('limited-token-live-updates')
+}
+
+function isActivityPath(path: string): boolean {
+  return /^\/fitnessActivities\/[^/]+$/.test(path)
 }
 
 /** §7: the only structured error body, ErrorMessage, and only with 403. */

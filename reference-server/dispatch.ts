@@ -4,7 +4,6 @@
 import type { IncomingMessage } from 'node:http'
 import { authenticate, authorize } from './auth.js'
 import type { Call, ServerContext } from './call.js'
-import type { Grant } from './demo-accounts.js'
 import { readBody } from './read-body.js'
 import { parseRequestTarget } from './request-target.js'
 import { ReplyProblem, textReply, type Reply } from './reply.js'
@@ -23,10 +22,11 @@ export async function dispatch(req: IncomingMessage, server: ServerContext): Pro
   const allow = allowedMethods(match.route)
   if (!handler) return textReply(405, `${method} is not supported on ${target.pathname}; use ${allow}.`, { Allow: allow })
 
-  const authentication = authenticate(req.headers.authorization, server)
+  const requestLine = { method, path: routedPath ?? target.pathname }
+  const authentication = authenticate(req.headers.authorization, server, requestLine)
   if (!authentication.ok) return authentication.reply
-  const refusal = authorize(authentication.grant, match.route.dataSet, server)
-  if (refusal && !isRefusalSkipped(method, routedPath, authentication.grant, server)) return refusal
+  const refusal = authorize(authentication.grant, match.route.dataSet, server, requestLine)
+  if (refusal) return refusal
 
   let body: Buffer | undefined
   if (method === 'POST' || method === 'PUT') {
@@ -55,13 +55,6 @@ export async function dispatch(req: IncomingMessage, server: ServerContext): Pro
     if (error instanceof BodyProblem) return textReply(server.behaviour.invalidBodyStatus, `Invalid request body: ${error.message}`)
     throw error
   }
-}
-
-/** Mutants that check permissions on reads only, so a create slips through (§7 rules 1 and 3). */
-function isRefusalSkipped(method: string, path: string | undefined, grant: Grant, server: ServerContext): boolean {
-  if (method !== 'POST' || path !== '/fitnessActivities') return false
-  if (grant.revoked) return !grant.revoked.deleteHealth && server.faults.is('revoked-token-can-create')
-  return !grant.fitnessActivities && server.faults.is('limited-token-can-create')
 }
 
 function withoutBasePath(pathname: string, basePath: string): string | undefined {

@@ -142,6 +142,17 @@ export const mutantCatalogue = [
   { name: 'missing-activity-500', rule: 'ERROR-CLIENT-NOT-5XX', description: 'A request for an unknown or deleted activity is answered 500 (§7 rule 5).' },
   { name: 'bad-body-creates-activity', rule: 'ERROR-BAD-BODY-CREATES-NOTHING', description: 'A create whose body is not JSON is answered 201 and records a placeholder activity (§7 rule 5).' },
   { name: 'bad-body-refused-but-recorded', rule: 'ERROR-BAD-BODY-CREATES-NOTHING', description: 'A create whose body is not JSON, cut off after a complete field, is answered 400 but records what was read of it (§7 rule 5).' },
+
+  // §5, §7: the permission matrix (suites/permissions/permission-matrix.yaml), cells no other scenario tries
+  { name: 'limited-token-reads-activity', rule: 'ERROR-403-INSUFFICIENT', description: 'GET and HEAD of a single activity do not check the fitness-activities permission: the limited token reads it (§5 rule 3, §7 rule 3).' },
+  { name: 'limited-token-edits-activity', rule: 'ERROR-403-INSUFFICIENT', description: 'PUT of an activity does not check the fitness-activities permission: the limited token edits it (§5 rule 3, §7 rule 3).' },
+  { name: 'limited-token-deletes-activity', rule: 'ERROR-403-INSUFFICIENT', description: 'DELETE of an activity does not check the fitness-activities permission: the limited token deletes it (§5 rule 3, §7 rule 3).' },
+  { name: 'limited-token-live-updates', rule: 'ERROR-403-INSUFFICIENT', description: 'A live update does not check the fitness-activities permission: the limited token adds points (§5 rule 3, §7 rule 3).' },
+  { name: 'revoked-token-heads-activity', rule: 'ERROR-403-REVOKED', description: 'HEAD of an activity checks neither revocation nor owner for a revoked token (no deletion asked): it answers 200 with the headers (§7 rule 1).' },
+  { name: 'revoked-delete-health-false-on-edit', rule: 'ERROR-403-REVOKED-DELETE', description: 'The 403 Revoked that PUT of an activity gives a user who asked for deletion says delete_health false (§7 rule 2).' },
+  { name: 'revoked-token-edits-profile', rule: 'ERROR-403-REVOKED', description: 'PUT /profile does not check revocation: a revoked token (no deletion asked) edits its user\'s profile (§5 rule 3, §7 rule 1).' },
+  { name: 'no-token-edits-profile', rule: 'AUTH-REQUIRED', description: 'PUT /profile without Authorization is served as the first demo user (§5 rule 1).' },
+  { name: 'live-update-other-users-activity', rule: 'AUTH-USER-ISOLATION', description: 'A live update adds points to another user\'s activity (§5 rule 2).' },
 ] as const satisfies readonly MutantDefinition[]
 
 export type MutantName = (typeof mutantCatalogue)[number]['name']

@@ -29,6 +29,8 @@ export function findOwnActivity(call: Call): Activity {
 /** The isolation mutants: one method each skips the ownership check (§5 rule 2). */
 function reachesOthers(call: Call): boolean {
   const { faults } = call.server
+  if (call.isHead && call.grant.revoked) return faults.is('revoked-token-heads-activity')
+  if (call.method === 'POST') return faults.is('live-update-other-users-activity')
   if (call.method === 'GET') return faults.is('read-other-users-activity')
   if (call.method === 'PUT') return faults.is('edit-other-users-activity')
   if (call.method === 'DELETE') return faults.is('delete-other-users-activity')

@@ -62,6 +62,7 @@ const idOf = (path: string) => path.split('/').pop() ?? ''
 const march = (first: string, last: string) => `?noEarlierThan=1987-03-${first}&noLaterThan=1987-03-${last}`
 const withPath = { path: [{ timestamp: 0, latitude: 45.76, longitude: 4.83, altitude: 170, type: 'start' }, { timestamp: 600, latitude: 45.77, longitude: 4.84, altitude: 171, type: 'end' }] }
 const auth = (token: string) => `Authorization: Bearer ${token}`
+const livePoint = { path: [{ timestamp: 60, latitude: 45.78, longitude: 4.85, altitude: 172, type: 'gps' }] }
 
 /** Creates three activities around 15 March 1987 and says which of them a start-time scope lists (§4 rule 1). */
 async function scopedIds(server: ProbeServer, query: string): Promise<Set<'before' | 'onBoundary' | 'after'>> {
@@ -320,4 +321,15 @@ export const probes: Record<MutantName, Probe> = {
     const refused = await s.send('/fitnessActivities', { method: 'POST', type: 'NewFitnessActivity', body: cutOff })
     return refused.status === 400 && (await s.ids(march('26', '26'))).length > 0
   },
+
+  // the permission matrix
+  'limited-token-reads-activity': async (s) => (await s.send(await s.created(), { token: s.tokens.limitedToken })).status === 200,
+  'limited-token-edits-activity': async (s) => (await s.edit(await s.created(), { notes: 'limited' }, s.tokens.limitedToken)).status === 200,
+  'limited-token-deletes-activity': async (s) => (await s.send(await s.created(), { method: 'DELETE', token: s.tokens.limitedToken })).status === 204,
+  'limited-token-live-updates': async (s) => (await s.send(await s.created(), { method: 'POST', token: s.tokens.limitedToken, type: 'LiveFitnessActivityUpdate', body: livePoint })).status === 204,
+  'revoked-token-heads-activity': async (s) => (await s.send(await s.created(), { method: 'HEAD', token: s.tokens.revokedToken })).status === 200,
+  'revoked-delete-health-false-on-edit': async (s) => json(await s.edit(await s.created(), { notes: 'revoked' }, s.tokens.revokedDeleteToken)).delete_health === false,
+  'revoked-token-edits-profile': async (s) => (await s.send('/profile', { method: 'PUT', token: s.tokens.revokedToken, type: 'Profile', body: {} })).status === 200,
+  'no-token-edits-profile': async (s) => (await s.send('/profile', { method: 'PUT', token: null, type: 'Profile', body: {} })).status === 200,
+  'live-update-other-users-activity': async (s) => (await s.send(await s.created({}, s.tokens.otherToken), { method: 'POST', type: 'LiveFitnessActivityUpdate', body: livePoint })).status === 204,
 }
