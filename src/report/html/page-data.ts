@@ -4,6 +4,7 @@ import { formatStepEvidence, isFailedStep, requestText, responseText, type Evide
 import { describeKnownFailure, knownFailureOf, type ReportedRunSummary } from '../reported-result.js'
 import { countOutcomes, describeOutcome, formatClosingLine, formatCounts, groupBySection, outcomeOf, type Outcome } from '../run-summary.js'
 import type { FilterableScenario } from './filter.js'
+import { buildPermissionGrid, type PermissionGrid } from './permission-grid.js'
 
 /*
  * What the HTML page renders, prepared here so the page only lays text out: every string is set with
@@ -19,6 +20,8 @@ export interface PageData {
   readonly sections: readonly PageSection[]
   readonly coverage: readonly PageRuleCoverage[]
   readonly problems: readonly string[]
+  /** Route × credential, when the run held the permission matrix. */
+  readonly permissionGrid?: PermissionGrid
 }
 
 export interface PageSection {
@@ -80,7 +83,13 @@ export function buildPageData(result: RunResult, rules: RuleIndex): PageData {
     })),
     coverage: ruleCoverage(result.scenarios, rules),
     problems: result.diagnostics.map((diagnostic) => formatDiagnostic(diagnostic, { colors: false, rules })),
+    ...withPermissionGrid(result),
   }
+}
+
+function withPermissionGrid(result: RunResult): Pick<PageData, 'permissionGrid'> {
+  const grid = buildPermissionGrid(result.scenarios)
+  return grid ? { permissionGrid: grid } : {}
 }
 
 function pageScenario(scenario: ScenarioResult, rules: RuleIndex): PageScenario {
