@@ -102,7 +102,9 @@ class RowExpander {
     const steps: Step[] = []
     if (route.target === 'activity' && isRead(route.request.method)) steps.push(this.createActivity(undefined, route.date ?? '01-01', 0))
     matrix.credentials.forEach((credential, column) => steps.push(...this.cellSteps(cells[column]!, credential, column)))
-    const rules = [...new Set(steps.flatMap((step) => [...step.expect.checks.flatMap((check) => check.rules), ...(step.expect.schema?.rules ?? [])]))]
+    // The columns' rules first: the report files the scenario under its first rule's section (§5).
+    const cited = new Set(steps.flatMap((step) => [...step.expect.checks.flatMap((check) => check.rules), ...(step.expect.schema?.rules ?? [])]))
+    const rules = [...new Set([...matrix.credentials.map((credential) => credential.rule).filter((rule) => cited.has(rule)), ...cited])]
     const usesMainToken = steps.some((step) => step.request?.auth === 'token')
     return {
       id: `${matrix.id}-${route.id}`,
