@@ -102,8 +102,10 @@ export async function runCommand(paths: readonly string[], flags: RunFlags, scre
     const { summary, diagnostics, cleanup } = reported
     if (cleanup) screen.err(cleanupLine(cleanup) + '\n')
     if (isFailingRun(reported) || diagnostics.length > 0 || reporter.errors().length > 0) return EXIT.failed
-    if (options.failOnSkip && summary.skipped > 0) {
-      screen.err(`--fail-on-skip: ${summary.skipped} scenario(s) skipped\n`)
+    // A permission-matrix cell whose token was not given is skipped alone, inside a scenario that runs.
+    const skippedCells = reported.scenarios.flatMap((scenario) => scenario.steps).filter((step) => step.status === 'skipped' && step.cell && step.cell.open === undefined).length
+    if (options.failOnSkip && (summary.skipped > 0 || skippedCells > 0)) {
+      screen.err(`--fail-on-skip: ${summary.skipped} scenario(s) and ${skippedCells} permission-matrix step(s) skipped\n`)
       return EXIT.failed
     }
     return interrupt.signal.aborted ? EXIT.failed : EXIT.ok

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../helpers/cli.js'
 import { startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js'
+import { startReferenceProcess } from '../helpers/reference-process.js'
 
 const SECRET = 'sekrit-token-7f3a9c41e2'
 const USER_MEDIA_TYPE = 'application/vnd.com.service.User+json'
@@ -67,10 +68,23 @@ describe('fitconform run', () => {
   })
 
   it('skips scenarios whose token role was not given, and --fail-on-skip turns that into exit 1', async () => {
-    const lenient = await runCli(['run', 'suites/errors', '--base-url', wrongServer.url, '--token', SECRET, '--reporter', 'console'])
-    expect(lenient.stdout).toMatch(/needs --revoked-token/)
-    const strict = await runCli(['run', 'suites/errors', '--grep', 'revoked', '--base-url', wrongServer.url, '--token', SECRET, '--reporter', 'console', '--fail-on-skip'])
+    const lenient = await runCli(['run', 'suites/security', '--base-url', wrongServer.url, '--token', SECRET, '--reporter', 'console'])
+    expect(lenient.stdout).toMatch(/needs --other-token/)
+    const strict = await runCli(['run', 'suites/security', '--grep', 'feeds', '--base-url', wrongServer.url, '--token', SECRET, '--reporter', 'console', '--fail-on-skip'])
     expect(strict.code).toBe(1)
+  })
+
+  it('skips a permission-matrix cell whose token was not given, and --fail-on-skip counts it', async () => {
+    const reference = await startReferenceProcess()
+    try {
+      const lenient = await runCli(['run', 'suites/permissions', '--grep', 'get-user', '--base-url', reference.url, '--token', 'demo-token-alice', '--reporter', 'console'])
+      expect(lenient.code).toBe(0)
+      const strict = await runCli(['run', 'suites/permissions', '--grep', 'get-user', '--base-url', reference.url, '--token', 'demo-token-alice', '--reporter', 'console', '--fail-on-skip'])
+      expect(strict.code).toBe(1)
+      expect(strict.stderr).toContain('--fail-on-skip: 0 scenario(s) and 2 permission-matrix step(s) skipped')
+    } finally {
+      reference.stop()
+    }
   })
 
   it('rejects a --shard that is not i/n as a usage error', async () => {
