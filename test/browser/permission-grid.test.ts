@@ -1,0 +1,86 @@
+// The permission-matrix grid of report.html in headless Chromium, from a real run of the matrix
+// against a reference-server mutant: a reader sees which cell failed, which are open, and gets from a
+// route to its scenario. A screenshot goes to reports/ to look at.
+import { existsSync } from 'node:fs'
+import { mkdir, readFile } from 'node:fs/promises'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loadSuites } from '../../src/load/load-suites.js'
+import { createHtmlReporter } from '../../src/report/html/html-reporter.js'
+import { runConformance } from '../../src/run-conformance.js'
+import { startReferenceServer } from '../../reference-server/index.js'
+import { planOf } from '../fixtures/report/build-result.js'
+
+const CHROMIUM = '/usr/bin/chromium'
+const root = path.resolve(import.meta.dirname, '../..')
+const outputDir = path.join(root, 'reports', 'browser-test-grid')
+const screenshot = path.join(root, 'reports', 'permission-grid.png')
+
+let browser: Browser
+let page: Page
+const consoleErrors: string[] = []
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: install it with \`apt-get install -y chromium\``)
+  await mkdir(outputDir, { recursive: true })
+  const loaded = await loadSuites([path.join(root, 'suites', 'permissions')])
+  const server = await startReferenceServer({ mutant: 'limited-token-edits-activity', onInternalError: () => undefined })
+  try {
+    const { tokens } = server
+    const outcome = await runConformance(loaded.scenarios, loaded.rules, {
+      // No --revoked-delete-token: that column's judged cells are skipped.
+      target: { baseUrl: new URL(server.url), tokens: { token: tokens.token, 'other-token': tokens.otherToken, 'revoked-token': tokens.revokedToken, 'limited-token': tokens.limitedToken }, label: 'reference' },
+      filter: { readOnly: false }, strict: false, concurrency: 4, timeoutMs: 5_000, bail: false, insecure: false, configValues: {},
+    }, {})
+    if (outcome.kind !== 'ran') throw new Error('expected a run')
+    await createHtmlReporter({ outputDir }).onRunEnd?.(outcome.result, planOf(outcome.result, loaded.rules))
+  } finally {
+    await server.close()
+  }
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  })
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text())
+  })
+  page.on('pageerror', (error) => consoleErrors.push(error.message))
+  await page.goto(pathToFileURL(path.join(outputDir, 'report.html')).href)
+})
+
+afterAll(async () => {
+  await browser?.close()
+})
+
+const cellsOf = (route: string) => page.locator('#permission-grid tbody tr', { has: page.locator('th', { hasText: route }) }).locator('td')
+
+describe('the permission grid in Chromium', () => {
+  it('shows one row per route and one column per credential', async () => {
+    expect(await page.locator('#permission-grid-section').isVisible()).toBe(true)
+    expect(await page.locator('#permission-grid thead th').allTextContents()).toEqual(['route', 'none', 'invalid', 'revoked-token', 'revoked-delete-token', 'limited-token', 'other-token'])
+    expect(await page.locator('#permission-grid tbody tr').count()).toBe(9)
+    expect(consoleErrors).toEqual([])
+  })
+
+  it('marks the cell the mutant breaks as failed, skipped cells as skipped, open ones as open, with the steps on hover', async () => {
+    const edit = cellsOf('PUT /fitnessActivities/<id>')
+    expect(await edit.allTextContents()).toEqual(['passed', 'passed', 'passed', 'skipped', 'failed', 'passed'])
+    expect(await edit.nth(4).getAttribute('title')).toContain('(answered 200)')
+    expect(await cellsOf('GET /user').allTextContents()).toEqual(['passed', 'passed', 'passed', 'skipped', 'open', 'open'])
+    expect(await cellsOf('GET /user').nth(4).getAttribute('title')).toMatch(/^not judged: /)
+  })
+
+  it('opens the route\'s scenario from its row', async () => {
+    await page.locator('#permission-grid a', { hasText: 'PUT /fitnessActivities/<id>' }).click()
+    expect(await page.locator('#scenario-permission-matrix-edit-activity').getAttribute('open')).not.toBeNull()
+  })
+
+  it('writes a screenshot of the grid under reports/', async () => {
+    await page.locator('#permission-grid-section').screenshot({ path: screenshot })
+    expect((await readFile(screenshot)).subarray(1, 4).toString()).toBe('PNG')
+    expect(consoleErrors).toEqual([])
+  })
+})
