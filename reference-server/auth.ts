@@ -26,6 +26,7 @@ export function authenticate(header: string | undefined, server: ServerContext, 
   if (header === undefined || header.trim() === '') {
     if (server.faults.is('no-token-served')) return { ok: true, grant: firstDemoGrant() }
     if (server.faults.is('no-token-edits-profile') && request.method === 'PUT' && request.path === '/profile') return { ok: true, grant: firstDemoGrant() }
+    if (server.faults.is('no-token-live-updates') && request.method === 'POST' && isActivityPath(request.path)) return { ok: true, grant: firstDemoGrant() }
     const status = server.behaviour.missingAuthorizationStatus
     const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': realm } : {}
     return { ok: false, reply: textReply(status, 'This request needs an "Authorization: Bearer <token>" header (§5 rule 1).', headers) }
@@ -33,6 +34,7 @@ export function authenticate(header: string | undefined, server: ServerContext, 
   const match = /^Bearer +(\S+)\s*$/i.exec(header)
   const grant = match?.[1] === undefined ? undefined : grantFor(match[1])
   if (!grant && server.faults.is('invalid-token-served')) return { ok: true, grant: firstDemoGrant() }
+  if (!grant && server.faults.is('invalid-token-edits-profile') && request.method === 'PUT' && request.path === '/profile') return { ok: true, grant: firstDemoGrant() }
   if (!grant) {
     const message = match ? 'The bearer token is not known to this server.' : 'The Authorization header must have the form "Bearer <token>" (§5 rule 1).'
     return { ok: false, reply: textReply(401, message, { 'WWW-Authenticate': `${realm}, error="invalid_token"` }) }
@@ -60,10 +62,14 @@ export function authorize(grant: Grant, dataSet: DataSet, server: ServerContext,
 function isRefusalWaived(grant: Grant, server: ServerContext, { method, path }: RequestLine): boolean {
   const { faults } = server
   const onActivity = isActivityPath(path)
+  if (grant.revoked?.deleteHealth) {
+    if (method === 'PUT' && path === '/profile') return faults.is('revoked-delete-token-edits-profile')
+    return method === 'GET' && onActivity && faults.is('revoked-delete-token-reads-activity')
+  }
   if (grant.revoked) {
-    if (grant.revoked.deleteHealth) return false
     if (method === 'POST' && path === '/fitnessActivities') return faults.is('revoked-token-can-create')
     if (method === 'PUT' && path === '/profile') return faults.is('revoked-token-edits-profile')
+    if (method === 'DELETE' && onActivity) return faults.is('revoked-token-deletes-activity')
     return method === 'HEAD' && onActivity && faults.is('revoked-token-heads-activity')
   }
   if (grant.fitnessActivities) return false

@@ -153,6 +153,11 @@ export const mutantCatalogue = [
   { name: 'revoked-token-edits-profile', rule: 'ERROR-403-REVOKED', description: 'PUT /profile does not check revocation: a revoked token (no deletion asked) edits its user\'s profile (§5 rule 3, §7 rule 1).' },
   { name: 'no-token-edits-profile', rule: 'AUTH-REQUIRED', description: 'PUT /profile without Authorization is served as the first demo user (§5 rule 1).' },
   { name: 'live-update-other-users-activity', rule: 'AUTH-USER-ISOLATION', description: 'A live update adds points to another user\'s activity (§5 rule 2).' },
+  { name: 'revoked-token-deletes-activity', rule: 'ERROR-403-REVOKED', description: 'DELETE of an activity checks neither revocation nor owner for a revoked token (no deletion asked): it deletes (§7 rule 1).' },
+  { name: 'revoked-delete-token-reads-activity', rule: 'ERROR-403-REVOKED-DELETE', description: 'GET of an activity checks neither revocation nor owner for the token of a user who asked for deletion: it serves the activity (§7 rule 2).' },
+  { name: 'revoked-delete-token-edits-profile', rule: 'ERROR-403-REVOKED-DELETE', description: 'PUT /profile does not check revocation for a user who asked for deletion: it edits their profile (§7 rule 2).' },
+  { name: 'no-token-live-updates', rule: 'AUTH-REQUIRED', description: 'A live update without Authorization is served as the first demo user (§5 rule 1).' },
+  { name: 'invalid-token-edits-profile', rule: 'AUTH-REQUIRED', description: 'PUT /profile with a bearer token the server never issued is served as the first demo user (§5 rules 1–2).' },
 ] as const satisfies readonly MutantDefinition[]
 
 export type MutantName = (typeof mutantCatalogue)[number]['name']

@@ -29,7 +29,13 @@ export function findOwnActivity(call: Call): Activity {
 /** The isolation mutants: one method each skips the ownership check (§5 rule 2). */
 function reachesOthers(call: Call): boolean {
   const { faults } = call.server
-  if (call.isHead && call.grant.revoked) return faults.is('revoked-token-heads-activity')
+  // The revocation mutants that let a revoked token through also skip the owner check, as a server
+  // that skips the whole permission layer would: the revoked demo users own none of the activities.
+  if (call.grant.revoked) {
+    if (call.isHead) return faults.is('revoked-token-heads-activity')
+    if (call.method === 'GET') return faults.is('revoked-delete-token-reads-activity')
+    if (call.method === 'DELETE') return faults.is('revoked-token-deletes-activity')
+  }
   if (call.method === 'POST') return faults.is('live-update-other-users-activity')
   if (call.method === 'GET') return faults.is('read-other-users-activity')
   if (call.method === 'PUT') return faults.is('edit-other-users-activity')

@@ -331,5 +331,10 @@ export const probes: Record<MutantName, Probe> = {
   'revoked-delete-health-false-on-edit': async (s) => json(await s.edit(await s.created(), { notes: 'revoked' }, s.tokens.revokedDeleteToken)).delete_health === false,
   'revoked-token-edits-profile': async (s) => (await s.send('/profile', { method: 'PUT', token: s.tokens.revokedToken, type: 'Profile', body: {} })).status === 200,
   'no-token-edits-profile': async (s) => (await s.send('/profile', { method: 'PUT', token: null, type: 'Profile', body: {} })).status === 200,
+  'revoked-token-deletes-activity': async (s) => (await s.send(await s.created(), { method: 'DELETE', token: s.tokens.revokedToken })).status === 204,
+  'revoked-delete-token-reads-activity': async (s) => (await s.send(await s.created(), { token: s.tokens.revokedDeleteToken })).status === 200,
+  'revoked-delete-token-edits-profile': async (s) => (await s.send('/profile', { method: 'PUT', token: s.tokens.revokedDeleteToken, type: 'Profile', body: {} })).status === 200,
+  'no-token-live-updates': async (s) => (await s.send(await s.created(), { method: 'POST', token: null, type: 'LiveFitnessActivityUpdate', body: livePoint })).status === 204,
+  'invalid-token-edits-profile': async (s) => (await s.send('/profile', { method: 'PUT', token: 'never-issued', type: 'Profile', body: {} })).status === 200,
   'live-update-other-users-activity': async (s) => (await s.send(await s.created({}, s.tokens.otherToken), { method: 'POST', type: 'LiveFitnessActivityUpdate', body: livePoint })).status === 204,
 }
