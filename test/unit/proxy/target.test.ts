@@ -11,8 +11,17 @@ describe('paths under the target', () => {
     { target: 'http://h/', client: 'http://elsewhere/user?a=1', upstream: '/user?a=1', api: '/user?a=1' },
     { target: 'http://h/', client: '//evil/x', upstream: '//evil/x', api: '//evil/x' },
   ])('$client through $target → $upstream', ({ target, client, upstream, api }) => {
-    expect(upstreamPathFor(new URL(target), client)).toBe(upstream)
+    expect(upstreamPathFor(new URL(target), client)).toEqual({ path: upstream })
     expect(apiPathOf(new URL(target), upstream)).toBe(api)
+  })
+
+  it.each([
+    { client: 'http://[bad/user', problem: /absolute URL that does not parse/ },
+    { client: 'http://host:99999/x', problem: /absolute URL that does not parse/ },
+    { client: '/a\u0001b', problem: /control character/ },
+  ])('cannot map $client: a problem, not a throw', ({ client, problem }) => {
+    const mapped = upstreamPathFor(new URL('http://h/'), client)
+    expect('problem' in mapped ? mapped.problem : mapped.path).toMatch(problem)
   })
 })
 
