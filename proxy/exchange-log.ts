@@ -11,7 +11,7 @@
  * leaves half a line: the file is cut back to the last whole line, the lines that did not make it are
  * counted as lost, and the next flush tries again, so recording resumes once there is room.
  */
-import { closeSync, createReadStream, existsSync, fstatSync, ftruncateSync, openSync, readdirSync, renameSync, writevSync } from 'node:fs'
+import { closeSync, createReadStream, existsSync, fstatSync, ftruncateSync, openSync, readdirSync, renameSync, writeSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { createInterface } from 'node:readline'
 import type { ExchangeEntry } from '../src/model/exchange.js'
@@ -51,8 +51,10 @@ export function openExchangeLog(options: ExchangeLogOptions): ExchangeLog {
   let size = fstatSync(fd).size
   let nextSuffix = highestRotation(options.file) + 1
   let closed = false
-  let pending: Buffer[] = []
-  let pendingBytes = 0
+  // Lines as strings, turned into bytes once per write: one allocation and one copy per flush.
+  let pending: string[] = []
+  /** Bytes of the pending lines (counted only with `maxBytes`), or their length in characters. */
+  let pendingSize = 0
   let written = 0
   let lost = 0
   let problem: string | undefined
@@ -64,7 +66,7 @@ export function openExchangeLog(options: ExchangeLogOptions): ExchangeLog {
   const writePending = (): void => {
     const lines = pending
     pending = []
-    pendingBytes = 0
+    pendingSize = 0
     if (lines.length === 0) return
     if (fd === undefined) {
       // The last rotation could not open a new file: try again now.
@@ -76,7 +78,7 @@ export function openExchangeLog(options: ExchangeLogOptions): ExchangeLog {
         return
       }
     }
-    const whole = writeWholeLines(fd, size, lines)
+    const whole = writeWholeLines(fd, size, Buffer.from(lines.join('')))
     size += whole.bytes
     written += whole.lines
     if (whole.error !== undefined) fail(whole.error, lines.length - whole.lines)
@@ -105,11 +107,16 @@ export function openExchangeLog(options: ExchangeLogOptions): ExchangeLog {
   return {
     append(entry) {
       if (closed) return
-      const bytes = Buffer.from(`${options.redactor.scrubLine(stableStringify(entry))}\n`)
-      if (options.maxBytes !== undefined && size + pendingBytes > 0 && size + pendingBytes + bytes.length > options.maxBytes) rotate()
-      pending.push(bytes)
-      pendingBytes += bytes.length
-      if (pendingBytes >= FLUSH_BYTES) writePending()
+      const line = `${options.redactor.scrubLine(stableStringify(entry))}\n`
+      if (options.maxBytes !== undefined) {
+        const bytes = Buffer.byteLength(line)
+        if (size + pendingSize > 0 && size + pendingSize + bytes > options.maxBytes) rotate()
+        pendingSize += bytes
+      } else {
+        pendingSize += line.length
+      }
+      pending.push(line)
+      if (pendingSize >= FLUSH_BYTES) writePending()
     },
     flush() {
       if (!closed) writePending()
@@ -126,41 +133,32 @@ export function openExchangeLog(options: ExchangeLogOptions): ExchangeLog {
 }
 
 /**
- * Writes the lines in order until done or an error; a line cut short by the error is cut off the file
- * again (from `sizeBefore`), so the file always ends on a whole line.
+ * Writes whole lines (`bytes` ends with a newline) until done or an error; a line cut short by the
+ * error is cut off the file again (from `sizeBefore`), so the file always ends on a whole line.
  */
-function writeWholeLines(fd: number, sizeBefore: number, lines: readonly Buffer[]): { bytes: number; lines: number; error?: unknown } {
+function writeWholeLines(fd: number, sizeBefore: number, bytes: Buffer): { bytes: number; lines: number; error?: unknown } {
   let done = 0
-  let wholeBytes = 0
-  let partial = 0
-  let rest: Buffer[] = [...lines]
   try {
-    while (rest.length > 0) {
-      let count = writevSync(fd, rest)
-      // A short write: count the lines that went whole, go on from inside the one that was cut.
-      while (rest.length > 0 && count >= (rest[0] as Buffer).length) {
-        count -= (rest[0] as Buffer).length
-        wholeBytes += (rest[0] as Buffer).length + partial
-        partial = 0
-        done += 1
-        rest = rest.slice(1)
-      }
-      if (count > 0) {
-        rest[0] = (rest[0] as Buffer).subarray(count)
-        partial += count
-      }
-    }
-    return { bytes: wholeBytes, lines: done }
+    while (done < bytes.length) done += writeSync(fd, bytes, done)
+    return { bytes: done, lines: countNewlines(bytes, done) }
   } catch (error) {
-    if (partial > 0) {
+    // (A negative offset would search from the end: nothing written is nothing whole.)
+    const whole = done === 0 ? 0 : bytes.lastIndexOf(10, done - 1) + 1
+    if (whole < done) {
       try {
-        ftruncateSync(fd, sizeBefore + wholeBytes)
+        ftruncateSync(fd, sizeBefore + whole)
       } catch {
         // A device that cannot be truncated took no bytes either (e.g. /dev/full).
       }
     }
-    return { bytes: wholeBytes, lines: done, error }
+    return { bytes: whole, lines: countNewlines(bytes, whole), error }
   }
+}
+
+function countNewlines(bytes: Buffer, end: number): number {
+  let count = 0
+  for (let at = bytes.indexOf(10); at !== -1 && at < end; at = bytes.indexOf(10, at + 1)) count += 1
+  return count
 }
 
 function describeWriteError(err: unknown): string {

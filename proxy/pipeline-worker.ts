@@ -21,6 +21,8 @@ export interface PipelineWorkerData {
   readonly maxBytes?: number
   readonly strict: boolean
   readonly maxBodyBytes: number
+  /** Keep only the finding lines (they are indented), not the line per exchange. */
+  readonly quiet: boolean
 }
 
 /** A captured exchange as it crosses threads: its Buffers arrive as plain Uint8Arrays. */
@@ -92,7 +94,9 @@ function startWorker(port: NonNullable<typeof parentPort>, data: PipelineWorkerD
         log,
         strict: data.strict,
         maxBodyBytes: data.maxBodyBytes,
-        print: (line: string) => printed.push(line),
+        print: (line: string) => {
+          if (!data.quiet || line.startsWith('    ')) printed.push(line)
+        },
         printProblem: (line: string) => problems.push(line),
       }
       let bytes = 0

@@ -39,8 +39,10 @@ export interface ProxyOptions {
   /** Listen with TLS (`--tls-cert`, `--tls-key`), PEM contents. */
   readonly tls?: { readonly cert: string | Buffer; readonly key: string | Buffer }
   readonly redactor: Redactor
-  /** Live output, one line per call, already redacted. */
-  readonly print?: (line: string) => void
+  /** Live output: one or more lines (joined by newlines) per call, already redacted. */
+  readonly print?: (lines: string) => void
+  /** Print only the finding lines, not one line per exchange (`--quiet`). */
+  readonly quiet?: boolean
   /** Lines about the proxy or its recording going wrong; `print` when not given. */
   readonly printProblem?: (line: string) => void
   /** How long `close` waits for exchanges in flight before cutting them. */
@@ -71,6 +73,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     maxBytes: options.maxBytes,
     strict: options.strict === true,
     maxBodyBytes,
+    quiet: options.quiet === true,
     print,
     printProblem,
   })
@@ -101,7 +104,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     if ('problem' in mapped) {
       rejected += 1
       // Said without the request-target itself: it may carry a token in its query.
-      print(`rejected ${req.method ?? '-'} request: ${mapped.problem} → 400`)
+      if (options.quiet !== true) print(`rejected ${req.method ?? '-'} request: ${mapped.problem} → 400`)
       answerBadRequest(res, `fitconform proxy: cannot forward this request: ${mapped.problem}\n`)
       settle()
       return

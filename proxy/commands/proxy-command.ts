@@ -72,7 +72,8 @@ export async function runProxyCommand(options: ProxyCommandOptions, io: CommandI
       insecure: options.insecure,
       tls,
       redactor,
-      print: options.quiet === true ? (line) => line.startsWith('    ') && io.err(line) : io.err,
+      quiet: options.quiet,
+      print: io.err,
       printProblem: io.err,
     })
   } catch (err) {
