@@ -27,6 +27,7 @@ import { join } from 'node:path'
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
 import { gzipSync } from 'node:zlib'
 import { createForwarder } from '../proxy/forwarder.js'
+import { upstreamPathFor } from '../proxy/target.js'
 import { startProxy } from '../proxy/proxy-server.js'
 import { Redactor } from '../proxy/redaction.js'
 
@@ -69,7 +70,12 @@ async function startCore(name: CoreName, target: string): Promise<Running> {
   }
   if (name === 'undici') {
     const forwarder = createForwarder({ target: new URL(target) })
-    handle = (req, res) => forwarder.forward(req, res, { onDone: () => {} })
+    const targetUrl = new URL(target)
+    handle = (req, res) => {
+      const mapped = upstreamPathFor(targetUrl, req.url ?? '/')
+      if ('path' in mapped) forwarder.forward({ req, res, upstreamPath: mapped.path, observer: { onDone: () => {} } })
+      else res.writeHead(400).end()
+    }
     closeCore = () => forwarder.close()
   } else {
     // Loaded by name so that the comparison still runs (without them) once they are uninstalled;

@@ -1,13 +1,17 @@
 /**
  * The recording on disk: NDJSON, one `ExchangeEntry` a line, keys sorted (STYLE §2.12).
  *
- * Lines are gathered by `append` and written by `flush` with one synchronous call: the recording
- * thread flushes as soon as it has processed what it was handed (pipeline-worker.ts), so a crash
- * loses at most the exchanges still in flight and never leaves half a line behind a whole one.
- * Before it is kept, every line passes the redactor's final by-value check. With `maxBytes`, a full
- * file is renamed to `<file>.1`, `<file>.2`, … (oldest first) and a new one is started.
+ * Lines are gathered by `append` and written by `flush`: the recording thread flushes as soon as it
+ * has processed what it was handed (pipeline-worker.ts), so a crash loses at most the exchanges still
+ * in flight. Before it is kept, every line passes the redactor's final by-value check. With
+ * `maxBytes`, a full file is renamed to `<file>.1`, `<file>.2`, … (oldest first) and a new one is
+ * started.
+ *
+ * A write that fails (a full disk, a file made read-only, a device error) never throws and never
+ * leaves half a line: the file is cut back to the last whole line, the lines that did not make it are
+ * counted as lost, and the next flush tries again, so recording resumes once there is room.
  */
-import { closeSync, createReadStream, existsSync, fstatSync, openSync, readdirSync, renameSync, writevSync } from 'node:fs'
+import { closeSync, createReadStream, existsSync, fstatSync, ftruncateSync, openSync, readdirSync, renameSync, writeSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { createInterface } from 'node:readline'
 import type { ExchangeEntry } from '../src/model/exchange.js'
@@ -21,58 +25,146 @@ export interface ExchangeLogOptions {
   readonly redactor: Redactor
 }
 
+/** What became of the lines appended since the last flush. */
+export interface FlushResult {
+  readonly written: number
+  readonly lost: number
+  /** Why lines were lost, e.g. `ENOSPC: no space left on device, write` (no line content). */
+  readonly problem?: string
+}
+
 export interface ExchangeLog {
   /** Adds the entry's line; it reaches the file with the next `flush` (or `close`). */
   append(entry: ExchangeEntry): void
-  /** Writes the lines appended since the last flush, with one call. */
-  flush(): void
-  close(): void
+  /** Writes the lines appended since the last flush; never throws. */
+  flush(): FlushResult
+  close(): FlushResult
 }
 
 /** Lines gathered past this many bytes are written without waiting for `flush`. */
 const FLUSH_BYTES = 1024 * 1024
 
+/** Opens (creates) the recording; throws when it cannot be opened for appending. */
 export function openExchangeLog(options: ExchangeLogOptions): ExchangeLog {
   // Recordings hold personal data: readable by their owner only.
-  let fd = openSync(options.file, 'a', 0o600)
+  let fd: number | undefined = openSync(options.file, 'a', 0o600)
   let size = fstatSync(fd).size
   let nextSuffix = highestRotation(options.file) + 1
   let closed = false
-  let pending: Buffer[] = []
-  let pendingBytes = 0
-  const flush = (): void => {
-    if (pending.length === 0) return
-    writevSync(fd, pending)
-    size += pendingBytes
+  // Lines as strings, turned into bytes once per write: one allocation and one copy per flush.
+  let pending: string[] = []
+  /** Bytes of the pending lines (counted only with `maxBytes`), or their length in characters. */
+  let pendingSize = 0
+  let written = 0
+  let lost = 0
+  let problem: string | undefined
+
+  const fail = (err: unknown, lines: number): void => {
+    lost += lines
+    problem = describeWriteError(err)
+  }
+  const writePending = (): void => {
+    const lines = pending
     pending = []
-    pendingBytes = 0
+    pendingSize = 0
+    if (lines.length === 0) return
+    if (fd === undefined) {
+      // The last rotation could not open a new file: try again now.
+      try {
+        fd = openSync(options.file, 'a', 0o600)
+        size = fstatSync(fd).size
+      } catch (err) {
+        fail(err, lines.length)
+        return
+      }
+    }
+    const whole = writeWholeLines(fd, size, Buffer.from(lines.join('')))
+    size += whole.bytes
+    written += whole.lines
+    if (whole.error !== undefined) fail(whole.error, lines.length - whole.lines)
+  }
+  const rotate = (): void => {
+    writePending()
+    try {
+      if (fd !== undefined) closeSync(fd)
+      fd = undefined
+      renameSync(options.file, `${options.file}.${nextSuffix}`)
+      nextSuffix += 1
+      size = 0
+      fd = openSync(options.file, 'a', 0o600)
+    } catch (err) {
+      // Lines go on to the file as it is (or, with no file open, are counted lost on the next write).
+      problem = describeWriteError(err)
+    }
+  }
+  const result = (): FlushResult => {
+    const outcome: FlushResult = problem === undefined ? { written, lost } : { written, lost, problem }
+    written = 0
+    lost = 0
+    problem = undefined
+    return outcome
   }
   return {
     append(entry) {
       if (closed) return
-      const bytes = Buffer.from(`${options.redactor.scrubLine(stableStringify(entry))}\n`)
-      if (options.maxBytes !== undefined && size + pendingBytes > 0 && size + pendingBytes + bytes.length > options.maxBytes) {
-        flush()
-        closeSync(fd)
-        renameSync(options.file, `${options.file}.${nextSuffix}`)
-        nextSuffix += 1
-        fd = openSync(options.file, 'a', 0o600)
-        size = 0
+      const line = `${options.redactor.scrubLine(stableStringify(entry))}\n`
+      if (options.maxBytes !== undefined) {
+        const bytes = Buffer.byteLength(line)
+        if (size + pendingSize > 0 && size + pendingSize + bytes > options.maxBytes) rotate()
+        pendingSize += bytes
+      } else {
+        pendingSize += line.length
       }
-      pending.push(bytes)
-      pendingBytes += bytes.length
-      if (pendingBytes >= FLUSH_BYTES) flush()
+      pending.push(line)
+      if (pendingSize >= FLUSH_BYTES) writePending()
     },
     flush() {
-      if (!closed) flush()
+      if (!closed) writePending()
+      return result()
     },
     close() {
-      if (closed) return
-      flush()
+      if (closed) return result()
+      writePending()
       closed = true
-      closeSync(fd)
+      if (fd !== undefined) closeSync(fd)
+      return result()
     },
   }
+}
+
+/**
+ * Writes whole lines (`bytes` ends with a newline) until done or an error; a line cut short by the
+ * error is cut off the file again (from `sizeBefore`), so the file always ends on a whole line.
+ */
+function writeWholeLines(fd: number, sizeBefore: number, bytes: Buffer): { bytes: number; lines: number; error?: unknown } {
+  let done = 0
+  try {
+    while (done < bytes.length) done += writeSync(fd, bytes, done)
+    return { bytes: done, lines: countNewlines(bytes, done) }
+  } catch (error) {
+    // (A negative offset would search from the end: nothing written is nothing whole.)
+    const whole = done === 0 ? 0 : bytes.lastIndexOf(10, done - 1) + 1
+    if (whole < done) {
+      try {
+        ftruncateSync(fd, sizeBefore + whole)
+      } catch {
+        // A device that cannot be truncated took no bytes either (e.g. /dev/full).
+      }
+    }
+    return { bytes: whole, lines: countNewlines(bytes, whole), error }
+  }
+}
+
+function countNewlines(bytes: Buffer, end: number): number {
+  let count = 0
+  for (let at = bytes.indexOf(10); at !== -1 && at < end; at = bytes.indexOf(10, at + 1)) count += 1
+  return count
+}
+
+function describeWriteError(err: unknown): string {
+  const code = (err as { code?: unknown }).code
+  const message = err instanceof Error ? err.message : String(err)
+  return typeof code === 'string' && !message.startsWith(code) ? `${code}: ${message}` : message
 }
 
 function highestRotation(file: string): number {

@@ -27,8 +27,12 @@ export interface PipelineOptions {
   readonly maxBytes?: number
   readonly strict: boolean
   readonly maxBodyBytes: number
-  /** One line of live output (no newline); already redacted. */
-  readonly print: (line: string) => void
+  /** Live output: the lines of one batch, joined by newlines (no final one); already redacted. */
+  readonly print: (lines: string) => void
+  /** Only finding lines are printed, not one line per exchange (`--quiet`). */
+  readonly quiet: boolean
+  /** A line about recording itself going wrong (a write error, the recording thread gone): always shown. */
+  readonly printProblem: (line: string) => void
 }
 
 export interface ExchangePipeline {
@@ -65,6 +69,7 @@ export async function createExchangePipeline(options: PipelineOptions): Promise<
     maxBytes: options.maxBytes,
     strict: options.strict,
     maxBodyBytes: options.maxBodyBytes,
+    quiet: options.quiet,
   }
   const worker = new Worker(WORKER_FILE, { workerData: data })
   const first = await new Promise<FromWorker>((resolve, reject) => {
@@ -84,7 +89,9 @@ export async function createExchangePipeline(options: PipelineOptions): Promise<
 class WorkerPipeline implements ExchangePipeline {
   readonly stats = emptyStats()
   readonly #worker: Worker
-  readonly #print: (line: string) => void
+  readonly #print: (lines: string) => void
+  readonly #printProblem: (line: string) => void
+  readonly #recording: boolean
   #batch: WireExchange[] = []
   #transfer: ArrayBuffer[] = []
   #pending = 0
@@ -98,6 +105,8 @@ class WorkerPipeline implements ExchangePipeline {
   constructor(worker: Worker, options: PipelineOptions) {
     this.#worker = worker
     this.#print = options.print
+    this.#printProblem = options.printProblem
+    this.#recording = options.record !== undefined
     worker.on('message', (message: FromWorker) => this.#onMessage(message))
     worker.on('error', (err) => {
       // Only the name: the message of an error deep in the recording could quote a body.
@@ -107,7 +116,10 @@ class WorkerPipeline implements ExchangePipeline {
   }
 
   submit(exchange: CapturedExchange): void {
-    if (this.#stopped) return
+    if (this.#stopped) {
+      this.#countLost(1, exchange.error !== undefined)
+      return
+    }
     this.#batch.push(exchange)
     for (const body of [exchange.requestBody, exchange.response?.body]) {
       const buffer = body?.bytes.buffer
@@ -163,8 +175,10 @@ class WorkerPipeline implements ExchangePipeline {
     if (message.type !== 'processed') return
     this.#pending -= message.count
     this.#pendingBytes -= message.bytes
-    for (const line of message.printed) this.#print(line)
-    Object.assign(this.stats, { exchanges: message.stats.exchanges, failed: message.stats.failed })
+    for (const line of message.problems) this.#printProblem(line)
+    // One write for the whole batch: a line per exchange, each its own write, costs the forwarding thread.
+    if (message.printed.length > 0) this.#print(message.printed.join('\n'))
+    Object.assign(this.stats, { exchanges: message.stats.exchanges, failed: message.stats.failed, unrecorded: message.stats.unrecorded })
     Object.assign(this.stats.findings, message.stats.findings)
     this.#settle()
   }
@@ -179,10 +193,18 @@ class WorkerPipeline implements ExchangePipeline {
     }
   }
 
+  #countLost(count: number, failed: boolean): void {
+    this.stats.exchanges += count
+    if (failed) this.stats.failed += count
+    if (this.#recording) this.stats.unrecorded += count
+  }
+
   #stop(reason: string): void {
     if (this.#stopped) return
     this.#stopped = true
-    if (this.#closing === undefined || this.#pending > 0) this.#print(reason)
+    if (this.#closing === undefined || this.#pending > 0) this.#printProblem(`error: ${reason}`)
+    // What the thread had not acknowledged is lost with it: counted, so that the exit code says so.
+    this.#countLost(this.#pending, false)
     this.#batch = []
     this.#transfer = []
     this.#pending = 0

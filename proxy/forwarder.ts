@@ -15,7 +15,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { performance } from 'node:perf_hooks'
 import { Pool, type Dispatcher } from 'undici'
 import type { ExchangeError, ExchangeErrorCode } from '../src/model/exchange.js'
-import { endToEndHeaders, upstreamPathFor } from './target.js'
+import { endToEndHeaders } from './target.js'
 
 export interface ForwarderOptions {
   /** The server to forward to; a base path is put in front of every client path. */
@@ -60,8 +60,16 @@ export interface ForwardObserver {
   onDone(outcome: ForwardOutcome): void
 }
 
+/** One client request to forward, its path upstream already mapped (target.ts). */
+export interface ForwardRequest {
+  readonly req: IncomingMessage
+  readonly res: ServerResponse
+  readonly upstreamPath: string
+  readonly observer: ForwardObserver
+}
+
 export interface Forwarder {
-  forward(req: IncomingMessage, res: ServerResponse, observer: ForwardObserver): void
+  forward(request: ForwardRequest): void
   close(): Promise<void>
 }
 
@@ -78,8 +86,8 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     connect: { rejectUnauthorized: options.insecure !== true, timeout },
   })
   return {
-    forward: (req, res, observer) => {
-      forwardOne({ pool, target: options.target, req, res, observer })
+    forward: (request) => {
+      forwardOne({ ...request, pool, target: options.target })
     },
     close: async () => {
       await pool.close()
@@ -87,18 +95,14 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
   }
 }
 
-interface ForwardJob {
+interface ForwardJob extends ForwardRequest {
   readonly pool: Pool
   readonly target: URL
-  readonly req: IncomingMessage
-  readonly res: ServerResponse
-  readonly observer: ForwardObserver
 }
 
 function forwardOne(job: ForwardJob): void {
-  const { pool, target, req, res, observer } = job
+  const { pool, target, req, res, upstreamPath, observer } = job
   const start = performance.now()
-  const upstreamPath = upstreamPathFor(target, req.url ?? '/')
   let requestSent: number | undefined
   let responseStart: number | undefined
   let abortUpstream: ((reason?: Error) => void) | undefined

@@ -9,7 +9,7 @@
  *                     ◄── { processed, bytes, printed, stats } ──
  */
 import { parentPort, workerData } from 'node:worker_threads'
-import { openExchangeLog, type ExchangeLog } from './exchange-log.js'
+import { openExchangeLog, type ExchangeLog, type FlushResult } from './exchange-log.js'
 import { emptyStats, processExchange, type PipelineStats } from './process-exchange.js'
 import { capturedBytes, type CapturedBody, type CapturedExchange } from './recorder.js'
 import { Redactor, type RedactionSettings } from './redaction.js'
@@ -21,6 +21,8 @@ export interface PipelineWorkerData {
   readonly maxBytes?: number
   readonly strict: boolean
   readonly maxBodyBytes: number
+  /** Keep only the finding lines (they are indented), not the line per exchange. */
+  readonly quiet: boolean
 }
 
 /** A captured exchange as it crosses threads: its Buffers arrive as plain Uint8Arrays. */
@@ -31,7 +33,15 @@ export type ToWorker = { readonly type: 'exchanges'; readonly exchanges: readonl
 export type FromWorker =
   | { readonly type: 'ready' }
   | { readonly type: 'failed'; readonly message: string }
-  | { readonly type: 'processed'; readonly count: number; readonly bytes: number; readonly printed: readonly string[]; readonly stats: PipelineStats }
+  | {
+      readonly type: 'processed'
+      readonly count: number
+      readonly bytes: number
+      readonly printed: readonly string[]
+      /** Lines about the recording itself going wrong (shown even with `--quiet`). */
+      readonly problems: readonly string[]
+      readonly stats: PipelineStats
+    }
 
 /** Exchanges processed, at most, before their lines are written and acknowledged. */
 const EXCHANGES_PER_WRITE = 64
@@ -55,24 +65,51 @@ function startWorker(port: NonNullable<typeof parentPort>, data: PipelineWorkerD
   let running = false
   let closing = false
 
+  // The write problem last reported: a full disk is said once (with its cause), and again when it changes or clears.
+  let reported: string | undefined
+  const noteWrite = (result: FlushResult | undefined, problems: string[]): void => {
+    if (result === undefined || data.record === undefined) return
+    stats.unrecorded += result.lost
+    if (result.problem !== undefined && result.problem !== reported) {
+      problems.push(
+        `error: cannot write the recording ${data.record} (${result.problem}): ${result.lost} exchange(s) not recorded; forwarding goes on, ` +
+          'lost exchanges are counted and make the exit code 1',
+      )
+    } else if (result.problem === undefined && reported !== undefined && result.written > 0) {
+      problems.push(`recording to ${data.record} works again (${stats.unrecorded} exchange(s) not recorded so far)`)
+    }
+    if (result.problem !== undefined || result.written > 0) reported = result.problem
+  }
+
   const run = async (): Promise<void> => {
     if (running) return
     running = true
     while (queue.length > 0) {
       const batch = queue.splice(0, EXCHANGES_PER_WRITE)
       const printed: string[] = []
-      const options = { target, redactor, log, strict: data.strict, maxBodyBytes: data.maxBodyBytes, print: (line: string) => printed.push(line) }
+      const problems: string[] = []
+      const options = {
+        target,
+        redactor,
+        log,
+        strict: data.strict,
+        maxBodyBytes: data.maxBodyBytes,
+        print: (line: string) => {
+          if (!data.quiet || line.startsWith('    ')) printed.push(line)
+        },
+        printProblem: (line: string) => problems.push(line),
+      }
       let bytes = 0
       for (const exchange of batch) {
         await processExchange(exchange, options, stats)
         bytes += capturedBytes(exchange)
       }
-      log?.flush()
-      post({ type: 'processed', count: batch.length, bytes, printed, stats })
+      noteWrite(log?.flush(), problems)
+      post({ type: 'processed', count: batch.length, bytes, printed, problems, stats })
     }
     running = false
     if (closing) {
-      log?.close()
+      noteWrite(log?.close(), [])
       port.close() // the thread ends: the forwarding thread waits for that
     }
   }

@@ -2,7 +2,7 @@
  * What happens to one exchange once the client has its response: decode, analyze, redact, then hand
  * the entry to the log and the live lines to `print`. Runs on the recording thread (pipeline-worker.ts).
  */
-import type { EndpointRef, Finding, FindingKind } from '../src/model/exchange.js'
+import type { EndpointRef, ExchangeEntry, Finding, FindingKind } from '../src/model/exchange.js'
 import { analyzeExchange } from './analyze/index.js'
 import { matchEndpoint } from './analyze/endpoints.js'
 import { bodyFromText, headerMap, NO_BODY, type BodyView, type ExchangeView } from './analyze/exchange-view.js'
@@ -22,28 +22,49 @@ export interface ProcessOptions {
   readonly maxBodyBytes: number
   /** One line of live output (no newline); already redacted. */
   readonly print: (line: string) => void
+  /** A line about recording itself going wrong: shown even with `--quiet`. */
+  readonly printProblem: (line: string) => void
 }
 
 export interface PipelineStats {
+  /** Exchanges that went through the proxy (forwarded, or failed on the way). */
   exchanges: number
+  /** Of those, the ones that failed (upstream unreachable, too slow, cut; client gone). */
   failed: number
+  /** Of those, the ones missing from the recording (a write error, or a bug of ours while recording). */
+  unrecorded: number
   findings: Record<FindingKind, number>
 }
 
 export function emptyStats(): PipelineStats {
-  return { exchanges: 0, failed: 0, findings: { violation: 0, irregularity: 0, note: 0, 'unknown-endpoint': 0 } }
+  return { exchanges: 0, failed: 0, unrecorded: 0, findings: { violation: 0, irregularity: 0, note: 0, 'unknown-endpoint': 0 } }
 }
 
-/** Processes one exchange; a bug of ours becomes one printed line (naming no header or body), never a throw. */
+/**
+ * Processes one exchange; a bug of ours becomes one problem line (naming no header or body) and an
+ * exchange counted as not recorded, never a throw.
+ */
 export async function processExchange(exchange: CapturedExchange, options: ProcessOptions, stats: PipelineStats): Promise<void> {
+  stats.exchanges += 1
+  if (exchange.error !== undefined) stats.failed += 1
+  let entry: ExchangeEntry
   try {
-    await recordExchange(exchange, options, stats)
+    entry = await toEntry(exchange, options)
+    options.log?.append(entry)
   } catch (err) {
-    options.print(`#${exchange.id} internal error while recording: ${(err as Error).name}: ${options.redactor.scrub((err as Error).message)}`)
+    if (options.log !== undefined) stats.unrecorded += 1
+    options.printProblem(`error: #${exchange.id} internal error while recording: ${(err as Error).name}: ${options.redactor.scrub((err as Error).message)}`)
+    return
   }
+  for (const f of entry._findings) stats.findings[f.kind] += 1
+  const status = exchange.generated?.status ?? exchange.response?.status
+  const outcome = exchange.error === undefined ? `${status ?? '-'}` : `failed (${exchange.error.code}: ${exchange.error.message})${status === undefined ? '' : ` → ${status}`}`
+  options.print(options.redactor.scrub(`#${exchange.id} ${exchange.method} ${apiPathOf(options.target, exchange.upstreamPath)} ${outcome} ${entry.time.toFixed(1)} ms`))
+  for (const f of entry._findings) options.print(formatFinding(f))
 }
 
-async function recordExchange(exchange: CapturedExchange, options: ProcessOptions, stats: PipelineStats): Promise<void> {
+/** Decodes, analyzes and redacts: the recording line's entry. */
+async function toEntry(exchange: CapturedExchange, options: ProcessOptions): Promise<ExchangeEntry> {
   const { target, redactor } = options
   const requestBody = await decodeBody(exchange.requestBody, rawHeaderValues(exchange.requestHeaders, 'content-encoding')[0], options.maxBodyBytes)
   const response = exchange.generated === undefined ? exchange.response : undefined
@@ -73,7 +94,7 @@ async function recordExchange(exchange: CapturedExchange, options: ProcessOption
   redactor.learnFromBody(view.request.body.json, view.request.body.text)
   if (view.response !== undefined) redactor.learnFromBody(view.response.body.json, view.response.body.text)
   const endpointRef: EndpointRef | undefined = endpoint === undefined ? undefined : { row: endpoint.row, method: endpoint.method, path: endpoint.path }
-  const entry = toExchangeEntry(
+  return toExchangeEntry(
     {
       exchange,
       target,
@@ -87,15 +108,6 @@ async function recordExchange(exchange: CapturedExchange, options: ProcessOption
     },
     redactor,
   )
-  options.log?.append(entry)
-
-  stats.exchanges += 1
-  if (exchange.error !== undefined) stats.failed += 1
-  for (const f of findings) stats.findings[f.kind] += 1
-  const status = exchange.generated?.status ?? response?.status
-  const outcome = exchange.error === undefined ? `${status ?? '-'}` : `failed (${exchange.error.code}: ${exchange.error.message})${status === undefined ? '' : ` → ${status}`}`
-  options.print(redactor.scrub(`#${exchange.id} ${exchange.method} ${url.pathname}${url.search} ${outcome} ${entry.time.toFixed(1)} ms`))
-  for (const f of entry._findings) options.print(formatFinding(f))
 }
 
 /** `  violation ACTIVITY-HAS-MAP-TEXT /has_map: …` */

@@ -8,3 +8,6 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 
 /** Env var holding a fixed HMAC key for token ids, so ids match across recordings. */
 export const REDACT_KEY_ENV = 'FITCONFORM_REDACT_KEY'
+
+/** Where `proxy` listens unless `--host` says otherwise: loopback, so recorded tokens stay on this machine. */
+export const DEFAULT_HOST = '127.0.0.1'

@@ -1,21 +1,30 @@
 /**
- * The recording proxy: a listener on 127.0.0.1 (HTTP or TLS) → forwarder → recorder → pipeline (on
- * the recording thread, which opens and writes the recording).
+ * The recording proxy: a listener (HTTP or TLS, 127.0.0.1 unless `--host` says otherwise) → target
+ * mapping → forwarder → recorder → pipeline (on the recording thread, which opens and writes the
+ * recording).
+ *
+ * It never falls over on what a client sends: a head node cannot parse is answered 400 by the
+ * listener's `clientError` handler, a request-target that cannot be mapped is answered 400 here,
+ * and anything else that goes wrong with one request ends that request alone.
  */
 import { once } from 'node:events'
 import http from 'node:http'
 import https from 'node:https'
 import type { AddressInfo } from 'node:net'
+import type { Duplex } from 'node:stream'
 import { createExchangePipeline, type PipelineStats } from './exchange-pipeline.js'
 import { createForwarder } from './forwarder.js'
-import { DEFAULT_MAX_BODY_BYTES } from './proxy-defaults.js'
+import { DEFAULT_HOST, DEFAULT_MAX_BODY_BYTES } from './proxy-defaults.js'
 import { captureExchange } from './recorder.js'
 import type { Redactor } from './redaction.js'
+import { upstreamPathFor } from './target.js'
 
 export interface ProxyOptions {
   readonly target: URL
   /** 0 (default): any free port. */
   readonly port?: number
+  /** The address to listen on (`--host`); 127.0.0.1 by default. */
+  readonly host?: string
   /** NDJSON recording file (`--record`); nothing is written without it. */
   readonly record?: string
   /** Rotate the recording past this size (`--max-bytes`). */
@@ -30,22 +39,33 @@ export interface ProxyOptions {
   /** Listen with TLS (`--tls-cert`, `--tls-key`), PEM contents. */
   readonly tls?: { readonly cert: string | Buffer; readonly key: string | Buffer }
   readonly redactor: Redactor
-  /** Live output, one line per call, already redacted. */
-  readonly print?: (line: string) => void
+  /** Live output: one or more lines (joined by newlines) per call, already redacted. */
+  readonly print?: (lines: string) => void
+  /** Print only the finding lines, not one line per exchange (`--quiet`). */
+  readonly quiet?: boolean
+  /** Lines about the proxy or its recording going wrong; `print` when not given. */
+  readonly printProblem?: (line: string) => void
   /** How long `close` waits for exchanges in flight before cutting them. */
   readonly closeGraceMs?: number
 }
 
+export interface ProxyStats extends PipelineStats {
+  /** Requests answered 400 by the proxy itself because they could not be forwarded (not recorded). */
+  readonly rejected: number
+}
+
 export interface RunningProxy {
-  /** `http://127.0.0.1:<port>` or `https://…`. */
+  /** `http://127.0.0.1:<port>`, `http://[::1]:<port>` or `https://…`. */
   readonly url: string
-  readonly stats: PipelineStats
+  readonly stats: ProxyStats
   /** Stops accepting, lets exchanges in flight finish (or cuts them after the grace), flushes the recording. */
   close(): Promise<void>
 }
 
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
+  const print = options.print ?? (() => {})
+  const printProblem = options.printProblem ?? print
   const pipeline = await createExchangePipeline({
     target: options.target,
     redactor: options.redactor,
@@ -53,53 +73,77 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     maxBytes: options.maxBytes,
     strict: options.strict === true,
     maxBodyBytes,
-    print: options.print ?? (() => {}),
+    quiet: options.quiet === true,
+    print,
+    printProblem,
   })
   const forwarder = createForwarder({ target: options.target, timeoutMs: options.timeoutMs, insecure: options.insecure })
   let nextId = 1
   let inFlight = 0
+  let rejected = 0
   let idle: (() => void) | undefined
 
-  const forward = (req: http.IncomingMessage, res: http.ServerResponse): void => {
+  const settle = (): void => {
+    inFlight -= 1
+    if (inFlight === 0) idle?.()
+  }
+  const forward = (req: http.IncomingMessage, res: http.ServerResponse, upstreamPath: string): void => {
     const observer = captureExchange(req, {
       id: nextId++,
       maxBodyBytes,
       onCaptured: (exchange) => {
-        inFlight -= 1
         pipeline.submit(exchange)
-        if (inFlight === 0) idle?.()
+        settle()
       },
     })
-    forwarder.forward(req, res, observer)
+    forwarder.forward({ req, res, upstreamPath, observer })
   }
   const onRequest = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     inFlight += 1
+    const mapped = upstreamPathFor(options.target, req.url ?? '/')
+    if ('problem' in mapped) {
+      rejected += 1
+      // Said without the request-target itself: it may carry a token in its query.
+      if (options.quiet !== true) print(`rejected ${req.method ?? '-'} request: ${mapped.problem} → 400`)
+      answerBadRequest(res, `fitconform proxy: cannot forward this request: ${mapped.problem}\n`)
+      settle()
+      return
+    }
     // Backpressure: while the recording thread catches up, a new request waits before it is forwarded.
     const room = pipeline.waitForRoom()
-    if (room === undefined) forward(req, res)
-    else void room.then(() => forward(req, res))
+    if (room === undefined) forward(req, res, mapped.path)
+    else void room.then(() => forward(req, res, mapped.path))
   }
 
   const server = options.tls === undefined ? http.createServer(onRequest) : https.createServer({ cert: options.tls.cert, key: options.tls.key }, onRequest)
   server.keepAliveTimeout = 5000
-  server.on('clientError', (_err, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n')
+  server.on('clientError', (_err, socket: Duplex & { _httpMessage?: http.ServerResponse | null }) => {
+    // A head node's parser refused (or a socket error before one): that connection alone ends. As in
+    // node's own default handler, the 400 is written only when no response is under way on it
+    // (a pipelined request behind a bad one), so no response is ever corrupted by it.
+    const answering = socket._httpMessage?.headersSent === true
+    if (socket.writable && !answering) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n')
     else socket.destroy()
   })
+  const host = options.host ?? DEFAULT_HOST
   try {
-    server.listen(options.port ?? 0, '127.0.0.1')
+    server.listen(options.port ?? 0, host)
     await once(server, 'listening')
   } catch (err) {
     await pipeline.close()
     await forwarder.close()
     throw err
   }
+  // After listening, a server error (e.g. EMFILE on accept) must not end the process: say it, keep serving.
+  server.on('error', (err: NodeJS.ErrnoException) => printProblem(`error: the proxy's listener: ${err.code ?? err.name}: ${err.message}`))
   const port = (server.address() as AddressInfo).port
   let closing: Promise<void> | undefined
 
   return {
-    url: `${options.tls === undefined ? 'http' : 'https'}://127.0.0.1:${port}`,
-    stats: pipeline.stats,
+    url: `${options.tls === undefined ? 'http' : 'https'}://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    get stats() {
+      return { ...pipeline.stats, rejected }
+    },
     close: () => {
       closing ??= (async () => {
         const closed = new Promise((resolve) => server.close(resolve))
@@ -119,4 +163,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       return closing
     },
   }
+}
+
+/** The proxy's own 400, on a connection it then closes: the rest of such a request is not worth reading. */
+function answerBadRequest(res: http.ServerResponse, body: string): void {
+  res.shouldKeepAlive = false
+  res.writeHead(400, 'Bad Request', { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' })
+  res.end(body)
 }

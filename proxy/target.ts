@@ -59,19 +59,29 @@ function basePathOf(target: URL): string {
   return target.pathname.replace(/\/+$/, '')
 }
 
+/** Where a client request goes upstream, or why it cannot go anywhere (the proxy answers 400). */
+export type UpstreamPath = { readonly path: string } | { readonly problem: string }
+
 /**
  * The path (with query) to ask the upstream for. The client talks to the proxy as it would to
  * {base_url} (§1 rule 5: paths are relative to it), so the target's base path is put in front,
- * unless the client already sent it.
+ * unless the client already sent it. Never throws: a request-target that cannot be mapped (an
+ * absolute-form URL that does not parse, a byte no HTTP/1.1 path may hold) comes back as a problem.
  */
-export function upstreamPathFor(target: URL, clientPath: string): string {
+export function upstreamPathFor(target: URL, clientPath: string): UpstreamPath {
   const base = basePathOf(target)
+  let relative = clientPath
   // absolute-form (RFC 9112 §3.2.2), as a client configured with us as a forward proxy sends: keep its path.
-  const absolute = /^[a-z][a-z0-9+.-]*:\/\//i.test(clientPath) ? new URL(clientPath) : undefined
-  const relative = absolute === undefined ? clientPath : `${absolute.pathname}${absolute.search}`
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(clientPath)) {
+    const absolute = URL.canParse(clientPath) ? new URL(clientPath) : undefined
+    if (absolute === undefined) return { problem: 'the request-target is an absolute URL that does not parse (RFC 9112 §3.2.2)' }
+    relative = `${absolute.pathname}${absolute.search}`
+  }
   const path = relative.startsWith('/') ? relative : `/${relative}`
-  if (base === '' || path === base || path.startsWith(`${base}/`) || path.startsWith(`${base}?`)) return path
-  return `${base}${path}`
+  // The bytes the upstream client accepts in a path (visible ASCII and obs-text), as RFC 9112 §3.2 allows.
+  if (!/^[\x21-\xff]*$/.test(path)) return { problem: 'the request-target holds a space or a control character (RFC 9112 §3.2)' }
+  if (base === '' || path === base || path.startsWith(`${base}/`) || path.startsWith(`${base}?`)) return { path }
+  return { path: `${base}${path}` }
 }
 
 /** The path relative to {base_url}: the target's base path stripped (§1 rule 5). */

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
-import { REDACT_KEY_ENV } from '../proxy-defaults.js'
+import { isIP } from 'node:net'
+import { DEFAULT_HOST, REDACT_KEY_ENV } from '../proxy-defaults.js'
 import { startProxy } from '../proxy-server.js'
 import { Redactor } from '../redaction.js'
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, processIO, type CommandIO } from './io.js'
@@ -8,6 +9,8 @@ import { waitForStop } from './wait-for-stop.js'
 export interface ProxyCommandOptions {
   readonly target: URL
   readonly port?: number
+  /** Address to listen on; anything but loopback is warned about. */
+  readonly host?: string
   readonly record?: string
   readonly strict?: boolean
   readonly timeout?: number
@@ -29,7 +32,8 @@ export interface ProxyCommandOptions {
 
 /**
  * `fitconform proxy`: forwards to the target until SIGINT/SIGTERM, records, prints findings live.
- * Exit code 0; 1 under --strict when a violation was seen; 2 when it cannot start.
+ * Exit code 0; 1 under --strict when a violation was seen, or when an exchange could not be recorded;
+ * 2 when it cannot start.
  */
 export async function runProxyCommand(options: ProxyCommandOptions, io: CommandIO = processIO): Promise<number> {
   if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) {
@@ -50,11 +54,16 @@ export async function runProxyCommand(options: ProxyCommandOptions, io: CommandI
     io.err(`error: ${(err as Error).message}`)
     return EXIT_USAGE
   }
+  const host = options.host ?? DEFAULT_HOST
+  if (!isLoopbackHost(host)) {
+    io.err(`warning: listening on ${host}, not on loopback: the traffic through this proxy, tokens included, can be reached from the network`)
+  }
   let proxy
   try {
     proxy = await startProxy({
       target: options.target,
       port: options.port,
+      host,
       record: options.record,
       maxBytes: options.maxBytes,
       maxBodyBytes: options.maxBodyBytes,
@@ -63,7 +72,9 @@ export async function runProxyCommand(options: ProxyCommandOptions, io: CommandI
       insecure: options.insecure,
       tls,
       redactor,
-      print: options.quiet === true ? (line) => line.startsWith('    ') && io.err(line) : io.err,
+      quiet: options.quiet,
+      print: io.err,
+      printProblem: io.err,
     })
   } catch (err) {
     io.err(`error: cannot start the proxy: ${(err as Error).message}`)
@@ -73,9 +84,22 @@ export async function runProxyCommand(options: ProxyCommandOptions, io: CommandI
   options.onReady?.(proxy.url)
   await waitForStop(options.signal)
   await proxy.close()
-  const { exchanges, failed, findings } = proxy.stats
+  const { exchanges, failed, unrecorded, rejected, findings } = proxy.stats
+  const parts = [`${exchanges} exchanges`, failed === 0 ? 'none failed upstream' : `${failed} failed upstream`]
+  if (rejected > 0) parts.push(`${rejected} requests rejected as unforwardable (400)`)
   io.out(
-    `${exchanges} exchanges (${failed} failed): ${findings.violation} violations, ${findings.irregularity} irregularities, ${findings.note} notes, ${findings['unknown-endpoint']} unknown endpoints`,
+    `${parts.join(', ')}: ${findings.violation} violations, ${findings.irregularity} irregularities, ${findings.note} notes, ${findings['unknown-endpoint']} unknown endpoints`,
   )
+  if (unrecorded > 0) {
+    io.err(`error: ${unrecorded} of ${exchanges} exchanges were forwarded but are NOT in the recording ${options.record ?? ''} (see the errors above)`)
+    return EXIT_FINDINGS
+  }
   return options.strict === true && findings.violation > 0 ? EXIT_FINDINGS : EXIT_OK
+}
+
+/** 127.0.0.0/8, ::1 and localhost: the addresses only this machine reaches. */
+export function isLoopbackHost(host: string): boolean {
+  if (host === 'localhost') return true
+  if (isIP(host) === 4) return host.startsWith('127.')
+  return isIP(host) === 6 && /^(0{0,4}:){2,7}0{0,3}1$/.test(host.replace(/^::/, '0::'))
 }

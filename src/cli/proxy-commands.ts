@@ -3,7 +3,7 @@
 // `--version`, `run` and the rest pay nothing for it (the help texts' constants come from a light module).
 import type { Command } from 'commander'
 import type { ProxyCommandOptions } from '../../proxy/commands/proxy-command.js'
-import { DEFAULT_MAX_BODY_BYTES, REDACT_KEY_ENV } from '../../proxy/proxy-defaults.js'
+import { DEFAULT_HOST, DEFAULT_MAX_BODY_BYTES, REDACT_KEY_ENV } from '../../proxy/proxy-defaults.js'
 import { collect, parseBaseUrl, parsePort, parsePositiveInt } from './option-parsers.js'
 
 /** `proxy`, `analyze`, `har`, `scaffold` and `mock`. */
@@ -12,7 +12,8 @@ export function addProxyCommands(program: Command): void {
     .command('proxy')
     .description('forward to a server, record every exchange (NDJSON of HAR entries) and flag what breaks the spec, live')
     .requiredOption('--target <url>', 'the server to forward to, may carry a base path', parseBaseUrl)
-    .option('--port <n>', 'port on 127.0.0.1 (0 = any free port)', parsePort, 0)
+    .option('--port <n>', 'port to listen on (0 = any free port)', parsePort, 0)
+    .option('--host <address>', `address to listen on; anything but loopback exposes the traffic, tokens included, to the network (default ${DEFAULT_HOST})`)
     .option('--record <file>', 'append one line per exchange to this file')
     .option('--strict', 'the documented irregularities of §2.2 count as violations (exit 1 if any violation)')
     .option('--timeout <ms>', 'give up on a silent upstream after this long: 504 (default 30000)', parsePositiveInt)
@@ -25,7 +26,7 @@ export function addProxyCommands(program: Command): void {
     .option('--max-body-bytes <n>', `record bodies up to this size, marked truncated beyond (default ${DEFAULT_MAX_BODY_BYTES})`, parsePositiveInt)
     .option('--max-bytes <n>', 'rotate the recording to <file>.1, <file>.2, … past this size', parsePositiveInt)
     .option('--quiet', 'print findings only, not one line per exchange')
-    .addHelpText('after', `\nToken ids in the recording are keyed hashes; set ${REDACT_KEY_ENV} to keep them stable across recordings.\nStops on Ctrl-C (SIGINT) or SIGTERM. Exit codes: 0; 1 with --strict when a violation was seen; 2 cannot start.`)
+    .addHelpText('after', `\nToken ids in the recording are keyed hashes; set ${REDACT_KEY_ENV} to keep them stable across recordings.\nStops on Ctrl-C (SIGINT) or SIGTERM. Exit codes: 0; 1 with --strict when a violation was seen, or when an exchange could not be recorded (e.g. a full disk); 2 cannot start.`)
     .action(async (options: ProxyCommandOptions) => {
       const { runProxyCommand } = await import('../../proxy/commands/proxy-command.js')
       process.exitCode = await runProxyCommand(options)

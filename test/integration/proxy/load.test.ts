@@ -169,7 +169,9 @@ describe(`${REQUESTS} exchanges, ${CONCURRENCY} at once, through the recording p
     agent.destroy()
     await proxy.stop()
     lines = readFileSync(proxy.file, 'utf8').split('\n')
-  }, 60_000)
+    // A bound, not a speed goal (those live in `npm run bench`): a few seconds alone, but past a minute
+    // on 2 cores shared with the rest of the suite and other work.
+  }, 180_000)
 
   afterAll(async () => {
     upstream.closeAllConnections()

@@ -54,7 +54,7 @@ describe('tools on a recording', () => {
 
   it('proxy prints its URL, then a summary, and exits 1 under --strict with a violation', () => {
     expect(proxyOutput[0]).toMatch(/^fitconform proxy listening on http:\/\/127\.0\.0\.1:\d+ /)
-    expect(proxyOutput.at(-1)).toMatch(/^5 exchanges \(0 failed\)/)
+    expect(proxyOutput.at(-1)).toMatch(/^5 exchanges, none failed upstream:/)
     expect(proxyExit).toBe(1)
   })
 

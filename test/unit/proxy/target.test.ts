@@ -11,8 +11,17 @@ describe('paths under the target', () => {
     { target: 'http://h/', client: 'http://elsewhere/user?a=1', upstream: '/user?a=1', api: '/user?a=1' },
     { target: 'http://h/', client: '//evil/x', upstream: '//evil/x', api: '//evil/x' },
   ])('$client through $target → $upstream', ({ target, client, upstream, api }) => {
-    expect(upstreamPathFor(new URL(target), client)).toBe(upstream)
+    expect(upstreamPathFor(new URL(target), client)).toEqual({ path: upstream })
     expect(apiPathOf(new URL(target), upstream)).toBe(api)
+  })
+
+  it.each([
+    { client: 'http://[bad/user', problem: /absolute URL that does not parse/ },
+    { client: 'http://host:99999/x', problem: /absolute URL that does not parse/ },
+    { client: '/a\u0001b', problem: /control character/ },
+  ])('cannot map $client: a problem, not a throw', ({ client, problem }) => {
+    const mapped = upstreamPathFor(new URL('http://h/'), client)
+    expect('problem' in mapped ? mapped.problem : mapped.path).toMatch(problem)
   })
 })
 
@@ -26,5 +35,21 @@ describe('endToEndHeaders', () => {
 describe('stableStringify', () => {
   it('sorts keys at every depth and keeps array order', () => {
     expect(stableStringify({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: undefined } })).toBe('{"a":{"d":[3,{"y":2,"z":1}]},"b":1}')
+  })
+
+  it.each([
+    { name: 'sorted outside, unsorted deep inside', value: { a: [{ b: { y: 1, x: [null, { q: 1, p: 2 }] } }], z: 1 }, json: '{"a":[{"b":{"x":[null,{"p":2,"q":1}],"y":1}}],"z":1}' },
+    { name: 'undefined members of a sorted object', value: { a: undefined, b: 1 }, json: '{"b":1}' },
+    { name: 'integer-like keys', value: { b: 1, 10: 'x', 9: 'y' }, json: '{"9":"y","10":"x","b":1}' },
+    { name: 'nothing to sort', value: [1, 'two', { a: 1, b: [true] }], json: '[1,"two",{"a":1,"b":[true]}]' },
+  ])('$name', ({ value, json }) => {
+    expect(stableStringify(value)).toBe(json)
+  })
+
+  it('leaves the value it was given as it was', () => {
+    const value = { b: { d: 1, c: 2 }, a: 1 }
+    stableStringify(value)
+    expect(Object.keys(value)).toEqual(['b', 'a'])
+    expect(Object.keys(value.b)).toEqual(['d', 'c'])
   })
 })
