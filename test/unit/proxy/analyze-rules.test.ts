@@ -53,6 +53,10 @@ describe('request rules', () => {
     ['an unknown feed parameter', { method: 'GET', path: '/fitnessActivities', query: [['limit', '3']], request: { ...AUTH, accept: mt('FitnessActivityFeed') } }, ['note -']],
     ['an unknown endpoint', { method: 'GET', path: '/teams', request: AUTH }, ['unknown-endpoint -']],
     ['PATCH of an activity', { method: 'PATCH', path: '/fitnessActivities/1', request: AUTH }, ['unknown-endpoint -']],
+    ['If-Modified-Since as an HTTP date in GMT', { method: 'GET', path: '/fitnessActivities/1', request: { ...AUTH, accept: mt('FitnessActivity'), 'if-modified-since': DATE } }, []],
+    ['If-Modified-Since in ISO 8601', { method: 'GET', path: '/fitnessActivities', request: { ...AUTH, accept: mt('FitnessActivityFeed'), 'if-modified-since': '2011-03-01T07:00:00Z' } }, ['violation COND-IMS-FORMAT']],
+    ['If-Modified-Since in UTC, not GMT', { method: 'GET', path: '/fitnessActivities/1', request: { ...AUTH, accept: mt('FitnessActivity'), 'if-modified-since': 'Tue, 01 Mar 2011 07:00:00 UTC' } }, ['violation COND-IMS-FORMAT']],
+    ['If-Modified-Since in the obsolete RFC 850 form', { method: 'GET', path: '/fitnessActivities/1', request: { ...AUTH, accept: mt('FitnessActivity'), 'if-modified-since': 'Tuesday, 01-Mar-11 07:00:00 GMT' } }, ['violation COND-IMS-FORMAT']],
   ])('%s', (_title, spec, expected) => {
     expect(found(spec)).toEqual(expected)
   })
