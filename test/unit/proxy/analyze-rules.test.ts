@@ -72,6 +72,7 @@ describe('response rules', () => {
     ['a wrong media type', { ...read, status: 200, response: { 'content-type': 'application/json', 'last-modified': DATE }, body: JSON.stringify(ACTIVITY) }, ['violation MEDIA-TYPE-RESPONSE']],
     ['a body that is not JSON', { ...read, status: 200, response: { 'content-type': mt('FitnessActivity'), 'last-modified': DATE }, body: '<html>' }, ['violation BODY-IS-JSON']],
     ['304 without If-Modified-Since', { ...read, status: 304 }, ['violation COND-ACTIVITY-MODIFIED']],
+    ['a 404 under the ErrorMessage media type', { ...read, status: 404, response: { 'content-type': mt('ErrorMessage') }, body: '{"reason":"Insufficient permission"}' }, ['note -', 'violation ERROR-MEDIA-TYPE']],
     ['304 to If-Modified-Since', { ...read, request: { ...read.request, 'if-modified-since': DATE }, status: 304 }, []],
     ['a 404', { ...read, status: 404, response: { 'content-type': 'text/plain' }, body: 'not found' }, ['note -']],
     ['a 500', { ...read, status: 500 }, ['note ERROR-CLIENT-NOT-5XX']],
