@@ -62,6 +62,8 @@ export const EXPRESSION_FUNCTIONS: Readonly<Record<string, ExpressionFunction>> 
     apply: (v, [field, text]) => (isRecord(v) && typeof v[String(field)] === 'string' ? { ...v, [String(field)]: `${v[String(field)] as string}${text}` } : undefined),
   },
   feedItemView: { arity: [0, 0], apply: (v) => feedItemView(v) },
+  // choice: `status | when(403, 'a', 'b')` is 'a' for a 403 and 'b' otherwise (an expected value that depends on the answer)
+  when: { arity: [3, 3], apply: (v, [match, then, otherwise]) => (v === match || (v !== undefined && String(v) === String(match)) ? then : otherwise) },
   unique: { arity: [0, 0], onLists: true, apply: (v) => (Array.isArray(v) ? [...new Set(v.map((x) => JSON.stringify(x)))].map((x) => JSON.parse(x) as unknown) : undefined) },
   sort: { arity: [0, 0], onLists: true, apply: (v) => (Array.isArray(v) ? [...v].sort((a, b) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0)) : undefined) },
   // conversions
