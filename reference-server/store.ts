@@ -81,8 +81,7 @@ export class Store {
 
   /** `keepListed` is for a mutant only: the activity stays in the feed, though reads no longer find it. */
   remove(activity: Activity, keepListed = false): void {
-    // Stamp first: the removed activity may hold the feed's latest change time, and the deletion
-    // must come after it.
+    // The deletion is a change of the feed (§4 rule 3): it moves the feed's change time to now.
     const stamp = this.changeStamp()
     this.activities.delete(activity.id)
     this.deleted.set(activity.id, activity.owner)
