@@ -1,5 +1,5 @@
 // Conditional reads (§4 rule 3): If-Modified-Since on the feed (2) and an activity (3).
-import { formatHttpDate, parseHttpDate } from './http-date.js'
+import { formatHttpDate, parseHttpDate, wholeSeconds } from './http-date.js'
 import { emptyReply, type Reply } from './reply.js'
 
 /**
@@ -11,7 +11,7 @@ export function isNotModified(header: string | undefined, lastModified: number):
   if (header === undefined) return false
   const since = parseHttpDate(header)
   if (since === undefined) return false
-  return Math.floor(lastModified / 1000) * 1000 <= since
+  return wholeSeconds(lastModified) <= since
 }
 
 /** 304 with no body (§4 rule 3); Last-Modified repeated so the client can keep its validator. */

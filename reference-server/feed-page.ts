@@ -23,7 +23,7 @@ export function selectFeedPage(activities: readonly Activity[], query: FeedQuery
     // `page` is ignored here. With more matches than fit, the reference keeps the newest ones.
     const matching = activities.filter((activity) => isInScope(scope, activity.startTime, activity.modifiedAt, faults))
     const window = behaviour.scopedWindow === 'newest' ? matching.slice(Math.max(0, matching.length - pageSize)) : matching.slice(0, pageSize)
-    const size = faults.is('scoped-size-total') ? activities.length : window.length
+    const size = window.length
     return faults.is('scoped-previous-present') ? { items: inOrder(window), size, previousPage: 1 } : { items: inOrder(window), size }
   }
   const ordered = inOrder(activities)

@@ -54,8 +54,8 @@ export function isInScope(scope: TimeScope, startTime: number, modifiedAt: numbe
   return (
     isWithin(faults.is('no-earlier-than-on-modified-date') ? modifiedDay : startDay, scope.startFrom, 'lower', reading(faults.is('no-earlier-than-ignored'), faults.is('no-earlier-than-exclusive'))) &&
     isWithin(startDay, scope.startTo, 'upper', reading(faults.is('no-later-than-ignored'), faults.is('no-later-than-exclusive'))) &&
-    isWithin(modifiedDay, scope.modifiedFrom, faults.is('modified-no-earlier-than-inverted') ? 'upper' : 'lower', reading(faults.is('modified-no-earlier-than-ignored'))) &&
-    isWithin(modifiedDay, scope.modifiedTo, faults.is('modified-no-later-than-inverted') ? 'lower' : 'upper', reading(faults.is('modified-no-later-than-ignored')))
+    isWithin(modifiedDay, scope.modifiedFrom, faults.is('modified-no-earlier-than-inverted') ? 'upper' : 'lower', reading(faults.is('modified-no-earlier-than-ignored'), faults.is('modified-no-earlier-than-exclusive'))) &&
+    isWithin(modifiedDay, scope.modifiedTo, faults.is('modified-no-later-than-inverted') ? 'lower' : 'upper', reading(faults.is('modified-no-later-than-ignored'), faults.is('modified-no-later-than-exclusive')))
   )
 }
 

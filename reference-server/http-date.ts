@@ -1,6 +1,11 @@
 // HTTP dates (RFC 9110 §5.6.7) for Last-Modified, Date and If-Modified-Since (§2.3, §4 rule 3).
 import { monthIndex, utcTime, weekdayIndex } from './calendar.js'
 
+/** A time as an HTTP date shows it: milliseconds dropped. */
+export function wholeSeconds(time: number): number {
+  return Math.floor(time / 1000) * 1000
+}
+
 /** IMF-fixdate, e.g. `Sun, 06 Nov 1994 08:49:37 GMT` (what toUTCString prints). */
 export function formatHttpDate(time: number): string {
   return new Date(time).toUTCString()

@@ -31,6 +31,11 @@ export interface ModeBehaviour {
   previousLinkStyle: 'plain' | 'reordered'
   /** A time-scoped feed with more matches than pageSize (§2.2 size note): newest or oldest page worth. */
   scopedWindow: 'newest' | 'oldest'
+  /**
+   * §3 and §4 rule 6 do not show how an activity becomes live or is finished: accept points on any
+   * activity, or hold an activity whose path has an `end` point finished and refuse points with 409.
+   */
+  liveUpdates: 'any-activity' | 'until-ended'
   /** Send bodies chunked (no Content-Length) except on HEAD (§4 endpoint 9 asks for Content-Length). */
   chunked: boolean
   /** X-Request-Id, Cache-Control: private and ETag on every response. */
@@ -55,6 +60,7 @@ const reference: ModeBehaviour = {
   editableProfileFields: ['athlete_type'],
   previousLinkStyle: 'plain',
   scopedWindow: 'newest',
+  liveUpdates: 'any-activity',
   chunked: false,
   extraHeaders: false,
   quirks: false,
@@ -79,6 +85,7 @@ const behaviours: Record<ServerMode, ModeBehaviour> = {
     editableProfileFields: ['athlete_type', 'name', 'location'],
     previousLinkStyle: 'reordered',
     scopedWindow: 'oldest',
+    liveUpdates: 'until-ended',
     chunked: true,
     extraHeaders: true,
   },

@@ -33,7 +33,6 @@ export const mutantCatalogue = [
   { name: 'page-skips-item', rule: 'FEED-WALK-COMPLETE', description: 'Every page after the first starts one item late, so walking previous misses activities (§2.2).' },
   { name: 'size-counts-page', rule: 'FEED-SIZE-TOTAL', description: 'An unscoped feed gives as size the number of items on the page, not the total (§2.2 size).' },
   { name: 'scoped-previous-present', rule: 'FEED-SCOPED-NO-PREVIOUS', description: 'A time-scoped feed carries a previous link to a next (empty) page (§2.2 previous: absent when scoped).' },
-  { name: 'scoped-size-total', rule: 'FEED-SCOPED-SIZE', description: 'A time-scoped feed gives as size the total number of the user\'s activities, not the items returned (§2.2 size).' },
 
   // §4 rule 1: date scopes and their boundaries
   { name: 'no-earlier-than-exclusive', rule: 'SCOPE-NO-EARLIER-THAN', description: 'noEarlierThan leaves out activities that start on the boundary day (§4 rule 1 "not earlier than").' },
@@ -158,6 +157,22 @@ export const mutantCatalogue = [
   { name: 'revoked-delete-token-edits-profile', rule: 'ERROR-403-REVOKED-DELETE', description: 'PUT /profile does not check revocation for a user who asked for deletion: it edits their profile (§7 rule 2).' },
   { name: 'no-token-live-updates', rule: 'AUTH-REQUIRED', description: 'A live update without Authorization is served as the first demo user (§5 rule 1).' },
   { name: 'invalid-token-edits-profile', rule: 'AUTH-REQUIRED', description: 'PUT /profile with a bearer token the server never issued is served as the first demo user (§5 rules 1–2).' },
+
+  // Issue 12: checks that were missing or too weak, each proven by a mutant only it kills
+  { name: 'activity-304-only-on-exact-date', rule: 'COND-ACTIVITY-NOT-MODIFIED', description: 'An activity answers 304 only to an If-Modified-Since equal to its Last-Modified; a later date, unchanged since, gets 200 (§4 rule 3).' },
+  { name: 'feed-304-only-on-exact-date', rule: 'COND-FEED-NOT-MODIFIED', description: 'The feed answers 304 only to an If-Modified-Since equal to its change time; a later date, unchanged since, gets 200 (§4 rule 3).' },
+  { name: 'previous-drops-small-page-size', rule: 'FEED-PREVIOUS-KEEPS-PAGE-SIZE', description: 'The previous link keeps a given pageSize only when it is 3 or more (§4 rule 2).' },
+  { name: 'error-message-on-404', rule: 'ERROR-MEDIA-TYPE', description: 'An unknown or deleted activity is answered 404 under the ErrorMessage media type, used only for 403 (§7).' },
+  { name: 'feed-item-start-time-shifted', rule: 'FEED-ITEM-MATCHES-ACTIVITY', description: 'Feed items give a start time one hour later than their activity\'s (§2.2).' },
+  { name: 'feed-item-uri-other-path', rule: 'FEED-ITEM-URI-RELATIVE', description: 'Feed items name their activity /fitnessActivity/<id>, neither /fitnessActivities/<id> nor /activities/<id> (§2.2).' },
+  { name: 'start-time-wrong-weekday', rule: 'ACTIVITY-START-TIME-FORMAT', description: 'An activity\'s start_time names the weekday after that of its date (§2.3, §2.2 format).' },
+  { name: 'previous-names-itself', rule: 'ACTIVITY-PREVIOUS-NEIGHBOUR', description: 'An activity\'s previous link names the activity itself instead of the neighbouring earlier one (§2.3).' },
+  { name: 'activity-user-id-differs', rule: 'ACTIVITY-OWNER', description: 'Activities carry as userID one more than the userID /user reports for their owner (§2.1, §2.3).' },
+  { name: 'edit-refuses-full-representation', rule: 'EDIT-NON-EDITABLE-IGNORED', description: 'An edit that carries comments, as a full representation read back does, is refused with 400 (§4 rule 7).' },
+  { name: 'modified-no-earlier-than-exclusive', rule: 'SCOPE-MODIFIED-NO-EARLIER-THAN', description: 'modifiedNoEarlierThan leaves out activities last modified on the bound day (§4 rule 1).' },
+  { name: 'modified-no-later-than-exclusive', rule: 'SCOPE-MODIFIED-NO-LATER-THAN', description: 'modifiedNoLaterThan leaves out activities last modified on the bound day (§4 rule 1).' },
+  { name: 'feed-empty-object-after-delete', rule: 'DELETE-REMOVES', description: 'A time-scoped feed read whose scope holds an activity the user deleted answers 200 with an empty object {} (§4 endpoint 8, §2.2).' },
+  { name: 'profile-empty-edit-partial', rule: 'PROFILE-EDIT-FULL', description: 'A profile edit with no field to change answers without the picture URLs the other edits carry (§4 rule 8).' },
 ] as const satisfies readonly MutantDefinition[]
 
 export type MutantName = (typeof mutantCatalogue)[number]['name']

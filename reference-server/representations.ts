@@ -40,13 +40,13 @@ export function feedItemBody(activity: Activity, server: ServerContext): JsonObj
   const { faults } = server
   const item: JsonObject = {
     type: activity.type,
-    start_time: faults.is('feed-start-time-iso') ? formatIsoTime(activity.startTime) : formatSpecTime(activity.startTime),
+    start_time: faults.is('feed-start-time-iso') ? formatIsoTime(activity.startTime) : formatSpecTime(activity.startTime + (faults.is('feed-item-start-time-shifted') ? 3_600_000 : 0)),
     total_distance: activity.totalDistance,
     duration: faults.is('feed-item-duration-string') ? String(activity.duration) : activity.duration,
     source: activity.source,
     entry_mode: activity.entryMode,
     has_map: faults.is('feed-has-map-boolean') ? activity.path.length > 0 : hasMapText(activity),
-    uri: faults.is('feed-item-uri-absolute') ? absoluteUri(activityUri(activity.id), server) : activityUri(activity.id),
+    uri: faults.is('feed-item-uri-absolute') ? absoluteUri(activityUri(activity.id), server) : faults.is('feed-item-uri-other-path') ? `/fitnessActivity/${encodeURIComponent(activity.id)}` : activityUri(activity.id),
   }
   return server.behaviour.quirks ? quirkFeedItem(item, activity) : item
 }
@@ -58,10 +58,10 @@ export function activityBody(activity: Activity, server: ServerContext): JsonObj
   const shown = overridesOf(activity)
   const body: JsonObject = {
     uri: shown?.uri ?? activityUri(activity.id),
-    userID: shown?.userID ?? userIdOf(store.user(activity.owner), behaviour),
+    userID: shown?.userID ?? userIdOf(store.user(activity.owner), behaviour) + (faults.is('activity-user-id-differs') ? 1 : 0),
     type: activity.type,
     equipment: activity.equipment,
-    start_time: faults.is('activity-start-time-iso') ? formatIsoTime(activity.startTime) : formatSpecTime(activity.startTime),
+    start_time: faults.is('activity-start-time-iso') ? formatIsoTime(activity.startTime) : faults.is('start-time-wrong-weekday') ? withNextWeekday(activity.startTime) : formatSpecTime(activity.startTime),
     total_distance: faults.is('total-distance-string') ? String(activity.totalDistance) : activity.totalDistance,
     distance: activity.distance,
     duration: activity.duration,
@@ -77,7 +77,8 @@ export function activityBody(activity: Activity, server: ServerContext): JsonObj
   body.source = activity.source
   body.entry_mode = activity.entryMode
   body.has_map = faults.is('has-map-boolean') ? activity.path.length > 0 : hasMapText(activity)
-  if (previous) body.previous = activityUri(previous.id)
+  if (faults.is('previous-names-itself')) body.previous = activityUri(activity.id)
+  else if (previous) body.previous = activityUri(previous.id)
   // §2.3 lists these, but teams are outside this document (§2.7), so they are always empty.
   for (const dataSet of ['strength_training_activities', 'background_activities', 'sleep', 'nutrition', 'weight', 'general_measurements', 'diabetes']) {
     body[`nearest_teammate_${dataSet}`] = []
@@ -102,6 +103,11 @@ export function errorMessageBody(reason: 'Revoked' | 'Insufficient permission', 
 /** For mutants: a link made absolute with the server's own address (§2.1–§2.3 want relative ones). */
 function absoluteUri(uri: string, server: ServerContext): string {
   return `${server.ownOrigin()}${server.basePath}${uri}`
+}
+
+/** For a mutant: the spec time of `time` with the weekday of the next day, `Sun, 1 Mar 1987` for a Sunday's. */
+function withNextWeekday(time: number): string {
+  return `${formatSpecTime(time + 86_400_000).slice(0, 3)}${formatSpecTime(time).slice(3)}`
 }
 
 /** For mutants: ISO 8601 without a zone, `1987-03-01T07:00:00`, instead of the §2.2 format. */

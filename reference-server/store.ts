@@ -17,6 +17,7 @@ export class Store {
   /** Deleted ids and their owner: other-choices answers 410 for them (modes.ts). */
   private readonly deleted = new Map<string, UserKey>()
   private readonly lastDeleteAt = new Map<UserKey, number>()
+  private readonly deletedRecords = new Map<string, Activity>()
   /** Deleted activities a mutant keeps listing in the feed (delete-leaves-feed-item). */
   private readonly stillListed = new Map<string, Activity>()
   private readonly users = createDemoUsers()
@@ -37,6 +38,11 @@ export class Store {
 
   activity(id: string): Activity | undefined {
     return this.activities.get(id)
+  }
+
+  /** The user's deleted activities as they were (for a mutant). */
+  deletedActivitiesOf(owner: UserKey): Activity[] {
+    return [...this.deletedRecords.values()].filter((activity) => activity.owner === owner)
   }
 
   /** The owner of a deleted activity, or undefined when the id was never deleted. */
@@ -65,21 +71,21 @@ export class Store {
   }
 
   create(draft: Omit<ActivityDraft, 'modifiedAt'>): Activity {
-    return this.insert({ ...draft, modifiedAt: this.changeStamp(draft.owner) })
+    return this.insert({ ...draft, modifiedAt: this.changeStamp() })
   }
 
   /** Records that an activity changed (edit, live update). */
   touch(activity: Activity): void {
-    activity.modifiedAt = this.changeStamp(activity.owner)
+    activity.modifiedAt = this.changeStamp()
   }
 
   /** `keepListed` is for a mutant only: the activity stays in the feed, though reads no longer find it. */
   remove(activity: Activity, keepListed = false): void {
-    // Stamp first: the removed activity may hold the feed's latest change time, and the deletion
-    // must come after it.
-    const stamp = this.changeStamp(activity.owner)
+    // The deletion is a change of the feed (§4 rule 3): it moves the feed's change time to now.
+    const stamp = this.changeStamp()
     this.activities.delete(activity.id)
     this.deleted.set(activity.id, activity.owner)
+    this.deletedRecords.set(activity.id, activity)
     this.lastDeleteAt.set(activity.owner, stamp)
     if (keepListed) this.stillListed.set(activity.id, activity)
   }
@@ -99,15 +105,14 @@ export class Store {
   }
 
   /**
-   * The time to stamp a change with: now, truncated to the second Last-Modified can express, but
-   * always at least one second after the user's previous change. Without the bump, two changes
-   * within one second would share a Last-Modified, and a client revalidating with the first one
-   * would get a wrong 304 for the second (§4 rule 3 "has not changed since then"). The price:
-   * under a burst of writes Last-Modified can run a few seconds ahead of the clock.
+   * The time to stamp a change with: now. Never later, so no Last-Modified is ever later than the
+   * Date of the same answer (RFC 9110 §8.8.2.1: an origin server must not send a Last-Modified later
+   * than its Date), and a client may revalidate with the Date of any read taken after the change
+   * (§4 rule 3 "has not changed since then"). Last-Modified shows the second; two changes within one
+   * second share it, which makes it a weak validator for that second (RFC 9110 §8.8.2.2).
    */
-  private changeStamp(owner: UserKey): number {
-    const nowSecond = Math.floor(this.now() / 1000) * 1000
-    return Math.max(nowSecond, this.feedChangedAt(owner) + 1000)
+  private changeStamp(): number {
+    return this.now()
   }
 
   private insert(draft: ActivityDraft): Activity {

@@ -7,6 +7,7 @@ import type { CheckDefinition, ExchangeView } from './exchange-view.js'
 import { finding } from './findings.js'
 import { requestAuthorization } from './rules/request-authorization.js'
 import { requestBody } from './rules/request-body.js'
+import { requestIfModifiedSince } from './rules/request-if-modified-since.js'
 import { requestMediaType } from './rules/request-media-type.js'
 import { requestQuery } from './rules/request-query.js'
 import { responseBody } from './rules/response-body.js'
@@ -20,6 +21,7 @@ export const CHECKS: readonly CheckDefinition[] = [
   requestAuthorization,
   requestMediaType,
   requestQuery,
+  requestIfModifiedSince,
   requestBody,
   // the response a server gives
   responseStatus,

@@ -20,6 +20,7 @@ export function editActivity(call: Call): Reply {
   if (faults.is('edit-refuses-non-editable') && (sent.uri !== undefined || sent.userID !== undefined)) {
     return textReply(400, 'uri and userID cannot be edited.')
   }
+  if (faults.is('edit-refuses-full-representation') && sent.comments !== undefined) return textReply(400, 'comments cannot be edited.')
   if (faults.is('edit-notes-ignored')) delete changes.notes
   const before = activityBody(activity, call.server)
   // edit-not-persisted: the changes land on a copy, which answers, while the stored record stays as it was.

@@ -1,10 +1,11 @@
 // §4 endpoint 5 and rule 6: POST /fitnessActivities/<id> with a LiveFitnessActivityUpdate (§2.5)
-// → 204. §3 names no states and §4 rule 6 does not say how finishing is signalled, so every
-// activity accepts points at any time and nothing is ever "finished".
+// → 204. §3 names no states and §4 rule 6 does not say how finishing is signalled, so in the
+// reference every activity accepts points at any time and nothing is ever "finished"; the
+// other-choices mode holds an activity whose path has an end point finished (modes.ts liveUpdates).
 import type { Call } from '../call.js'
 import { pathClimb, pathDistance, pathDuration } from '../geo.js'
 import { activityBody } from '../representations.js'
-import { emptyReply, jsonReply, type Reply } from '../reply.js'
+import { emptyReply, jsonReply, textReply, type Reply } from '../reply.js'
 import { readJsonBody } from '../request-body.js'
 import { parseLiveUpdate } from '../validation.js'
 import { findOwnActivity } from './find-activity.js'
@@ -13,6 +14,9 @@ export function updateLiveActivity(call: Call): Reply {
   const { faults, behaviour } = call.server
   const activity = findOwnActivity(call)
   const points = parseLiveUpdate(readJsonBody(call, 'LiveFitnessActivityUpdate'))
+  if (behaviour.liveUpdates === 'until-ended' && activity.path.some((point) => point.type === 'end')) {
+    return textReply(409, `Activity ${call.pathname} is finished (its path has an end point) and takes no more points.`)
+  }
   if (!faults.is('live-update-points-dropped')) activity.path.push(...points)
   // Totals only grow: a seeded activity's totals were measured, not derived from its few points.
   activity.totalDistance = Math.max(activity.totalDistance, pathDistance(activity.path))

@@ -2,7 +2,7 @@
 // 304 (§4 rule 3). HEAD (§4 endpoint 9) is this handler with the body taken off (dispatch.ts).
 import type { Call } from '../call.js'
 import { isNotModified, lastModifiedHeader, notModifiedReply } from '../conditional.js'
-import { parseHttpDate } from '../http-date.js'
+import { parseHttpDate, wholeSeconds } from '../http-date.js'
 import { activityBody } from '../representations.js'
 import { jsonReply, type Reply } from '../reply.js'
 import { findOwnActivity } from './find-activity.js'
@@ -27,5 +27,6 @@ function isNotModifiedFor(call: Call, modifiedAt: number): boolean {
   const header = call.headers['if-modified-since']
   if (faults.is('activity-never-304')) return false
   if (faults.is('activity-stale-304')) return header !== undefined && parseHttpDate(header) !== undefined
+  if (faults.is('activity-304-only-on-exact-date')) return header !== undefined && parseHttpDate(header) === wholeSeconds(modifiedAt)
   return isNotModified(header, modifiedAt)
 }

@@ -1,8 +1,9 @@
 // §4 endpoint 2: GET /fitnessActivities → 200 FitnessActivityFeed (§2.2), or 304 (§4 rules 3–4).
 import type { Call } from '../call.js'
 import { isNotModified, lastModifiedHeader, notModifiedReply } from '../conditional.js'
+import { parseHttpDate, wholeSeconds } from '../http-date.js'
 import { previousLink, selectFeedPage } from '../feed-page.js'
-import { parseFeedQuery, type FeedQuery } from '../feed-query.js'
+import { isInScope, parseFeedQuery, type FeedQuery } from '../feed-query.js'
 import { contentTypeOf } from '../media-types.js'
 import { feedItemBody } from '../representations.js'
 import { jsonReply, type Reply } from '../reply.js'
@@ -22,12 +23,26 @@ export function readFeed(call: Call): Reply {
   if (page.previousPage !== undefined) body.previous = previousOf(call, page.previousPage, query)
   // Not required by §2.2, but it is the validator a client needs for If-Modified-Since.
   const reply = jsonReply(behaviour, 'FitnessActivityFeed', body, changedAt > 0 ? lastModifiedHeader(changedAt) : {})
-  if (isConditional(call, query) && isNotModified(call.headers['if-modified-since'], changedAt)) {
+  if (faults.is('feed-empty-object-after-delete') && deletedInScope(call, query)) return jsonReply(behaviour, 'FitnessActivityFeed', {})
+  if (isConditional(call, query) && isNotModifiedFor(call, changedAt)) {
     const notModified = notModifiedReply(changedAt)
     return faults.is('feed-304-with-body') && reply.body ? { ...notModified, rawAfterEnd: reply.body } : notModified
   }
   if (faults.is('feed-media-type-wrong')) reply.headers['Content-Type'] = contentTypeOf('FitnessActivity', behaviour)
   return reply
+}
+
+/** For a mutant: the scope covers an activity the user deleted. */
+function deletedInScope(call: Call, query: FeedQuery): boolean {
+  const { store, faults } = call.server
+  const scope = query.scope
+  return scope !== undefined && store.deletedActivitiesOf(call.grant.user).some((activity) => isInScope(scope, activity.startTime, activity.modifiedAt, faults))
+}
+
+function isNotModifiedFor(call: Call, changedAt: number): boolean {
+  const header = call.headers['if-modified-since']
+  if (call.server.faults.is('feed-304-only-on-exact-date')) return header !== undefined && parseHttpDate(header) === wholeSeconds(changedAt)
+  return isNotModified(header, changedAt)
 }
 
 function isConditional(call: Call, query: FeedQuery): boolean {
@@ -39,7 +54,8 @@ function isConditional(call: Call, query: FeedQuery): boolean {
 /** §2.2 previous, or one of the mutants' broken versions of it. */
 function previousOf(call: Call, page: number, query: FeedQuery): string {
   const { faults, behaviour } = call.server
-  const kept = faults.is('previous-drops-page-size') ? { ...query, pageSizeGiven: false } : query
+  const drops = faults.is('previous-drops-page-size') || (faults.is('previous-drops-small-page-size') && query.pageSize < 3)
+  const kept = drops ? { ...query, pageSizeGiven: false } : query
   const text = previousLink(call.origin, call.pathname, page, kept, behaviour)
   if (!faults.is('previous-without-page') && !faults.is('previous-relative')) return text
   const link = new URL(text)

@@ -2,6 +2,7 @@
 // activity is someone else's or gone (§7 rule 6 leaves those statuses open; modes.ts chooses).
 import { forbidden } from '../auth.js'
 import type { Call } from '../call.js'
+import { contentTypeOf } from '../media-types.js'
 import type { Activity } from '../model.js'
 import { ReplyProblem, textReply } from '../reply.js'
 
@@ -23,7 +24,9 @@ export function findOwnActivity(call: Call): Activity {
   if (owner === user && behaviour.deletedActivityStatus === 410) {
     throw new ReplyProblem(textReply(410, `Activity ${call.pathname} was deleted.`))
   }
-  throw new ReplyProblem(textReply(404, `There is no activity ${call.pathname}.`))
+  const missing = textReply(404, `There is no activity ${call.pathname}.`)
+  if (call.server.faults.is('error-message-on-404')) missing.headers['Content-Type'] = contentTypeOf('ErrorMessage', behaviour)
+  throw new ReplyProblem(missing)
 }
 
 /** The isolation mutants: one method each skips the ownership check (§5 rule 2). */

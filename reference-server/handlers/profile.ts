@@ -19,12 +19,14 @@ export function editProfile(call: Call): Reply {
   const profile = store.user(call.grant.user).profile
   if (!faults.is('profile-edit-ignored')) Object.assign(profile, changes)
   if (faults.is('profile-edit-partial-response')) return jsonReply(behaviour, 'Profile', { ...changes })
-  return profileReply(call, profile)
+  const withoutPictures = faults.is('profile-empty-edit-partial') && Object.keys(changes).length === 0
+  return profileReply(call, profile, withoutPictures)
 }
 
-function profileReply(call: Call, profile: Profile): Reply {
+function profileReply(call: Call, profile: Profile, withoutPictures = false): Reply {
   const { behaviour, faults } = call.server
   const body = profileBody(profile)
+  if (withoutPictures) for (const size of ['small', 'normal', 'medium', 'large']) delete body[`${size}_picture`]
   if (faults.is('elite-string')) body.elite = String(profile.elite)
   const reply = jsonReply(behaviour, 'Profile', body)
   if (faults.is('profile-media-type-wrong')) reply.headers['Content-Type'] = contentTypeOf('User', behaviour)

@@ -25,6 +25,22 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
+// §2.2: the values a feed item shares with its activity (§2.3). The start time may be spelled
+// startTime in an item (an irregularity) and is compared as an instant, since the two texts may
+// differ in form; the item's uri may be /activities/<id>, so the id is the uri's last segment.
+const SHARED_WITH_ITEM = ['type', 'total_distance', 'duration', 'source', 'entry_mode', 'has_map'] as const
+
+function feedItemView(value: unknown): Record<string, unknown> | undefined {
+  if (!isRecord(value)) return undefined
+  const view: Record<string, unknown> = {}
+  const id = EXPRESSION_FUNCTIONS.lastSegment?.apply(value.uri, [])
+  if (id !== undefined) view.id = id
+  const start = instantOf(value.start_time ?? value.startTime)
+  if (start !== undefined) view.start = start
+  for (const field of SHARED_WITH_ITEM) if (value[field] !== undefined) view[field] = value[field]
+  return view
+}
+
 function parseUrl(value: unknown): URL | undefined {
   if (typeof value !== 'string') return undefined
   try {
@@ -41,6 +57,13 @@ export const EXPRESSION_FUNCTIONS: Readonly<Record<string, ExpressionFunction>> 
   keys: { arity: [0, 0], apply: (v) => (isRecord(v) ? Object.keys(v) : undefined) },
   omit: { arity: [1, 20], apply: (v, args) => (isRecord(v) ? Object.fromEntries(Object.entries(v).filter(([k]) => !args.includes(k))) : undefined) },
   pick: { arity: [1, 20], apply: (v, args) => (isRecord(v) ? Object.fromEntries(Object.entries(v).filter(([k]) => args.includes(k))) : undefined) },
+  append: {
+    arity: [2, 2],
+    apply: (v, [field, text]) => (isRecord(v) && typeof v[String(field)] === 'string' ? { ...v, [String(field)]: `${v[String(field)] as string}${text}` } : undefined),
+  },
+  feedItemView: { arity: [0, 0], apply: (v) => feedItemView(v) },
+  // choice: `status | when(403, 'a', 'b')` is 'a' for a 403 and 'b' otherwise (an expected value that depends on the answer)
+  when: { arity: [3, 3], apply: (v, [match, then, otherwise]) => (v === match || (v !== undefined && String(v) === String(match)) ? then : otherwise) },
   unique: { arity: [0, 0], onLists: true, apply: (v) => (Array.isArray(v) ? [...new Set(v.map((x) => JSON.stringify(x)))].map((x) => JSON.parse(x) as unknown) : undefined) },
   sort: { arity: [0, 0], onLists: true, apply: (v) => (Array.isArray(v) ? [...v].sort((a, b) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0)) : undefined) },
   // conversions

@@ -12,7 +12,7 @@ const ALL: readonly MatcherDefinition[] = [
   // numbers and sizes
   numbers.gt, numbers.gte, numbers.lt, numbers.lte, numbers.length, numbers.minLength, numbers.maxLength,
   // strings and lists
-  strings.contains, strings.notContains, strings.matches, strings.notMatches,
+  strings.contains, strings.notContains, strings.containsPartOf, strings.matches, strings.notMatches,
   // structure
   structure.present, structure.absent, structure.type, structure.unique,
   // times

@@ -1,5 +1,5 @@
 import { isLike } from './deep-compare.js'
-import { expectsString, show, type MatcherDefinition } from './matcher-definition.js'
+import { expectsString, isTemplate, show, type MatcherDefinition } from './matcher-definition.js'
 
 function containsValue(actual: unknown, expected: unknown): boolean {
   if (typeof actual === 'string') return typeof expected === 'string' && actual.includes(expected)
@@ -11,6 +11,27 @@ export const contains: MatcherDefinition = {
   checkExpected: () => undefined,
   test: (actual, expected) => containsValue(actual, expected),
   describe: (expected) => `containing ${show(expected)}`,
+}
+
+/**
+ * Array: some element is an object whose every field equals the expected object's field of that name.
+ * The reverse of `contains`: the element may lack fields, but not differ in one. For "the feed item of
+ * this activity shows its values" where §2.2 lets an item lack `source`, `entry_mode` and `has_map`.
+ */
+export const containsPartOf: MatcherDefinition = {
+  name: 'containsPartOf',
+  checkExpected: (expected) => (isObjectOrTemplate(expected) ? undefined : 'expects an object'),
+  test: (actual, expected) =>
+    Array.isArray(actual) && actual.some((element) => isNonEmptyObject(element) && isLike(expected, element)),
+  describe: (expected) => `containing an element that agrees with ${show(expected)} on every field it has`,
+}
+
+function isNonEmptyObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length > 0
+}
+
+function isObjectOrTemplate(value: unknown): boolean {
+  return isTemplate(value) || (typeof value === 'object' && value !== null && !Array.isArray(value))
 }
 
 /** Also holds for an absent value: "the feed does not list the deleted activity" holds for an empty feed. */

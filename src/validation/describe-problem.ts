@@ -5,7 +5,7 @@ import type { ErrorObject } from 'ajv/dist/2020.js'
 const MAX_TEXT = 40
 
 const FORMAT_WORDS: Readonly<Record<string, string>> = {
-  'spec-time': 'a time in the form "<weekday>, <day> <month> <year> <HH:MM:SS>", e.g. "Tue, 1 Mar 2011 07:00:00"',
+  'spec-time': 'a time in the form "<weekday>, <day> <month> <year> <HH:MM:SS>" whose weekday is that of the date, e.g. "Tue, 1 Mar 2011 07:00:00"',
   'relative-uri': 'a relative URI starting with "/" (no scheme, no host)',
   'absolute-http-url': 'an absolute http or https URL',
   uri: 'an absolute URI',

@@ -4,23 +4,25 @@
 import { indexOfName, MONTHS, twoDigits, utcMillis, wallTimeOf, WEEKDAYS, type WallTime } from './calendar.js'
 
 // §2.2: `<weekday>, <day> <month> <year> <HH:MM:SS>`. Names may be full or three letters, in any
-// case; the day may have a leading zero. The spec does not say the weekday must match the date,
-// so it is only checked to be a weekday name.
+// case; the day may have a leading zero. The format names the day of the week of that date, so a
+// weekday that is not the date's is wrong (as RFC 5322 §3.3 says of HTTP dates' day-of-week).
 const SPEC_TIME = /^([A-Za-z]+), (\d{1,2}) ([A-Za-z]+) (\d{4}) (\d{2}):(\d{2}):(\d{2})$/
 const SPEC_NAMES = { caseSensitive: false, allowFull: true, allowShort: true }
 
 /**
- * Epoch milliseconds of a §2.2 start time, reading the wall time as UTC; undefined when malformed.
+ * Epoch milliseconds of a §2.2 start time, reading the wall time as UTC; undefined when malformed
+ * or when the weekday is not that date's.
  * @example parseSpecTime('Tue, 1 Mar 2011 07:00:00') // 1298962800000
  */
 export function parseSpecTime(text: string): number | undefined {
   const match = SPEC_TIME.exec(text)
   if (!match) return undefined
   const [, weekday = '', day = '', month = '', year = '', hour = '', minute = '', second = ''] = match
-  if (indexOfName(WEEKDAYS, weekday, SPEC_NAMES) === undefined) return undefined
+  const weekdayIndex = indexOfName(WEEKDAYS, weekday, SPEC_NAMES)
   const monthIndex = indexOfName(MONTHS, month, SPEC_NAMES)
-  if (monthIndex === undefined) return undefined
-  return utcMillis({ year: +year, month: monthIndex, day: +day, hour: +hour, minute: +minute, second: +second })
+  if (weekdayIndex === undefined || monthIndex === undefined) return undefined
+  const ms = utcMillis({ year: +year, month: monthIndex, day: +day, hour: +hour, minute: +minute, second: +second })
+  return ms !== undefined && wallTimeOf(ms).weekday === weekdayIndex ? ms : undefined
 }
 
 /**

@@ -88,6 +88,11 @@ async function lastModifiedThenLater(server: ProbeServer, path: string): Promise
   return lastModified
 }
 
+/** The test clock's date, YYYY-MM-DD: the modification date of anything changed now. */
+function today(server: ProbeServer): string {
+  return new Date(server.clock.now()).toISOString().slice(0, 10)
+}
+
 async function ownActivity(server: ProbeServer): Promise<string> {
   return server.created(withPath)
 }
@@ -110,11 +115,6 @@ export const probes: Record<MutantName, Probe> = {
   },
   'size-counts-page': async (s) => (await s.feed('?pageSize=4')).size === 4,
   'scoped-previous-present': async (s) => (await s.feed('?noEarlierThan=2026-01-01')).previous !== undefined,
-  'scoped-size-total': async (s) => {
-    await s.created()
-    const feed = await s.feed(march('15', '15'))
-    return feed.size !== feed.items.length
-  },
 
   // date scopes
   'no-earlier-than-exclusive': async (s) => !(await scopedIds(s, march('15', '31'))).has('onBoundary'),
@@ -337,4 +337,43 @@ export const probes: Record<MutantName, Probe> = {
   'no-token-live-updates': async (s) => (await s.send(await s.created(), { method: 'POST', token: null, type: 'LiveFitnessActivityUpdate', body: livePoint })).status === 204,
   'invalid-token-edits-profile': async (s) => (await s.send('/profile', { method: 'PUT', token: 'never-issued', type: 'Profile', body: {} })).status === 200,
   'live-update-other-users-activity': async (s) => (await s.send(await s.created({}, s.tokens.otherToken), { method: 'POST', type: 'LiveFitnessActivityUpdate', body: livePoint })).status === 204,
+
+  // issue 12: checks that were missing or too weak
+  'activity-304-only-on-exact-date': async (s) => {
+    const path = await ownActivity(s)
+    s.clock.advance(60)
+    const later = header(await s.send(path), 'date') ?? ''
+    return (await s.send(path, { headers: { 'if-modified-since': later } })).status === 200
+  },
+  'feed-304-only-on-exact-date': async (s) => {
+    s.clock.advance(60)
+    const later = header(await s.send('/fitnessActivities'), 'date') ?? ''
+    return (await s.send('/fitnessActivities', { headers: { 'if-modified-since': later } })).status === 200
+  },
+  'previous-drops-small-page-size': async (s) => !new URL((await s.feed('?pageSize=2')).previous ?? '').searchParams.has('pageSize'),
+  'error-message-on-404': async (s) => (header(await s.send('/fitnessActivities/999999'), 'content-type') ?? '').includes('ErrorMessage'),
+  'feed-item-start-time-shifted': async (s) => {
+    const path = await s.created()
+    const item = (await s.feed(march('15', '15'))).items.find((candidate) => candidate.uri === path)
+    return item?.start_time !== (await s.json(path)).start_time
+  },
+  'feed-item-uri-other-path': async (s) => ((await s.feed()).items[0]?.uri ?? '').startsWith('/fitnessActivity/'),
+  // The probe's activity starts on Sunday 15 March 1987.
+  'start-time-wrong-weekday': async (s) => !String((await s.json(await s.created())).start_time).startsWith('Sun, '),
+  'previous-names-itself': async (s) => {
+    const path = await s.created()
+    return (await s.json(path)).previous === path
+  },
+  'activity-user-id-differs': async (s) => (await s.json(await ownActivity(s))).userID !== (await s.json('/user')).userID,
+  'edit-refuses-full-representation': async (s) => {
+    const path = await ownActivity(s)
+    return (await s.edit(path, { ...(await s.json(path)), notes: 'sent back whole' })).status === 400
+  },
+  'modified-no-earlier-than-exclusive': async (s) => !(await listedWithModifiedBound(s, `modifiedNoEarlierThan=${today(s)}`)),
+  'modified-no-later-than-exclusive': async (s) => !(await listedWithModifiedBound(s, `modifiedNoLaterThan=${today(s)}`)),
+  'feed-empty-object-after-delete': async (s) => {
+    await s.send(await s.created(), { method: 'DELETE' })
+    return (await s.json(`/fitnessActivities${march('15', '15')}`)).items === undefined
+  },
+  'profile-empty-edit-partial': async (s) => !('large_picture' in (await s.json('/profile', { method: 'PUT', type: 'Profile', body: {} }))),
 }

@@ -139,9 +139,35 @@ describe('evaluateExpression', () => {
     expect(item).toEqual({ uri: '/fitnessActivities/1', notes: 'x' })
   })
 
+  it.each([
+    { source: "item | append(notes, ', again')", value: { uri: '/fitnessActivities/1', notes: 'x, again', userID: 7 } },
+    { source: "item | append(missing, 'y')", value: undefined },
+    { source: "item | append(userID, 'y')", value: undefined },
+  ])('appends to a text field: $source → $value', ({ source, value }) => {
+    expect(evaluateExpression(source, { item: { uri: '/fitnessActivities/1', notes: 'x', userID: 7 } })).toEqual(value)
+  })
+
+  it.each([
+    { source: "status | when(403, 'a', 'b')", value: 'b' },
+    { source: "code | when(403, 'a', 'b')", value: 'a' },
+    { source: "text | when(403, 'a', 'b')", value: 'a' },
+    { source: "missing | when(403, 'a', 'b')", value: 'b' },
+  ])('chooses by the value: $source → $value', ({ source, value }) => {
+    expect(evaluateExpression(source, { status: 404, code: 403, text: '403' })).toBe(value)
+  })
+
+  it('views a feed item and its activity alike: id from the uri, the start time as an instant under either spelling', () => {
+    const activity = { uri: '/fitnessActivities/12', start_time: 'Sun, 1 Mar 1987 07:00:00', type: 'Running', total_distance: 5, duration: 60, source: 'App', notes: 'x', path: [] }
+    const item = { uri: '/activities/12', startTime: 'Sunday, 01 March 1987 07:00:00', type: 'Running', total_distance: 5, duration: 60 }
+    const expected = { id: '12', start: Date.UTC(1987, 2, 1, 7), type: 'Running', total_distance: 5, duration: 60 }
+    expect(evaluateExpression('activity | feedItemView', { activity })).toEqual({ ...expected, source: 'App' })
+    expect(evaluateExpression('items[*] | feedItemView', { items: [item] })).toEqual([expected])
+    expect(evaluateExpression("'text' | feedItemView", {})).toBeUndefined()
+  })
+
   it('lists every function of the scenario format', () => {
     expect(Object.keys(EXPRESSION_FUNCTIONS).sort()).toEqual(
-      ['addDays', 'addSeconds', 'bool', 'date', 'httpDate', 'keys', 'lastSegment', 'length', 'max', 'min', 'number', 'omit', 'pick', 'query', 'sort', 'specTime', 'string', 'time', 'unique', 'urlPath', 'ymd'].sort(),
+      ['addDays', 'addSeconds', 'append', 'bool', 'date', 'feedItemView', 'httpDate', 'keys', 'lastSegment', 'length', 'max', 'min', 'number', 'omit', 'pick', 'query', 'sort', 'specTime', 'string', 'time', 'unique', 'urlPath', 'when', 'ymd'].sort(),
     )
   })
 })

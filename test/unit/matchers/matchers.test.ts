@@ -119,6 +119,20 @@ describe('string and list matchers', () => {
   })
 
   it.each<Row>([
+    // some element agrees with the expected object on every field the element has
+    { actual: [{ id: '1', type: 'Cycling' }, { id: '2', type: 'Running' }], expected: { id: '2', type: 'Running', source: 'App' }, passed: true },
+    { actual: [{ id: '2' }], expected: { id: '2', type: 'Running' }, passed: true },
+    { actual: [{ id: '2', type: 'Cycling' }], expected: { id: '2', type: 'Running' }, passed: false },
+    { actual: [{ id: '2', extra: 1 }], expected: { id: '2' }, passed: false },
+    { actual: [{}], expected: { id: '2' }, passed: false },
+    { actual: [], expected: { id: '2' }, passed: false },
+    { actual: undefined, expected: { id: '2' }, passed: false },
+    { actual: ['2'], expected: { id: '2' }, passed: false },
+  ])('containsPartOf: $actual vs $expected → $passed', ({ actual, expected, passed }) => {
+    expect(test('containsPartOf', actual, expected)).toBe(passed)
+  })
+
+  it.each<Row>([
     { actual: ['12', '13'], expected: '14', passed: true },
     { actual: ['12', '13'], expected: '13', passed: false },
     { actual: [{ uri: '/a/1', type: 'Running' }], expected: { uri: '/a/1' }, passed: false },

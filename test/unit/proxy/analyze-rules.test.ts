@@ -53,6 +53,10 @@ describe('request rules', () => {
     ['an unknown feed parameter', { method: 'GET', path: '/fitnessActivities', query: [['limit', '3']], request: { ...AUTH, accept: mt('FitnessActivityFeed') } }, ['note -']],
     ['an unknown endpoint', { method: 'GET', path: '/teams', request: AUTH }, ['unknown-endpoint -']],
     ['PATCH of an activity', { method: 'PATCH', path: '/fitnessActivities/1', request: AUTH }, ['unknown-endpoint -']],
+    ['If-Modified-Since as an HTTP date in GMT', { method: 'GET', path: '/fitnessActivities/1', request: { ...AUTH, accept: mt('FitnessActivity'), 'if-modified-since': DATE } }, []],
+    ['If-Modified-Since in ISO 8601', { method: 'GET', path: '/fitnessActivities', request: { ...AUTH, accept: mt('FitnessActivityFeed'), 'if-modified-since': '2011-03-01T07:00:00Z' } }, ['violation COND-IMS-FORMAT']],
+    ['If-Modified-Since in UTC, not GMT', { method: 'GET', path: '/fitnessActivities/1', request: { ...AUTH, accept: mt('FitnessActivity'), 'if-modified-since': 'Tue, 01 Mar 2011 07:00:00 UTC' } }, ['violation COND-IMS-FORMAT']],
+    ['If-Modified-Since in the obsolete RFC 850 form', { method: 'GET', path: '/fitnessActivities/1', request: { ...AUTH, accept: mt('FitnessActivity'), 'if-modified-since': 'Tuesday, 01-Mar-11 07:00:00 GMT' } }, ['violation COND-IMS-FORMAT']],
   ])('%s', (_title, spec, expected) => {
     expect(found(spec)).toEqual(expected)
   })
@@ -68,6 +72,7 @@ describe('response rules', () => {
     ['a wrong media type', { ...read, status: 200, response: { 'content-type': 'application/json', 'last-modified': DATE }, body: JSON.stringify(ACTIVITY) }, ['violation MEDIA-TYPE-RESPONSE']],
     ['a body that is not JSON', { ...read, status: 200, response: { 'content-type': mt('FitnessActivity'), 'last-modified': DATE }, body: '<html>' }, ['violation BODY-IS-JSON']],
     ['304 without If-Modified-Since', { ...read, status: 304 }, ['violation COND-ACTIVITY-MODIFIED']],
+    ['a 404 under the ErrorMessage media type', { ...read, status: 404, response: { 'content-type': mt('ErrorMessage') }, body: '{"reason":"Insufficient permission"}' }, ['note -', 'violation ERROR-MEDIA-TYPE']],
     ['304 to If-Modified-Since', { ...read, request: { ...read.request, 'if-modified-since': DATE }, status: 304 }, []],
     ['a 404', { ...read, status: 404, response: { 'content-type': 'text/plain' }, body: 'not found' }, ['note -']],
     ['a 500', { ...read, status: 500 }, ['note ERROR-CLIENT-NOT-5XX']],
