@@ -1,6 +1,7 @@
 // Authentication (§5) and the three structured 403s (§7 rules 1–3).
 import type { ServerContext } from './call.js'
 import { demoTokens, grantFor, type Grant } from './demo-accounts.js'
+import { contentTypeOf } from './media-types.js'
 import { errorMessageBody } from './representations.js'
 import { jsonReply, textReply, type Reply } from './reply.js'
 
@@ -37,7 +38,9 @@ export function authenticate(header: string | undefined, server: ServerContext, 
   if (!grant && server.faults.is('invalid-token-edits-profile') && request.method === 'PUT' && request.path === '/profile') return { ok: true, grant: firstDemoGrant() }
   if (!grant) {
     const message = match ? 'The bearer token is not known to this server.' : 'The Authorization header must have the form "Bearer <token>" (§5 rule 1).'
-    return { ok: false, reply: textReply(401, message, { 'WWW-Authenticate': `${realm}, error="invalid_token"` }) }
+    const reply = textReply(401, message, { 'WWW-Authenticate': `${realm}, error="invalid_token"` })
+    if (server.faults.is('error-message-on-401')) reply.headers['Content-Type'] = contentTypeOf('ErrorMessage', server.behaviour)
+    return { ok: false, reply }
   }
   return { ok: true, grant }
 }

@@ -162,6 +162,7 @@ export const mutantCatalogue = [
   { name: 'activity-304-only-on-exact-date', rule: 'COND-ACTIVITY-NOT-MODIFIED', description: 'An activity answers 304 only to an If-Modified-Since equal to its Last-Modified; a later date, unchanged since, gets 200 (§4 rule 3).' },
   { name: 'feed-304-only-on-exact-date', rule: 'COND-FEED-NOT-MODIFIED', description: 'The feed answers 304 only to an If-Modified-Since equal to its change time; a later date, unchanged since, gets 200 (§4 rule 3).' },
   { name: 'previous-drops-small-page-size', rule: 'FEED-PREVIOUS-KEEPS-PAGE-SIZE', description: 'The previous link keeps a given pageSize only when it is 3 or more (§4 rule 2).' },
+  { name: 'error-message-on-401', rule: 'ERROR-MEDIA-TYPE', description: 'A request with an unknown bearer token is answered 401 under the ErrorMessage media type, used only for 403 (§7).' },
   { name: 'error-message-on-404', rule: 'ERROR-MEDIA-TYPE', description: 'An unknown or deleted activity is answered 404 under the ErrorMessage media type, used only for 403 (§7).' },
   { name: 'feed-item-start-time-shifted', rule: 'FEED-ITEM-MATCHES-ACTIVITY', description: 'Feed items give a start time one hour later than their activity\'s (§2.2).' },
   { name: 'feed-item-uri-other-path', rule: 'FEED-ITEM-URI-RELATIVE', description: 'Feed items name their activity /fitnessActivity/<id>, neither /fitnessActivities/<id> nor /activities/<id> (§2.2).' },

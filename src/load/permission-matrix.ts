@@ -51,6 +51,9 @@ const ON_REJECTED =
   'The server refused the suite\'s own new activity (sent with the main token); its type and equipment come from the config (activityType, equipment), which may need values this server accepts.'
 
 const IS_403: CheckCondition = { path: 'status', matcher: 'equals', expected: 403 }
+const IS_NOT_403: CheckCondition = { path: 'status', matcher: 'notEquals', expected: 403 }
+/** The ErrorMessage media type in any letter case (media types are case-insensitive, RFC 9110 §8.3.1). */
+const ERROR_MESSAGE_MEDIA_TYPE = '[Ee][Rr][Rr][Oo][Rr][Mm][Ee][Ss][Ss][Aa][Gg][Ee]'
 
 /** True for a parsed file that holds the permission matrix rather than scenarios. */
 export function isPermissionMatrix(data: unknown): boolean {
@@ -201,14 +204,16 @@ class RowExpander {
       ...(this.route.target === 'account' ? [] : [{ path: 'bodyText', matcher: 'notContains', expected: '${run.marker}', rules: [rule], at, severity: 'failure' as const }]),
       ...(this.route.target === 'new-activity' ? [{ path: 'headers.location', matcher: 'absent', expected: true, rules: [rule], at, severity: 'failure' as const }] : []),
     ]
-    if (!forbidden) return { checks: [status, ...noData] }
+    // §7: "The structured error body is used only for 403 Forbidden": any other refusal must not claim that media type.
+    const notErrorMessage: Check = { path: "headers.content-type ?? ''", matcher: 'notMatches', expected: ERROR_MESSAGE_MEDIA_TYPE, rules: ['ERROR-MEDIA-TYPE'], at, severity: 'failure', when: IS_NOT_403 }
+    if (!forbidden) return { checks: [status, notErrorMessage, ...noData] }
     const errorMessage = [
       check('headers.content-type', 'mediaType', 'ErrorMessage', ['ERROR-MEDIA-TYPE']),
       check('body.reason', 'equals', forbidden.reason),
       forbidden.deleteHealth === undefined ? check('body.delete_health', 'absent', true) : check('body.delete_health | bool', 'equals', forbidden.deleteHealth),
     ]
     // A schema check cannot be conditional: an exact 403 is validated as an ErrorMessage, the lenient cells by their fields above.
-    return { checks: [status, ...errorMessage, ...noData], ...(exact ? { schema: { representation: 'ErrorMessage', rules: ['ERROR-FIELDS'], at } } : {}) }
+    return { checks: [status, ...errorMessage, ...(exact ? [] : [notErrorMessage]), ...noData], ...(exact ? { schema: { representation: 'ErrorMessage', rules: ['ERROR-FIELDS'], at } } : {}) }
   }
 
   /** An activity of the main user, marked with the run's marker, on this row's day (hour 8 + n keeps each distinct). */

@@ -351,6 +351,7 @@ export const probes: Record<MutantName, Probe> = {
     return (await s.send('/fitnessActivities', { headers: { 'if-modified-since': later } })).status === 200
   },
   'previous-drops-small-page-size': async (s) => !new URL((await s.feed('?pageSize=2')).previous ?? '').searchParams.has('pageSize'),
+  'error-message-on-401': async (s) => (header(await s.send('/user', { token: 'never-issued' }), 'content-type') ?? '').includes('ErrorMessage'),
   'error-message-on-404': async (s) => (header(await s.send('/fitnessActivities/999999'), 'content-type') ?? '').includes('ErrorMessage'),
   'feed-item-start-time-shifted': async (s) => {
     const path = await s.created()
