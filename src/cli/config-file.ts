@@ -12,7 +12,7 @@ import { parseYamlSource } from '../load/yaml-source.js'
 /** Looked for in the working directory in this order when --config is not given. */
 export const CONFIG_FILE_NAMES = ['fitconform.config.ts', 'fitconform.config.mts', 'fitconform.config.mjs', 'fitconform.config.js', 'fitconform.config.yaml', 'fitconform.config.yml'] as const
 
-const MODULE_EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'])
+const MODULE_EXTENSIONS = new Set(['.ts', '.mts', '.js', '.mjs'])
 
 export interface ConfigSource {
   readonly file: string
@@ -43,9 +43,9 @@ function readModuleConfig(path: string): ConfigSource {
     // Synchronous on purpose: options are resolved before anything runs. Node 20.19 can require() the
     // ES modules a config imports (`fitconform` itself); jiti transforms only what Node cannot load.
     // No cache on disk: a config is one small file, and we write nothing into the user's node_modules.
-    const jiti = createJiti(path, { fsCache: false, moduleCache: false, tryNative: true })
+    const jiti = createJiti(path, { fsCache: false, moduleCache: false, tryNative: true, interopDefault: false })
     const module = jiti(path) as { default?: unknown }
-    exported = module?.default ?? module
+    exported = module?.default
   } catch (error) {
     throw configError(path, `cannot load ${basename(path)}: ${(error as Error).message}`)
   }
