@@ -54,7 +54,7 @@ console.log(JSON.stringify({ loaded: loaded.scenarios.map((s) => s.id), kind: ou
     expect(printed.summary.passed).toBe(printed.loaded.length)
   }, 60_000)
 
-  it('type-checks a user module against the published types, and rejects a wrong option type', async () => {
+  it('type-checks a user module and the README example against the published types, and rejects a wrong option type', async () => {
     writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2023', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] }, include: ['*.ts'] }))
     writeFileSync(
       join(project, 'typed.ts'),
@@ -65,8 +65,12 @@ const outcome = await run({ baseUrl: config.baseUrl, reporters: [reporter] })
 export const failed: number = outcome.kind === 'ran' ? outcome.result.summary.failed : outcome.exitCode
 `,
     )
+    // The README's library example, as a user would paste it.
+    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8')
+    const example = /## Using fitconform as a library[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)![1]!
+    writeFileSync(join(project, 'readme-example.ts'), `${example}export {}\n`)
     writeFileSync(join(project, 'wrong.ts'), `import { defineConfig } from 'fitconform'\nexport default defineConfig({ timeout: 'soon' })\n`)
-    // One tsc run for both files: the only error must be the wrong option type, so typed.ts is clean.
+    // One tsc run for all files: the only error must be the wrong option type, so the others are clean.
     const checked = await exec(process.execPath, [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'])
     rmSync(join(project, 'wrong.ts'))
     expect(checked.code).not.toBe(0)
