@@ -42,7 +42,7 @@ async function startPrism(document: string, upstream: string): Promise<RunningPr
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()))
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()))
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`Prism did not start within 30 s:\n${output}`)), 30_000)
+    const timer = setTimeout(() => reject(new Error(`Prism did not start within 90 s:\n${output}`)), 90_000)
     const check = (): void => {
       if (!output.includes('Prism is listening')) return
       clearTimeout(timer)
@@ -76,7 +76,7 @@ describe('Prism validating proxy with the generated document', () => {
     writeFileSync(document, JSON.stringify(buildOpenApi({ rules, schemasDir: join(packageRoot(), 'schemas'), version: '0.0.0' })))
     ;[reference, mutant] = await Promise.all([startReferenceServer(), startReferenceServer({ mutant: 'has-map-boolean' })])
     ;[prismReference, prismMutant] = await Promise.all([startPrism(document, reference.url), startPrism(document, mutant.url)])
-  }, 60_000)
+  }, 120_000)
 
   afterAll(async () => {
     prismReference?.stop()
@@ -102,7 +102,7 @@ describe('Prism validating proxy with the generated document', () => {
     // The suite's deliberately bad requests (wrong body types, no token): Prism is judging the traffic.
     expect(violations(log, 'request')).toContain('Violation: request Invalid security scheme used')
     expect(violations(log, 'request').some((line) => line.startsWith('Violation: request.body'))).toBe(true)
-  }, 90_000)
+  }, 180_000)
 
   it('reports a response violation in front of a mutant that sends has_map as a boolean', async () => {
     const outcome = await run({ baseUrl: prismMutant.url, tokens: tokensOf(mutant), paths: [join(packageRoot(), 'suites', 'activity', 'lifecycle.yaml')], outputDir: join(dir, 'mutant') })
