@@ -7,7 +7,7 @@
 // wrapper exports nothing. Our dependencies are plain JavaScript: jiti loads them natively (transforming
 // undici and ajv as well made each worker start twice as slow).
 import { readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, URL } from 'node:url'
 
 const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'))
 const NATIVE_MODULES = JSON.stringify(Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }))
