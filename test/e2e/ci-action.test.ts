@@ -67,7 +67,7 @@ it('with the default inputs runs the whole suite on the embedded reference serve
   expect(outcome.outputs).toBe('exit-code=0\nreport-dir=reports\n')
   expect(outcome.summary).toMatch(/^## fitconform: \d+ passed, 0 failed/)
   for (const file of ['report.html', 'junit.xml', 'results.json', 'summary.md']) expect(existsSync(join(outcome.workspace, 'reports', file)), file).toBe(true)
-}, 120_000)
+}, 240_000)
 
 describe('against a server that breaks a rule', () => {
   let server: RunningReferenceServer
@@ -83,7 +83,7 @@ describe('against a server that breaks a rule', () => {
     expect(outcome.summary).toContain('ACTIVITY-HAS-MAP-TEXT')
     expect(existsSync(join(outcome.workspace, 'reports', 'report.html'))).toBe(true)
     expect(outcome.summary + outcome.stdout + outcome.outputs).not.toContain(server.tokens.token)
-  }, 60_000)
+  }, 120_000)
 
   it('passes with expect-failures listing that rule, and fails on skip when fail-on-skip is true', async () => {
     const known = { 'known.yaml': '- rule: ACTIVITY-HAS-MAP-TEXT\n  reason: has_map is still a boolean\n' }
@@ -92,7 +92,7 @@ describe('against a server that breaks a rule', () => {
     const skipping = await runAction({ ...inputs(), 'expect-failures': 'known.yaml', paths: join(REPO_ROOT, 'suites', 'security'), 'fail-on-skip': 'true' }, known)
     expect(skipping.stdout).toContain('--fail-on-skip')
     expect(skipping.code).toBe(1)
-  }, 60_000)
+  }, 120_000)
 })
 
 it('exits 3 and says so in the summary when the server cannot be reached', async () => {

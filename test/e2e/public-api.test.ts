@@ -52,7 +52,7 @@ console.log(JSON.stringify({ loaded: loaded.scenarios.map((s) => s.id), kind: ou
     expect(printed.loaded.length).toBeGreaterThan(0)
     expect(printed.seen.sort()).toEqual(printed.loaded.sort())
     expect(printed.summary.passed).toBe(printed.loaded.length)
-  }, 60_000)
+  }, 120_000)
 
   it('type-checks a user module and the README example against the published types, and rejects a wrong option type', async () => {
     writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2023', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] }, include: ['*.ts'] }))
@@ -75,7 +75,7 @@ export const failed: number = outcome.kind === 'ran' ? outcome.result.summary.fa
     rmSync(join(project, 'wrong.ts'))
     expect(checked.code).not.toBe(0)
     expect(checked.stdout.trim().split('\n')).toEqual(["wrong.ts(2,31): error TS2322: Type 'string' is not assignable to type 'number'."])
-  }, 60_000)
+  }, 120_000)
 })
 
 describe('fitconform.config.ts', () => {
@@ -100,7 +100,7 @@ export default defineConfig({ baseUrl: ${JSON.stringify(server.url)}, tokens: { 
     expect(result.target).toBe(server.url + '/')
     expect(result.summary.failed).toBe(0)
     expect(result.summary.passed).toBeGreaterThan(0)
-  }, 60_000)
+  }, 120_000)
 
   it.each([
     ['an unknown key', `export default { baseUrl: 'http://127.0.0.1:9', timeOut: 5 }\n`, 'unknown key "timeOut" in the config file'],
