@@ -3,7 +3,6 @@
 export { run, type RunOptions, type RunOutcome } from './api/run.js'
 export { defineConfig, type FitconformConfig } from './api/define-config.js'
 export { loadSuites, type LoadOutcome } from './load/load-suites.js'
-export { buildOpenApi, type OpenApiDocument, type OpenApiSource } from './openapi/build-openapi.js'
 export { createReporters, BUILTIN_REPORTERS, type ReporterContext } from './report/registry.js'
 export type { Reporter, RunPlanView, ScenarioView, Screen } from './report/reporter.js'
 export type { AssertionResult, CleanupSummary, RecordedRequest, RecordedResponse, RunResult, RunSummary, ScenarioResult, ScenarioStatus, StepResult, StepStatus } from './model/result.js'
