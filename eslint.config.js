@@ -26,6 +26,7 @@ export default tseslint.config(
     ignores: ['src/execute/http-client.ts'],
     rules: restrict([{ group: ['undici'], message: 'only execute/http-client.ts imports undici' }, { group: ['../load/*', '../cli/*', 'yaml'], message: 'the executor gets loaded scenarios' }]),
   },
+  { files: ['src/openapi/**'], rules: restrict([{ group: ['../execute/*', '../plan/*', '../report/*', '../cli/*', '../api/*', 'undici', 'commander'], message: 'src/openapi builds a document from data (model, validation); it runs nothing' }]) },
   {
     files: ['reference-server/**'],
     rules: restrict([{ group: ['../src/*', '../../src/*', '../proxy/*', '../../proxy/*', 'undici', 'yaml', 'ajv*'], message: 'the reference server is an independent implementation: node built-ins only' }]),

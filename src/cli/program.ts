@@ -3,6 +3,7 @@ import { packageVersion } from '../package-root.js'
 import { DEFAULT_REPORTERS } from '../report/default-reporters.js'
 import { collect, parseBaseUrl, parsePort, parsePositiveInt, parseShard } from './option-parsers.js'
 import { addProxyCommands } from './proxy-commands.js'
+import type { OpenApiFlags } from './openapi-command.js'
 import type { RunFlags } from './run-options.js'
 import type { SelftestFlags } from './selftest-command.js'
 import type { ServeOptions } from './serve-command.js'
@@ -31,7 +32,7 @@ export function createProgram(): Command {
     .option('--revoked-token <token>', 'a user who disconnected the app without asking for deletion (env FITCONFORM_REVOKED_TOKEN)')
     .option('--revoked-delete-token <token>', 'a user who disconnected the app and asked for deletion (env FITCONFORM_REVOKED_DELETE_TOKEN)')
     .option('--limited-token <token>', 'an app token lacking the fitness-activities permission (env FITCONFORM_LIMITED_TOKEN)')
-    .option('--config <file>', 'config file (default: fitconform.config.yaml when present)')
+    .option('--config <file>', 'config file (default: fitconform.config.ts or .yaml when present)')
     .option('--reporter <list>', `comma-separated reporters: console, json, junit, html, markdown, or a module path; name:file sets the output (default ${DEFAULT_REPORTERS})`)
     .option('--output-dir <dir>', 'where report files go (default reports/)')
     .option('--grep <regex>', 'only scenarios whose id or title matches')
@@ -82,7 +83,7 @@ export function createProgram(): Command {
     .option('--base-url <url>', 'the server (default: the one the ledger names)', parseBaseUrl)
     .option('--token <token>', 'token of the user whose activities the run created (env FITCONFORM_TOKEN)')
     .option('--other-token <token>', 'token of the second user (env FITCONFORM_OTHER_TOKEN)')
-    .option('--config <file>', 'config file (default: fitconform.config.yaml when present)')
+    .option('--config <file>', 'config file (default: fitconform.config.ts or .yaml when present)')
     .option('--timeout <ms>', 'per-request timeout in milliseconds (default 10000)', parsePositiveInt)
     .option('--ca <file>', 'PEM file of certificate authorities to trust')
     .option('--insecure', 'do not verify TLS certificates')
@@ -102,6 +103,15 @@ export function createProgram(): Command {
     .action(async (paths: string[], flags: SelftestFlags) => {
       const { selftestCommand } = await import('./selftest-command.js')
       process.exitCode = await selftestCommand(paths, flags)
+    })
+
+  program
+    .command('openapi')
+    .description('print the OpenAPI 3.1 document of the interface (paths, media types, statuses, x-rule ids), generated from the rules and schemas')
+    .option('-o, --output <file>', 'write to a file (.yaml/.yml for YAML, else JSON); - or none: stdout')
+    .action(async (flags: OpenApiFlags) => {
+      const { openApiCommand } = await import('./openapi-command.js')
+      process.exitCode = await openApiCommand(flags)
     })
 
   addProxyCommands(program)

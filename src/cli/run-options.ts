@@ -1,11 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { ConformanceError } from '../model/diagnostic.js'
 import { TOKEN_ROLES, type TokenRole } from '../model/scenario.js'
 import type { Shard } from '../plan/plan-run.js'
 import { envVarOfRole } from '../plan/plan-run.js'
 import { DEFAULT_CONFIG_VALUES } from '../execute/run-context.js'
-import { parseYamlSource } from '../load/yaml-source.js'
+import { readConfigFile } from './config-file.js'
 
 /** The flags of `fitconform run` as commander hands them over (names are a public contract for CI scripts). */
 export interface RunFlags {
@@ -67,7 +67,6 @@ interface ConfigFile {
 }
 
 const CONFIG_KEYS = ['baseUrl', 'tokens', 'values', 'timeout', 'concurrency', 'reporter', 'outputDir', 'strict']
-const DEFAULT_CONFIG_FILE = 'fitconform.config.yaml'
 
 const FLAG_OF_ROLE: Record<TokenRole, keyof RunFlags> = {
   token: 'token',
@@ -109,14 +108,9 @@ export function resolveRunOptions(flags: RunFlags, env: NodeJS.ProcessEnv = proc
 }
 
 function readConfig(file: string | undefined): ConfigFile {
-  const path = resolve(file ?? DEFAULT_CONFIG_FILE)
-  if (!existsSync(path)) {
-    if (file) throw usage(`the config file ${file} does not exist`)
-    return {}
-  }
-  const { source, diagnostics } = parseYamlSource(path, readFileSync(path, 'utf8'))
-  if (!source) throw new ConformanceError({ ...diagnostics[0]!, code: 'E_CONFIG' })
-  const data = (source.data ?? {}) as Record<string, unknown>
+  const source = readConfigFile(file)
+  if (!source) return {}
+  const data = source.data
   for (const key of Object.keys(data)) {
     if (!CONFIG_KEYS.includes(key)) throw new ConformanceError({ code: 'E_CONFIG', kind: 'load', message: `unknown key "${key}" in the config file; known keys: ${CONFIG_KEYS.join(', ')}`, at: source.locate([key], 'key') })
   }

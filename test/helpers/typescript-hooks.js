@@ -1,26 +1,19 @@
-// Node module hooks that run our TypeScript sources without a build, for the threads the tests start
-// (the proxy's recording worker): vitest transforms what it imports itself, but a worker thread is
-// loaded by Node. `./x.js` resolves to `./x.ts` when only the latter exists (NodeNext specifiers);
-// `.ts` files are stripped of their types by oxc (rolldown, which vite brings along).
-import { existsSync, readFileSync } from 'node:fs'
+// Node module hooks that run our TypeScript sources without a build, for the threads and processes the
+// tests start (the proxy's recording worker, the CLI spawned from src/): vitest transforms what it
+// imports itself, but those are loaded by Node. A `.ts` entry is handed to jiti, the same loader that
+// reads `fitconform.config.ts` (src/cli/config-file.ts): it strips the types of that file and of
+// everything it imports (NodeNext `./x.js` specifiers find `./x.ts`) and evaluates them itself, so
+// Node only ever sees this small module. Entries export nothing Node needs to see, which is why the
+// wrapper exports nothing. Our dependencies are plain JavaScript: jiti loads them natively (transforming
+// undici and ajv as well made each worker start twice as slow).
+import { readFileSync } from 'node:fs'
 import { fileURLToPath, URL } from 'node:url'
-import { transformSync } from 'rolldown/utils'
 
-export async function resolve(specifier, context, nextResolve) {
-  if (specifier.endsWith('.js') && (specifier.startsWith('.') || specifier.startsWith('file:')) && context.parentURL?.startsWith('file:')) {
-    const candidate = new URL(specifier, context.parentURL)
-    if (!existsSync(fileURLToPath(candidate))) {
-      const typescript = new URL(candidate.href.replace(/\.js$/, '.ts'))
-      if (existsSync(fileURLToPath(typescript))) return { url: typescript.href, shortCircuit: true }
-    }
-  }
-  return nextResolve(specifier, context)
-}
+const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'))
+const NATIVE_MODULES = JSON.stringify(Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }))
 
 export async function load(url, context, nextLoad) {
   if (!url.startsWith('file:') || !url.endsWith('.ts')) return nextLoad(url, context)
-  const file = fileURLToPath(url)
-  const { code, errors } = transformSync(file, readFileSync(file, 'utf8'), { sourcemap: false })
-  if (errors.length > 0) throw new Error(`${file}: ${errors.map((error) => error.message).join('; ')}`)
-  return { format: 'module', source: code, shortCircuit: true }
+  const file = JSON.stringify(fileURLToPath(url))
+  return { format: 'module', shortCircuit: true, source: `import { createJiti } from 'jiti'\nawait createJiti(${file}, { nativeModules: ${NATIVE_MODULES} }).import(${file})\n` }
 }

@@ -1,0 +1,83 @@
+import { join } from 'node:path'
+import type { Diagnostic } from '../model/diagnostic.js'
+import type { RunResult } from '../model/result.js'
+import type { TokenRole } from '../model/scenario.js'
+import { loadSuites } from '../load/load-suites.js'
+import { packageRoot } from '../package-root.js'
+import type { Shard } from '../plan/plan-run.js'
+import { createMultiplexer } from '../report/multiplexer.js'
+import { createReporters } from '../report/registry.js'
+import type { Reporter } from '../report/reporter.js'
+import { processScreen } from '../cli/screen.js'
+import { runConformance, type ConformanceTarget } from '../run-conformance.js'
+
+export interface RunOptions {
+  /** The server under test (may carry a path prefix); absent: the embedded reference server and its demo tokens. */
+  baseUrl?: string | URL
+  tokens?: Partial<Record<TokenRole, string>>
+  /** Scenario files or folders; default: the built-in suites. */
+  paths?: readonly string[]
+  /** Reporter objects, or a `--reporter` list such as `'console,junit:reports/junit.xml'`; default: none. */
+  reporters?: string | readonly Reporter[]
+  /** Where report files and the cleanup ledger go (default `reports`). */
+  outputDir?: string
+  grep?: RegExp
+  tags?: readonly string[]
+  shard?: Shard
+  readOnly?: boolean
+  strict?: boolean
+  concurrency?: number
+  timeoutMs?: number
+  bail?: boolean
+  insecure?: boolean
+  /** PEM text of certificate authorities to trust. */
+  ca?: string
+  /** What the suite sends where the spec gives no value, as `values` in the config file. */
+  values?: Readonly<Record<string, string>>
+  /** Abort to stop starting steps; what the run created is still cleaned up. */
+  signal?: AbortSignal
+}
+
+/** How a run ended, with the exit code the CLI would give (0 pass, 1 failure, 2 load error, 3 unreachable). */
+export type RunOutcome =
+  | { readonly kind: 'ran'; readonly exitCode: 0 | 1; readonly result: RunResult }
+  | { readonly kind: 'load-error'; readonly exitCode: 2; readonly diagnostics: readonly Diagnostic[] }
+  | { readonly kind: 'unreachable'; readonly exitCode: 3; readonly diagnostics: readonly Diagnostic[] }
+
+/**
+ * Loads the scenarios and runs them, as `fitconform run` does.
+ * @example const outcome = await run({ baseUrl: 'https://staging.example.com', tokens: { token }, reporters: 'console' })
+ */
+export async function run(options: RunOptions = {}): Promise<RunOutcome> {
+  const loaded = await loadSuites(options.paths ?? [join(packageRoot(), 'suites')])
+  if (loaded.diagnostics.length > 0) return { kind: 'load-error', exitCode: 2, diagnostics: loaded.diagnostics }
+  const outputDir = options.outputDir ?? 'reports'
+  const reporters = typeof options.reporters === 'string' ? await createReporters(options.reporters, { outputDir, screen: processScreen(), showPersonalData: false }) : (options.reporters ?? [])
+  const reporter = createMultiplexer(reporters)
+  // Loaded only without a base URL, like the CLI: a run against a real server never needs it.
+  const embedded = options.baseUrl === undefined ? await (await import('../../reference-server/index.js')).startReferenceServer() : undefined
+  try {
+    const target: ConformanceTarget = embedded
+      ? { baseUrl: new URL(embedded.url), tokens: { token: embedded.tokens.token, 'other-token': embedded.tokens.otherToken, 'revoked-token': embedded.tokens.revokedToken, 'revoked-delete-token': embedded.tokens.revokedDeleteToken, 'limited-token': embedded.tokens.limitedToken }, label: `embedded reference server (${embedded.url})` }
+      : { baseUrl: new URL(String(options.baseUrl)), tokens: options.tokens ?? {}, label: String(options.baseUrl) }
+    const outcome = await runConformance(loaded.scenarios, loaded.rules, {
+      target,
+      filter: { readOnly: options.readOnly ?? false, tags: options.tags ?? [], ...(options.grep ? { grep: options.grep } : {}), ...(options.shard ? { shard: options.shard } : {}) },
+      strict: options.strict ?? false,
+      concurrency: options.concurrency ?? 4,
+      timeoutMs: options.timeoutMs ?? 10_000,
+      bail: options.bail ?? false,
+      insecure: options.insecure ?? false,
+      ...(options.ca ? { ca: options.ca } : {}),
+      configValues: options.values ?? {},
+      ...(options.signal ? { interrupted: options.signal } : {}),
+      ledgerDir: outputDir,
+    }, reporter)
+    if (outcome.kind === 'unreachable') return { kind: 'unreachable', exitCode: 3, diagnostics: [outcome.diagnostic] }
+    const { result } = outcome
+    const failed = result.summary.failed > 0 || result.diagnostics.length > 0 || reporter.errors().length > 0
+    return { kind: 'ran', exitCode: failed ? 1 : 0, result }
+  } finally {
+    await embedded?.close()
+  }
+}
