@@ -46,8 +46,8 @@ export function addProxyCommands(program: Command): void {
     .command('har')
     .description('convert a recording to one HAR 1.2 file for browser dev tools')
     .argument('<files...>', 'recording files (NDJSON)')
-    .requiredOption('-o, --output <file>', 'the .har file to write')
-    .action(async (files: string[], options: { output: string }) => {
+    .option('-o, --output <file>', 'the .har file to write, - for stdout (default: beside the first recording, e.g. session.har)')
+    .action(async (files: string[], options: { output?: string }) => {
       const { runHarCommand } = await import('../../proxy/commands/har-command.js')
       process.exitCode = await runHarCommand(files, options)
     })
