@@ -66,10 +66,13 @@ export function addProxyCommands(program: Command): void {
 
   program
     .command('mock')
-    .description('serve a recording back as a mock server (unmatched requests get 501)')
+    .description('serve a recording back as a mock server, matching method, path, query, media type, credentials and conditional headers (unmatched requests get 501 with the nearest recorded one)')
     .argument('<files...>', 'recording files (NDJSON)')
-    .option('--port <n>', 'port on 127.0.0.1 (0 = any free port)', parsePort, 0)
-    .action(async (files: string[], options: { port: number }) => {
+    .option('--port <n>', 'port (0 = any free port)', parsePort, 0)
+    .option('--host <address>', 'address to listen on (default 127.0.0.1; anything else is reachable from the network)')
+    .option('--quiet', 'no line per request')
+    .addHelpText('after', `\nWith ${REDACT_KEY_ENV} set to the key the recording was made with, a request's token must be the recorded one; without it, only whether a token was sent is matched.\nStops on Ctrl-C (SIGINT) or SIGTERM. Exit codes: 0; 2 missing recording or cannot listen (e.g. port in use).`)
+    .action(async (files: string[], options: { port: number; host?: string; quiet?: boolean }) => {
       const { runMockCommand } = await import('../../proxy/commands/mock-command.js')
       process.exitCode = await runMockCommand(files, options)
     })

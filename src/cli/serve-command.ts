@@ -2,11 +2,16 @@ import { mutants, serverModes, startReferenceServer, type ServerMode } from '../
 import type { Screen } from '../report/reporter.js'
 import { EXIT } from './exit-codes.js'
 import { processScreen } from './screen.js'
+import { DEFAULT_HOST, hostWarning, listenErrorMessage, normalizeHost } from '../../proxy/commands/listen-address.js'
+import { waitForStop } from '../../proxy/commands/wait-for-stop.js'
 
 export interface ServeOptions {
   port: number
+  host?: string
   mode: ServerMode
   mutant?: string
+  /** Stops the server (tests); by default SIGINT or SIGTERM does. */
+  signal?: AbortSignal
 }
 
 /** `fitconform serve`: the reference server until SIGINT/SIGTERM. Its demo tokens are public by design. */
@@ -19,7 +24,16 @@ export async function serveCommand(options: ServeOptions, screen: Screen = proce
     screen.err(`unknown --mutant "${options.mutant}"; \`fitconform serve --list-mutants\` lists them\n`)
     return EXIT.usage
   }
-  const server = await startReferenceServer({ port: options.port, mode: options.mode, ...(options.mutant ? { mutant: options.mutant } : {}) })
+  const host = normalizeHost(options.host ?? DEFAULT_HOST)
+  const warning = hostWarning(host)
+  if (warning !== undefined) screen.err(`${warning}\n`)
+  let server
+  try {
+    server = await startReferenceServer({ port: options.port, host, mode: options.mode, ...(options.mutant ? { mutant: options.mutant } : {}) })
+  } catch (error) {
+    screen.err(`error: ${listenErrorMessage(error, { host, port: options.port })}\n`)
+    return EXIT.usage
+  }
   const { tokens } = server
   screen.out(
     [
@@ -29,10 +43,7 @@ export async function serveCommand(options: ServeOptions, screen: Screen = proce
       '',
     ].join('\n'),
   )
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve)
-    process.once('SIGTERM', resolve)
-  })
+  await waitForStop(options.signal)
   await server.close()
   return EXIT.ok
 }
