@@ -27,10 +27,11 @@ export function listenUrl(scheme: 'http' | 'https', host: string, port: number):
 }
 
 /**
- * The one-line error for a failed `listen()`: "port N is in use" and the like, with what to do.
- * Commands print it as `error: …` and exit 2 (nothing was started).
+ * The one-line error for a failed `listen()`: "port N is in use" and the like, with what to do;
+ * undefined for an error that is not about the address (the caller says what else failed). Commands
+ * print it as `error: …` and exit 2 (nothing was started).
  */
-export function listenErrorMessage(error: unknown, where: { readonly host: string; readonly port: number }): string {
+export function listenErrorMessage(error: unknown, where: { readonly host: string; readonly port: number }): string | undefined {
   const code = (error as { code?: unknown } | null)?.code
   switch (code) {
     case 'EADDRINUSE':
@@ -42,7 +43,9 @@ export function listenErrorMessage(error: unknown, where: { readonly host: strin
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
       return `--host ${where.host} does not resolve to an address of this machine`
+    case 'EINVAL':
+      return `cannot listen on ${where.host} port ${where.port}: not a usable address`
     default:
-      return `cannot listen on ${where.host} port ${where.port}: ${(error as Error | null)?.message ?? String(error)}`
+      return undefined
   }
 }

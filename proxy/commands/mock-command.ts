@@ -37,7 +37,7 @@ export async function runMockCommand(files: readonly string[], options: MockComm
   try {
     mock = await startMockServer(recording, { port, host, ...(redactKey === undefined ? {} : { redactKey }), ...(options.quiet === true ? {} : { log: io.err }) })
   } catch (err) {
-    io.err(`error: ${listenErrorMessage(err, { host, port })}`)
+    io.err(`error: ${listenErrorMessage(err, { host, port }) ?? `cannot start the mock server: ${(err as Error).message}`}`)
     return EXIT_USAGE
   }
   const failed = recording.failed === 0 ? '' : ` (${recording.failed} failed exchanges left out)`

@@ -78,7 +78,8 @@ function expectFor(x: ScaffoldExchange, options: StepOptions): Record<string, un
     // The spec names no status for a missing or unknown token (§5 rule 1, §7 rule 6): only "not a success".
     return { status: { notStatusClass: '2xx' } }
   }
-  if (x.status === 403) return { status: 403, mediaType: 'ErrorMessage', schema: 'ErrorMessage' }
+  // §7: a 403 carries the ErrorMessage body; a HEAD answer carries none (RFC 9110 §9.3.2).
+  if (x.status === 403) return x.method === 'HEAD' ? { status: 403, noBody: true } : { status: 403, mediaType: 'ErrorMessage', schema: 'ErrorMessage' }
   if (x.status >= 400) return { status: `${Math.floor(x.status / 100)}xx` }
   if (x.requestHeaders.has('if-modified-since') && endpoint.conditional !== undefined) {
     // §4 rule 3: 304 only when unchanged since the date; otherwise the normal response. Asserted only
@@ -119,7 +120,8 @@ export function rulesOfStep(x: Pick<ScaffoldExchange, 'endpoint' | 'findings'>, 
   if (endpoint === undefined) return []
   const expect = step.expect as Record<string, unknown>
   const rules = new Set<string>()
-  if (expect.status === 403) ['ERROR-MEDIA-TYPE', 'ERROR-FIELDS'].forEach((rule) => rules.add(rule))
+  if (expect.status === 403 && expect.schema !== undefined) ['ERROR-MEDIA-TYPE', 'ERROR-FIELDS'].forEach((rule) => rules.add(rule))
+  else if (expect.status === 403 && endpoint.noBodyRule !== undefined) rules.add(endpoint.noBodyRule)
   else if (typeof expect.status === 'object' && expect.status !== null && !Array.isArray(expect.status)) rules.add('AUTH-REQUIRED')
   else if (Array.isArray(expect.status) || expect.status === 304) rules.add(endpoint.conditional?.notModified ?? endpoint.statusRule)
   else if (typeof expect.status === 'number') {

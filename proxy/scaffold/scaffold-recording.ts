@@ -41,7 +41,7 @@ export async function scaffoldRecording(recordings: readonly string[], options: 
   const uses: TokenUses = new Map()
   const votes: BasePathVotes = new Map()
   for await (const entry of recordedEntries(recordings)) {
-    countTokenUse(uses, { tokenId: entry._tokenId, status: entry.response.status })
+    countTokenUse(uses, { tokenId: entry._tokenId, status: entry.response.status, responseJson: errorBodyOf(entry) })
     voteBasePath(votes, entry)
   }
   const basePath = winningBasePath(votes)
@@ -82,4 +82,15 @@ async function* recordedEntries(
 function slug(text: string): string {
   const cleaned = text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '')
   return cleaned === '' ? 'recording' : cleaned
+}
+
+/** The parsed body of a 403 (its §7 reason names the token's role); undefined for anything else. */
+function errorBodyOf(entry: ExchangeEntry): unknown {
+  const { status, content } = entry.response
+  if (status !== 403 || content.text === undefined || content.encoding === 'base64') return undefined
+  try {
+    return JSON.parse(content.text) as unknown
+  } catch {
+    return undefined
+  }
 }

@@ -11,14 +11,18 @@ export interface TokenUse {
   count: number
   /** Whether any answer to it was other than 401: a token the server knows. */
   known: boolean
+  /** The role a 403 body's §7 reason named for this token: its other exchanges (a HEAD's bodiless 403, a 200 elsewhere) are that role's too. */
+  reasonRole?: TokenRole
 }
 
 export type TokenUses = Map<string, TokenUse>
 
-export function countTokenUse(uses: TokenUses, x: { readonly tokenId?: string; readonly status: number }): void {
+export function countTokenUse(uses: TokenUses, x: { readonly tokenId?: string; readonly status: number; readonly responseJson?: unknown }): void {
   if (x.tokenId === undefined) return
   const use = uses.get(x.tokenId) ?? { count: 0, known: false }
   if (x.status !== 403) use.count += 1
+  const role = x.status === 403 ? roleOfReason(x.responseJson) : undefined
+  if (role !== undefined) use.reasonRole = role
   // 401 is how HTTP refuses credentials (RFC 9110 §15.5.2); a token only ever answered so is one the server does not know.
   if (x.status !== 401) use.known = true
   uses.set(x.tokenId, use)
@@ -30,17 +34,22 @@ export function countTokenUse(uses: TokenUses, x: { readonly tokenId?: string; r
  * `other-token` (a second user).
  */
 export function createTokenRoles(uses: ReadonlyMap<string, TokenUse>): (x: ScaffoldExchange) => TokenRole {
-  const ranked = [...uses].filter(([, use]) => use.known).sort((a, b) => b[1].count - a[1].count).map(([id]) => id)
+  const ranked = [...uses].filter(([, use]) => use.known && use.reasonRole === undefined).sort((a, b) => b[1].count - a[1].count).map(([id]) => id)
   const other = ranked[1]
   return (x) => {
     if (!x.hasAuthorization) return 'none'
     if (x.findings.some((f) => f.rule === 'AUTH-BEARER-SENT')) return 'invalid'
     if (x.tokenId !== undefined && uses.get(x.tokenId)?.known === false) return 'invalid'
-    if (x.status === 403) {
-      const body = x.responseJson as { reason?: unknown; delete_health?: unknown } | undefined
-      if (body?.reason === 'Insufficient permission') return 'limited-token'
-      if (body?.reason === 'Revoked') return String(body.delete_health) === 'true' ? 'revoked-delete-token' : 'revoked-token'
-    }
+    const role = (x.status === 403 ? roleOfReason(x.responseJson) : undefined) ?? (x.tokenId === undefined ? undefined : uses.get(x.tokenId)?.reasonRole)
+    if (role !== undefined) return role
     return x.tokenId !== undefined && x.tokenId === other ? 'other-token' : 'token'
   }
+}
+
+/** The token role a §7 ErrorMessage names: `Insufficient permission`, or `Revoked` with or without deletion. */
+function roleOfReason(body: unknown): TokenRole | undefined {
+  const { reason, delete_health: deleteHealth } = (typeof body === 'object' && body !== null ? body : {}) as { reason?: unknown; delete_health?: unknown }
+  if (reason === 'Insufficient permission') return 'limited-token'
+  if (reason === 'Revoked') return String(deleteHealth) === 'true' ? 'revoked-delete-token' : 'revoked-token'
+  return undefined
 }

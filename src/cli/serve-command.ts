@@ -1,9 +1,9 @@
+import { DEFAULT_HOST, hostWarning, listenErrorMessage, normalizeHost } from '../../proxy/commands/listen-address.js'
+import { waitForStop } from '../../proxy/commands/wait-for-stop.js'
 import { mutants, serverModes, startReferenceServer, type ServerMode } from '../../reference-server/index.js'
 import type { Screen } from '../report/reporter.js'
 import { EXIT } from './exit-codes.js'
 import { processScreen } from './screen.js'
-import { DEFAULT_HOST, hostWarning, listenErrorMessage, normalizeHost } from '../../proxy/commands/listen-address.js'
-import { waitForStop } from '../../proxy/commands/wait-for-stop.js'
 
 export interface ServeOptions {
   port: number
@@ -14,7 +14,10 @@ export interface ServeOptions {
   signal?: AbortSignal
 }
 
-/** `fitconform serve`: the reference server until SIGINT/SIGTERM. Its demo tokens are public by design. */
+/**
+ * `fitconform serve`: the reference server until SIGINT/SIGTERM, on 127.0.0.1 and a free port unless
+ * told. Its demo tokens are public by design. Exit 0; 2 for a bad mode or mutant, or an address it cannot listen on.
+ */
 export async function serveCommand(options: ServeOptions, screen: Screen = processScreen()): Promise<number> {
   if (!serverModes.includes(options.mode)) {
     screen.err(`unknown --mode "${options.mode}"; modes: ${serverModes.join(', ')}\n`)
@@ -31,7 +34,7 @@ export async function serveCommand(options: ServeOptions, screen: Screen = proce
   try {
     server = await startReferenceServer({ port: options.port, host, mode: options.mode, ...(options.mutant ? { mutant: options.mutant } : {}) })
   } catch (error) {
-    screen.err(`error: ${listenErrorMessage(error, { host, port: options.port })}\n`)
+    screen.err(`error: ${listenErrorMessage(error, { host, port: options.port }) ?? `cannot start the reference server: ${(error as Error).message}`}\n`)
     return EXIT.usage
   }
   const { tokens } = server

@@ -178,4 +178,16 @@ describe('planScaffold', () => {
     const auth = plan.scenarios.map((s) => (s.steps[0]?.step.request as { auth?: string }).auth ?? 'token')
     expect(auth).toEqual(['token', 'other-token', 'none', 'revoked-delete-token', 'limited-token', 'invalid'])
   })
+
+  it('expects no body from a HEAD answered 403, the ErrorMessage body from a GET, and keeps a token the role its 403 reason named', () => {
+    const revoked = { tokenId: 'tok_r', responseJson: { reason: 'Revoked', delete_health: 'false' } }
+    const plan = planScaffold([x('HEAD', '/fitnessActivities/h1', 403, { tokenId: 'tok_r' }), x('GET', '/user', 403, revoked), x('GET', '/user', 200, { tokenId: 'tok_l' }), x('GET', '/fitnessActivities', 403, { tokenId: 'tok_l', responseJson: { reason: 'Insufficient permission' } })], { idPrefix: 'p' })
+    const expects = plan.scenarios.slice(0, 2).map((s) => s.steps.at(-1)?.step.expect)
+    // The HEAD's 403 has no body: its token's role comes from the reason its other 403 gave; so does a limited token's 200.
+    expect(plan.scenarios.map((s) => (s.steps.at(-1)?.step.request as { auth?: string }).auth)).toEqual(['revoked-token', 'revoked-token', 'limited-token', 'limited-token'])
+    expect(expects).toEqual([
+      { status: 403, noBody: true },
+      { status: 403, mediaType: 'ErrorMessage', schema: 'ErrorMessage' },
+    ])
+  })
 })
