@@ -34,14 +34,13 @@ export async function* readExchanges(files: readonly string[], onSkipped: (skipp
 const WARNINGS_PRINTED = 20
 
 /** Prints the first skipped lines as `warning: file:line: problem` and counts the rest, for `summary()`. */
-export function createSkipWarnings(print: (line: string) => void): { readonly onSkipped: (skipped: SkippedLine) => void; count(): number; summary(): string | undefined } {
+export function createSkipWarnings(print: (line: string) => void): { readonly onSkipped: (skipped: SkippedLine) => void; summary(): string | undefined } {
   let count = 0
   return {
     onSkipped: (skipped) => {
       count += 1
       if (count <= WARNINGS_PRINTED) print(`warning: ${skipped.file}:${skipped.line}: line skipped: ${skipped.problem}`)
     },
-    count: () => count,
     summary: () => (count === 0 ? undefined : `warning: ${count} malformed recording line(s) skipped${count > WARNINGS_PRINTED ? ` (the first ${WARNINGS_PRINTED} listed)` : ''}`),
   }
 }

@@ -42,7 +42,7 @@ export async function runHarCommand(files: readonly string[], options: HarComman
 }
 
 /** `session.ndjson` → `session.har`; a name without an extension gets `.har` added. */
-export function besideRecording(recording: string): string {
+function besideRecording(recording: string): string {
   const cut = recording.replace(/\.(ndjson|jsonl|json)$/i, '')
   return `${cut}.har`
 }

@@ -109,8 +109,8 @@ export function createScaffoldPlanner(options: PlannerOptions): ScaffoldPlanner 
   const { roles, onLeftOut } = options
   /** Open flows by the id of the activity they created. */
   const flows = new Map<string, ActivityFlow>()
-  /** Ids of the deleted flows still in `flows`, oldest first. */
-  const deletedIds: string[] = []
+  /** The deleted flows still open, oldest first (with their id: a server may reuse an id for a new flow). */
+  const deletedFlows: { readonly id: string; readonly flow: ActivityFlow }[] = []
   /** Finished flows by shape: the first flow of each shape is the scenario. */
   const flowShapes = new Map<string, ScenarioDraft>()
   const groups = new Map<string, { draft: ScenarioDraft; fingerprints: Set<string> }>()
@@ -167,10 +167,9 @@ export function createScaffoldPlanner(options: PlannerOptions): ScaffoldPlanner 
       addFlowStep(flow, x, role)
       if (endpoint.row === 8 && x.status < 300 && !flow.deleted) {
         flow.deleted = true
-        deletedIds.push(activityId)
-        const oldest = deletedIds.length > DELETED_FLOWS_KEPT ? deletedIds.shift() : undefined
-        const done = oldest === undefined ? undefined : flows.get(oldest)
-        if (oldest !== undefined && done?.deleted === true) finishFlow(oldest, done)
+        deletedFlows.push({ id: activityId, flow })
+        const oldest = deletedFlows.length > DELETED_FLOWS_KEPT ? deletedFlows.shift() : undefined
+        if (oldest !== undefined && flows.get(oldest.id) === oldest.flow) finishFlow(oldest.id, oldest.flow)
       }
       return
     }

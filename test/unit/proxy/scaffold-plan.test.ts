@@ -190,4 +190,15 @@ describe('planScaffold', () => {
       { status: 403, mediaType: 'ErrorMessage', schema: 'ErrorMessage' },
     ])
   })
+
+  it('keeps only the 64 most recently deleted flows open, so memory stays bounded', () => {
+    const flows = Array.from({ length: 65 }, (_, n) => [
+      x('POST', '/fitnessActivities', 201, { response: { location: `/fitnessActivities/b${n}` } }),
+      x('DELETE', `/fitnessActivities/b${n}`, 204),
+    ]).flat()
+    const plan = planScaffold([...flows, x('GET', '/fitnessActivities/b0', 404), x('GET', '/fitnessActivities/b64', 404)], { idPrefix: 'p' })
+    // b0's flow was finished when the 65th was deleted: its later read names a missing activity; b64's read is still in its flow.
+    expect(plan.scenarios.filter((s) => s.kind === 'activity-missing')).toHaveLength(1)
+    expect(plan.scenarios.filter((s) => s.kind === 'activity-flow').map((s) => s.steps.length).sort()).toEqual([2, 3])
+  })
 })
