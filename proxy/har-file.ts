@@ -7,36 +7,39 @@
  * Entries keep our `_` fields (HAR 1.2 allows custom fields that start with an underscore).
  */
 import { once } from 'node:events'
-import { createWriteStream } from 'node:fs'
-import { readRecording } from './exchange-log.js'
+import type { Writable } from 'node:stream'
+import { readExchanges, type SkippedLine } from './read-exchanges.js'
 
 export interface HarFileResult {
   readonly entries: number
-  readonly skippedLines: number
 }
 
-export async function writeHarFile(inputs: readonly string[], output: string, creatorVersion: string): Promise<HarFileResult> {
-  const out = createWriteStream(output)
+export interface HarWriteOptions {
+  readonly creatorVersion: string
+  readonly onSkipped: (skipped: SkippedLine) => void
+  /** End `out` when done (a file); false for stdout, which the process still uses. */
+  readonly end: boolean
+}
+
+/** Writes the HAR to `out` and waits until it is flushed. */
+export async function writeHarFile(inputs: readonly string[], out: Writable, options: HarWriteOptions): Promise<HarFileResult> {
   const failed = new Promise<never>((_, reject) => out.once('error', reject))
+  // A stream error with nothing waiting on `failed` yet must not become an unhandled rejection.
+  failed.catch(() => {})
   const write = async (text: string): Promise<void> => {
     if (!out.write(text)) await Promise.race([once(out, 'drain'), failed])
   }
   let entries = 0
-  let skippedLines = 0
-  const creator = { name: 'fitconform', version: creatorVersion, comment: 'recorded by fitconform proxy' }
+  const creator = { name: 'fitconform', version: options.creatorVersion, comment: 'recorded by fitconform proxy' }
   await write(`{"log":{"version":"1.2","creator":${JSON.stringify(creator)},"pages":[],"entries":[`)
-  for (const input of inputs) {
-    for await (const line of readRecording(input)) {
-      if ('problem' in line) {
-        skippedLines += 1
-        continue
-      }
-      await write(`${entries === 0 ? '\n' : ',\n'}${JSON.stringify(line.entry)}`)
-      entries += 1
-    }
+  for await (const { entry } of readExchanges(inputs, options.onSkipped)) {
+    await write(`${entries === 0 ? '\n' : ',\n'}${JSON.stringify(entry)}`)
+    entries += 1
   }
   await write('\n]}}\n')
-  out.end()
-  await Promise.race([once(out, 'finish'), failed])
-  return { entries, skippedLines }
+  if (options.end) {
+    out.end()
+    await Promise.race([once(out, 'finish'), failed])
+  }
+  return { entries }
 }

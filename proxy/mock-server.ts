@@ -1,20 +1,19 @@
 /**
- * `mock`: serves a recording back, for client developers without a server. A request matches a
- * recorded exchange on method, path, query (order-insensitive) and media type (Content-Type for a
- * request with a body, else Accept). Several recordings of the same request are served in recorded
- * order, the last one repeating (a read after an edit shows the edit). Anything else gets a 501 that
- * says what was asked and what the recording holds.
+ * `mock`: serves a recording back, for client developers without a server. Which recorded exchange
+ * answers a request is mock-matching.ts's job; anything without a match gets a 501 that names the
+ * nearest recorded request and why it did not match. One log line per request.
  *
  * The recording's target base path (e.g. `/api/v1`) is found from the matched §4 endpoints and
  * optional in requests. Bodies are served decoded, so `Content-Encoding` is dropped.
  */
-import { once } from 'node:events'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { ExchangeEntry } from '../src/model/exchange.js'
-import { parseMediaType } from '../src/validation/media-type.js'
-import { readRecording } from './exchange-log.js'
+import { DEFAULT_HOST, listenUrl } from './commands/listen-address.js'
+import { CONDITIONAL_HEADERS, describeRequest, matchRequest, mediaTypeEssences, sortedQuery, type RecordedFacts, type RequestFacts } from './mock-matching.js'
+import { readExchanges, type SkippedLine } from './read-exchanges.js'
 import { basePathOfRecording, stripBasePath } from './recording-paths.js'
+import { Redactor } from './redaction.js'
 
 interface MockResponse {
   readonly status: number
@@ -26,37 +25,55 @@ interface MockResponse {
   readonly recordedLength: readonly string[]
 }
 
-interface MockExchange {
-  readonly key: string
-  readonly mediaTypes: readonly string[]
+interface MockExchange extends RecordedFacts {
   readonly response: MockResponse
 }
 
 export interface MockRecording {
   readonly basePath: string
   readonly exchanges: readonly MockExchange[]
-  readonly skipped: number
+  /** Failed exchanges (a 502 the proxy made up is no answer of the server). */
+  readonly failed: number
 }
 
 const DROP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding', 'date', 'trailer', 'upgrade'])
 
-/** Reads the recordings into memory (a mock needs them all at hand). */
-export async function loadMockRecording(files: readonly string[]): Promise<MockRecording> {
+/** Reads the recordings into memory (a mock needs them all at hand); malformed lines go to `onSkipped`. */
+export async function loadMockRecording(files: readonly string[], onSkipped: (skipped: SkippedLine) => void): Promise<MockRecording> {
   const entries: ExchangeEntry[] = []
-  let skipped = 0
-  for (const file of files) {
-    for await (const line of readRecording(file)) {
-      if ('problem' in line || line.entry._error !== undefined) skipped += 1
-      else entries.push(line.entry)
-    }
+  let failed = 0
+  for await (const { entry } of readExchanges(files, onSkipped)) {
+    if (entry._error !== undefined) failed += 1
+    else entries.push(entry)
   }
   const basePath = basePathOfRecording(entries)
-  const exchanges = entries.map((entry) => {
+  const exchanges = entries.map((entry): MockExchange => {
     const url = new URL(entry.request.url)
-    const path = stripBasePath(url.pathname, basePath)
-    return { key: requestKey(entry.request.method, path, url.searchParams), mediaTypes: recordedMediaTypes(entry), response: mockResponse(entry) }
+    const headers = entry.request.headers
+    const named = (name: string): string[] => headers.filter((h) => h.name.toLowerCase() === name).map((h) => h.value)
+    return {
+      id: entry._id,
+      status: entry.response.status,
+      method: entry.request.method.toUpperCase(),
+      path: stripBasePath(url.pathname, basePath),
+      query: sortedQuery(url.searchParams),
+      mediaTypes: mediaTypeEssences(named(entry.request.postData !== undefined ? 'content-type' : 'accept')),
+      credentialSent: named('authorization').length > 0,
+      ...(entry._tokenId === undefined ? {} : { tokenId: entry._tokenId }),
+      conditional: conditionalOf((name) => named(name)[0]),
+      response: mockResponse(entry),
+    }
   })
-  return { basePath, exchanges, skipped }
+  return { basePath, exchanges, failed }
+}
+
+export interface MockServerOptions {
+  readonly port?: number
+  readonly host?: string
+  /** FITCONFORM_REDACT_KEY: with the recording's key, a request's credential is matched to the recorded one. */
+  readonly redactKey?: string
+  /** One line per request. */
+  readonly log?: (line: string) => void
 }
 
 export interface RunningMock {
@@ -64,40 +81,52 @@ export interface RunningMock {
   close(): Promise<void>
 }
 
-export async function startMockServer(recording: MockRecording, options: { port?: number } = {}): Promise<RunningMock> {
+/** Starts listening; rejects with the listen error (EADDRINUSE …) for the command to explain. */
+export async function startMockServer(recording: MockRecording, options: MockServerOptions = {}): Promise<RunningMock> {
   const served = new Map<string, number>()
+  const redactor = options.redactKey === undefined ? undefined : new Redactor({ key: options.redactKey })
+  const log = options.log ?? (() => {})
   const server = http.createServer((req, res) => {
     req.resume()
-    const url = new URL(`http://mock${req.url ?? '/'}`)
-    const key = requestKey(req.method ?? 'GET', stripBasePath(url.pathname, recording.basePath), url.searchParams)
-    const asked = askedMediaTypes(req)
-    const sameRequest = recording.exchanges.filter((exchange) => exchange.key === key)
-    const candidates = asked.length === 0 ? sameRequest : sameRequest.filter((exchange) => exchange.mediaTypes.length === 0 || exchange.mediaTypes.some((type) => asked.includes(type)))
-    if (candidates.length === 0) {
-      const why =
-        sameRequest.length === 0
-          ? `no recorded exchange for ${key}`
-          : `${key} was recorded for ${[...new Set(sameRequest.flatMap((exchange) => exchange.mediaTypes))].join(', ')}, not for ${asked.join(', ')}`
-      const known = [...new Set(recording.exchanges.map((exchange) => exchange.key))].slice(0, 20)
-      const text = `fitconform mock: ${why}.\nRecorded requests:\n${known.map((k) => `  ${k}`).join('\n')}\n`
+    const request = requestFacts(req, recording.basePath, redactor)
+    const outcome = matchRequest(recording.exchanges, request, served)
+    const shown = describeRequest({ ...request, query: maskQuery(request.query) })
+    if (outcome.kind === 'miss') {
+      const text = `fitconform mock: ${outcome.explanation}\n`
       res.writeHead(501, 'Not Implemented', { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text) })
       res.end(text)
+      // The request itself is shown masked; the nearest one comes from the recording, which is redacted.
+      const nearest = outcome.nearest
+      log(`${shown} → 501 no match${nearest === undefined ? '' : `; nearest #${nearest.id} ${nearest.request} → ${nearest.status}: ${nearest.reasons.join('; ')}`}`)
       return
     }
-    const cursorKey = `${key} ${asked.join(',')}`
-    const index = served.get(cursorKey) ?? 0
-    served.set(cursorKey, index + 1)
-    const chosen = (candidates[Math.min(index, candidates.length - 1)] as MockExchange).response
+    const chosen = outcome.exchange.response
     const headers: string[] = chosen.headers.flatMap(([name, value]) => [name, value])
     if (chosen.bodiless) headers.push(...chosen.recordedLength)
     else headers.push('content-length', String(chosen.body.length))
-    res.writeHead(chosen.status, chosen.statusText === '' ? undefined : chosen.statusText, headers)
+    try {
+      res.writeHead(chosen.status, chosen.statusText === '' ? undefined : chosen.statusText, headers)
+    } catch (error) {
+      // A hand-edited recording can hold a status or header Node refuses to send: say so, keep serving.
+      const text = `fitconform mock: recorded exchange #${outcome.exchange.id} cannot be sent back: ${(error as Error).message}\n`
+      res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text) })
+      res.end(text)
+      log(`${shown} → 500 recorded exchange #${outcome.exchange.id} cannot be sent back: ${(error as Error).message}`)
+      return
+    }
     res.end(chosen.bodiless || req.method === 'HEAD' ? undefined : chosen.body)
+    log(`${shown} → ${chosen.status} (recorded #${outcome.exchange.id})`)
   })
-  server.listen(options.port ?? 0, '127.0.0.1')
-  await once(server, 'listening')
+  const host = options.host ?? DEFAULT_HOST
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: listenUrl('http', host, (server.address() as AddressInfo).port),
     close: async () => {
       server.closeAllConnections()
       await new Promise((resolve) => server.close(resolve))
@@ -105,33 +134,41 @@ export async function startMockServer(recording: MockRecording, options: { port?
   }
 }
 
-function requestKey(method: string, path: string, query: URLSearchParams): string {
-  const sorted = [...query].sort(([a, x], [b, y]) => a.localeCompare(b) || x.localeCompare(y))
-  const search = new URLSearchParams(sorted).toString()
-  return `${method.toUpperCase()} ${path}${search === '' ? '' : `?${search}`}`
+function requestFacts(req: http.IncomingMessage, basePath: string, redactor: Redactor | undefined): RequestFacts {
+  const url = new URL(`http://mock${req.url ?? '/'}`)
+  const hasBody = (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0') || req.headers['transfer-encoding'] !== undefined
+  const mediaHeader = hasBody ? req.headers['content-type'] : req.headers.accept
+  const authorization = req.headers.authorization
+  const tokenId = authorization === undefined || redactor === undefined ? undefined : redactor.learn([['authorization', authorization]])
+  return {
+    method: (req.method ?? 'GET').toUpperCase(),
+    path: stripBasePath(url.pathname, basePath),
+    query: sortedQuery(url.searchParams),
+    mediaTypes: mediaTypeEssences(mediaHeader === undefined ? [] : [mediaHeader]),
+    credentialSent: authorization !== undefined,
+    ...(tokenId === undefined ? {} : { tokenId }),
+    conditional: conditionalOf((name) => {
+      const value = req.headers[name]
+      return Array.isArray(value) ? value[0] : value
+    }),
+  }
 }
 
-function recordedMediaTypes(entry: ExchangeEntry): string[] {
-  const headers = entry.request.headers
-  const name = entry.request.postData !== undefined ? 'content-type' : 'accept'
-  return essences(headers.filter((h) => h.name.toLowerCase() === name).map((h) => h.value))
-}
-
-function askedMediaTypes(req: http.IncomingMessage): string[] {
-  const hasBody = req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0'
-  const value = hasBody || req.headers['transfer-encoding'] !== undefined ? req.headers['content-type'] : req.headers.accept
-  return essences(value === undefined ? [] : [value]).filter((type) => type !== '*/*')
-}
-
-function essences(values: readonly string[]): string[] {
-  const out: string[] = []
-  for (const value of values) {
-    for (const range of value.split(',')) {
-      const essence = parseMediaType(range.trim())?.essence
-      if (essence !== undefined && !out.includes(essence)) out.push(essence)
-    }
+function conditionalOf(get: (name: string) => string | undefined): Map<string, string> {
+  const out = new Map<string, string>()
+  for (const name of CONDITIONAL_HEADERS) {
+    const value = get(name)
+    if (value !== undefined) out.set(name, value)
   }
   return out
+}
+
+/** Log lines never show a query value that may be a secret (`access_token=…`, `api_key=…`). */
+function maskQuery(query: string): string {
+  if (query === '') return query
+  const params = new URLSearchParams(query)
+  const masked = [...params].map(([name, value]): [string, string] => [name, /token|key|secret|password|code|auth/i.test(name) ? 'redacted' : value])
+  return new URLSearchParams(masked).toString()
 }
 
 function mockResponse(entry: ExchangeEntry): MockResponse {

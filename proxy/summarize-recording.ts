@@ -3,7 +3,7 @@
  * of endpoints, statuses and rules (and a capped number of unknown paths), not by the recording.
  */
 import type { ExchangeEntry, FindingKind } from '../src/model/exchange.js'
-import { readRecording } from './exchange-log.js'
+import { readExchanges, type SkippedLine } from './read-exchanges.js'
 
 const EXAMPLES_PER_GROUP = 3
 const MAX_UNKNOWN_KEYS = 100
@@ -40,7 +40,8 @@ export interface RecordingSummary {
   readonly problems: { readonly file: string; readonly line: number; readonly problem: string }[]
 }
 
-export async function summarizeRecordings(files: readonly string[]): Promise<RecordingSummary> {
+/** `onSkipped` hears of each malformed line as it is met (the summary keeps the first few too). */
+export async function summarizeRecordings(files: readonly string[], onSkipped: (skipped: SkippedLine) => void = () => {}): Promise<RecordingSummary> {
   const summary: RecordingSummary = {
     files: [...files],
     exchanges: 0,
@@ -55,43 +56,40 @@ export async function summarizeRecordings(files: readonly string[]): Promise<Rec
   }
   const groups = new Map<string, FindingGroup>()
   let unknownKeys = 0
-  for (const file of files) {
-    for await (const line of readRecording(file)) {
-      if ('problem' in line) {
-        summary.unreadableLines += 1
-        if (summary.problems.length < MAX_PROBLEMS) summary.problems.push({ file, line: line.line, problem: line.problem })
-        continue
+  const skipped = (line: SkippedLine): void => {
+    summary.unreadableLines += 1
+    if (summary.problems.length < MAX_PROBLEMS) summary.problems.push({ file: line.file, line: line.line, problem: line.problem })
+    onSkipped(line)
+  }
+  for await (const { entry } of readExchanges(files, skipped)) {
+    summary.exchanges += 1
+    if (entry._error !== undefined) {
+      summary.failed += 1
+      count(summary.failures, entry._error.code)
+    }
+    if (summary.firstStarted === undefined || entry.startedDateTime < summary.firstStarted) summary.firstStarted = entry.startedDateTime
+    if (summary.lastStarted === undefined || entry.startedDateTime > summary.lastStarted) summary.lastStarted = entry.startedDateTime
+    let key = endpointKey(entry)
+    if (key.startsWith('unknown:') && summary.endpoints[key] === undefined && ++unknownKeys > MAX_UNKNOWN_KEYS) key = 'unknown: (other paths)'
+    count(summary.endpoints, key)
+    count(summary.statuses, String(entry.response.status))
+    for (const f of entry._findings ?? []) {
+      summary.kinds[f.kind] += 1
+      const groupKey = `${f.kind}\u0000${f.rule ?? ''}`
+      let group = groups.get(groupKey)
+      if (group === undefined) {
+        group = { kind: f.kind, ...(f.rule === undefined ? {} : { rule: f.rule }), count: 0, examples: [] }
+        groups.set(groupKey, group)
       }
-      const entry = line.entry
-      summary.exchanges += 1
-      if (entry._error !== undefined) {
-        summary.failed += 1
-        count(summary.failures, entry._error.code)
-      }
-      if (summary.firstStarted === undefined || entry.startedDateTime < summary.firstStarted) summary.firstStarted = entry.startedDateTime
-      if (summary.lastStarted === undefined || entry.startedDateTime > summary.lastStarted) summary.lastStarted = entry.startedDateTime
-      let key = endpointKey(entry)
-      if (key.startsWith('unknown:') && summary.endpoints[key] === undefined && ++unknownKeys > MAX_UNKNOWN_KEYS) key = 'unknown: (other paths)'
-      count(summary.endpoints, key)
-      count(summary.statuses, String(entry.response.status))
-      for (const f of entry._findings ?? []) {
-        summary.kinds[f.kind] += 1
-        const groupKey = `${f.kind}\u0000${f.rule ?? ''}`
-        let group = groups.get(groupKey)
-        if (group === undefined) {
-          group = { kind: f.kind, ...(f.rule === undefined ? {} : { rule: f.rule }), count: 0, examples: [] }
-          groups.set(groupKey, group)
-        }
-        group.count += 1
-        if (group.examples.length < EXAMPLES_PER_GROUP) {
-          group.examples.push({
-            exchange: entry._id,
-            request: `${entry.request.method} ${pathOf(entry.request.url)}`,
-            status: entry.response.status,
-            ...(f.pointer === undefined ? {} : { pointer: f.pointer }),
-            message: f.message,
-          })
-        }
+      group.count += 1
+      if (group.examples.length < EXAMPLES_PER_GROUP) {
+        group.examples.push({
+          exchange: entry._id,
+          request: `${entry.request.method} ${pathOf(entry.request.url)}`,
+          status: entry.response.status,
+          ...(f.pointer === undefined ? {} : { pointer: f.pointer }),
+          message: f.message,
+        })
       }
     }
   }
@@ -129,10 +127,8 @@ export function formatSummary(summary: RecordingSummary): string[] {
   const lines: string[] = []
   const span = summary.firstStarted === undefined ? '' : `, ${summary.firstStarted} → ${summary.lastStarted ?? ''}`
   lines.push(`${summary.files.join(', ')}: ${summary.exchanges} exchanges (${summary.failed} failed)${span}`)
-  if (summary.unreadableLines > 0) {
-    lines.push(`${summary.unreadableLines} unreadable lines skipped`)
-    for (const p of summary.problems) lines.push(`  ${p.file}:${p.line}: ${p.problem}`)
-  }
+  // Each skipped line was told as a `file:line` warning while reading; the summary counts them.
+  if (summary.unreadableLines > 0) lines.push(`${summary.unreadableLines} malformed lines skipped`)
   lines.push('', 'Exchanges per endpoint')
   for (const [key, n] of Object.entries(summary.endpoints).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))) lines.push(`  ${String(n).padStart(6)}  ${key}`)
   lines.push('', 'Status codes')

@@ -1,3 +1,4 @@
+import { createSkipWarnings } from '../read-exchanges.js'
 import { formatSummary, summarizeRecordings } from '../summarize-recording.js'
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, processIO, type CommandIO } from './io.js'
 import { recordingParts } from './recording-parts.js'
@@ -8,12 +9,16 @@ export interface AnalyzeCommandOptions {
 
 /**
  * `fitconform analyze FILE…`: exchanges per endpoint, status codes, findings by rule with examples.
- * Exit code 0; 1 when the recording holds a violation; 2 when a file cannot be read.
+ * Exit code 0; 1 when the recording holds a violation; 2 when a file cannot be read. A malformed line
+ * is skipped with a `file:line` warning on stderr.
  */
 export async function runAnalyzeCommand(files: readonly string[], options: AnalyzeCommandOptions, io: CommandIO = processIO): Promise<number> {
   const parts = recordingParts(files, io)
   if (parts === undefined) return EXIT_USAGE
-  const summary = await summarizeRecordings(parts)
+  const warnings = createSkipWarnings(io.err)
+  const summary = await summarizeRecordings(parts, warnings.onSkipped)
+  const skipped = warnings.summary()
+  if (skipped !== undefined) io.err(skipped)
   if (options.json === true) io.out(JSON.stringify({ schemaVersion: 1, ...summary }, null, 2))
   else for (const line of formatSummary(summary)) io.out(line)
   return summary.kinds.violation > 0 ? EXIT_FINDINGS : EXIT_OK

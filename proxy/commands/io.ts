@@ -1,7 +1,11 @@
+import type { Writable } from 'node:stream'
+
 /** Where a command writes (STYLE §2.10's `Screen`): the CLI passes the process streams, tests collect lines. */
 export interface CommandIO {
   out(line: string): void
   err(line: string): void
+  /** The byte stream behind `out`, for output that is no list of lines (`har -o -`); process.stdout by default. */
+  readonly stdout?: Writable
 }
 
 export const processIO: CommandIO = {
@@ -11,6 +15,7 @@ export const processIO: CommandIO = {
   err: (line) => {
     process.stderr.write(`${line}\n`)
   },
+  stdout: process.stdout,
 }
 
 /** Exit codes, as in the rest of fitconform: 0 fine, 1 findings or a failure, 2 usage or unreadable input. */

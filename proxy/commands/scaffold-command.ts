@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join, relative, resolve, sep } from 'node:path'
 import { packageRoot } from '../../src/package-root.js'
+import { createSkipWarnings } from '../read-exchanges.js'
 import { scaffoldRecording } from '../scaffold/scaffold-recording.js'
 import { EXIT_OK, EXIT_USAGE, processIO, type CommandIO } from './io.js'
 import { recordingParts } from './recording-parts.js'
@@ -27,7 +28,10 @@ export async function runScaffoldCommand(files: readonly string[], options: Scaf
     return EXIT_USAGE
   }
   const schemaPath = relative(output, join(packageRoot(), 'schemas', 'scenario.schema.json')).split(sep).join('/')
-  const outcome = await scaffoldRecording(parts, { schemaPath })
+  const warnings = createSkipWarnings(io.err)
+  const outcome = await scaffoldRecording(parts, { schemaPath, onSkipped: warnings.onSkipped })
+  const skipped = warnings.summary()
+  if (skipped !== undefined) io.err(skipped)
   const inTheWay = outcome.files.filter((file) => existsSync(join(output, file.name)))
   if (inTheWay.length > 0 && options.force !== true) {
     io.err(`error: these files exist in ${options.output} (pass --force to overwrite): ${inTheWay.map((file) => file.name).join(', ')}`)
@@ -39,6 +43,5 @@ export async function runScaffoldCommand(files: readonly string[], options: Scaf
   for (const item of outcome.leftOut) io.out(`  left out exchange #${item.exchange}: ${item.reason}`)
   const unlisted = outcome.leftOutCount - outcome.leftOut.length
   if (unlisted > 0) io.out(`  … and ${unlisted} more exchange(s) left out`)
-  if (outcome.skippedLines > 0) io.out(`  ${outcome.skippedLines} unreadable line(s) skipped`)
   return EXIT_OK
 }

@@ -19,7 +19,8 @@
  * (issue 8, item 4): a flow ends with its successful DELETE, or at the end of the recording.
  */
 import type { Finding } from '../../src/model/exchange.js'
-import { buildStep, rulesOfStep, type StepObject, type TokenRole } from './build-step.js'
+import { parseHttpDate } from '../../src/validation/time-formats.js'
+import { buildStep, rulesOfStep, type StepObject, type StepOptions, type TokenRole } from './build-step.js'
 import type { ScaffoldExchange } from './scaffold-exchange.js'
 import { countTokenUse, createTokenRoles, type TokenUses } from './token-roles.js'
 
@@ -77,8 +78,22 @@ interface ActivityFlow {
   readonly shape: string[]
   represents: number
   /** Recorded Last-Modified value → index of the step that saw it, and whether a write came after. */
-  readonly lastModified: Map<string, { step: number; writtenSince: boolean; variable?: string }>
+  readonly lastModified: Map<string, SeenLastModified>
+  /** Deleted (a DELETE answered 2xx): later exchanges on the id (a read of the gone activity, a second delete) still belong here. */
+  deleted: boolean
 }
+
+interface SeenLastModified {
+  readonly step: number
+  writtenSince: boolean
+  variable?: string
+}
+
+/**
+ * Deleted flows kept open for exchanges that still name their activity (repeated deletes, reads after
+ * the delete); past this many, the oldest is finished, so memory stays bounded on long recordings.
+ */
+const DELETED_FLOWS_KEPT = 64
 
 /** All exchanges at once (tests, small recordings); `scaffoldRecording` streams instead. */
 export function planScaffold(exchanges: readonly ScaffoldExchange[], options: { idPrefix: string }): ScaffoldPlan {
@@ -94,6 +109,8 @@ export function createScaffoldPlanner(options: PlannerOptions): ScaffoldPlanner 
   const { roles, onLeftOut } = options
   /** Open flows by the id of the activity they created. */
   const flows = new Map<string, ActivityFlow>()
+  /** The deleted flows still open, oldest first (with their id: a server may reuse an id for a new flow). */
+  const deletedFlows: { readonly id: string; readonly flow: ActivityFlow }[] = []
   /** Finished flows by shape: the first flow of each shape is the scenario. */
   const flowShapes = new Map<string, ScenarioDraft>()
   const groups = new Map<string, { draft: ScenarioDraft; fingerprints: Set<string> }>()
@@ -137,7 +154,7 @@ export function createScaffoldPlanner(options: PlannerOptions): ScaffoldPlanner 
       const id = lastSegment(x.responseHeaders.get('location') as string)
       const reused = flows.get(id)
       if (reused !== undefined) finishFlow(id, reused)
-      const created: ActivityFlow = { steps: [], shape: [], represents: 1, lastModified: new Map() }
+      const created: ActivityFlow = { steps: [], shape: [], represents: 1, lastModified: new Map(), deleted: false }
       const step = buildStep(x, { name: describe(x, 'create the activity'), url: x.path, role, notes: MARKER })
       step.creates = 'headers.location'
       step.capture = { activity: 'headers.location' }
@@ -148,19 +165,26 @@ export function createScaffoldPlanner(options: PlannerOptions): ScaffoldPlanner 
     }
     if (flow !== undefined && activityId !== undefined) {
       addFlowStep(flow, x, role)
-      if (endpoint.row === 8 && x.status < 300) finishFlow(activityId, flow)
+      if (endpoint.row === 8 && x.status < 300 && !flow.deleted) {
+        flow.deleted = true
+        deletedFlows.push({ id: activityId, flow })
+        const oldest = deletedFlows.length > DELETED_FLOWS_KEPT ? deletedFlows.shift() : undefined
+        if (oldest !== undefined && flows.get(oldest.id) === oldest.flow) finishFlow(oldest.id, oldest.flow)
+      }
       return
     }
-    if (endpoint.row === 5 || endpoint.row === 7 || endpoint.row === 8) {
+    const missing = isMissingActivity(x, role)
+    if (!missing && (endpoint.row === 5 || endpoint.row === 7 || endpoint.row === 8)) {
       onLeftOut({ exchange: x.id, reason: `${x.method} ${x.path}: a write to an activity this recording did not create` })
       return
     }
 
-    const kind = groupKind(x)
-    const key = [kind, x.method, kind === 'activity-read' ? '' : x.path, queryShape(x), x.status, role, x.requestHeaders.has('if-modified-since'), bodyShape(x)].join('|')
+    const kind = missing ? 'activity-missing' : groupKind(x)
+    const key = [kind, x.method, kind === 'activity-read' || kind === 'activity-missing' ? '' : x.path, queryShape(x), x.status, role, x.requestHeaders.has('if-modified-since'), bodyShape(x)].join('|')
     let group = groups.get(key)
     if (group === undefined) {
-      const draft = newDraft(kind, groupTitle(kind, x), [kind.split('-')[0] as string, ...(x.method === 'GET' || x.method === 'HEAD' ? ['read-only'] : ['writes'])])
+      const readOnly = kind !== 'activity-missing' && (x.method === 'GET' || x.method === 'HEAD')
+      const draft = newDraft(kind, groupTitle(kind, x), [kind.split('-')[0] as string, readOnly ? 'read-only' : 'writes'])
       group = { draft, fingerprints: new Set() }
       groups.set(key, group)
     }
@@ -168,18 +192,29 @@ export function createScaffoldPlanner(options: PlannerOptions): ScaffoldPlanner 
     const fingerprint = fingerprintOf(x.findings)
     if (group.draft.steps.length > 0 && group.fingerprints.has(fingerprint)) return
     group.fingerprints.add(fingerprint)
-    if (kind === 'activity-read') {
+    const n = group.draft.steps.length
+    if (kind === 'activity-missing') {
+      // The recorded id named an activity that was not there: at run time, one created and deleted first.
+      addStep(group.draft.steps, x, {
+        name: 'create an activity to delete, so that its URI names a missing activity',
+        request: { method: 'POST', url: '/fitnessActivities', contentType: 'NewFitnessActivity', json: { type: '${config.activityType}', equipment: '${config.equipment}', start_time: '${run.farYear | date(1, 1) | specTime}', notes: MARKER } },
+        expect: { status: '2xx' },
+        creates: 'headers.location',
+        capture: { [`gone${n}`]: 'headers.location' },
+      }, false)
+      addStep(group.draft.steps, x, { name: 'delete it', request: { method: 'DELETE', url: `\${gone${n}}` }, expect: { status: '2xx' } }, false)
+      addStep(group.draft.steps, x, buildStep(x, { name: describe(x, 'use the missing activity'), url: `\${gone${n}}`, role, ...runTimeDate(x), notes: MARKER }))
+    } else if (kind === 'activity-read') {
       // The recorded id belongs to the recorded account: take one from the feed at run time.
-      const n = group.draft.steps.length
       addStep(group.draft.steps, x, {
         name: 'take an activity id from the feed',
         request: { method: 'GET', url: '/fitnessActivities', query: { pageSize: 1 }, accept: 'FitnessActivityFeed' },
         expect: { status: 200 },
         capture: { [`activityId${n}`]: 'body.items[0].uri | lastSegment' },
       }, false)
-      addStep(group.draft.steps, x, buildStep(x, { name: describe(x, 'read an activity of the account'), url: `/fitnessActivities/\${activityId${n}}`, role }))
+      addStep(group.draft.steps, x, buildStep(x, { name: describe(x, 'read an activity of the account'), url: `/fitnessActivities/\${activityId${n}}`, role, ...runTimeDate(x) }))
     } else {
-      addStep(group.draft.steps, x, buildStep(x, { name: describe(x, stepName(kind)), url: x.path, role, ...(kind === 'create' ? { notes: MARKER } : {}) }))
+      addStep(group.draft.steps, x, buildStep(x, { name: describe(x, stepName(kind)), url: x.path, role, ...runTimeDate(x), ...(kind === 'create' ? { notes: MARKER } : {}) }))
       if (kind === 'create') (group.draft.steps.at(-1)?.step as StepObject).creates = 'headers.location'
     }
   }
@@ -203,23 +238,8 @@ function addFlowStep(flow: ActivityFlow, x: ScaffoldExchange, role: TokenRole): 
   if (previous !== undefined && x.findings.length === 0 && previous.method === x.method && previous.status === x.status && !x.requestHeaders.has('if-modified-since') && endpoint.row !== 5) {
     return
   }
-  const ims = x.requestHeaders.get('if-modified-since')
-  let ifModifiedSince: string | undefined
-  let notModifiedCertain = false
-  if (ims !== undefined) {
-    const seen = flow.lastModified.get(ims)
-    if (seen !== undefined) {
-      if (seen.variable === undefined) {
-        seen.variable = `lastModified${seen.step}`
-        const capturing = steps[seen.step]?.step as StepObject
-        capturing.capture = { ...(capturing.capture as Record<string, string> | undefined), [seen.variable]: 'headers.last-modified' }
-        flow.shape[seen.step] = `${flow.shape[seen.step] ?? ''} captures Last-Modified`
-      }
-      ifModifiedSince = `\${${seen.variable}}`
-      notModifiedCertain = !seen.writtenSince
-    }
-  }
-  const step = buildStep(x, { name: describe(x, stepName('flow', x)), url: '${activity}', role, ifModifiedSince, notModifiedCertain, notes: MARKER })
+  const date = flowDate(flow, x)
+  const step = buildStep(x, { name: describe(x, stepName('flow', x)), url: '${activity}', role, ...date, notes: MARKER })
   addStep(steps, x, step)
   flow.shape.push(stepShape(x, step))
   if (x.method !== 'GET' && x.method !== 'HEAD') for (const seen of flow.lastModified.values()) seen.writtenSince = true
@@ -241,12 +261,56 @@ function addStep(steps: StepDraft[], x: ScaffoldExchange, step: StepObject, with
 }
 
 /**
+ * If-Modified-Since for a flow step, computed at run time: the recorded date's distance from a
+ * Last-Modified the flow saw (the same one when it matches, else the latest), applied to the value
+ * captured at run time. §4 rule 3 makes the answer certain for the date itself (304, no write since)
+ * and for a date before it (200); a later date is left open. Without a Last-Modified to lean on, the
+ * date keeps its distance from the request's own time.
+ */
+function flowDate(flow: ActivityFlow, x: ScaffoldExchange): Pick<StepOptions, 'ifModifiedSince' | 'conditionalStatus'> {
+  const ims = x.requestHeaders.get('if-modified-since')
+  const sent = ims === undefined ? undefined : parseHttpDate(ims)
+  if (ims === undefined || sent === undefined) return {}
+  let base: [string, SeenLastModified] | undefined = flow.lastModified.has(ims) ? [ims, flow.lastModified.get(ims) as SeenLastModified] : undefined
+  if (base === undefined) for (const seen of flow.lastModified) if (base === undefined || seen[1].step > base[1].step) base = seen
+  const baseTime = base === undefined ? undefined : parseHttpDate(base[0])
+  if (base === undefined || baseTime === undefined) return runTimeDate(x)
+  const [, seen] = base
+  if (seen.variable === undefined) {
+    seen.variable = `lastModified${seen.step}`
+    const capturing = flow.steps[seen.step]?.step as StepObject
+    capturing.capture = { ...(capturing.capture as Record<string, string> | undefined), [seen.variable]: 'headers.last-modified' }
+    flow.shape[seen.step] = `${flow.shape[seen.step] ?? ''} captures Last-Modified`
+  }
+  const seconds = Math.round((sent - baseTime) / 1000)
+  if (seconds === 0) return { ifModifiedSince: `\${${seen.variable}}`, ...(seen.writtenSince ? {} : { conditionalStatus: 304 }) }
+  return { ifModifiedSince: `\${${seen.variable} | addSeconds(${seconds}) | httpDate}`, ...(seconds < 0 ? { conditionalStatus: 200 } : {}) }
+}
+
+/** A recorded If-Modified-Since as the same distance from the run's start as it had from its request. */
+function runTimeDate(x: ScaffoldExchange): Pick<StepOptions, 'ifModifiedSince'> {
+  const ims = x.requestHeaders.get('if-modified-since')
+  const sent = ims === undefined ? undefined : parseHttpDate(ims)
+  const at = Date.parse(x.startedDateTime)
+  if (sent === undefined || Number.isNaN(at)) return {}
+  const seconds = Math.round((sent - at) / 1000)
+  return { ifModifiedSince: seconds === 0 ? '${run.now | httpDate}' : `\${run.now | addSeconds(${seconds}) | httpDate}` }
+}
+
+/** A read or write of an activity the recording did not create, answered "not found": it names a missing activity. */
+function isMissingActivity(x: ScaffoldExchange, role: TokenRole): boolean {
+  const row = x.endpoint?.row
+  const onActivity = row === 3 || row === 5 || row === 7 || row === 8 || row === 9
+  return onActivity && (x.status === 404 || x.status === 410) && (role === 'token' || role === 'other-token')
+}
+
+/**
  * A flow step without its recorded values: method, §4 row, status, response media type, token role,
  * query names, whether If-Modified-Since repeats a captured date, and what the step asserts.
  */
 function stepShape(x: ScaffoldExchange, step: StepObject): string {
   const request = step.request as { auth?: string; headers?: Record<string, string> }
-  const ims = request.headers?.['If-Modified-Since']
+  const ims = request.headers?.['if-modified-since']
   const mediaType = (x.responseHeaders.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase()
   const query = x.query.map(([name]) => name).sort().join('&')
   return [x.method, x.endpoint?.row, x.status, mediaType, request.auth ?? 'token', query, ims === undefined ? '' : ims.startsWith('${') ? 'ims:captured' : 'ims:recorded', JSON.stringify(step.expect)].join(' ')
@@ -279,7 +343,9 @@ function groupKind(x: ScaffoldExchange): string {
 }
 
 function groupTitle(kind: string, x: ScaffoldExchange): string {
-  const request = `${x.method} ${kind === 'activity-read' ? '/fitnessActivities/<activity_id>' : x.path}${kind === 'activity-read' ? '' : querySuffix(x)}`
+  const byId = kind === 'activity-read' || kind === 'activity-missing'
+  const request = `${x.method} ${byId ? '/fitnessActivities/<activity_id>' : x.path}${byId ? '' : querySuffix(x)}`
+  if (kind === 'activity-missing') return `A recorded ${request} of a missing activity answers as recorded (status ${x.status} recorded)`
   return `A recorded ${request} answers as §4 states (status ${x.status} recorded)`
 }
 

@@ -7,7 +7,7 @@
  */
 import { basename } from 'node:path'
 import type { ExchangeEntry } from '../../src/model/exchange.js'
-import { readRecording } from '../exchange-log.js'
+import { readExchanges, type SkippedLine } from '../read-exchanges.js'
 import { voteBasePath, winningBasePath, type BasePathVotes } from '../recording-paths.js'
 import { buildScenarioDocument, renderScenarioDocument } from './build-document.js'
 import { createScaffoldPlanner, type LeftOut } from './plan-scenarios.js'
@@ -28,14 +28,20 @@ export interface ScaffoldOutcome {
   readonly leftOut: readonly LeftOut[]
   /** All exchanges left out, listed or not. */
   readonly leftOutCount: number
-  readonly skippedLines: number
 }
 
-export async function scaffoldRecording(recordings: readonly string[], options: { schemaPath: string }): Promise<ScaffoldOutcome> {
+export interface ScaffoldOptions {
+  /** Path from the output folder to schemas/scenario.schema.json, for editors. */
+  readonly schemaPath: string
+  /** Told of each malformed line once (the recording is read twice). */
+  readonly onSkipped?: (skipped: SkippedLine) => void
+}
+
+export async function scaffoldRecording(recordings: readonly string[], options: ScaffoldOptions): Promise<ScaffoldOutcome> {
   const uses: TokenUses = new Map()
   const votes: BasePathVotes = new Map()
   for await (const entry of recordedEntries(recordings)) {
-    countTokenUse(uses, { tokenId: entry._tokenId, status: entry.response.status })
+    countTokenUse(uses, { tokenId: entry._tokenId, status: entry.response.status, responseJson: errorBodyOf(entry) })
     voteBasePath(votes, entry)
   }
   const basePath = winningBasePath(votes)
@@ -46,11 +52,10 @@ export async function scaffoldRecording(recordings: readonly string[], options: 
     leftOutCount += 1
     if (leftOut.length < LEFT_OUT_LISTED) leftOut.push(item)
   }
-  let skippedLines = 0
   const idPrefix = `scaffold-${slug(basename(recordings[0] ?? 'recording').replace(/\.[^.]*$/, ''))}`
   const planner = createScaffoldPlanner({ idPrefix, roles: createTokenRoles(uses), onLeftOut })
   const lines = recordedEntries(recordings, {
-    onSkipped: () => (skippedLines += 1),
+    onSkipped: options.onSkipped,
     onFailed: (entry) => onLeftOut({ exchange: entry._id, reason: `failed exchange (${entry._error?.code ?? 'unknown'})` }),
   })
   for await (const entry of lines) planner.add(toScaffoldExchange(entry, basePath))
@@ -60,24 +65,32 @@ export async function scaffoldRecording(recordings: readonly string[], options: 
     name: `${draft.id}.yaml`,
     text: renderScenarioDocument(buildScenarioDocument(draft, { recording, schemaPath: options.schemaPath })),
   }))
-  return { files, leftOut, leftOutCount, skippedLines }
+  return { files, leftOut, leftOutCount }
 }
 
-/** The recorded exchanges of the files, in order, one at a time; unreadable lines and failed exchanges are told, not yielded. */
+/** The recorded exchanges of the files, in order, one at a time; malformed lines and failed exchanges are told, not yielded. */
 async function* recordedEntries(
   recordings: readonly string[],
-  on: { onSkipped?: () => void; onFailed?: (entry: ExchangeEntry) => void } = {},
+  on: { onSkipped?: ((skipped: SkippedLine) => void) | undefined; onFailed?: (entry: ExchangeEntry) => void } = {},
 ): AsyncGenerator<ExchangeEntry> {
-  for (const file of recordings) {
-    for await (const line of readRecording(file)) {
-      if ('problem' in line) on.onSkipped?.()
-      else if (line.entry._error !== undefined) on.onFailed?.(line.entry)
-      else yield line.entry
-    }
+  for await (const { entry } of readExchanges(recordings, on.onSkipped ?? (() => {}))) {
+    if (entry._error !== undefined) on.onFailed?.(entry)
+    else yield entry
   }
 }
 
 function slug(text: string): string {
   const cleaned = text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '')
   return cleaned === '' ? 'recording' : cleaned
+}
+
+/** The parsed body of a 403 (its §7 reason names the token's role); undefined for anything else. */
+function errorBodyOf(entry: ExchangeEntry): unknown {
+  const { status, content } = entry.response
+  if (status !== 403 || content.text === undefined || content.encoding === 'base64') return undefined
+  try {
+    return JSON.parse(content.text) as unknown
+  } catch {
+    return undefined
+  }
 }

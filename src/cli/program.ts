@@ -67,7 +67,8 @@ export function createProgram(): Command {
   program
     .command('serve')
     .description('start the reference server (prints its URL and its public demo tokens)')
-    .option('--port <n>', 'port (0 = any free port)', parsePort, 8080)
+    .option('--port <n>', 'port (default 0: any free port; the URL is printed)', parsePort, 0)
+    .option('--host <address>', 'address to listen on (default 127.0.0.1; anything else is reachable from the network)')
     .addOption(new Option('--mode <mode>', 'conforming variant').choices(['reference', 'quirky', 'other-choices']).default('reference'))
     .option('--mutant <name>', 'break exactly one rule (see --list-mutants)')
     .option('--list-mutants', 'list the mutants and exit')

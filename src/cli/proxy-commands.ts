@@ -47,8 +47,8 @@ export function addProxyCommands(program: Command): void {
     .command('har')
     .description('convert a recording to one HAR 1.2 file for browser dev tools')
     .argument('<files...>', 'recording files (NDJSON)')
-    .requiredOption('-o, --output <file>', 'the .har file to write')
-    .action(async (files: string[], options: { output: string }) => {
+    .option('-o, --output <file>', 'the .har file to write, - for stdout (default: beside the first recording, e.g. session.har)')
+    .action(async (files: string[], options: { output?: string }) => {
       const { runHarCommand } = await import('../../proxy/commands/har-command.js')
       process.exitCode = await runHarCommand(files, options)
     })
@@ -67,10 +67,13 @@ export function addProxyCommands(program: Command): void {
 
   program
     .command('mock')
-    .description('serve a recording back as a mock server (unmatched requests get 501)')
+    .description('serve a recording back as a mock server, matching method, path, query, media type, credentials and conditional headers (unmatched requests get 501 with the nearest recorded one)')
     .argument('<files...>', 'recording files (NDJSON)')
-    .option('--port <n>', 'port on 127.0.0.1 (0 = any free port)', parsePort, 0)
-    .action(async (files: string[], options: { port: number }) => {
+    .option('--port <n>', 'port (0 = any free port)', parsePort, 0)
+    .option('--host <address>', 'address to listen on (default 127.0.0.1; anything else is reachable from the network)')
+    .option('--quiet', 'no line per request')
+    .addHelpText('after', `\nWith ${REDACT_KEY_ENV} set to the key the recording was made with, a request's token must be the recorded one; without it, only whether a token was sent is matched.\nStops on Ctrl-C (SIGINT) or SIGTERM. Exit codes: 0; 2 missing recording or cannot listen (e.g. port in use).`)
+    .action(async (files: string[], options: { port: number; host?: string; quiet?: boolean }) => {
       const { runMockCommand } = await import('../../proxy/commands/mock-command.js')
       process.exitCode = await runMockCommand(files, options)
     })

@@ -1,3 +1,5 @@
+import { DEFAULT_HOST, hostWarning, listenErrorMessage, normalizeHost } from '../../proxy/commands/listen-address.js'
+import { waitForStop } from '../../proxy/commands/wait-for-stop.js'
 import { mutants, serverModes, startReferenceServer, type ServerMode } from '../../reference-server/index.js'
 import type { Screen } from '../report/reporter.js'
 import { EXIT } from './exit-codes.js'
@@ -5,11 +7,17 @@ import { processScreen } from './screen.js'
 
 export interface ServeOptions {
   port: number
+  host?: string
   mode: ServerMode
   mutant?: string
+  /** Stops the server (tests); by default SIGINT or SIGTERM does. */
+  signal?: AbortSignal
 }
 
-/** `fitconform serve`: the reference server until SIGINT/SIGTERM. Its demo tokens are public by design. */
+/**
+ * `fitconform serve`: the reference server until SIGINT/SIGTERM, on 127.0.0.1 and a free port unless
+ * told. Its demo tokens are public by design. Exit 0; 2 for a bad mode or mutant, or an address it cannot listen on.
+ */
 export async function serveCommand(options: ServeOptions, screen: Screen = processScreen()): Promise<number> {
   if (!serverModes.includes(options.mode)) {
     screen.err(`unknown --mode "${options.mode}"; modes: ${serverModes.join(', ')}\n`)
@@ -19,7 +27,16 @@ export async function serveCommand(options: ServeOptions, screen: Screen = proce
     screen.err(`unknown --mutant "${options.mutant}"; \`fitconform serve --list-mutants\` lists them\n`)
     return EXIT.usage
   }
-  const server = await startReferenceServer({ port: options.port, mode: options.mode, ...(options.mutant ? { mutant: options.mutant } : {}) })
+  const host = normalizeHost(options.host ?? DEFAULT_HOST)
+  const warning = hostWarning(host)
+  if (warning !== undefined) screen.err(`${warning}\n`)
+  let server
+  try {
+    server = await startReferenceServer({ port: options.port, host, mode: options.mode, ...(options.mutant ? { mutant: options.mutant } : {}) })
+  } catch (error) {
+    screen.err(`error: ${listenErrorMessage(error, { host, port: options.port }) ?? `cannot start the reference server: ${(error as Error).message}`}\n`)
+    return EXIT.usage
+  }
   const { tokens } = server
   screen.out(
     [
@@ -29,10 +46,7 @@ export async function serveCommand(options: ServeOptions, screen: Screen = proce
       '',
     ].join('\n'),
   )
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve)
-    process.once('SIGTERM', resolve)
-  })
+  await waitForStop(options.signal)
   await server.close()
   return EXIT.ok
 }

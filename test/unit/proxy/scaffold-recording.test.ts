@@ -62,7 +62,8 @@ describe('scaffoldRecording', () => {
     const file = join(dir, 'session.ndjson')
     writeFileSync(file, [...lines, '{"cut', ''].join('\n'))
 
-    const outcome = await scaffoldRecording([file], { schemaPath: 'scenario.schema.json' })
+    const skipped: string[] = []
+    const outcome = await scaffoldRecording([file], { schemaPath: 'scenario.schema.json', onSkipped: (line) => skipped.push(`${line.file}:${line.line}`) })
 
     expect(outcome.files.map((each) => each.name)).toEqual(['scaffold-session-activity-flow-1.yaml', 'scaffold-session-activity-flow-2.yaml'])
     expect(outcome.files[0]?.text).toContain('stands for 903 recorded exchange(s) in 301 flows of this shape')
@@ -70,7 +71,7 @@ describe('scaffoldRecording', () => {
     expect(outcome.leftOut).toHaveLength(LEFT_OUT_LISTED)
     expect(outcome.leftOutCount).toBe(LEFT_OUT_LISTED + 10)
     expect(outcome.leftOut[0]?.reason).toBe('GET /nowhere is no endpoint of §4')
-    expect(outcome.skippedLines).toBe(1)
+    expect(skipped).toEqual([`${file}:${lines.length + 1}`])
 
     const out = join(dir, 'out')
     mkdirSync(out)
