@@ -4,8 +4,11 @@
  * in use" is exit 2 for every command that listens).
  */
 
+import { isIP } from 'node:net'
+import { DEFAULT_HOST } from '../proxy-defaults.js'
+
 /** Loopback only unless the user asks: the traffic carries tokens. */
-export const DEFAULT_HOST = '127.0.0.1'
+export { DEFAULT_HOST }
 
 /** `--host` value as `listen()` takes it: `[::1]` (as written in URLs) becomes `::1`. */
 export function normalizeHost(host: string): string {
@@ -13,10 +16,20 @@ export function normalizeHost(host: string): string {
   return trimmed.startsWith('[') && trimmed.endsWith(']') ? trimmed.slice(1, -1) : trimmed
 }
 
-/** The warning to print before listening on anything but the default address, or undefined. */
+/**
+ * The warning to print before listening on an address other machines may reach, or undefined. Other
+ * loopback addresses (127.0.0.2, ::1) stay on this machine, so they get none: the warning would be false.
+ */
 export function hostWarning(host: string): string | undefined {
-  if (normalizeHost(host) === DEFAULT_HOST) return undefined
-  return `warning: listening on ${host}, not ${DEFAULT_HOST}: traffic with tokens will be reachable from the network (whoever can reach ${host} can use and read it)`
+  if (isLoopbackHost(normalizeHost(host))) return undefined
+  return `warning: listening on ${host}, not on loopback: traffic with tokens will be reachable from the network (whoever can reach ${host} can use and read it)`
+}
+
+/** 127.0.0.0/8, ::1 and localhost: the addresses only this machine reaches. */
+export function isLoopbackHost(host: string): boolean {
+  if (host === 'localhost') return true
+  if (isIP(host) === 4) return host.startsWith('127.')
+  return isIP(host) === 6 && /^(0{0,4}:){2,7}0{0,3}1$/.test(host.replace(/^::/, '0::'))
 }
 
 /** `http://127.0.0.1:8080`, `http://[::1]:8080`; a wildcard address is shown as the loopback one that reaches it. */

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs'
-import { isIP } from 'node:net'
-import { DEFAULT_HOST, REDACT_KEY_ENV } from '../proxy-defaults.js'
+import { REDACT_KEY_ENV } from '../proxy-defaults.js'
 import { startProxy } from '../proxy-server.js'
 import { Redactor } from '../redaction.js'
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, processIO, type CommandIO } from './io.js'
+import { DEFAULT_HOST, hostWarning, listenErrorMessage, normalizeHost } from './listen-address.js'
 import { waitForStop } from './wait-for-stop.js'
 
 export interface ProxyCommandOptions {
@@ -54,10 +54,9 @@ export async function runProxyCommand(options: ProxyCommandOptions, io: CommandI
     io.err(`error: ${(err as Error).message}`)
     return EXIT_USAGE
   }
-  const host = options.host ?? DEFAULT_HOST
-  if (!isLoopbackHost(host)) {
-    io.err(`warning: listening on ${host}, not on loopback: the traffic through this proxy, tokens included, can be reached from the network`)
-  }
+  const host = normalizeHost(options.host ?? DEFAULT_HOST)
+  const warning = hostWarning(host)
+  if (warning !== undefined) io.err(warning)
   let proxy
   try {
     proxy = await startProxy({
@@ -77,7 +76,7 @@ export async function runProxyCommand(options: ProxyCommandOptions, io: CommandI
       printProblem: io.err,
     })
   } catch (err) {
-    io.err(`error: cannot start the proxy: ${(err as Error).message}`)
+    io.err(`error: ${listenErrorMessage(err, { host, port: options.port ?? 0 }) ?? `cannot start the proxy: ${(err as Error).message}`}`)
     return EXIT_USAGE
   }
   io.out(`fitconform proxy listening on ${proxy.url} → ${options.target.href}${options.record === undefined ? '' : `, recording to ${options.record}`}`)
@@ -95,11 +94,4 @@ export async function runProxyCommand(options: ProxyCommandOptions, io: CommandI
     return EXIT_FINDINGS
   }
   return options.strict === true && findings.violation > 0 ? EXIT_FINDINGS : EXIT_OK
-}
-
-/** 127.0.0.0/8, ::1 and localhost: the addresses only this machine reaches. */
-export function isLoopbackHost(host: string): boolean {
-  if (host === 'localhost') return true
-  if (isIP(host) === 4) return host.startsWith('127.')
-  return isIP(host) === 6 && /^(0{0,4}:){2,7}0{0,3}1$/.test(host.replace(/^::/, '0::'))
 }

@@ -5,7 +5,8 @@ import { once } from 'node:events'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { isLoopbackHost, runProxyCommand } from '../../../proxy/commands/proxy-command.js'
+import { hostWarning, isLoopbackHost } from '../../../proxy/commands/listen-address.js'
+import { runProxyCommand } from '../../../proxy/commands/proxy-command.js'
 import { request } from './helpers.js'
 
 let upstream: http.Server
@@ -71,5 +72,7 @@ describe('which --host values are warned about', () => {
     { host: 'example.test', loopback: false },
   ])('$host: loopback $loopback', ({ host, loopback }) => {
     expect(isLoopbackHost(host)).toBe(loopback)
+    // proxy, mock and serve print this before listening: only an address other machines may reach gets it.
+    expect(hostWarning(host)).toBe(loopback ? undefined : `warning: listening on ${host}, not on loopback: traffic with tokens will be reachable from the network (whoever can reach ${host} can use and read it)`)
   })
 })
