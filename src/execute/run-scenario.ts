@@ -35,6 +35,10 @@ export async function runScenario(scenario: Scenario, context: RunContext, event
         skipReason = outcome.skipReason
         break
       }
+      if (outcome.result.status === 'blocked') {
+        skipReason = outcome.result.error?.message ?? 'not judged'
+        break
+      }
       if (outcome.result.status !== 'passed') break
     }
   } finally {

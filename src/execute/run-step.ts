@@ -80,7 +80,8 @@ async function attemptStep(step: Step, state: ScenarioState, context: RunContext
     if (done || !step.eventually || performance.now() + step.eventually.everyMs > deadline || context.interrupted.aborted) break
     await sleep(step.eventually.everyMs, undefined, { signal: context.interrupted }).catch(() => undefined)
   }
-  if ('error' in outcome) return finish({ status: 'error', assertions: [], attempts, error: outcome.error, ...(outcome.prepared ? recordRequest(outcome.prepared, step) : {}) })
+  // A body past --max-body-bytes blocks the step: not judged, no rule fails (the spec sets no size).
+  if ('error' in outcome) return finish({ status: outcome.error.code === 'E_BODY_TOO_LARGE' ? 'blocked' : 'error', assertions: [], attempts, error: outcome.error, ...(outcome.prepared ? recordRequest(outcome.prepared, step) : {}) })
 
   const { first, shown, assertions, pages } = outcome
   const scope = { ...variables, ...first.scope }

@@ -37,7 +37,8 @@ export interface AssertionResult {
   readonly at?: SourceRef
 }
 
-export type StepStatus = 'passed' | 'failed' | 'error' | 'skipped'
+/** `blocked`: the step could not be judged (e.g. a body past --max-body-bytes); no rule fails for it. */
+export type StepStatus = 'passed' | 'failed' | 'error' | 'skipped' | 'blocked'
 
 export interface StepResult {
   readonly name: string
