@@ -79,7 +79,7 @@ export function createProgram(): Command {
     .command('cleanup')
     .description('finish the cleanup of a run that was killed, from the ledger in --output-dir')
     .option('--output-dir <dir>', 'where the run wrote its ledger (default reports/)')
-    .option('--base-url <url>', 'the server (default: the one the ledger names)', parseBaseUrl)
+    .option('--base-url <url>', 'the server to clean up (required: a ledger file is not trusted to name it; env FITCONFORM_BASE_URL)', parseBaseUrl)
     .option('--token <token>', 'token of the user whose activities the run created (env FITCONFORM_TOKEN)')
     .option('--other-token <token>', 'token of the second user (env FITCONFORM_OTHER_TOKEN)')
     .option('--config <file>', 'config file (default: fitconform.config.yaml when present)')
