@@ -3,7 +3,7 @@ import type { Diagnostic } from './model/diagnostic.js'
 import { RESULT_SCHEMA_VERSION, type CleanupItem, type CleanupSummary, type RunResult, type ScenarioResult } from './model/result.js'
 import type { Rule, Scenario, TokenRole } from './model/scenario.js'
 import { createHttpClient } from './execute/http-client.js'
-import { countLedger, createLedger, readOpenWork } from './execute/ledger.js'
+import { createLedger, readOpenWork } from './execute/ledger.js'
 import { createRedactor } from './execute/redact.js'
 import { sweepMarked } from './execute/undo.js'
 import { DEFAULT_CONFIG_VALUES, type RunContext } from './execute/run-context.js'
@@ -96,19 +96,21 @@ async function finishCleanup(context: RunContext, results: readonly ScenarioResu
     context.ledger?.record({ type: 'closed' })
     return { problems: [] }
   }
-  const deletedUrls = new Set(context.ledger ? readOpenWork(context.ledger.file).deletedUrls : [])
+  const before = context.ledger ? readOpenWork(context.ledger.file) : undefined
+  const deletedUrls = new Set(before?.deletedUrls ?? [])
   // Only a POST can have created something whose Location never reached us.
   const posted = results.some((result) => result.steps.some((step) => step.request?.method === 'POST'))
-  const sweep = posted ? await sweepMarked(context, ['token', 'other-token'], deletedUrls) : { found: [], leftBehind: [], problems: [] }
+  const known = { deleted: deletedUrls, leftBehind: new Set(before?.counts.leftBehind.map((item) => item.url) ?? []) }
+  const sweep = posted ? await sweepMarked(context, ['token', 'other-token'], known) : { found: [], leftBehind: [], problems: [] }
   const problems: Diagnostic[] = sweep.problems.map((message) => ({ code: 'E_CLEANUP', kind: 'error', message }))
   for (const item of sweep.found) {
     if (deletedUrls.has(item.url)) problems.push({ code: 'E_CLEANUP', kind: 'error', message: `the end-of-run sweep found ${item.url} again: ${item.reason}` })
   }
   if (!context.ledger) return { problems: [...problems, ...leftBehindProblems(sweep.leftBehind)] }
-  const { deletedUrls: _deleted, ...counts } = countLedger(context.ledger.file)
+  const open = readOpenWork(context.ledger.file)
+  const counts = open.counts
   problems.push(...leftBehindProblems(counts.leftBehind))
   for (const item of counts.notProvenOurs) problems.push({ code: 'E_CLEANUP', kind: 'error', message: `not proven ours, left in place (nothing was sent to it): ${item.url}: ${item.reason}`, hint: 'look at it on the account: the run could not show it created it' })
-  const open = readOpenWork(context.ledger.file)
   const owes = open.toDelete.length > 0 || open.toRestore.length > 0
   if (!owes) context.ledger.record({ type: 'closed' })
   const summary: CleanupSummary = {

@@ -28,7 +28,7 @@ export type LedgerEntry =
   /** Not proven ours: nothing was sent to it, and nothing more is owed for it. */
   | { type: 'refused'; url: string; reason: string }
   /** Deleted by us, still there: owed until a later `fitconform cleanup` deletes it. */
-  | { type: 'left-behind'; url: string; reason: string }
+  | { type: 'left-behind'; url: string; reason: string; role?: AuthChoice }
   | { type: 'closed' }
 
 export interface RestoreRequest {
@@ -60,42 +60,76 @@ export function openLedger(file: string, redact: Redactor): Ledger {
   }
 }
 
-/** What a ledger still owes: created resources not deleted, restores not done. */
+/** What a ledger still owes (created resources not deleted, restores not done) and what it tells the summary. */
 export interface OpenWork {
   readonly file: string
   readonly run?: Extract<LedgerEntry, { type: 'run' }>
   readonly toDelete: readonly { url: string; role: AuthChoice }[]
   readonly toRestore: readonly { scenario: string; requests: readonly RestoreRequest[] }[]
-  /** What the run deleted: the marker sweep tells an activity that came back from a lost create. */
+  /** What the run deleted and a read confirmed gone: the marker sweep finding one again means it came back. */
   readonly deletedUrls: readonly string[]
+  readonly counts: LedgerCounts
   readonly closed: boolean
 }
 
+/** Counts for the run summary: created/deleted resources, changed/restored values, what was refused or left behind. */
+export interface LedgerCounts {
+  readonly created: number
+  readonly deleted: number
+  readonly changed: number
+  readonly restored: number
+  readonly notProvenOurs: readonly { url: string; reason: string }[]
+  readonly leftBehind: readonly { url: string; reason: string }[]
+}
+
+/** Replays the ledger in order: a later line overrides an earlier one about the same URL. */
 export function readOpenWork(file: string): OpenWork {
   const entries = readEntries(file)
   const created = new Map<string, AuthChoice>()
+  const roles = new Map<string, AuthChoice>()
   const deleted = new Set<string>()
-
+  const refused = new Map<string, string>()
+  const leftBehind = new Map<string, string>()
   const restores = new Map<string, readonly RestoreRequest[]>()
+  const changed = new Set<string>()
+  let restored = 0
+  let createdCount = 0
   let run: OpenWork['run']
   let closed = false
   for (const entry of entries) {
     if (entry.type === 'run') run = entry
-    else if (entry.type === 'created') created.set(entry.url, entry.role)
-    else if (entry.type === 'deleted' || entry.type === 'refused') {
+    else if (entry.type === 'created') {
+      created.set(entry.url, entry.role)
+      roles.set(entry.url, entry.role)
+      createdCount++
+    } else if (entry.type === 'deleted') {
       created.delete(entry.url)
-      if (entry.type === 'deleted') deleted.add(entry.url)
-    }
-    else if (entry.type === 'restore') restores.set(entry.scenario, entry.requests)
-    else if (entry.type === 'restored') restores.delete(entry.scenario)
-    else if (entry.type === 'closed') closed = true
+      leftBehind.delete(entry.url)
+      deleted.add(entry.url)
+    } else if (entry.type === 'refused') {
+      created.delete(entry.url)
+      refused.set(entry.url, entry.reason)
+    } else if (entry.type === 'left-behind') {
+      // Still there: owed again, with the token that created it.
+      created.set(entry.url, entry.role ?? roles.get(entry.url) ?? 'token')
+      deleted.delete(entry.url)
+      leftBehind.set(entry.url, entry.reason)
+    } else if (entry.type === 'restore') {
+      restores.set(entry.scenario, entry.requests)
+      changed.add(entry.scenario)
+    } else if (entry.type === 'restored') {
+      restores.delete(entry.scenario)
+      restored++
+    } else if (entry.type === 'closed') closed = true
   }
+  const listed = (items: Map<string, string>): { url: string; reason: string }[] => [...items].map(([url, reason]) => ({ url, reason }))
   return {
     file,
     ...(run ? { run } : {}),
     toDelete: [...created].map(([url, role]) => ({ url, role })),
     toRestore: [...restores].map(([scenario, requests]) => ({ scenario, requests })),
     deletedUrls: [...deleted],
+    counts: { created: createdCount, deleted: deleted.size, changed: changed.size, restored, notProvenOurs: listed(refused), leftBehind: listed(leftBehind) },
     closed,
   }
 }
@@ -111,34 +145,6 @@ function readEntries(file: string): LedgerEntry[] {
         return [] // a line cut short by a hard kill: everything before it still counts
       }
     })
-}
-
-/** Counts for the run summary: created/deleted resources, changed/restored values, what was refused or left behind. */
-export function countLedger(file: string): LedgerCounts {
-  const entries = readEntries(file)
-  const count = (type: LedgerEntry['type']): number => entries.filter((entry) => entry.type === type).length
-  const deletedUrls = new Set(entries.flatMap((e) => (e.type === 'deleted' ? [e.url] : [])))
-  const listed = (type: 'refused' | 'left-behind'): { url: string; reason: string }[] =>
-    entries.flatMap((e) => (e.type === type && !(type === 'left-behind' && deletedUrls.has(e.url)) ? [{ url: e.url, reason: e.reason }] : []))
-  return {
-    created: count('created'),
-    deleted: deletedUrls.size,
-    changed: new Set(entries.flatMap((e) => (e.type === 'restore' ? [e.scenario] : []))).size,
-    restored: count('restored'),
-    notProvenOurs: listed('refused'),
-    leftBehind: listed('left-behind'),
-    deletedUrls: [...deletedUrls],
-  }
-}
-
-export interface LedgerCounts {
-  readonly created: number
-  readonly deleted: number
-  readonly changed: number
-  readonly restored: number
-  readonly notProvenOurs: readonly { url: string; reason: string }[]
-  readonly leftBehind: readonly { url: string; reason: string }[]
-  readonly deletedUrls: readonly string[]
 }
 
 export function ledgerFiles(outputDir: string): string[] {

@@ -119,7 +119,7 @@ async function deleteOneCreated(scenario: Scenario, resource: CreatedResource, s
   if (result.status !== 'passed') return result
   if (await stillThere(context, target, resource.auth)) {
     const reason = `DELETE answered ${result.response?.status} but a read still finds it`
-    context.ledger?.record({ type: 'left-behind', url: resource.url, reason })
+    context.ledger?.record({ type: 'left-behind', url: resource.url, reason, role: resource.auth })
     const message = `left behind: ${resource.url}: ${reason}; \`fitconform cleanup\` will try again`
     return { ...result, status: 'failed', assertions: [...result.assertions, { ok: false, severity: 'failure', rules: [RULE_DELETE_REMOVES], target: 'status', matcher: 'readBack', message, at: scenario.at }] }
   }

@@ -54,7 +54,7 @@ export async function undoOpenWork(work: OpenWork, context: RunContext): Promise
     }
   }
   if (work.run) {
-    const sweep = await sweepMarked(context, ['token', 'other-token'], new Set(work.deletedUrls))
+    const sweep = await sweepMarked(context, ['token', 'other-token'], { deleted: new Set(work.deletedUrls), leftBehind: new Set() })
     outcome.swept += sweep.found.length
     outcome.found.push(...sweep.found)
     outcome.leftBehind.push(...sweep.leftBehind)
@@ -84,7 +84,7 @@ export async function deleteIfOurs(context: RunContext, url: string, role: AuthC
   if (!isGone(status)) return { kind: 'failed', status }
   if (await stillThere(context, target, role)) {
     const reason = `DELETE answered ${status} but a read still finds it`
-    context.ledger?.record({ type: 'left-behind', url, reason })
+    context.ledger?.record({ type: 'left-behind', url, reason, role })
     return { kind: 'left-behind', reason }
   }
   context.ledger?.record({ type: 'deleted', url })
@@ -119,12 +119,16 @@ export interface SweepOutcome {
 /**
  * Finds activities in the run's far-past year whose notes carry the run's marker and deletes them,
  * telling why each was still there. Never deletes anything else: the marker is unique to one run.
- * `deletedUrls`: what the run already deleted; finding one of those again is a failure of the delete rules.
+ * `known.deleted`: what the run deleted (finding one again is a failure of the delete rules);
+ * `known.leftBehind`: what is already reported left behind (not reported twice).
  */
-export async function sweepMarked(context: RunContext, roles: readonly AuthChoice[], deletedUrls: ReadonlySet<string>): Promise<SweepOutcome> {
+export async function sweepMarked(context: RunContext, roles: readonly AuthChoice[], known: { readonly deleted: ReadonlySet<string>; readonly leftBehind: ReadonlySet<string> }): Promise<SweepOutcome> {
   const outcome: SweepOutcome = { found: [], leftBehind: [], problems: [] }
   if (context.run.marker === '') return outcome
-  const deleted = new Set([...deletedUrls].map((url) => activityUrlUnder(url, context.baseUrl) ?? url))
+  const canonical = (urls: ReadonlySet<string>): Set<string> => new Set([...urls].map((url) => activityUrlUnder(url, context.baseUrl) ?? url))
+  const deleted = canonical(known.deleted)
+  // Each activity once, whatever a server that ignores the date scope repeats month after month.
+  const seen = canonical(known.leftBehind)
   for (const role of roles) {
     if (authorizationFor(role, context) === undefined) continue
     // Month by month: which page a scope returns is open (§2.2), so keep each window smaller than a page.
@@ -138,20 +142,22 @@ export async function sweepMarked(context: RunContext, roles: readonly AuthChoic
         outcome.problems.push(`could not read ${feedUrl} to look for activities carrying the run marker`)
         break
       }
-      await deleteMarked(items, context, role, deleted, outcome)
+      await deleteMarked(items, context, role, { deleted, seen }, outcome)
     }
   }
   return outcome
 }
 
-async function deleteMarked(items: readonly unknown[], context: RunContext, role: AuthChoice, deletedUrls: ReadonlySet<string>, outcome: SweepOutcome): Promise<void> {
+async function deleteMarked(items: readonly unknown[], context: RunContext, role: AuthChoice, urls: { deleted: ReadonlySet<string>; seen: Set<string> }, outcome: SweepOutcome): Promise<void> {
   for (const item of items) {
     const id = evaluateExpression('uri | lastSegment', { uri: (item as { uri?: unknown } | null)?.uri })
     if (typeof id !== 'string' || id === '') continue
     const activityUrl = resolveUrl(`/fitnessActivities/${encodeURIComponent(id)}`, context.baseUrl).url
+    if (urls.seen.has(activityUrl)) continue
+    urls.seen.add(activityUrl)
     const ownership = await proveOwnership(context, activityUrl, role)
     if (ownership.kind !== 'ours') continue
-    const why = deletedUrls.has(activityUrl)
+    const why = urls.deleted.has(activityUrl)
       ? 'the run had deleted it and it came back (DELETE-STATUS / DELETE-REMOVES: the delete did not remove it)'
       : 'a create whose response was lost: no Location told the run about it'
     outcome.found.push({ url: activityUrl, reason: why })
@@ -159,7 +165,7 @@ async function deleteMarked(items: readonly unknown[], context: RunContext, role
     if (!isGone(status)) outcome.problems.push(`DELETE ${activityUrl} (found by the run marker) answered ${status}`)
     else if (await stillThere(context, activityUrl, role)) {
       const reason = `found by the run marker; DELETE answered ${status} but a read still finds it`
-      context.ledger?.record({ type: 'left-behind', url: activityUrl, reason })
+      context.ledger?.record({ type: 'left-behind', url: activityUrl, reason, role })
       outcome.leftBehind.push({ url: activityUrl, reason })
     } else context.ledger?.record({ type: 'deleted', url: activityUrl })
   }
