@@ -15,8 +15,15 @@ export const MIN_SCRUBBED_SECRET_LENGTH = 4
 /** Header names whose whole value is a credential. */
 export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api-key', 'x-auth-token', 'x-access-token'])
 
-/** Query and form field names that carry credentials (RFC 6749 §4–6, RFC 6750 §2.3, common API-key names). */
-const CREDENTIAL_FIELD = /^(?:access_token|refresh_token|id_token|token|api[_-]?key|client_secret|password)$/i
+/** Query, form and JSON field names that carry credentials (RFC 6749 §4–6, RFC 6750 §2.3, common API-key names). */
+const CREDENTIAL_NAMES = 'access_token|refresh_token|id_token|token|api[_-]?key|client_secret|password'
+const CREDENTIAL_FIELD = new RegExp(`^(?:${CREDENTIAL_NAMES})$`, 'i')
+
+/**
+ * `name=value` in a query string or form body, and `"name": "value"` in JSON text, for a credential
+ * name: the value is replaced whatever its length (a value already redacted, `[…`, is left as it is).
+ */
+const CREDENTIAL_PAIR = new RegExp(`((?:^|[?&;\\s])(?:${CREDENTIAL_NAMES})=)(?!\\[)[^&#\\s"'<>]+|("(?:${CREDENTIAL_NAMES})"\\s*:\\s*")(?!\\[)((?:[^"\\\\]|\\\\.)+)"`, 'gi')
 
 export function isCredentialHeader(name: string): boolean {
   return CREDENTIAL_HEADERS.has(name.toLowerCase())
@@ -31,23 +38,41 @@ export type Scrub = (text: string) => string
 
 /**
  * Builds one scrubber from secret → replacement pairs; secrets shorter than MIN_SCRUBBED_SECRET_LENGTH
- * are left out (the callers redact them by name). Longest first, so a secret containing another is
- * replaced whole.
+ * are left out of the search by value. Longest first, so a secret containing another is replaced
+ * whole. Then credential fields (`access_token=…`, `"refresh_token": "…"`) get `fieldPlaceholder`.
  */
-export function createScrub(secrets: Iterable<readonly [string, string]>): Scrub {
+export function createScrub(secrets: Iterable<readonly [string, string]>, fieldPlaceholder = '[REDACTED]'): Scrub {
+  const byName = (text: string): string =>
+    text.replace(CREDENTIAL_PAIR, (match, pairName: string | undefined, jsonName: string | undefined) => (pairName !== undefined ? `${pairName}${fieldPlaceholder}` : jsonName !== undefined ? `${jsonName}${fieldPlaceholder}"` : match))
+  const byValue = createScrubByValue(secrets)
+  return (text) => byName(byValue(text))
+}
+
+function createScrubByValue(secrets: Iterable<readonly [string, string]>): Scrub {
   const usable = [...new Map(secrets)].filter(([secret]) => secret.length >= MIN_SCRUBBED_SECRET_LENGTH).sort((a, b) => b[0].length - a[0].length)
   if (usable.length === 0) return (text) => text
   const replacementOf = new Map<string, string>()
   const alternatives: string[] = []
+  const literal: [string, string][] = []
   usable.forEach(([secret, replacement], index) => {
     const group = `s${index}`
     replacementOf.set(group, replacement)
-    alternatives.push(`(?<${group}>${[charwisePattern(secret), ...base64Forms(secret).map(escapeRegExp)].join('|')})`)
+    const base64 = base64Forms(secret)
+    alternatives.push(`(?<${group}>${[charwisePattern(secret), ...base64.map(escapeRegExp)].join('|')})`)
+    for (const form of [secret, ...base64]) literal.push([form, replacement])
   })
+  literal.sort((a, b) => b[0].length - a[0].length)
   // Each alternative is a fixed sequence of fixed-length choices: matching stays linear in the text.
   const pattern = new RegExp(alternatives.join('|'), 'g')
+  const encodedForms = (text: string): boolean => text.includes('%') || text.includes('\\') || text.includes('+')
   return (text) => {
     if (text.length < MIN_SCRUBBED_SECRET_LENGTH) return text
+    // Fast path: without an escape character in the text only the literal forms can occur.
+    if (!encodedForms(text)) {
+      let out = text
+      for (const [form, replacement] of literal) if (out.includes(form)) out = out.split(form).join(replacement)
+      return out
+    }
     return text.replace(pattern, (...args) => {
       const groups = args.at(-1) as Record<string, string | undefined>
       for (const [group, replacement] of replacementOf) if (groups[group] !== undefined) return replacement

@@ -38,3 +38,15 @@ describe('scrubDeep', () => {
     expect(JSON.stringify(out)).toBe('{"__proto__":{"x":"[A]"},"authorization":"[H]"}')
   })
 })
+
+describe('redaction by name', () => {
+  const byName = createScrub([], '[redacted]')
+  it.each([
+    ['an OAuth form body', 'grant_type=refresh_token&refresh_token=r1&client_secret=s2', 'grant_type=refresh_token&refresh_token=[redacted]&client_secret=[redacted]'],
+    ['query parameters', '/x?token=ab&api_key=k&access_token=t&page=2', '/x?token=[redacted]&api_key=[redacted]&access_token=[redacted]&page=2'],
+    ['a JSON token response', '{"access_token": "a", "token_type": "bearer", "refresh_token":"b\\"c"}', '{"access_token": "[redacted]", "token_type": "bearer", "refresh_token":"[redacted]"}'],
+    ['an unrelated field', 'notes=token+talk&tokens=3', 'notes=token+talk&tokens=3'],
+  ])('redacts credential fields of %s whatever their length', (_what, text, expected) => {
+    expect(byName(text)).toBe(expected)
+  })
+})
