@@ -29,6 +29,8 @@ export interface ConformanceSettings {
   readonly bail: boolean
   readonly ca?: string
   readonly insecure: boolean
+  /** --max-body-bytes: a response body past it blocks its step (default 8 MiB). */
+  readonly maxBodyBytes?: number
   readonly configValues: Readonly<Record<string, string>>
   /** Aborted on SIGINT/SIGTERM: no new step starts, cleanup still runs. */
   readonly interrupted?: AbortSignal
@@ -52,7 +54,7 @@ export async function runConformance(
   const plan = planRun(scenarios, { ...settings.filter, availableRoles })
   const secrets = new Map<string, string>()
   for (const [role, token] of Object.entries(settings.target.tokens)) if (token) secrets.set(token, role)
-  const client = createHttpClient({ timeoutMs: settings.timeoutMs, insecure: settings.insecure, ...(settings.ca ? { ca: settings.ca } : {}) })
+  const client = createHttpClient({ timeoutMs: settings.timeoutMs, insecure: settings.insecure, ...(settings.ca ? { ca: settings.ca } : {}), ...(settings.maxBodyBytes ? { maxBodyBytes: settings.maxBodyBytes } : {}) })
   const run = createRunValues(startedAt)
   const probeContext: RunContext = {
     baseUrl: settings.target.baseUrl,

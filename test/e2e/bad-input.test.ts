@@ -29,7 +29,7 @@ describe('bad input to the tool: exit 2 and one clear message, before any reques
     { case: 'a bad --concurrency', args: ['run', '--concurrency', 'lots'], message: /whole number/ },
     { case: 'an unknown flag', args: ['run', '--bse-url', 'http://x'], message: /unknown option '--bse-url'[\s\S]*--base-url/ },
     { case: 'a scenario path that does not exist', args: ['run', 'suites/nope'], message: /no such file or folder: suites\/nope/ },
-    { case: 'a bad --grep', args: ['run', '--grep', '('], message: /not a valid regular expression/ },
+    { case: 'a bad --grep', args: ['run', '--grep', '('], message: /--grep "\(" is not a valid pattern/ },
   ])('$case', async ({ args, message }) => {
     const before = server.requests.length
     const outcome = await runCli(args.map((arg) => arg.replace('http://x', server.url)))
