@@ -18,6 +18,8 @@ export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(['authorization',
 /** Query, form and JSON field names that carry credentials (RFC 6749 §4–6, RFC 6750 §2.3, common API-key names). */
 const CREDENTIAL_NAMES = 'access_token|refresh_token|id_token|token|api[_-]?key|client_secret|password'
 const CREDENTIAL_FIELD = new RegExp(`^(?:${CREDENTIAL_NAMES})$`, 'i')
+/** A quick look before the full pattern: no credential name, nothing to do. */
+const CREDENTIAL_WORD = /token|key|secret|password/i
 
 /**
  * `name=value` in a query string or form body, and `"name": "value"` in JSON text, for a credential
@@ -43,7 +45,7 @@ export type Scrub = (text: string) => string
  */
 export function createScrub(secrets: Iterable<readonly [string, string]>, fieldPlaceholder = '[REDACTED]'): Scrub {
   const byName = (text: string): string =>
-    text.replace(CREDENTIAL_PAIR, (match, pairName: string | undefined, jsonName: string | undefined) => (pairName !== undefined ? `${pairName}${fieldPlaceholder}` : jsonName !== undefined ? `${jsonName}${fieldPlaceholder}"` : match))
+    !CREDENTIAL_WORD.test(text) ? text : text.replace(CREDENTIAL_PAIR, (match, pairName: string | undefined, jsonName: string | undefined) => (pairName !== undefined ? `${pairName}${fieldPlaceholder}` : jsonName !== undefined ? `${jsonName}${fieldPlaceholder}"` : match))
   const byValue = createScrubByValue(secrets)
   return (text) => byName(byValue(text))
 }
@@ -64,7 +66,11 @@ function createScrubByValue(secrets: Iterable<readonly [string, string]>): Scrub
   literal.sort((a, b) => b[0].length - a[0].length)
   // Each alternative is a fixed sequence of fixed-length choices: matching stays linear in the text.
   const pattern = new RegExp(alternatives.join('|'), 'g')
-  const encodedForms = (text: string): boolean => text.includes('%') || text.includes('\\') || text.includes('+')
+  // Which escapes the secrets could hide behind: a text without any of them holds only literal forms.
+  const all = usable.map(([secret]) => secret).join('')
+  const shortEscapes = /["\\/]/.test(all)
+  const spaces = all.includes(' ')
+  const encodedForms = (text: string): boolean => PERCENT_ESCAPE.test(text) || text.includes('\\u') || (shortEscapes && text.includes('\\')) || (spaces && text.includes('+'))
   return (text) => {
     if (text.length < MIN_SCRUBBED_SECRET_LENGTH) return text
     // Fast path: without an escape character in the text only the literal forms can occur.
@@ -80,6 +86,8 @@ function createScrubByValue(secrets: Iterable<readonly [string, string]>): Scrub
     })
   }
 }
+
+const PERCENT_ESCAPE = /%[0-9a-f]{2}/i
 
 /** One character class per character of the secret: raw, percent-encoded, JSON-escaped. */
 function charwisePattern(secret: string): string {
