@@ -9,6 +9,8 @@ export interface Lies {
   readonly keepsDeleted?: boolean
   /** Stored activities lose their notes. */
   readonly dropsNotes?: boolean
+  /** Fields added to every activity read (e.g. a token echoed back in some encoding). */
+  readonly readExtra?: Record<string, unknown>
 }
 
 export interface HostileAccount extends LoopbackServer {
@@ -43,7 +45,7 @@ export async function startHostileAccount(lies: Lies = {}): Promise<HostileAccou
       }
       const activity = activities.get(id)
       if (!activity) return void response.writeHead(404).end()
-      if (request.method === 'GET') return void json(response, 200, activity)
+      if (request.method === 'GET') return void json(response, 200, { ...activity, ...lies.readExtra })
       if (request.method === 'DELETE') {
         if (!lies.keepsDeleted) activities.delete(id)
         return void response.writeHead(204).end()
