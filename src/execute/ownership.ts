@@ -56,7 +56,7 @@ export async function proveOwnership(context: RunContext, url: string, role: Aut
 }
 
 /** GET of one activity; the status is a string when nothing answered. */
-export async function readActivity(context: RunContext, url: string, role: AuthChoice): Promise<{ status: number | string; body?: unknown }> {
+async function readActivity(context: RunContext, url: string, role: AuthChoice): Promise<{ status: number | string; body?: unknown }> {
   const headers: Record<string, string> = { accept: mediaTypeOf('FitnessActivity'), 'accept-encoding': 'identity' }
   const authorization = authorizationFor(role, context)
   if (authorization) headers['authorization'] = authorization

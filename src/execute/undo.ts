@@ -63,13 +63,13 @@ export async function undoOpenWork(work: OpenWork, context: RunContext): Promise
   return outcome
 }
 
-export type DeleteResult =
+type DeleteResult =
   | { readonly kind: 'deleted' | 'gone' }
   | { readonly kind: 'refused' | 'left-behind'; readonly reason: string }
   | { readonly kind: 'failed'; readonly status: number | string }
 
 /** Proves the activity is the run's own, deletes it, reads it back; writes the outcome to the ledger. */
-export async function deleteIfOurs(context: RunContext, url: string, role: AuthChoice): Promise<DeleteResult> {
+async function deleteIfOurs(context: RunContext, url: string, role: AuthChoice): Promise<DeleteResult> {
   const target = activityUrlUnder(url, context.baseUrl)
   // Not written down as refused: the base URL may be mistyped, and the work stays owed for a later cleanup.
   if (!target) return { kind: 'refused', reason: `not /fitnessActivities/<id> under ${context.baseUrl.toString()}` }
@@ -101,7 +101,7 @@ function refuse(context: RunContext, url: string, reason: string): DeleteResult 
  * Why a restore request must not be sent, or undefined when it may: a restore writes only the profile
  * or an activity the run proves its own, never a collection or anything outside the base URL.
  */
-export async function refuseRestore(context: RunContext, request: Pick<RestoreRequest, 'method' | 'url' | 'role'>): Promise<string | undefined> {
+async function refuseRestore(context: RunContext, request: Pick<RestoreRequest, 'method' | 'url' | 'role'>): Promise<string | undefined> {
   if (request.method === 'GET' || request.method === 'HEAD') return undefined
   if (isProfileUrlUnder(request.url, context.baseUrl)) return undefined
   const activity = activityUrlUnder(request.url, context.baseUrl)
@@ -110,7 +110,7 @@ export async function refuseRestore(context: RunContext, request: Pick<RestoreRe
   return ownership.kind === 'ours' ? undefined : ownership.kind === 'gone' ? `already gone (${ownership.status})` : ownership.reason
 }
 
-export interface SweepOutcome {
+interface SweepOutcome {
   readonly found: CleanupItem[]
   readonly leftBehind: CleanupItem[]
   readonly problems: string[]

@@ -4,7 +4,7 @@ import type { Diagnostic } from '../model/diagnostic.js'
 import { RULES_FILE_NAME } from './load-rules.js'
 
 /** No scenario file comes near this; a bigger one is a mistake (or an attack) that would exhaust memory. */
-export const MAX_SCENARIO_FILE_BYTES = 4 * 1024 * 1024
+const MAX_SCENARIO_FILE_BYTES = 4 * 1024 * 1024
 
 const isScenarioFile = (name: string): boolean => /\.ya?ml$/.test(name) && basename(name) !== RULES_FILE_NAME && !name.includes('node_modules')
 
