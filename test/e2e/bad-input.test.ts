@@ -48,7 +48,7 @@ describe('bad input to the tool: exit 2 and one clear message, before any reques
 
   it('an unknown rule id, with did-you-mean and file:line:col', async () => {
     const scenario = await file('rule.yaml', `scenarios:\n  - id: x\n    title: x\n    rules: [USER-REED]\n${VALID_STEP}`)
-    const outcome = await runCli(['run', scenario, '--base-url', server.url, '--token', 't'])
+    const outcome = await runCli(['run', scenario, '--base-url', server.url, '--token', 'bad-input-token'])
     expect(outcome.code).toBe(2)
     expect(outcome.stderr).toMatch(/rule\.yaml:4:13/)
     expect(outcome.stderr).toContain('did you mean "USER-READ"?')
@@ -56,7 +56,7 @@ describe('bad input to the tool: exit 2 and one clear message, before any reques
 
   it('a schema that does not exist, naming the known ones', async () => {
     const scenario = await file('schema.yaml', `scenarios:\n  - id: y\n    title: y\n    rules: [USER-READ]\n    steps:\n      - name: read\n        request: { method: GET, url: /user }\n        expect: { status: 200, schema: Usr }\n`)
-    const outcome = await runCli(['run', scenario, '--base-url', server.url, '--token', 't'])
+    const outcome = await runCli(['run', scenario, '--base-url', server.url, '--token', 'bad-input-token'])
     expect(outcome.code).toBe(2)
     expect(outcome.stderr).toMatch(/schema\.yaml:8:40/)
     expect(outcome.stderr).toMatch(/"Usr", not one of User, FitnessActivityFeed/)
