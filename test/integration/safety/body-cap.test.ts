@@ -76,6 +76,16 @@ describe('--max-body-bytes bounds what a run reads', () => {
     expectBlocked(result)
   })
 
+  it('records a JSON body nested 30,000 levels deep (redacted without recursion) instead of losing the step', async () => {
+    const depth = 30_000
+    const result = await runAgainst((response) => response.writeHead(200, { 'content-type': 'application/json' }).end('['.repeat(depth) + ']'.repeat(depth)))
+    const step = result.scenarios[0]!.steps[0]!
+    expect(step.status).toBe('passed')
+    let level = 0
+    for (let body = step.response?.body; Array.isArray(body); body = body[0]) level++
+    expect(level).toBe(depth)
+  })
+
   it('judges a body under the cap as usual', async () => {
     const result = await runAgainst((response) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name: 'x' })))
     expect(result.scenarios[0]!.steps[0]!.status).toBe('passed')
