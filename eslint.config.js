@@ -17,6 +17,7 @@ export default tseslint.config(
     },
   },
   { files: ['src/model/**'], rules: restrict([{ group: ['../*', 'undici', 'yaml', 'ajv*', 'commander'], message: 'src/model imports nothing' }]) },
+  { files: ['src/shared/**'], rules: restrict([{ group: ['../*', '!../model', '!../model/*', 'undici', 'yaml', 'ajv*', 'commander', 'http-proxy*'], message: 'src/shared (used by the runner and the proxy) imports only node built-ins and src/model' }]) },
   { files: ['src/plan/**'], rules: restrict([{ group: ['../execute/*', '../load/*', '../report/*', '../cli/*', 'undici', 'yaml'], message: 'src/plan is pure: model only' }]) },
   { files: ['src/load/**'], rules: restrict([{ group: ['../execute/*', '../report/*', '../cli/*', 'undici'], message: 'src/load reads files; it sends nothing' }]) },
   { files: ['src/matchers/**'], rules: restrict([{ group: ['../execute/*', '../load/*', '../report/*', '../cli/*', 'undici', 'yaml'], message: 'matchers are pure' }]) },

@@ -1,8 +1,8 @@
 /**
- * Undoes `Content-Encoding` on a captured body (after it was forwarded, on zlib's thread pool) and
- * decides whether it is text. HAR 1.2 `content.text` holds the decoded body; binary goes as base64.
+ * Undoes `Content-Encoding` on a captured body (after it was forwarded, with the decoder the runner
+ * uses too: src/shared/content-decoding.ts) and decides whether it is text. HAR 1.2 `content.text` holds the decoded body; binary goes as base64.
  */
-import zlib from 'node:zlib'
+import { decodeContent } from '../src/shared/content-decoding.js'
 import type { CapturedBody } from './recorder.js'
 
 export interface DecodedBody {
@@ -20,78 +20,9 @@ export interface DecodedBody {
 
 /** Decodes a captured body; `cap` bounds the decoded size too (no decompression bomb). */
 export async function decodeBody(body: CapturedBody, contentEncoding: string | undefined, cap: number): Promise<DecodedBody> {
-  const codings = (contentEncoding ?? '')
-    .split(',')
-    .map((coding) => coding.trim().toLowerCase())
-    .filter((coding) => coding !== '' && coding !== 'identity')
-  let bytes = body.bytes
-  let truncated = body.truncated
-  let decodeError: string | undefined
-  for (const coding of codings.reverse()) {
-    try {
-      const decoding = decodeOne(bytes, coding, cap, truncated)
-      if (decoding === undefined) {
-        decodeError = `unknown content-coding "${coding}"`
-        break
-      }
-      const decoded = await decoding
-      truncated ||= decoded.length > cap
-      bytes = decoded.subarray(0, cap)
-    } catch (err) {
-      decodeError = `could not undo content-coding "${coding}": ${(err as Error).message}`
-      bytes = body.bytes
-      truncated = body.truncated
-      break
-    }
-  }
+  const { bytes, truncated, decodeError } = await decodeContent(body.bytes, contentEncoding, cap, body.truncated)
   const text = decodeError === undefined ? utf8Text(bytes, truncated) : undefined
   return { bytes, transferSize: body.size, truncated, decodeError, text }
-}
-
-function decodeOne(bytes: Buffer, coding: string, cap: number, partial: boolean): Promise<Buffer> | undefined {
-  // A truncated body is decoded as far as it goes; output stops at cap + 1 bytes (no bomb).
-  const flush = { finishFlush: partial ? zlib.constants.Z_SYNC_FLUSH : zlib.constants.Z_FINISH }
-  switch (coding) {
-    case 'gzip':
-    case 'x-gzip':
-      return drain(zlib.createGunzip(flush), bytes, cap)
-    case 'deflate':
-      // Some servers send raw deflate under this name: try the zlib wrapper first.
-      return drain(zlib.createInflate(flush), bytes, cap).catch(() => drain(zlib.createInflateRaw(flush), bytes, cap))
-    case 'br':
-      return drain(
-        zlib.createBrotliDecompress({ finishFlush: partial ? zlib.constants.BROTLI_OPERATION_FLUSH : zlib.constants.BROTLI_OPERATION_FINISH }),
-        bytes,
-        cap,
-      )
-    default:
-      return undefined
-  }
-}
-
-function drain(stream: zlib.Gunzip | zlib.Inflate | zlib.InflateRaw | zlib.BrotliDecompress, bytes: Buffer, cap: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let length = 0
-    let settled = false
-    const settle = (error?: Error): void => {
-      if (settled) return
-      settled = true
-      if (error === undefined) resolve(Buffer.concat(chunks, length))
-      else reject(error)
-    }
-    stream.on('data', (chunk: Buffer) => {
-      chunks.push(chunk)
-      length += chunk.length
-      if (length > cap) {
-        settle()
-        stream.destroy()
-      }
-    })
-    stream.on('end', () => settle())
-    stream.on('error', (error) => settle(error))
-    stream.end(bytes)
-  })
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true })

@@ -6,25 +6,26 @@
  *   `[redacted tok_…]`, where `tok_…` is an HMAC-SHA256 of the value under a key that lives only in
  *   memory (random per recording) or comes from FITCONFORM_REDACT_KEY, so two exchanges with the same
  *   token show the same id and the token itself is never stored.
- * - Redaction by value: every secret learnt from a header (and an RFC 6750 §2.3 `access_token` query
- *   parameter) is replaced wherever else it appears: URL, other headers, bodies, messages.
+ * - Redaction by value: every secret learnt from a header, a token-carrying query parameter (RFC 6750
+ *   §2.3 `access_token`, `token`, `api_key`, …), a form or JSON body field (`refresh_token`,
+ *   `client_secret`, …) is replaced wherever else it appears, in every encoded form, by the scrubber
+ *   the runner uses too (src/shared/secrets.ts); those fields themselves are redacted by name whatever
+ *   the length of their value.
  * - Body fields by JSON path (`--redact`, `--redact-personal`): the value is replaced with one of the
  *   same JSON type (`"[redacted]"`, `0`, `false`), so a redacted body still has the recorded shape.
  */
 import { createHmac, randomBytes } from 'node:crypto'
 import { PATH_POINT_PERSONAL_FIELDS, PROFILE_PERSONAL_FIELDS } from '../src/model/personal-data-fields.js'
+import { CREDENTIAL_HEADERS, createScrub, isCredentialField, MIN_SCRUBBED_SECRET_LENGTH, type Scrub } from '../src/shared/secrets.js'
 
-/** Header names whose values are secrets, lower-case (STYLE §2.12's default `redactHeaders`). */
-const DEFAULT_REDACT_HEADERS: readonly string[] = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie']
+/** `a=1&b=2`: a form-encoded body (no spaces, no JSON). */
+const FORM_BODY = /^[\w.~%+-]+=[^&\s]*(?:&[\w.~%+-]+=[^&\s]*)*$/
 
-/** Body fields that hold tokens (RFC 6749 §5.1; OpenID Connect's id_token). */
-const TOKEN_FIELDS = new Set(['access_token', 'refresh_token', 'id_token'])
+/** Header names whose values are secrets, lower-case (STYLE §2.12's default `redactHeaders`, and API-key headers). */
+const DEFAULT_REDACT_HEADERS: readonly string[] = [...CREDENTIAL_HEADERS]
 
-/** Text that may name one of TOKEN_FIELDS: the name itself, in any case, or a `\u` escape hiding it. */
-const TOKEN_FIELD_HINT = /(?:access|refresh|id)_token|\\u[0-9a-f]{4}/i
-
-/** Secrets shorter than this are still redacted in their header, but not searched for elsewhere. */
-const MIN_SECRET_LENGTH = 6
+/** Text that may hold a credential field: a likely name, in any case, or a `\u` escape hiding one. */
+const TOKEN_FIELD_HINT = /token|key|secret|password|\\u[0-9a-f]{4}/i
 
 /** Personal data by representation: the field list of src/model, placed in each representation that holds it. */
 const PATH_POINT_PATHS = PATH_POINT_PERSONAL_FIELDS.map((field) => `path[*].${field}`)
@@ -73,7 +74,8 @@ export class Redactor {
   readonly #settings: RedactionSettings
   /** Secret → its replacement, longest first when applied. */
   readonly #secrets = new Map<string, string>()
-  #ordered: [string, string][] = []
+  /** Built again from #secrets when a new secret is learnt. */
+  #scrub: Scrub = createScrub([], '[redacted]')
   /** `prefix secret` → id: the same token comes with every request, its HMAC is computed once. */
   readonly #ids = new Map<string, string>()
 
@@ -98,7 +100,7 @@ export class Redactor {
     const key = typeof settings.key === 'string' ? settings.key : Buffer.from(settings.key)
     const redactor = new Redactor({ ...settings, key })
     for (const [secret, replacement] of settings.secrets ?? []) redactor.#secrets.set(secret, replacement)
-    redactor.#ordered = [...redactor.#secrets].sort((a, b) => b[0].length - a[0].length)
+    redactor.#scrub = createScrub(redactor.#secrets, '[redacted]')
     return redactor
   }
 
@@ -148,7 +150,7 @@ export class Redactor {
       }
     }
     for (const [name, value] of url?.searchParams ?? []) {
-      if (name.toLowerCase() === 'access_token') this.#remember(value, `[redacted ${this.idOf(value)}]`)
+      if (isCredentialField(name)) this.#remember(value, `[redacted ${this.idOf(value)}]`)
     }
     return tokenId
   }
@@ -160,14 +162,22 @@ export class Redactor {
   learnFromBody(body: unknown, text?: string): void {
     // The walk is skipped when the text cannot hold a token field (escaped names may, so they are walked).
     if (text !== undefined && !TOKEN_FIELD_HINT.test(text)) return
-    if (Array.isArray(body)) {
-      for (const item of body) this.learnFromBody(item)
+    if (body === undefined && text !== undefined && FORM_BODY.test(text)) {
+      // An OAuth request (RFC 6749 §4.1.3, §6): refresh_token=…&client_secret=…
+      for (const [name, value] of new URLSearchParams(text)) if (isCredentialField(name)) this.#remember(value, `[redacted ${this.idOf(value)}]`)
       return
     }
-    if (body === null || typeof body !== 'object') return
-    for (const [key, value] of Object.entries(body)) {
-      if (typeof value === 'string' && TOKEN_FIELDS.has(key.toLowerCase())) this.#remember(value, `[redacted ${this.idOf(value)}]`)
-      else this.learnFromBody(value)
+    // An explicit stack: a body nested 100,000 levels deep must not overflow ours.
+    const stack: unknown[] = [body]
+    while (stack.length > 0) {
+      const value = stack.pop()
+      if (Array.isArray(value)) stack.push(...value)
+      else if (value !== null && typeof value === 'object') {
+        for (const [key, element] of Object.entries(value)) {
+          if (typeof element === 'string' && isCredentialField(key)) this.#remember(element, `[redacted ${this.idOf(element)}]`)
+          else stack.push(element)
+        }
+      }
     }
   }
 
@@ -184,19 +194,15 @@ export class Redactor {
     return `[redacted ${this.idOf(value, 'hdr')}]`
   }
 
-  /** Replaces every known secret in a text (redaction by value). */
+  /** Replaces every known secret in a text, in every encoded form, and credential fields by name. */
   scrub(text: string): string {
-    let out = text
-    for (const [secret, replacement] of this.#ordered) {
-      if (out.includes(secret)) out = out.split(secret).join(replacement)
-    }
-    return out
+    return this.#scrub(text)
   }
 
   /** Same as `scrub`, for bytes that are written as base64. */
   scrubBytes(bytes: Buffer): Buffer {
     let out = bytes
-    for (const [secret, replacement] of this.#ordered) {
+    for (const [secret, replacement] of [...this.#secrets].sort((a, b) => b[0].length - a[0].length)) {
       const needle = Buffer.from(secret)
       if (out.indexOf(needle) === -1) continue
       const parts: Buffer[] = []
@@ -212,14 +218,9 @@ export class Redactor {
     return out
   }
 
-  /** Every secret in its JSON-escaped form too, for the final check of a written line. */
+  /** The final check of a written line (the scrubber finds JSON-escaped forms too). */
   scrubLine(line: string): string {
-    let out = this.scrub(line)
-    for (const [secret, replacement] of this.#ordered) {
-      const escaped = JSON.stringify(secret).slice(1, -1)
-      if (escaped !== secret && out.includes(escaped)) out = out.split(escaped).join(replacement)
-    }
-    return out
+    return this.#scrub(line)
   }
 
   /**
@@ -236,11 +237,10 @@ export class Redactor {
   }
 
   #remember(secret: string, replacement: string): void {
-    if (secret.length < MIN_SECRET_LENGTH || this.#secrets.has(secret)) return
+    // A secret too short to search for is still redacted where it stands (by header or field name).
+    if (secret.length < MIN_SCRUBBED_SECRET_LENGTH || this.#secrets.has(secret)) return
     this.#secrets.set(secret, replacement)
-    const encoded = encodeURIComponent(secret)
-    if (encoded !== secret) this.#secrets.set(encoded, replacement)
-    this.#ordered = [...this.#secrets].sort((a, b) => b[0].length - a[0].length)
+    this.#scrub = createScrub(this.#secrets, '[redacted]')
   }
 
   #redactCookieHeader(value: string, isSetCookie: boolean): string {

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import type { Diagnostic } from './model/diagnostic.js'
-import { RESULT_SCHEMA_VERSION, type CleanupSummary, type RunResult, type ScenarioResult } from './model/result.js'
+import { RESULT_SCHEMA_VERSION, type CleanupItem, type CleanupSummary, type RunResult, type ScenarioResult } from './model/result.js'
 import type { Rule, Scenario, TokenRole } from './model/scenario.js'
 import { createHttpClient } from './execute/http-client.js'
-import { countLedger, createLedger, readOpenWork } from './execute/ledger.js'
+import { createLedger, readOpenWork } from './execute/ledger.js'
 import { createRedactor } from './execute/redact.js'
 import { sweepMarked } from './execute/undo.js'
 import { DEFAULT_CONFIG_VALUES, type RunContext } from './execute/run-context.js'
@@ -29,6 +29,8 @@ export interface ConformanceSettings {
   readonly bail: boolean
   readonly ca?: string
   readonly insecure: boolean
+  /** --max-body-bytes: a response body past it blocks its step (default 8 MiB). */
+  readonly maxBodyBytes?: number
   readonly configValues: Readonly<Record<string, string>>
   /** Aborted on SIGINT/SIGTERM: no new step starts, cleanup still runs. */
   readonly interrupted?: AbortSignal
@@ -52,7 +54,7 @@ export async function runConformance(
   const plan = planRun(scenarios, { ...settings.filter, availableRoles })
   const secrets = new Map<string, string>()
   for (const [role, token] of Object.entries(settings.target.tokens)) if (token) secrets.set(token, role)
-  const client = createHttpClient({ timeoutMs: settings.timeoutMs, insecure: settings.insecure, ...(settings.ca ? { ca: settings.ca } : {}) })
+  const client = createHttpClient({ timeoutMs: settings.timeoutMs, insecure: settings.insecure, ...(settings.ca ? { ca: settings.ca } : {}), ...(settings.maxBodyBytes ? { maxBodyBytes: settings.maxBodyBytes } : {}) })
   const run = createRunValues(startedAt)
   const probeContext: RunContext = {
     baseUrl: settings.target.baseUrl,
@@ -69,14 +71,15 @@ export async function runConformance(
     const unreachable = await probe(probeContext)
     if (unreachable) return { kind: 'unreachable', diagnostic: unreachable }
     // Only now, with a server there, is there anything to write down.
-    const ledger = settings.ledgerDir ? createLedger(settings.ledgerDir, run.id) : undefined
+    const ledger = settings.ledgerDir ? createLedger(settings.ledgerDir, run.id, probeContext.redact) : undefined
     ledger?.record({ type: 'run', runId: run.id, marker: run.marker, farYear: run.farYear, target: settings.target.baseUrl.toString(), at: startedAt.toISOString() })
     const context: RunContext = { ...probeContext, ...(ledger ? { ledger } : {}) }
     const view: RunPlanView = { target: settings.target.label, strict: settings.strict, rules, scenarios: plan.order.map(({ id, title, file, rules: r, tags }) => ({ id, title, file, rules: r, tags })) }
     await reporter.onRunStart?.(view)
     const results = await runPlan(plan, { context, reporter, concurrency: settings.concurrency, bail: settings.bail })
     const cleanup = await finishCleanup(context, results)
-    const result = { ...buildRunResult(results, settings, startedAt, cleanup.problems), ...(cleanup.summary ? { cleanup: cleanup.summary } : {}) }
+    // Redacted whole: cleanup messages and diagnostics name URLs a server chose (a Location may carry a token).
+    const result = context.redact({ ...buildRunResult(results, settings, startedAt, cleanup.problems), ...(cleanup.summary ? { cleanup: cleanup.summary } : {}) })
     await reporter.onRunEnd?.(result, view)
     return { kind: 'ran', result, plan }
   } finally {
@@ -85,8 +88,9 @@ export async function runConformance(
 }
 
 /**
- * After the scenarios: sweep the run's marker (a create whose response was lost still carries it),
- * then close the ledger if nothing is owed, and tell what was created, changed and restored.
+ * After the scenarios: sweep the run's marker (a create whose response was lost still carries it; an
+ * activity the run deleted that came back is a delete failure), then close the ledger if nothing is
+ * owed, and tell what was created, changed, restored, refused as not proven ours, and left behind.
  */
 async function finishCleanup(context: RunContext, results: readonly ScenarioResult[]): Promise<{ summary?: CleanupSummary; problems: Diagnostic[] }> {
   const wrote = results.some((result) => result.steps.some((step) => step.request !== undefined && step.request.method !== 'GET' && step.request.method !== 'HEAD'))
@@ -94,16 +98,39 @@ async function finishCleanup(context: RunContext, results: readonly ScenarioResu
     context.ledger?.record({ type: 'closed' })
     return { problems: [] }
   }
+  const before = context.ledger ? readOpenWork(context.ledger.file) : undefined
+  const deletedUrls = new Set(before?.deletedUrls ?? [])
   // Only a POST can have created something whose Location never reached us.
   const posted = results.some((result) => result.steps.some((step) => step.request?.method === 'POST'))
-  const sweep = posted ? await sweepMarked(context, ['token', 'other-token'], context.run.marker, context.run.farYear) : { swept: 0, problems: [] }
+  const known = { deleted: deletedUrls, leftBehind: new Set(before?.counts.leftBehind.map((item) => item.url) ?? []) }
+  const sweep = posted ? await sweepMarked(context, ['token', 'other-token'], known) : { found: [], leftBehind: [], problems: [] }
   const problems: Diagnostic[] = sweep.problems.map((message) => ({ code: 'E_CLEANUP', kind: 'error', message }))
-  if (!context.ledger) return { problems }
-  const counts = countLedger(context.ledger.file)
+  for (const item of sweep.found) {
+    if (deletedUrls.has(item.url)) problems.push({ code: 'E_CLEANUP', kind: 'error', message: `the end-of-run sweep found ${item.url} again: ${item.reason}` })
+  }
+  if (!context.ledger) return { problems: [...problems, ...leftBehindProblems(sweep.leftBehind)] }
   const open = readOpenWork(context.ledger.file)
+  const counts = open.counts
+  problems.push(...leftBehindProblems(counts.leftBehind))
+  for (const item of counts.notProvenOurs) problems.push({ code: 'E_CLEANUP', kind: 'error', message: `not proven ours, left in place (nothing was sent to it): ${item.url}: ${item.reason}`, hint: 'look at it on the account: the run could not show it created it' })
   const owes = open.toDelete.length > 0 || open.toRestore.length > 0
   if (!owes) context.ledger.record({ type: 'closed' })
-  return { summary: { ...counts, swept: sweep.swept, ...(owes ? { openLedger: context.ledger.file } : {}) }, problems }
+  const summary: CleanupSummary = {
+    created: counts.created,
+    deleted: counts.deleted,
+    changed: counts.changed,
+    restored: counts.restored,
+    swept: sweep.found.length,
+    ...(sweep.found.length > 0 ? { found: sweep.found } : {}),
+    ...(counts.notProvenOurs.length > 0 ? { notProvenOurs: counts.notProvenOurs } : {}),
+    ...(counts.leftBehind.length > 0 ? { leftBehind: counts.leftBehind } : {}),
+    ...(owes ? { openLedger: context.ledger.file } : {}),
+  }
+  return { summary, problems }
+}
+
+function leftBehindProblems(items: readonly CleanupItem[]): Diagnostic[] {
+  return items.map((item) => ({ code: 'E_CLEANUP', kind: 'error', message: `left behind: ${item.url}: ${item.reason}`, hint: 'run `fitconform cleanup --base-url …` to try again' }))
 }
 
 /**

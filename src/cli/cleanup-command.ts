@@ -12,7 +12,8 @@ import { processScreen } from './screen.js'
 
 /**
  * `fitconform cleanup`: finishes what a killed run left open, from the ledgers in --output-dir.
- * It acts only on what a ledger names, plus activities carrying that run's own marker.
+ * Trusts nothing in a ledger file: it acts only on URLs under the --base-url the user gives, only on
+ * activities a read proves carry that run's marker, and reports what it refused.
  */
 export async function cleanupCommand(flags: RunFlags, screen: Screen = processScreen()): Promise<number> {
   let options
@@ -29,22 +30,19 @@ export async function cleanupCommand(flags: RunFlags, screen: Screen = processSc
   }
   const secrets = new Map(Object.entries(options.tokens).map(([role, token]) => [token, role]))
   const redact = createRedactor(secrets)
+  const baseUrl = options.baseUrl
+  if (!baseUrl) {
+    // A ledger is a file anyone could have edited: the server it names is shown, never trusted.
+    const named = [...new Set(open.map((work) => work.run?.target ?? 'no server recorded'))]
+    screen.err(redact(`fitconform cleanup needs --base-url: the server whose account to clean up. The open ledgers name ${named.join(', ')}; pass it as --base-url if that is the server you mean.\n`))
+    return EXIT.usage
+  }
   let failed = false
   for (const work of open) {
-    const target = options.baseUrl ?? (work.run ? new URL(work.run.target) : undefined)
-    if (!target) {
-      screen.err(`${work.file}: no target recorded; pass --base-url\n`)
-      failed = true
-      continue
-    }
-    if (work.run && options.baseUrl && new URL(work.run.target).origin !== options.baseUrl.origin) {
-      screen.err(`${work.file} belongs to ${work.run.target}, not ${options.baseUrl}; skipped\n`)
-      continue
-    }
     const client = createHttpClient({ timeoutMs: options.timeoutMs, insecure: options.insecure, ...(options.ca ? { ca: options.ca } : {}) })
-    const ledger = openLedger(work.file)
+    const ledger = openLedger(work.file, redact)
     const context: RunContext = {
-      baseUrl: target,
+      baseUrl,
       tokens: options.tokens,
       client,
       timeoutMs: options.timeoutMs,
@@ -57,9 +55,15 @@ export async function cleanupCommand(flags: RunFlags, screen: Screen = processSc
     }
     try {
       const outcome = await undoOpenWork(work, context)
+      for (const item of outcome.notProvenOurs) screen.err(redact(`  refused (not proven ours, nothing sent): ${item.url}: ${item.reason}\n`))
+      for (const item of outcome.leftBehind) screen.err(redact(`  left behind: ${item.url}: ${item.reason}\n`))
+      for (const item of outcome.found) screen.err(redact(`  found by the run marker and deleted: ${item.url}: ${item.reason}\n`))
       for (const problem of outcome.problems) screen.err(redact(`  ${problem}\n`))
-      screen.out(`${work.file}: deleted ${outcome.deleted} of ${work.toDelete.length}, restored ${outcome.restored} of ${work.toRestore.length}, ${outcome.swept} more found by the run marker and deleted\n`)
-      if (outcome.problems.length === 0) ledger.record({ type: 'closed' })
+      screen.out(
+        redact(`${work.file}: deleted ${outcome.deleted} of ${work.toDelete.length}, restored ${outcome.restored} of ${work.toRestore.length}, ${outcome.swept} more found by the run marker and deleted, ${outcome.notProvenOurs.length} refused as not proven ours, ${outcome.leftBehind.length} left behind\n`),
+      )
+      const clean = outcome.problems.length === 0 && outcome.notProvenOurs.length === 0 && outcome.leftBehind.length === 0
+      if (clean) ledger.record({ type: 'closed' })
       else failed = true
     } finally {
       await client.close()

@@ -88,6 +88,7 @@ export async function runCommand(paths: readonly string[], flags: RunFlags, scre
       timeoutMs: options.timeoutMs,
       bail: options.bail,
       insecure: options.insecure,
+      maxBodyBytes: options.maxBodyBytes,
       ...(options.ca ? { ca: options.ca } : {}),
       configValues: options.values,
       interrupted: interrupt.signal,

@@ -6,6 +6,9 @@ import type { Shard } from '../plan/plan-run.js'
 import { envVarOfRole } from '../plan/plan-run.js'
 import { DEFAULT_CONFIG_VALUES } from '../execute/run-context.js'
 import { readConfigFile } from './config-file.js'
+import { parseGrep, type GrepFilter } from '../plan/grep-filter.js'
+import { DEFAULT_MAX_BODY_BYTES } from '../execute/http-client.js'
+import { MIN_SCRUBBED_SECRET_LENGTH } from '../shared/secrets.js'
 
 /** The flags of `fitconform run` as commander hands them over (names are a public contract for CI scripts). */
 export interface RunFlags {
@@ -19,6 +22,7 @@ export interface RunFlags {
   reporter?: string
   outputDir?: string
   grep?: string
+  maxBodyBytes?: number
   tag?: string[]
   shard?: Shard
   concurrency?: number
@@ -39,7 +43,9 @@ export interface RunOptions {
   readonly tokens: Partial<Record<TokenRole, string>>
   readonly reporter?: string
   readonly outputDir: string
-  readonly grep?: RegExp
+  readonly grep?: GrepFilter
+  /** A response body past this many bytes blocks its step (not judged). */
+  readonly maxBodyBytes: number
   readonly tags: readonly string[]
   readonly shard?: Shard
   readonly concurrency: number
@@ -82,6 +88,10 @@ export function resolveRunOptions(flags: RunFlags, env: NodeJS.ProcessEnv = proc
   for (const role of TOKEN_ROLES) {
     const value = (flags[FLAG_OF_ROLE[role]] as string | undefined) ?? env[envVarOfRole(role)] ?? config.tokens?.[role]
     if (value) tokens[role] = value
+    // Refused rather than warned about: a token that short cannot be scrubbed from what we write by value.
+    if (value && value.length < MIN_SCRUBBED_SECRET_LENGTH) {
+      throw usage(`the ${role} is ${value.length} character${value.length === 1 ? '' : 's'} long: fitconform refuses tokens shorter than ${MIN_SCRUBBED_SECRET_LENGTH} characters, because it could not find and scrub one from reports and logs without also scrubbing ordinary text`)
+    }
   }
   const baseUrlText = env['FITCONFORM_BASE_URL'] ?? config.baseUrl
   const baseUrl = flags.baseUrl ?? (baseUrlText ? parseUrlSetting(baseUrlText, 'FITCONFORM_BASE_URL or baseUrl in the config') : undefined)
@@ -91,6 +101,7 @@ export function resolveRunOptions(flags: RunFlags, env: NodeJS.ProcessEnv = proc
     ...((flags.reporter ?? config.reporter) ? { reporter: (flags.reporter ?? config.reporter)! } : {}),
     outputDir: flags.outputDir ?? config.outputDir ?? 'reports',
     ...(flags.grep ? { grep: compileGrep(flags.grep) } : {}),
+    maxBodyBytes: flags.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     tags: flags.tag ?? [],
     ...(flags.shard ? { shard: flags.shard } : {}),
     concurrency: flags.concurrency ?? config.concurrency ?? 4,
@@ -144,11 +155,11 @@ function readCa(file: string): string {
   }
 }
 
-function compileGrep(pattern: string): RegExp {
+function compileGrep(pattern: string): GrepFilter {
   try {
-    return new RegExp(pattern, 'i')
+    return parseGrep(pattern)
   } catch (error) {
-    throw usage(`--grep ${JSON.stringify(pattern)} is not a valid regular expression: ${(error as Error).message}`)
+    throw usage(`--grep ${JSON.stringify(pattern)} is not a valid pattern: ${(error as Error).message}`)
   }
 }
 

@@ -1,13 +1,19 @@
 import { performance } from 'node:perf_hooks'
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici'
+import { decodeContent } from '../shared/content-decoding.js'
+import { BodyTooLargeError } from './transport-error.js'
 import { sendOnWire } from './wire-client.js'
+
+/** The default of --max-body-bytes (the proxy's flag of the same name has the same default). */
+export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024
 
 export interface HttpClientOptions {
   readonly timeoutMs: number
   /** PEM text of extra certificate authorities (--ca). */
   readonly ca?: string
   readonly insecure: boolean
+  /** A response body larger than this (as sent, or once decoded) is not read on: BodyTooLargeError. */
+  readonly maxBodyBytes?: number
 }
 
 export interface OutgoingRequest {
@@ -48,7 +54,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 
   return {
     async send(outgoing) {
-      if (outgoing.wire) return sendOnWire(outgoing, options)
+      const cap = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
+      if (outgoing.wire) return decoded(await sendOnWire(outgoing, { ...options, maxBodyBytes: cap }), cap)
       const started = performance.now()
       const response = await request(outgoing.url, {
         method: outgoing.method as Dispatcher.HttpMethod,
@@ -57,9 +64,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         dispatcher,
         signal: AbortSignal.timeout(options.timeoutMs),
       })
-      const wire = Buffer.from(await response.body.arrayBuffer())
+      const wire = await readCapped(response.body, cap, outgoing.url)
       const headers = flattenHeaders(response.headers)
-      return { status: response.statusCode, headers, body: decodeContent(wire, headers['content-encoding']), wireBytes: wire.length, durationMs: performance.now() - started }
+      return decoded({ status: response.statusCode, headers, body: wire, wireBytes: wire.length, durationMs: performance.now() - started }, cap)
     },
     async close() {
       await dispatcher.close()
@@ -67,21 +74,32 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   }
 }
 
+/** Reads a body chunk by chunk and stops (closing the stream) as soon as it passes the cap. */
+async function readCapped(body: Dispatcher.ResponseData['body'], cap: number, url: string): Promise<Buffer> {
+  const chunks: Buffer[] = []
+  let length = 0
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    length += chunk.length
+    if (length > cap) {
+      body.destroy()
+      throw new BodyTooLargeError(url, cap)
+    }
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks, length)
+}
+
 /**
  * We ask for `identity`, but RFC 9110 §12.5.3 lets a server pick a coding anyway: decode the common
- * ones so a gzip-happy server is judged on its JSON. Undecodable bytes stay as they came.
+ * ones so a gzip-happy server is judged on its JSON. Undecodable bytes stay as they came; a body that
+ * decodes past the cap is as too large as one sent that large.
  */
-function decodeContent(body: Buffer, coding: string | undefined): Buffer {
-  const name = coding?.trim().toLowerCase()
-  if (!name || name === 'identity' || body.length === 0) return body
-  try {
-    if (name === 'gzip' || name === 'x-gzip') return gunzipSync(body)
-    if (name === 'br') return brotliDecompressSync(body)
-    if (name === 'deflate') return inflateSync(body)
-  } catch {
-    return body
-  }
-  return body
+async function decoded(response: IncomingResponse, cap: number): Promise<IncomingResponse> {
+  const coding = response.headers['content-encoding']
+  if (coding === undefined || response.body.length === 0) return response
+  const { bytes, truncated, decodeError } = await decodeContent(response.body, coding, cap)
+  if (truncated) throw new BodyTooLargeError('the decoded body', cap)
+  return decodeError === undefined ? { ...response, body: bytes } : response
 }
 
 function flattenHeaders(headers: Readonly<Record<string, string | string[] | undefined>>): Record<string, string> {

@@ -1,23 +1,27 @@
+import { createScrub, isCredentialField, isCredentialHeader, scrubDeep } from '../shared/secrets.js'
+
 /** Replaces secret values wherever they occur, by value: headers, URLs, bodies, messages. */
 export type Redactor = <T>(value: T) => T
 
+/**
+ * The runner's redaction (the rules are src/shared/secrets.ts, the same as the proxy's): every token,
+ * in every encoded form, becomes `[REDACTED <role>]`; credential headers and token fields are
+ * redacted by name whatever their length. Walks any depth without recursion.
+ */
 export function createRedactor(secrets: ReadonlyMap<string, string>): Redactor {
-  // Each secret also as it appears percent-encoded (in a link) or JSON-escaped (in a body's text).
-  const forms = [...secrets].flatMap(([value, label]) => [value, encodeURIComponent(value), JSON.stringify(value).slice(1, -1)].map((form) => [form, label] as const))
-  // Longest first, so a token that contains another is replaced whole.
-  const entries = [...new Map(forms)].filter(([value]) => value.length >= 4).sort((a, b) => b[0].length - a[0].length)
-  const redactString = (text: string): string => {
-    let result = text
-    for (const [value, label] of entries) if (result.includes(value)) result = result.split(value).join(`[REDACTED ${label}]`)
-    return result
+  const scrub = createScrub([...secrets].map(([value, label]) => [value, `[REDACTED ${label}]`] as const))
+  const byName = (key: string, value: string): string | undefined => {
+    if (isCredentialHeader(key)) return redactCredentialHeader(value, scrub)
+    if (isCredentialField(key)) return '[REDACTED]'
+    return undefined
   }
-  const redact = (value: unknown): unknown => {
-    if (typeof value === 'string') return redactString(value)
-    if (Array.isArray(value)) return value.map(redact)
-    if (typeof value === 'object' && value !== null) {
-      return Object.fromEntries(Object.entries(value).map(([key, element]) => [redactString(key), redact(element)]))
-    }
-    return value
-  }
-  return entries.length === 0 ? (value) => value : (value) => redact(value) as typeof value
+  return (value) => scrubDeep(value, scrub, byName)
+}
+
+/** `Bearer abc` → `Bearer [REDACTED]`, unless the value already shows only a redaction. */
+function redactCredentialHeader(value: string, scrub: (text: string) => string): string {
+  const scrubbed = scrub(value)
+  if (/^\s*(?:[A-Za-z][\w-]*\s+)?\[REDACTED[^\]]*\]\s*$/.test(scrubbed)) return scrubbed
+  const scheme = /^\s*([A-Za-z][\w-]{0,19})\s+\S/.exec(value)?.[1]
+  return scheme ? `${scheme} [REDACTED]` : '[REDACTED]'
 }

@@ -2,11 +2,17 @@ import { performance } from 'node:perf_hooks'
 import type { MatrixCell, Scenario, Step } from '../model/scenario.js'
 import { TOKEN_ROLES } from '../model/scenario.js'
 import type { AssertionResult, ScenarioResult, StepResult } from '../model/result.js'
+import { activityUrlUnder, isProfileUrlUnder, proveOwnership, stillThere } from './ownership.js'
 import type { ScenarioView } from '../report/reporter.js'
 import type { RestoreRequest } from './ledger.js'
 import type { RunContext } from './run-context.js'
 import { prepareRequest } from './send-request.js'
 import { runStep, type CreatedResource, type ScenarioState, type StepOutcome } from './run-step.js'
+
+/** The rules a cleanup read can disprove (suites/rules.yaml). */
+const RULE_CREATE_LOCATION = 'CREATE-LOCATION'
+const RULE_CREATE_RECORDS = 'CREATE-RECORDS'
+const RULE_DELETE_REMOVES = 'DELETE-REMOVES'
 
 export interface ScenarioEvents {
   onStepEnd?(step: StepResult, scenario: ScenarioView): void | Promise<void>
@@ -22,6 +28,7 @@ export async function runScenario(scenario: Scenario, context: RunContext, event
   const steps: StepResult[] = []
   let skipReason: string | undefined
   const cleanup: StepResult[] = []
+  const deletions: StepResult[] = []
   try {
     // A matrix cell that did not pass ends there; the next cell is independent of it and still runs.
     let endedCell: MatrixCell | undefined
@@ -42,14 +49,19 @@ export async function runScenario(scenario: Scenario, context: RunContext, event
         break
       }
       if (result.status === 'passed') continue
+      if (result.status === 'blocked' && !step.cell) {
+        skipReason = result.error?.message ?? 'not judged'
+        break
+      }
       if (!step.cell) break
       endedCell = step.cell
     }
   } finally {
     // Whatever happened above, undo what the scenario did.
-    cleanup.push(...(await deleteCreated(scenario, state, context)), ...(await runCleanupSteps(scenario.cleanup, state, context)))
+    deletions.push(...(await deleteCreated(scenario, state, context)))
+    cleanup.push(...deletions, ...(await runCleanupSteps(scenario.cleanup, state, context)))
   }
-  const failed = steps.some((step) => step.status === 'failed' || step.status === 'error')
+  const failed = steps.some((step) => step.status === 'failed' || step.status === 'error') || deletions.some(failsARule)
   const warnings: AssertionResult[] = [...steps, ...cleanup].flatMap((step) => step.assertions.filter((a) => !a.ok && a.severity === 'warning'))
   return {
     ...identityOf(scenario),
@@ -62,23 +74,79 @@ export async function runScenario(scenario: Scenario, context: RunContext, event
   }
 }
 
-/** Newest first, each with the token that created it; a 404/410 means it is already gone, which is fine. */
+/**
+ * Newest first, each with the token that created it. Only what the run proves its own is deleted
+ * (ownership.ts): a Location that is not one activity under the base URL, or an activity whose read
+ * lacks the run marker, is left in place; when the create sent the marker, that is a failure of the
+ * rule the read disproves. After each delete a read must no longer find it ("left behind" otherwise).
+ */
 async function deleteCreated(scenario: Scenario, state: ScenarioState, context: RunContext): Promise<StepResult[]> {
   const results: StepResult[] = []
   for (const resource of [...state.created].reverse().filter((r: CreatedResource) => !r.deleted)) {
-    const step: Step = {
-      name: `clean up ${new URL(resource.url).pathname}`,
-      at: scenario.at,
-      request: { method: 'DELETE', url: resource.url, query: {}, headers: {}, auth: resource.auth, wire: false },
-      expect: { checks: [{ path: 'status', matcher: 'oneOf', expected: [200, 202, 204, 404, 410], rules: [], at: scenario.at, severity: 'failure' }] },
-      capture: {},
-    }
-    const outcome = await runStep(step, state, { ...context, interrupted: new AbortController().signal })
-    resource.deleted = outcome.result.status === 'passed'
-    if (resource.deleted) context.ledger?.record({ type: 'deleted', url: resource.url })
-    results.push(outcome.result)
+    results.push(context.redact(await deleteOneCreated(scenario, resource, state, context)))
   }
   return results
+}
+
+async function deleteOneCreated(scenario: Scenario, resource: CreatedResource, state: ScenarioState, context: RunContext): Promise<StepResult> {
+  const started = performance.now()
+  const name = `clean up ${pathOf(resource.url)}`
+  const verdict = (status: StepResult['status'], assertion: Omit<AssertionResult, 'severity' | 'at' | 'target'>, error?: string): StepResult => ({
+    name,
+    at: scenario.at,
+    status,
+    durationMs: performance.now() - started,
+    assertions: [{ severity: 'failure', at: scenario.at, target: 'headers.location', ...assertion }],
+    attempts: 1,
+    ...(error ? { error: { code: 'E_CLEANUP', kind: 'error', message: error, at: scenario.at } } : {}),
+  })
+  const notOurs = (reason: string, rule?: string, stillOwed = false): StepResult => {
+    // Still owed when the read proved nothing either way (a 5xx): `fitconform cleanup` may prove it later.
+    if (!stillOwed) context.ledger?.record({ type: 'refused', url: resource.url, reason })
+    const message = `not proven ours, left in place (nothing sent to it): ${resource.url}: ${reason}`
+    return rule ? verdict('failed', { ok: false, rules: [rule], matcher: 'ownership', message }) : verdict('error', { ok: false, rules: [], matcher: 'ownership', message }, message)
+  }
+  const target = activityUrlUnder(resource.url, context.baseUrl)
+  if (!target) return notOurs(`the Location is not /fitnessActivities/<id> under ${context.baseUrl.toString()}`, RULE_CREATE_LOCATION)
+  const ownership = await proveOwnership(context, target, resource.auth)
+  if (ownership.kind === 'gone') {
+    resource.deleted = true
+    context.ledger?.record({ type: 'deleted', url: resource.url })
+    return verdict('passed', { ok: true, rules: [], matcher: 'ownership', message: `already gone: a read answered ${ownership.status}` })
+  }
+  if (ownership.kind === 'unknown') return notOurs(ownership.reason, undefined, true)
+  if (ownership.kind === 'not-ours') return notOurs(ownership.reason, resource.markerSent ? (ownership.notes === 'other' ? RULE_CREATE_LOCATION : RULE_CREATE_RECORDS) : undefined)
+  const step: Step = {
+    name,
+    at: scenario.at,
+    request: { method: 'DELETE', url: target, query: {}, headers: {}, auth: resource.auth, wire: false },
+    expect: { checks: [{ path: 'status', matcher: 'oneOf', expected: [200, 202, 204, 404, 410], rules: [], at: scenario.at, severity: 'failure' }] },
+    capture: {},
+  }
+  const { result } = await runStep(step, state, { ...context, interrupted: new AbortController().signal })
+  if (result.status !== 'passed') return result
+  if (await stillThere(context, target, resource.auth)) {
+    const reason = `DELETE answered ${result.response?.status} but a read still finds it`
+    context.ledger?.record({ type: 'left-behind', url: resource.url, reason, role: resource.auth })
+    const message = `left behind: ${resource.url}: ${reason}; \`fitconform cleanup\` will try again`
+    return { ...result, status: 'failed', assertions: [...result.assertions, { ok: false, severity: 'failure', rules: [RULE_DELETE_REMOVES], target: 'status', matcher: 'readBack', message, at: scenario.at }] }
+  }
+  resource.deleted = true
+  context.ledger?.record({ type: 'deleted', url: resource.url })
+  return result
+}
+
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname
+  } catch {
+    return url
+  }
+}
+
+/** True when a step's own failure names a rule: cleanup that proves a rule broken fails the scenario too. */
+function failsARule(step: StepResult): boolean {
+  return step.assertions.some((assertion) => !assertion.ok && assertion.severity === 'failure' && assertion.rules.length > 0)
 }
 
 async function runCleanupSteps(steps: readonly Step[], state: ScenarioState, context: RunContext): Promise<StepResult[]> {
@@ -86,6 +154,11 @@ async function runCleanupSteps(steps: readonly Step[], state: ScenarioState, con
   // Cleanup runs even after an interrupt: it is what leaves the account as it was found.
   const uninterrupted = { ...context, interrupted: new AbortController().signal }
   for (const step of steps) {
+    const refusal = await refuseCleanupStep(step, state, context)
+    if (refusal) {
+      results.push(context.redact({ name: step.name, at: step.at, status: refusal.status, durationMs: 0, assertions: [], attempts: 1, error: { code: 'E_CLEANUP', kind: 'error', message: refusal.message, at: step.at } }))
+      continue
+    }
     const { result } = await runStep(step, state, uninterrupted)
     // A value the step would restore was never captured, so the change it undoes never happened either.
     const notNeeded = result.error?.code === 'E_TEMPLATE_UNDEFINED'
@@ -96,8 +169,38 @@ async function runCleanupSteps(steps: readonly Step[], state: ScenarioState, con
 }
 
 /**
+ * A cleanup step that writes goes only to the profile or to an activity the run proves its own. An
+ * activity a read no longer finds (or cannot read with that token) needs nothing: the step is skipped.
+ * Anything else is refused unsent: an error, listed as not proven ours.
+ */
+async function refuseCleanupStep(step: Step, state: ScenarioState, context: RunContext): Promise<{ status: 'skipped' | 'error'; message: string } | undefined> {
+  if (!step.request || step.request.method === 'GET' || step.request.method === 'HEAD') return undefined
+  let url: string
+  try {
+    url = prepareRequest(step.request, { ...state.variables, run: context.run, config: context.config }, context).outgoing.url
+  } catch {
+    return undefined // runStep reports it (E_TEMPLATE_UNDEFINED: nothing to restore)
+  }
+  if (isProfileUrlUnder(url, context.baseUrl)) return undefined
+  const target = activityUrlUnder(url, context.baseUrl)
+  if (!target) {
+    const reason = `${step.request.method} to a URL that is neither /profile nor /fitnessActivities/<id> under ${context.baseUrl.toString()}`
+    context.ledger?.record({ type: 'refused', url, reason })
+    return { status: 'error', message: `not proven ours, nothing sent: ${url}: ${reason}` }
+  }
+  const ownership = await proveOwnership(context, target, step.request.auth)
+  if (ownership.kind === 'ours') return undefined
+  if (ownership.kind === 'not-ours') {
+    context.ledger?.record({ type: 'refused', url, reason: ownership.reason })
+    return { status: 'error', message: `not proven ours, nothing sent: ${url}: ${ownership.reason}` }
+  }
+  return { status: 'skipped', message: `not needed: ${ownership.kind === 'gone' ? `a read answered ${ownership.status}` : ownership.reason}, so there is nothing of the run's there to change` }
+}
+
+/**
  * Before a step changes an existing value, write down how the scenario's cleanup would restore it,
- * rendered with what is known now: `fitconform cleanup` can replay it after a hard kill.
+ * rendered with what is known now: `fitconform cleanup` can replay it after a hard kill (and proves
+ * each target again before it sends anything).
  */
 function recordRestore(scenario: Scenario, state: ScenarioState, context: RunContext): void {
   if (!context.ledger) return

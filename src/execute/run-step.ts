@@ -19,6 +19,8 @@ const MAX_RECORDED_BODY = 64 * 1024
 export interface CreatedResource {
   readonly url: string
   readonly auth: AuthChoice
+  /** The create's body carried the run marker: a read without it disproves the create, not just ownership. */
+  readonly markerSent: boolean
   deleted: boolean
 }
 
@@ -80,7 +82,8 @@ async function attemptStep(step: Step, state: ScenarioState, context: RunContext
     if (done || !step.eventually || performance.now() + step.eventually.everyMs > deadline || context.interrupted.aborted) break
     await sleep(step.eventually.everyMs, undefined, { signal: context.interrupted }).catch(() => undefined)
   }
-  if ('error' in outcome) return finish({ status: 'error', assertions: [], attempts, error: outcome.error, ...(outcome.prepared ? recordRequest(outcome.prepared, step) : {}) })
+  // A body past --max-body-bytes blocks the step: not judged, no rule fails (the spec sets no size).
+  if ('error' in outcome) return finish({ status: outcome.error.code === 'E_BODY_TOO_LARGE' ? 'blocked' : 'error', assertions: [], attempts, error: outcome.error, ...(outcome.prepared ? recordRequest(outcome.prepared, step) : {}) })
 
   const { first, shown, assertions, pages } = outcome
   const scope = { ...variables, ...first.scope }
@@ -181,7 +184,8 @@ function register(step: Step, scope: Scope, exchange: Exchange, state: ScenarioS
   } catch {
     return // a Location that is not even a URI reference was already reported by the step's checks
   }
-  state.created.push({ url, auth: request.auth, deleted: false })
+  const markerSent = context.run.marker !== '' && (exchange.prepared.outgoing.body?.includes(context.run.marker) ?? false)
+  state.created.push({ url, auth: request.auth, markerSent, deleted: false })
   context.ledger?.record({ type: 'created', url, role: request.auth, scenario: state.scenarioId })
 }
 

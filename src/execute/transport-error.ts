@@ -5,6 +5,8 @@ export function transportDiagnostic(error: unknown, url: string, timeoutMs: numb
   const code = errorCode(error)
   const message = error instanceof Error ? error.message : String(error)
   switch (code) {
+    case 'E_BODY_TOO_LARGE':
+      return { code: 'E_BODY_TOO_LARGE', kind: 'error', message: `not judged: ${message}`, hint: 'raise --max-body-bytes if the server really sends bodies this large' }
     case 'ECONNREFUSED':
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
@@ -40,5 +42,14 @@ function origin(url: string): string {
     return new URL(url).origin
   } catch {
     return url
+  }
+}
+
+/** A response body past --max-body-bytes: the exchange cannot be judged (the spec sets no size limit). */
+export class BodyTooLargeError extends Error {
+  readonly code = 'E_BODY_TOO_LARGE'
+  constructor(what: string, readonly cap: number) {
+    super(`the response body of ${what} is larger than --max-body-bytes (${cap} bytes); reading stopped there`)
+    this.name = 'BodyTooLargeError'
   }
 }

@@ -1,32 +1,47 @@
 import type { AuthChoice } from '../model/scenario.js'
+import type { CleanupItem } from '../model/result.js'
 import { twoDigits } from '../validation/calendar.js'
 import { mediaTypeOf } from '../validation/representations.js'
 import { evaluateExpression } from '../expression/evaluate-expression.js'
-import type { OpenWork } from './ledger.js'
+import type { OpenWork, RestoreRequest } from './ledger.js'
+import { activityUrlUnder, isProfileUrlUnder, proveOwnership, stillThere } from './ownership.js'
 import { resolveUrl } from './resolve-url.js'
 import { authorizationFor, type RunContext } from './run-context.js'
 
 export interface UndoOutcome {
   deleted: number
   restored: number
-  /** Activities found by the run's marker that the ledger did not know (a create whose response was lost). */
+  /** Activities found by the run's marker at the end (see `found` for why each was still there). */
   swept: number
+  readonly found: CleanupItem[]
+  readonly notProvenOurs: CleanupItem[]
+  readonly leftBehind: CleanupItem[]
   readonly problems: string[]
 }
 
-/** Deletes and restores what a ledger still owes, then sweeps the run's marker. Used by `fitconform cleanup`. */
+/**
+ * Deletes and restores what a ledger still owes, then sweeps the run's marker. Used by `fitconform
+ * cleanup`. Trusts no URL of the ledger: each must name an activity (or the profile) under the base
+ * URL the user gave, and an activity must show the run's marker before anything is sent to it.
+ */
 export async function undoOpenWork(work: OpenWork, context: RunContext): Promise<UndoOutcome> {
-  const outcome: UndoOutcome = { deleted: 0, restored: 0, swept: 0, problems: [] }
+  const outcome: UndoOutcome = { deleted: 0, restored: 0, swept: 0, found: [], notProvenOurs: [], leftBehind: [], problems: [] }
   for (const { url, role } of work.toDelete) {
-    const status = await send(context, 'DELETE', url, role)
-    if (isGone(status)) {
-      outcome.deleted++
-      context.ledger?.record({ type: 'deleted', url })
-    } else outcome.problems.push(`DELETE ${url} answered ${status}`)
+    const result = await deleteIfOurs(context, url, role)
+    if (result.kind === 'deleted' || result.kind === 'gone') outcome.deleted++
+    else if (result.kind === 'refused') outcome.notProvenOurs.push({ url, reason: result.reason })
+    else if (result.kind === 'left-behind') outcome.leftBehind.push({ url, reason: result.reason })
+    else if (result.kind === 'failed') outcome.problems.push(`DELETE ${url} answered ${result.status}`)
   }
   for (const { scenario, requests } of work.toRestore) {
     let ok = true
     for (const request of requests) {
+      const refusal = await refuseRestore(context, request)
+      if (refusal) {
+        ok = false
+        outcome.notProvenOurs.push({ url: request.url, reason: refusal })
+        continue
+      }
       const status = await send(context, request.method, request.url, request.role, request.headers, request.body)
       if (typeof status !== 'number' || status >= 300) {
         ok = false
@@ -39,62 +54,129 @@ export async function undoOpenWork(work: OpenWork, context: RunContext): Promise
     }
   }
   if (work.run) {
-    const sweep = await sweepMarked(context, ['token', 'other-token'], work.run.marker, work.run.farYear)
-    outcome.swept += sweep.swept
+    const sweep = await sweepMarked(context, ['token', 'other-token'], { deleted: new Set(work.deletedUrls), leftBehind: new Set() })
+    outcome.swept += sweep.found.length
+    outcome.found.push(...sweep.found)
+    outcome.leftBehind.push(...sweep.leftBehind)
     outcome.problems.push(...sweep.problems)
   }
   return outcome
 }
 
+type DeleteResult =
+  | { readonly kind: 'deleted' | 'gone' }
+  | { readonly kind: 'refused' | 'left-behind'; readonly reason: string }
+  | { readonly kind: 'failed'; readonly status: number | string }
+
+/** Proves the activity is the run's own, deletes it, reads it back; writes the outcome to the ledger. */
+async function deleteIfOurs(context: RunContext, url: string, role: AuthChoice): Promise<DeleteResult> {
+  const target = activityUrlUnder(url, context.baseUrl)
+  // Not written down as refused: the base URL may be mistyped, and the work stays owed for a later cleanup.
+  if (!target) return { kind: 'refused', reason: `not /fitnessActivities/<id> under ${context.baseUrl.toString()}` }
+  const ownership = await proveOwnership(context, target, role)
+  if (ownership.kind === 'gone') {
+    context.ledger?.record({ type: 'deleted', url })
+    return { kind: 'gone' }
+  }
+  if (ownership.kind === 'unknown') return { kind: 'refused', reason: ownership.reason }
+  if (ownership.kind === 'not-ours') return refuse(context, url, ownership.reason)
+  const status = await send(context, 'DELETE', target, role)
+  if (!isGone(status)) return { kind: 'failed', status }
+  if (await stillThere(context, target, role)) {
+    const reason = `DELETE answered ${status} but a read still finds it`
+    context.ledger?.record({ type: 'left-behind', url, reason, role })
+    return { kind: 'left-behind', reason }
+  }
+  context.ledger?.record({ type: 'deleted', url })
+  return { kind: 'deleted' }
+}
+
+/** Written down: a read showed another activity there, so nothing of the run's is owed at that URL. */
+function refuse(context: RunContext, url: string, reason: string): DeleteResult {
+  context.ledger?.record({ type: 'refused', url, reason })
+  return { kind: 'refused', reason }
+}
+
 /**
- * Finds activities in the run's far-past year whose notes carry the run's marker and deletes them.
- * Never deletes anything else: the marker is unique to one run, so a match can only be ours.
+ * Why a restore request must not be sent, or undefined when it may: a restore writes only the profile
+ * or an activity the run proves its own, never a collection or anything outside the base URL.
  */
-export async function sweepMarked(context: RunContext, roles: readonly AuthChoice[], marker: string, farYear: number): Promise<{ swept: number; problems: string[] }> {
-  let swept = 0
-  const problems: string[] = []
+async function refuseRestore(context: RunContext, request: Pick<RestoreRequest, 'method' | 'url' | 'role'>): Promise<string | undefined> {
+  if (request.method === 'GET' || request.method === 'HEAD') return undefined
+  if (isProfileUrlUnder(request.url, context.baseUrl)) return undefined
+  const activity = activityUrlUnder(request.url, context.baseUrl)
+  if (!activity) return `${request.method} to a URL that is neither /profile nor /fitnessActivities/<id> under ${context.baseUrl.toString()}`
+  const ownership = await proveOwnership(context, activity, request.role)
+  return ownership.kind === 'ours' ? undefined : ownership.kind === 'gone' ? `already gone (${ownership.status})` : ownership.reason
+}
+
+interface SweepOutcome {
+  readonly found: CleanupItem[]
+  readonly leftBehind: CleanupItem[]
+  readonly problems: string[]
+}
+
+/**
+ * Finds activities in the run's far-past year whose notes carry the run's marker and deletes them,
+ * telling why each was still there. Never deletes anything else: the marker is unique to one run.
+ * `known.deleted`: what the run deleted (finding one again is a failure of the delete rules);
+ * `known.leftBehind`: what is already reported left behind (not reported twice).
+ */
+export async function sweepMarked(context: RunContext, roles: readonly AuthChoice[], known: { readonly deleted: ReadonlySet<string>; readonly leftBehind: ReadonlySet<string> }): Promise<SweepOutcome> {
+  const outcome: SweepOutcome = { found: [], leftBehind: [], problems: [] }
+  if (context.run.marker === '') return outcome
+  const canonical = (urls: ReadonlySet<string>): Set<string> => new Set([...urls].map((url) => activityUrlUnder(url, context.baseUrl) ?? url))
+  const deleted = canonical(known.deleted)
+  // Each activity once, whatever a server that ignores the date scope repeats month after month.
+  const seen = canonical(known.leftBehind)
   for (const role of roles) {
     if (authorizationFor(role, context) === undefined) continue
     // Month by month: which page a scope returns is open (§2.2), so keep each window smaller than a page.
     for (let month = 1; month <= 12; month++) {
+      const { farYear } = context.run
       const last = new Date(Date.UTC(farYear, month, 0)).getUTCDate()
       const feedUrl = resolveUrl('/fitnessActivities', context.baseUrl, { noEarlierThan: `${farYear}-${twoDigits(month)}-01`, noLaterThan: `${farYear}-${twoDigits(month)}-${twoDigits(last)}` }).url
-      const feed = await get(context, feedUrl, role, 'FitnessActivityFeed')
+      const feed = await getFeed(context, feedUrl, role)
       const items = (feed as { items?: unknown } | undefined)?.items
       if (!Array.isArray(items)) {
-        problems.push(`could not read ${feedUrl} to look for activities carrying the run marker`)
+        outcome.problems.push(`could not read ${feedUrl} to look for activities carrying the run marker`)
         break
       }
-      swept += await deleteMarked(items, context, role, marker, problems)
+      await deleteMarked(items, context, role, { deleted, seen }, outcome)
     }
   }
-  return { swept, problems }
+  return outcome
 }
 
-async function deleteMarked(items: readonly unknown[], context: RunContext, role: AuthChoice, marker: string, problems: string[]): Promise<number> {
-  let swept = 0
+async function deleteMarked(items: readonly unknown[], context: RunContext, role: AuthChoice, urls: { deleted: ReadonlySet<string>; seen: Set<string> }, outcome: SweepOutcome): Promise<void> {
   for (const item of items) {
-    const id = evaluateExpression('uri | lastSegment', { uri: (item as { uri?: unknown }).uri })
+    const id = evaluateExpression('uri | lastSegment', { uri: (item as { uri?: unknown } | null)?.uri })
     if (typeof id !== 'string' || id === '') continue
     const activityUrl = resolveUrl(`/fitnessActivities/${encodeURIComponent(id)}`, context.baseUrl).url
-    const activity = await get(context, activityUrl, role, 'FitnessActivity')
-    const notes = (activity as { notes?: unknown } | undefined)?.notes
-    if (typeof notes !== 'string' || !notes.includes(marker)) continue
+    if (urls.seen.has(activityUrl)) continue
+    urls.seen.add(activityUrl)
+    const ownership = await proveOwnership(context, activityUrl, role)
+    if (ownership.kind !== 'ours') continue
+    const why = urls.deleted.has(activityUrl)
+      ? 'the run had deleted it and it came back (DELETE-STATUS / DELETE-REMOVES: the delete did not remove it)'
+      : 'a create whose response was lost: no Location told the run about it'
+    outcome.found.push({ url: activityUrl, reason: why })
     const status = await send(context, 'DELETE', activityUrl, role)
-    if (isGone(status)) {
-      swept++
-      context.ledger?.record({ type: 'deleted', url: activityUrl })
-    } else problems.push(`DELETE ${activityUrl} (found by the run marker) answered ${status}`)
+    if (!isGone(status)) outcome.problems.push(`DELETE ${activityUrl} (found by the run marker) answered ${status}`)
+    else if (await stillThere(context, activityUrl, role)) {
+      const reason = `found by the run marker; DELETE answered ${status} but a read still finds it`
+      context.ledger?.record({ type: 'left-behind', url: activityUrl, reason, role })
+      outcome.leftBehind.push({ url: activityUrl, reason })
+    } else context.ledger?.record({ type: 'deleted', url: activityUrl })
   }
-  return swept
 }
 
 function isGone(status: number | string): boolean {
   return typeof status === 'number' && ((status >= 200 && status < 300) || status === 404 || status === 410)
 }
 
-async function get(context: RunContext, url: string, role: AuthChoice, representation: 'FitnessActivityFeed' | 'FitnessActivity'): Promise<unknown> {
-  const headers: Record<string, string> = { accept: mediaTypeOf(representation) }
+async function getFeed(context: RunContext, url: string, role: AuthChoice): Promise<unknown> {
+  const headers: Record<string, string> = { accept: mediaTypeOf('FitnessActivityFeed') }
   const authorization = authorizationFor(role, context)
   if (authorization) headers['authorization'] = authorization
   try {

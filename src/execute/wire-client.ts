@@ -2,16 +2,20 @@ import { connect as connectTcp, type Socket } from 'node:net'
 import { performance } from 'node:perf_hooks'
 import { connect as connectTls } from 'node:tls'
 import type { HttpClientOptions, IncomingResponse, OutgoingRequest } from './http-client.js'
+import { BodyTooLargeError } from './transport-error.js'
 
 /** After the last byte, how long a server that ignores `Connection: close` gets to send stray bytes. */
 const IDLE_AFTER_RESPONSE_MS = 300
+
+/** Response head (status line and headers) larger than this is not a response we can judge. */
+const MAX_HEAD_BYTES = 64 * 1024
 
 /**
  * Sends one request on a fresh socket with `Connection: close` and keeps every byte until the server
  * closes. HTTP clients drop bytes a server sends after a HEAD, 204 or 304 response (they surface later
  * as a garbled next response on the same connection); here they stay visible as the response body.
  */
-export function sendOnWire(outgoing: OutgoingRequest, options: HttpClientOptions): Promise<IncomingResponse> {
+export function sendOnWire(outgoing: OutgoingRequest, options: HttpClientOptions & { readonly maxBodyBytes: number }): Promise<IncomingResponse> {
   const url = new URL(outgoing.url)
   const started = performance.now()
   return new Promise((resolve, reject) => {
@@ -21,6 +25,11 @@ export function sendOnWire(outgoing: OutgoingRequest, options: HttpClientOptions
       ? connectTls({ host, port: Number(url.port || 443), ...(host === url.hostname ? { servername: host } : {}), ...(options.ca ? { ca: options.ca } : {}), rejectUnauthorized: !options.insecure })
       : connectTcp({ host, port: Number(url.port || 80) })
     const chunks: Buffer[] = []
+    let received = 0
+    /** Where the body starts, once the blank line after the headers has arrived. */
+    let bodyStart: number | undefined
+    /** The last three bytes seen while the head is incomplete: the blank line may straddle chunks. */
+    let tail = Buffer.alloc(0)
     let idleTimer: NodeJS.Timeout | undefined
     let settled = false
     const finish = (error?: Error): void => {
@@ -43,8 +52,17 @@ export function sendOnWire(outgoing: OutgoingRequest, options: HttpClientOptions
     socket.on('secureConnect', () => undefined)
     socket.on('data', (chunk: Buffer) => {
       chunks.push(chunk)
+      received += chunk.length
       clearTimeout(idleTimer)
-      if (headersComplete(chunks)) idleTimer = setTimeout(() => finish(), IDLE_AFTER_RESPONSE_MS)
+      if (bodyStart === undefined) {
+        const window = Buffer.concat([tail, chunk])
+        const at = window.indexOf('\r\n\r\n')
+        if (at >= 0) bodyStart = received - window.length + at + 4
+        else tail = window.subarray(-3)
+      }
+      if (bodyStart === undefined && received > MAX_HEAD_BYTES) return finish(new BodyTooLargeError(`${outgoing.url} (its headers)`, MAX_HEAD_BYTES))
+      if (bodyStart !== undefined && received - bodyStart > options.maxBodyBytes) return finish(new BodyTooLargeError(outgoing.url, options.maxBodyBytes))
+      if (bodyStart !== undefined) idleTimer = setTimeout(() => finish(), IDLE_AFTER_RESPONSE_MS)
     })
     socket.on('end', () => finish())
     socket.on('close', () => finish())
@@ -60,10 +78,6 @@ function serialiseRequest(outgoing: OutgoingRequest, url: URL): Buffer {
   }
   if (body) lines.push(`content-length: ${body.length}`)
   return Buffer.concat([Buffer.from(lines.join('\r\n') + '\r\n\r\n', 'latin1'), body ?? Buffer.alloc(0)])
-}
-
-function headersComplete(chunks: readonly Buffer[]): boolean {
-  return Buffer.concat(chunks).includes('\r\n\r\n')
 }
 
 /** Status, headers and every byte after them; a chunked body is decoded unless no body was allowed at all. */

@@ -3,12 +3,25 @@ import { basename, join, resolve } from 'node:path'
 import type { Diagnostic } from '../model/diagnostic.js'
 import { RULES_FILE_NAME } from './load-rules.js'
 
+/** No scenario file comes near this; a bigger one is a mistake (or an attack) that would exhaust memory. */
+const MAX_SCENARIO_FILE_BYTES = 4 * 1024 * 1024
+
 const isScenarioFile = (name: string): boolean => /\.ya?ml$/.test(name) && basename(name) !== RULES_FILE_NAME && !name.includes('node_modules')
 
-/** Expands files and folders (relative to the caller's cwd) into scenario files, sorted so runs are repeatable. */
+/**
+ * Expands files and folders (relative to the caller's cwd) into scenario files, sorted so runs are
+ * repeatable. Only regular files of at most MAX_SCENARIO_FILE_BYTES are taken: a FIFO or a device
+ * would block the read for ever, a huge file would exhaust memory; each is a usage error naming why.
+ */
 export async function findScenarioFiles(paths: readonly string[]): Promise<{ files: string[]; diagnostics: Diagnostic[] }> {
   const files = new Set<string>()
   const diagnostics: Diagnostic[] = []
+  const take = async (file: string, shown: string): Promise<void> => {
+    const info = await stat(file).catch(() => undefined)
+    const problem = !info ? 'cannot be read' : !info.isFile() ? `is not a regular file (${kindOf(info)}); scenario files must be plain files` : info.size > MAX_SCENARIO_FILE_BYTES ? `is ${info.size} bytes, more than the ${MAX_SCENARIO_FILE_BYTES} bytes (4 MiB) a scenario file may have` : undefined
+    if (problem) diagnostics.push({ code: 'E_USAGE', kind: 'load', message: `${shown} ${problem}` })
+    else files.add(file)
+  }
   for (const path of paths) {
     const absolute = resolve(path)
     const info = await stat(absolute).catch(() => undefined)
@@ -16,10 +29,18 @@ export async function findScenarioFiles(paths: readonly string[]): Promise<{ fil
       diagnostics.push({ code: 'E_USAGE', kind: 'load', message: `no such file or folder: ${path}` })
     } else if (info.isDirectory()) {
       const entries = await readdir(absolute, { recursive: true })
-      for (const entry of entries) if (isScenarioFile(entry)) files.add(join(absolute, entry))
+      for (const entry of entries.filter(isScenarioFile)) await take(join(absolute, entry), join(path, entry))
     } else {
-      files.add(absolute)
+      await take(absolute, path)
     }
   }
   return { files: [...files].sort(), diagnostics }
+}
+
+function kindOf(info: Awaited<ReturnType<typeof stat>>): string {
+  if (info.isFIFO()) return 'a FIFO'
+  if (info.isCharacterDevice() || info.isBlockDevice()) return 'a device'
+  if (info.isSocket()) return 'a socket'
+  if (info.isDirectory()) return 'a folder'
+  return 'not a file'
 }

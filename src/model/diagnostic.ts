@@ -26,6 +26,7 @@ export type ErrorCode =
   | 'E_TIMEOUT'
   | 'E_TRANSPORT'
   | 'E_RATE_LIMITED'
+  | 'E_BODY_TOO_LARGE'
   | 'E_UNREACHABLE'
   | 'E_CLEANUP'
   | 'E_REPORTER'

@@ -38,7 +38,8 @@ export interface AssertionResult {
   readonly at?: SourceRef
 }
 
-export type StepStatus = 'passed' | 'failed' | 'error' | 'skipped'
+/** `blocked`: the step could not be judged (e.g. a body past --max-body-bytes); no rule fails for it. */
+export type StepStatus = 'passed' | 'failed' | 'error' | 'skipped' | 'blocked'
 
 export interface StepResult {
   readonly name: string
@@ -97,10 +98,21 @@ export interface CleanupSummary {
   readonly changed: number
   /** … and how many of those were set back. */
   readonly restored: number
-  /** Activities found by the run's marker that no response had told us about. */
+  /** Activities found by the run's marker at the end of the run. */
   readonly swept: number
+  /** Each activity the marker sweep found, with why it was still there. */
+  readonly found?: readonly CleanupItem[]
+  /** Activities cleanup left in place because a read did not prove them the run's own (nothing was sent to them). */
+  readonly notProvenOurs?: readonly CleanupItem[]
+  /** Activities the server said it deleted that a read still found. */
+  readonly leftBehind?: readonly CleanupItem[]
   /** The ledger file, while it still owes work (`fitconform cleanup` finishes it). */
   readonly openLedger?: string
+}
+
+export interface CleanupItem {
+  readonly url: string
+  readonly reason: string
 }
 
 export interface RunResult {

@@ -1,4 +1,5 @@
 import type { Scenario, TokenRole } from '../model/scenario.js'
+import type { GrepFilter } from './grep-filter.js'
 
 export interface Shard {
   /** 1-based, as users write it: --shard 2/4. */
@@ -7,7 +8,8 @@ export interface Shard {
 }
 
 export interface RunFilter {
-  readonly grep?: RegExp
+  /** Matches ids and titles in linear time (grep-filter.ts); a RegExp fits too, for callers that trust their pattern. */
+  readonly grep?: GrepFilter
   readonly tags?: readonly string[]
   readonly shard?: Shard
   readonly readOnly: boolean

@@ -47,9 +47,13 @@ it('finishes the cleanup with `fitconform cleanup` after a run was killed hard',
   const outputDir = await mkdtemp(join(tmpdir(), 'fitconform-sigkill-'))
   await interruptedRun(outputDir, 'SIGKILL')
   expect(await accounts()).not.toEqual(before) // the kill left created activities behind
-  const cleanup = await runCli(['cleanup', '--output-dir', outputDir, ...DEMO_TOKEN_FLAGS.slice(0, 4)])
+  // A ledger file is not trusted to name the server: without --base-url, cleanup shows it and asks.
+  const asks = await runCli(['cleanup', '--output-dir', outputDir, ...DEMO_TOKEN_FLAGS.slice(0, 4)])
+  expect(asks.code).toBe(2)
+  expect(asks.stderr).toContain(server.url)
+  const cleanup = await runCli(['cleanup', '--output-dir', outputDir, '--base-url', server.url, ...DEMO_TOKEN_FLAGS.slice(0, 4)])
   expect(cleanup.code).toBe(0)
   expect(await accounts()).toEqual(before)
-  const again = await runCli(['cleanup', '--output-dir', outputDir, ...DEMO_TOKEN_FLAGS.slice(0, 4)])
+  const again = await runCli(['cleanup', '--output-dir', outputDir, '--base-url', server.url, ...DEMO_TOKEN_FLAGS.slice(0, 4)])
   expect(again.stdout).toContain('Nothing to clean up')
 }, 120_000)

@@ -17,15 +17,25 @@ afterEach(async () => {
   server = undefined
 })
 
+/** The notes the last create sent (they carry the run marker): what a faithful read-back returns. */
+let createdNotes = ''
+
 /** A server that creates properly (201 + Location) and answers the read-back with `misbehave`. */
 async function serverThatBreaksOnRead(misbehave: (request: IncomingMessage, response: ServerResponse) => void): Promise<LoopbackServer> {
+  let deleted = false
   return startLoopbackServer((request, response) => {
     if (request.method === 'POST') {
-      request.resume()
-      response.writeHead(201, { location: '/fitnessActivities/7' }).end()
+      deleted = false
+      let body = ''
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()))
+      request.on('end', () => {
+        createdNotes = (JSON.parse(body) as { notes: string }).notes
+        response.writeHead(201, { location: '/fitnessActivities/7' }).end()
+      })
     } else if (request.method === 'DELETE') {
+      deleted = true
       response.writeHead(204).end()
-    } else if (request.url === '/fitnessActivities/7') {
+    } else if (request.url === '/fitnessActivities/7' && !deleted) {
       misbehave(request, response)
     } else {
       response.writeHead(404).end()
@@ -57,7 +67,7 @@ function readStep(result: RunResult) {
   return result.scenarios[0]!.steps[1]!
 }
 
-describe('a faulty server gives a failed scenario with a clear message, within the timeouts, and cleanup still runs', () => {
+describe('a faulty server gives a failed scenario with a clear message, within the timeouts, and cleanup deletes only what it proves the run created', () => {
   it.each([
     {
       fault: 'resets the connection mid-body',
@@ -99,8 +109,10 @@ describe('a faulty server gives a failed scenario with a clear message, within t
     const step = readStep(result)
     const said = [step.error?.message ?? '', ...step.assertions.filter((a) => !a.ok).map((a) => a.message)].join('\n')
     expect(said).toMatch(expectation)
-    // The created activity was deleted even though the scenario failed.
-    expect(server.requests).toContain('DELETE /fitnessActivities/7')
+    // Cleanup read the activity again, could not prove it the run's own, and sent nothing to it.
+    expect(server.requests.filter((line) => line === 'GET /fitnessActivities/7').length).toBeGreaterThanOrEqual(2)
+    expect(server.requests).not.toContain('DELETE /fitnessActivities/7')
+    expect(result.scenarios[0]!.cleanup[0]!.error?.message).toMatch(/not proven ours, left in place/)
   })
 
   it('retries a 503 with Retry-After within the timeout, then reports rate limiting as an error of the run', async () => {
@@ -113,18 +125,19 @@ describe('a faulty server gives a failed scenario with a clear message, within t
     const step = readStep(result)
     expect(step.status).toBe('error')
     expect(step.error?.code).toBe('E_RATE_LIMITED')
-    expect(reads).toBe(3) // the first try and two waits of one second fit in 2.5 s
-    expect(server.requests).toContain('DELETE /fitnessActivities/7')
+    expect(reads).toBeGreaterThanOrEqual(3) // the first try and two waits of one second fit in 2.5 s (then cleanup's own read)
+    expect(server.requests).not.toContain('DELETE /fitnessActivities/7')
   })
 
   it('passes once a busy server answers after its Retry-After', async () => {
     let reads = 0
     server = await serverThatBreaksOnRead((_, response) => {
       if (++reads === 1) return void response.writeHead(429, { 'retry-after': '1' }).end()
-      response.writeHead(200, { 'content-type': ACTIVITY }).end(JSON.stringify({ uri: '/fitnessActivities/7', type: 'Running', start_time: 'Sat, 1 Mar 1980 00:00:00' }))
+      response.writeHead(200, { 'content-type': ACTIVITY }).end(JSON.stringify({ uri: '/fitnessActivities/7', type: 'Running', start_time: 'Sat, 1 Mar 1980 00:00:00', notes: createdNotes }))
     })
     const result = ranResult(await run(server.url, 3_000))
     expect(result.summary.failed).toBe(0)
+    expect(server.requests).toContain('DELETE /fitnessActivities/7')
   })
 
   it('fails the step that cannot connect midway (the server went away after the create)', async () => {
@@ -152,7 +165,7 @@ describe('a faulty server gives a failed scenario with a clear message, within t
   it('judges a server that gzips its JSON although we asked for identity, on the decoded body', async () => {
     server = await serverThatBreaksOnRead((request, response) => {
       expect(request.headers['accept-encoding']).toBe('identity')
-      const body = gzipSync(JSON.stringify({ uri: '/fitnessActivities/7', type: 'Running', start_time: 'Sat, 1 Mar 1980 00:00:00' }))
+      const body = gzipSync(JSON.stringify({ uri: '/fitnessActivities/7', type: 'Running', start_time: 'Sat, 1 Mar 1980 00:00:00', notes: createdNotes }))
       response.writeHead(200, { 'content-type': ACTIVITY, 'content-encoding': 'gzip', 'content-length': String(body.length) }).end(body)
     })
     const result = ranResult(await run(server.url))

@@ -37,9 +37,9 @@ describe('createRedactor', () => {
     expect(JSON.stringify(redacted)).not.toContain(TOKEN)
   })
 
-  it('returns values as they are when no secret is known', () => {
-    const value = { authorization: 'Bearer x' }
-    expect(createRedactor(new Map())(value)).toEqual({ authorization: 'Bearer x' })
+  it('redacts the Authorization header by name, whatever the length of its token', () => {
+    const value = { authorization: 'Bearer x', accept: 'application/json' }
+    expect(createRedactor(new Map())(value)).toEqual({ authorization: 'Bearer [REDACTED]', accept: 'application/json' })
   })
 })
 

@@ -50,8 +50,8 @@ describe('Redactor', () => {
     expect(copy.idOf(TOKEN)).toBe(original.idOf(TOKEN))
     expect(copy.scrub(`${TOKEN} issued-in-a-body-42 cookie-value-1`)).toBe(original.scrub(`${TOKEN} issued-in-a-body-42 cookie-value-1`))
     expect(copy.scrub('issued-in-a-body-42')).not.toContain('issued-in-a-body-42')
-    expect(copy.isRedactedHeader('x-api-key')).toBe(false)
-    expect(Redactor.fromSettings(new Redactor({ headers: ['X-Api-Key'] }).settings()).isRedactedHeader('x-api-key')).toBe(true)
+    expect(copy.isRedactedHeader('x-session-secret')).toBe(false)
+    expect(Redactor.fromSettings(new Redactor({ headers: ['X-Session-Secret'] }).settings()).isRedactedHeader('x-session-secret')).toBe(true)
   })
 
   it.each([
@@ -125,5 +125,48 @@ describe('tokens in bodies', () => {
     const text = redactor.scrub('{"access_token":"fresh-access-token","refresh_token":"fresh-refresh-token"}')
     expect(text).not.toContain('fresh-access-token')
     expect(text).not.toContain('fresh-refresh-token')
+  })
+})
+
+describe('Redactor: secrets a proxy sees beyond the Authorization header (issue 11)', () => {
+  it('learns an OAuth form body and redacts its values everywhere, in every encoded form', () => {
+    const redactor = new Redactor({ key: 'k' })
+    const body = 'grant_type=refresh_token&refresh_token=rt-9f8e7d&client_secret=cs%2Fsl%27sh'
+    redactor.learnFromBody(undefined, body)
+    const written = redactor.scrubLine(`${body} rt-9f8e7d ${Buffer.from('rt-9f8e7d').toString('base64')} cs/sl'sh cs%2fsl%27sh cs\\/sl\\u0027sh`)
+    expect(written).not.toMatch(/rt-9f8e7d|cs.{0,3}sl/i)
+    expect(written).not.toContain(Buffer.from('rt-9f8e7d').toString('base64'))
+  })
+
+  it.each(['token', 'api_key', 'access_token', 'apikey'])('learns a %s query parameter and scrubs it from the console line too', (name) => {
+    const redactor = new Redactor({ key: 'k' })
+    redactor.learn([], new URL(`http://127.0.0.1/x?${name}=query-secret-77&page=2`))
+    expect(redactor.scrub(`GET /x?${name}=query-secret-77&page=2`)).toMatch(new RegExp(`^GET /x\\?${name}=\\[redacted tok_[0-9a-f]{12}\\]&page=2$`))
+  })
+
+  it('redacts a credential query parameter or form field even when it is too short to search for', () => {
+    const redactor = new Redactor({ key: 'k' })
+    expect(redactor.scrub('/x?token=ab&api_key=c')).toBe('/x?token=[redacted]&api_key=[redacted]')
+  })
+
+  it('redacts X-Api-Key by default and scrubs its value elsewhere', () => {
+    const redactor = new Redactor({ key: 'k' })
+    redactor.learn([['X-Api-Key', 'api-key-value-31']])
+    expect(redactor.redactHeader('X-Api-Key', 'api-key-value-31')).toMatch(/^\[redacted hdr_[0-9a-f]{12}\]$/)
+    expect(redactor.scrub('echo api-key-value-31')).not.toContain('api-key-value-31')
+  })
+
+  it('redacts the Authorization header of a token shorter than four characters', () => {
+    const redactor = new Redactor({ key: 'k' })
+    redactor.learn([['Authorization', 'Bearer ab']])
+    expect(redactor.redactHeader('Authorization', 'Bearer ab')).toMatch(/^Bearer \[redacted tok_[0-9a-f]{12}\]$/)
+  })
+
+  it('learns a token field of a JSON body nested 100,000 levels deep without overflowing', () => {
+    let body: unknown = { access_token: 'deep-token-1234' }
+    for (let i = 0; i < 100_000; i++) body = { a: [body] }
+    const redactor = new Redactor({ key: 'k' })
+    redactor.learnFromBody(body)
+    expect(redactor.scrub('deep-token-1234')).toMatch(/^\[redacted tok_/)
   })
 })

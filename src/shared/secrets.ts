@@ -1,0 +1,165 @@
+/**
+ * Secret scrubbing shared by the runner (src/execute/redact.ts) and the proxy (proxy/redaction.ts):
+ * one set of rules for what counts as a secret and for every form in which it can reach a byte we write.
+ *
+ * By value, a secret is found in any mixture of its raw characters, percent-encoding (either case of
+ * hex, `'` as `%27`, a space as `+`), JSON escapes (`\u00XX` in either case, `\"`, `\/`) and in its
+ * base64 / base64url forms (standalone, or inside a longer base64 text at any byte alignment).
+ * By name, the Authorization header and token-carrying fields are redacted whatever the value's
+ * length, since a short value cannot be searched for safely.
+ */
+
+/** A secret shorter than this cannot be searched for by value without scrubbing ordinary text. */
+export const MIN_SCRUBBED_SECRET_LENGTH = 4
+
+/** Header names whose whole value is a credential. */
+export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api-key', 'x-auth-token', 'x-access-token'])
+
+/** Query, form and JSON field names that carry credentials (RFC 6749 §4–6, RFC 6750 §2.3, common API-key names). */
+const CREDENTIAL_NAMES = 'access_token|refresh_token|id_token|token|api[_-]?key|client_secret|password'
+const CREDENTIAL_FIELD = new RegExp(`^(?:${CREDENTIAL_NAMES})$`, 'i')
+/** A quick look before the full pattern: no credential name, nothing to do. */
+const CREDENTIAL_WORD = /token|key|secret|password/i
+
+/**
+ * `name=value` in a query string or form body, and `"name": "value"` in JSON text, for a credential
+ * name: the value is replaced whatever its length (a value already redacted, `[…`, is left as it is).
+ */
+const CREDENTIAL_PAIR = new RegExp(`((?:^|[?&;\\s])(?:${CREDENTIAL_NAMES})=)(?!\\[)[^&#\\s"'<>]+|("(?:${CREDENTIAL_NAMES})"\\s*:\\s*")(?!\\[)((?:[^"\\\\]|\\\\.)+)"`, 'gi')
+
+export function isCredentialHeader(name: string): boolean {
+  return CREDENTIAL_HEADERS.has(name.toLowerCase())
+}
+
+export function isCredentialField(name: string): boolean {
+  return CREDENTIAL_FIELD.test(name)
+}
+
+/** Replaces every known secret, in every form, in a text. */
+export type Scrub = (text: string) => string
+
+/**
+ * Builds one scrubber from secret → replacement pairs; secrets shorter than MIN_SCRUBBED_SECRET_LENGTH
+ * are left out of the search by value. Longest first, so a secret containing another is replaced
+ * whole. Then credential fields (`access_token=…`, `"refresh_token": "…"`) get `fieldPlaceholder`.
+ */
+export function createScrub(secrets: Iterable<readonly [string, string]>, fieldPlaceholder = '[REDACTED]'): Scrub {
+  const byName = (text: string): string =>
+    !CREDENTIAL_WORD.test(text) ? text : text.replace(CREDENTIAL_PAIR, (match, pairName: string | undefined, jsonName: string | undefined) => (pairName !== undefined ? `${pairName}${fieldPlaceholder}` : jsonName !== undefined ? `${jsonName}${fieldPlaceholder}"` : match))
+  const byValue = createScrubByValue(secrets)
+  return (text) => byName(byValue(text))
+}
+
+function createScrubByValue(secrets: Iterable<readonly [string, string]>): Scrub {
+  const usable = [...new Map(secrets)].filter(([secret]) => secret.length >= MIN_SCRUBBED_SECRET_LENGTH).sort((a, b) => b[0].length - a[0].length)
+  if (usable.length === 0) return (text) => text
+  const replacementOf = new Map<string, string>()
+  const alternatives: string[] = []
+  const literal: [string, string][] = []
+  usable.forEach(([secret, replacement], index) => {
+    const group = `s${index}`
+    replacementOf.set(group, replacement)
+    const base64 = base64Forms(secret)
+    alternatives.push(`(?<${group}>${[charwisePattern(secret), ...base64.map(escapeRegExp)].join('|')})`)
+    for (const form of [secret, ...base64]) literal.push([form, replacement])
+  })
+  literal.sort((a, b) => b[0].length - a[0].length)
+  // Each alternative is a fixed sequence of fixed-length choices: matching stays linear in the text.
+  const pattern = new RegExp(alternatives.join('|'), 'g')
+  // Which escapes the secrets could hide behind: a text without any of them holds only literal forms.
+  const all = usable.map(([secret]) => secret).join('')
+  const shortEscapes = /["\\/]/.test(all)
+  const spaces = all.includes(' ')
+  const encodedForms = (text: string): boolean => PERCENT_ESCAPE.test(text) || text.includes('\\u') || (shortEscapes && text.includes('\\')) || (spaces && text.includes('+'))
+  return (text) => {
+    if (text.length < MIN_SCRUBBED_SECRET_LENGTH) return text
+    // Fast path: without an escape character in the text only the literal forms can occur.
+    if (!encodedForms(text)) {
+      let out = text
+      for (const [form, replacement] of literal) if (out.includes(form)) out = out.split(form).join(replacement)
+      return out
+    }
+    return text.replace(pattern, (...args) => {
+      const groups = args.at(-1) as Record<string, string | undefined>
+      for (const [group, replacement] of replacementOf) if (groups[group] !== undefined) return replacement
+      return ''
+    })
+  }
+}
+
+const PERCENT_ESCAPE = /%[0-9a-f]{2}/i
+
+/** One character class per character of the secret: raw, percent-encoded, JSON-escaped. */
+function charwisePattern(secret: string): string {
+  return [...secret].map(charForms).join('')
+}
+
+function charForms(char: string): string {
+  const forms = [escapeRegExp(char)]
+  const bytes = Buffer.from(char, 'utf8')
+  forms.push([...bytes].map((byte) => `%${hexDigits(byte, 2)}`).join(''))
+  const units = [...Array(char.length).keys()].map((i) => char.charCodeAt(i))
+  forms.push(units.map((unit) => `\\\\u${hexDigits(unit, 4)}`).join(''))
+  if (char === ' ') forms.push('\\+')
+  if (char === '"' || char === '\\' || char === '/') forms.push(`\\\\${escapeRegExp(char)}`)
+  return `(?:${forms.join('|')})`
+}
+
+/** `0x2f` → `[2][fF]`: hex digits that match either case. */
+function hexDigits(value: number, width: number): string {
+  return [...value.toString(16).padStart(width, '0')].map((digit) => (/[a-f]/.test(digit) ? `[${digit}${digit.toUpperCase()}]` : digit)).join('')
+}
+
+/** base64 and base64url of the secret, whole and at each byte alignment inside a longer text. */
+function base64Forms(secret: string): string[] {
+  const bytes = Buffer.from(secret, 'utf8')
+  const forms = new Set<string>()
+  for (let offset = 0; offset < 3; offset++) {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64')
+    // Characters whose six bits come from the secret alone: skip those mixed with the prefix or padding.
+    const core = encoded.slice(Math.ceil((offset * 8) / 6), Math.floor(((offset + bytes.length) * 8) / 6))
+    if (core.length >= MIN_SCRUBBED_SECRET_LENGTH) forms.add(core)
+  }
+  forms.add(bytes.toString('base64'))
+  for (const form of [...forms]) forms.add(form.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''))
+  return [...forms].filter((form) => form.length >= MIN_SCRUBBED_SECRET_LENGTH)
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')
+}
+
+/**
+ * A copy of a JSON-like value with `scrub` applied to every string and key, walked with an explicit
+ * stack so that any depth (a body nested 100,000 levels) is handled without recursion.
+ */
+export function scrubDeep<T>(root: T, scrub: Scrub, redactField: (key: string, value: string) => string | undefined = () => undefined): T {
+  if (typeof root === 'string') return scrub(root) as T
+  if (typeof root !== 'object' || root === null) return root
+  const copies = new Map<object, unknown>()
+  const stack: [object, Record<string, unknown> | unknown[]][] = []
+  const visit = (value: unknown, key?: string): unknown => {
+    if (typeof value === 'string') return (key !== undefined ? redactField(key, value) : undefined) ?? scrub(value)
+    if (typeof value !== 'object' || value === null) return value
+    const seen = copies.get(value)
+    if (seen !== undefined) return seen
+    const copy: Record<string, unknown> | unknown[] = Array.isArray(value) ? [] : {}
+    copies.set(value, copy)
+    stack.push([value, copy])
+    return copy
+  }
+  const top = visit(root)
+  while (stack.length > 0) {
+    const [source, target] = stack.pop()!
+    if (Array.isArray(source)) {
+      const list = target as unknown[]
+      for (let i = 0; i < source.length; i++) list[i] = visit(source[i])
+    } else {
+      for (const [key, element] of Object.entries(source)) {
+        // defineProperty: a "__proto__" key in a parsed body is data, not the copy's prototype.
+        Object.defineProperty(target, scrub(key), { value: visit(element, key), enumerable: true, writable: true, configurable: true })
+      }
+    }
+  }
+  return top as T
+}
