@@ -5,7 +5,7 @@ import type { ScenarioView } from '../report/reporter.js'
 import type { RestoreRequest } from './ledger.js'
 import type { RunContext } from './run-context.js'
 import { prepareRequest } from './send-request.js'
-import { runStep, type CreatedResource, type ScenarioState } from './run-step.js'
+import { rulesOf, runStep, type CreatedResource, type ScenarioState } from './run-step.js'
 
 export interface ScenarioEvents {
   onStepEnd?(step: StepResult, scenario: ScenarioView): void | Promise<void>
@@ -13,7 +13,8 @@ export interface ScenarioEvents {
 
 /**
  * Runs the steps in order and stops at the first that does not pass (later steps build on its
- * captures). Whatever happened, deletes what the scenario created and runs its cleanup steps.
+ * captures): the steps after it are `blocked`, so their rules are not judged rather than failed.
+ * Whatever happened, deletes what the scenario created and runs its cleanup steps.
  */
 export async function runScenario(scenario: Scenario, context: RunContext, events: ScenarioEvents = {}): Promise<ScenarioResult> {
   const started = performance.now()
@@ -35,7 +36,10 @@ export async function runScenario(scenario: Scenario, context: RunContext, event
         skipReason = outcome.skipReason
         break
       }
-      if (outcome.result.status !== 'passed') break
+      if (outcome.result.status !== 'passed') {
+        steps.push(...blockedSteps(scenario.steps.slice(steps.length), steps.length, outcome.result))
+        break
+      }
     }
   } finally {
     // Whatever happened above, undo what the scenario did.
@@ -52,6 +56,14 @@ export async function runScenario(scenario: Scenario, context: RunContext, event
     steps,
     cleanup,
   }
+}
+
+/** The steps a failed or unjudged step leaves behind, each saying which step and rules stopped it. */
+function blockedSteps(rest: readonly Step[], position: number, blocker: StepResult): StepResult[] {
+  const byRules = [...new Set(blocker.assertions.filter((a) => !a.ok && a.severity === 'failure').flatMap((a) => a.rules))]
+  const what = blocker.status === 'error' ? `could not be judged (${blocker.error?.code ?? 'error'})` : blocker.status === 'blocked' ? 'was not judged' : 'failed'
+  const reason = `not judged: step ${position} "${blocker.name}" ${what}${byRules.length > 0 ? ` (${byRules.join(', ')})` : ''}`
+  return rest.map((step) => ({ name: step.name, at: step.at, status: 'blocked', durationMs: 0, assertions: [], attempts: 0, rules: rulesOf(step), block: { reason, byRules } }))
 }
 
 /** Newest first, each with the token that created it; a 404/410 means it is already gone, which is fine. */

@@ -51,7 +51,7 @@ export async function runStep(step: Step, state: ScenarioState, context: RunCont
     // A bug of ours must cost one step, not the run: cleanup and the other scenarios still go ahead.
     const message = `fitconform failed on this step: ${error instanceof Error ? error.message : String(error)}`
     return {
-      result: context.redact({ name: step.name, at: step.at, durationMs: performance.now() - started, status: 'error', assertions: [], attempts: 1, error: { code: 'E_INTERNAL', kind: 'internal', message, at: step.at, hint: 'this is a bug of fitconform: please report it' } }),
+      result: context.redact({ name: step.name, at: step.at, durationMs: performance.now() - started, status: 'error', assertions: [], attempts: 1, rules: rulesOf(step), error: { code: 'E_INTERNAL', kind: 'internal', message, at: step.at, hint: 'this is a bug of fitconform: please report it' } }),
     }
   }
 }
@@ -59,7 +59,7 @@ export async function runStep(step: Step, state: ScenarioState, context: RunCont
 async function attemptStep(step: Step, state: ScenarioState, context: RunContext): Promise<StepOutcome> {
   const started = performance.now()
   const finish = (fields: Omit<StepResult, 'name' | 'at' | 'durationMs'>, skipReason?: string): StepOutcome => ({
-    result: context.redact({ name: step.name, at: step.at, durationMs: performance.now() - started, ...fields }),
+    result: context.redact({ name: step.name, at: step.at, durationMs: performance.now() - started, ...fields, rules: rulesOf(step) }),
     ...(skipReason ? { skipReason } : {}),
   })
   if (step.waitMs) await sleep(step.waitMs, undefined, { signal: context.interrupted }).catch(() => undefined)
@@ -70,19 +70,11 @@ async function attemptStep(step: Step, state: ScenarioState, context: RunContext
     return finish({ status: statusOf(assertions), assertions, attempts: 1 })
   }
 
-  const deadline = performance.now() + (step.eventually?.withinMs ?? 0)
-  let attempts = 0
-  let outcome: Awaited<ReturnType<typeof fetchPages>>
-  for (;;) {
-    attempts++
-    outcome = await fetchPages(step, variables, context)
-    const done = 'error' in outcome || statusOf(outcome.assertions) === 'passed'
-    if (done || !step.eventually || performance.now() + step.eventually.everyMs > deadline || context.interrupted.aborted) break
-    await sleep(step.eventually.everyMs, undefined, { signal: context.interrupted }).catch(() => undefined)
-  }
+  const { outcome, attempts, capped } = await sendUntilChecksPass(step, variables, context)
   if ('error' in outcome) return finish({ status: 'error', assertions: [], attempts, error: outcome.error, ...(outcome.prepared ? recordRequest(outcome.prepared, step) : {}) })
 
-  const { first, shown, assertions, pages } = outcome
+  const { first, shown, pages } = outcome
+  const assertions = capped ? [...outcome.assertions, pollingCapNote(step, context)] : outcome.assertions
   const scope = { ...variables, ...first.scope }
   const skip = step.skipIf && step.skipIf.checks.length > 0 && evaluateChecks(step.skipIf.checks, scope).every((check) => check.ok) ? step.skipIf.reason : undefined
   capture(step, scope, state)
@@ -104,6 +96,48 @@ async function attemptStep(step: Step, state: ScenarioState, context: RunContext
     },
     skip,
   )
+}
+
+/**
+ * Sends the step; with `eventually`, sends again while only its `checks` fail (a feed catching up
+ * with a write). Status, media type and schema are judged on the first answer and never retried: a
+ * wrong status does not become right by waiting. All steps of a run share one polling budget.
+ */
+async function sendUntilChecksPass(step: Step, variables: Scope, context: RunContext): Promise<{ outcome: PagesOutcome; attempts: number; capped: boolean }> {
+  const firstOutcome = await fetchPages(step, variables, context)
+  if ('error' in firstOutcome || !step.eventually) return { outcome: firstOutcome, attempts: 1, capped: false }
+  const judgedOnce = firstOutcome.assertions.filter(isJudgedOnFirstAnswer)
+  const retryable = (outcome: Exclude<PagesOutcome, { error: Diagnostic }>): boolean => statusOf(outcome.assertions.filter((a) => !isJudgedOnFirstAnswer(a))) === 'failed'
+  if (statusOf(judgedOnce) === 'failed' || !retryable(firstOutcome)) return { outcome: firstOutcome, attempts: 1, capped: false }
+  const deadline = performance.now() + step.eventually.withinMs
+  let outcome: PagesOutcome = firstOutcome
+  let attempts = 1
+  let capped = false
+  const budget = context.polling
+  while (!('error' in outcome) && retryable(outcome) && performance.now() + step.eventually.everyMs <= deadline && !context.interrupted.aborted) {
+    if (budget && budget.spentMs + step.eventually.everyMs > budget.capMs) {
+      capped = true
+      budget.cappedSteps++
+      break
+    }
+    const waited = performance.now()
+    await sleep(step.eventually.everyMs, undefined, { signal: context.interrupted }).catch(() => undefined)
+    attempts++
+    outcome = await fetchPages(step, variables, context)
+    if (budget) budget.spentMs += performance.now() - waited
+  }
+  if ('error' in outcome) return { outcome, attempts, capped }
+  // The first answer's status, media type and schema verdicts stand; the checks are the last answer's.
+  return { outcome: { ...outcome, first: firstOutcome.first, assertions: [...judgedOnce, ...outcome.assertions.filter((a) => !isJudgedOnFirstAnswer(a))] }, attempts, capped }
+}
+
+function isJudgedOnFirstAnswer(assertion: AssertionResult): boolean {
+  return assertion.target === 'status' || assertion.target === 'headers.content-type' || assertion.matcher === 'schema'
+}
+
+function pollingCapNote(step: Step, context: RunContext): AssertionResult {
+  const cap = context.polling?.capMs ?? 0
+  return { ok: false, severity: 'warning', rules: [], target: 'eventually', matcher: 'eventually', message: `stopped resending: the run's polling budget (--max-polling ${Math.round(cap / 1000)} s) is used up; the last answer is judged`, at: step.at }
 }
 
 type PagesOutcome =
@@ -158,7 +192,33 @@ async function fetchPages(step: Step, variables: Scope, context: RunContext): Pr
   } while (next && !context.interrupted.aborted)
   const first = exchanges[0]!
   const shown = exchanges.find((exchange) => statusOf(exchange.assertions) === 'failed') ?? exchanges.at(-1)!
-  return { first, shown, assertions: [...exchanges.flatMap((exchange) => exchange.assertions), ...extra], pages: exchanges.length, collected }
+  const perPage = exchanges.map((exchange) => exchange.assertions)
+  return { first, shown, assertions: [...(step.follow ? collapsePages(perPage) : perPage.flat()), ...extra], pages: exchanges.length, collected }
+}
+
+/** The same failed check on several pages is one failure naming the pages (`pages 1–4: …`), with the first page's values. */
+function collapsePages(pages: readonly (readonly AssertionResult[])[]): AssertionResult[] {
+  const kept: AssertionResult[] = []
+  const repeats = new Map<string, { index: number; pages: number[] }>()
+  pages.forEach((assertions, page) => {
+    for (const assertion of assertions) {
+      const unprefixed = assertion.message.replace(/^page \d+: /, '')
+      const key = [assertion.ok, assertion.severity, assertion.rules.join(','), assertion.target.replace(/\[\d+\]/g, '[*]'), unprefixed].join('\u0000')
+      const seen = repeats.get(key)
+      if (seen && !assertion.ok) {
+        seen.pages.push(page + 1)
+        continue
+      }
+      repeats.set(key, { index: kept.length, pages: [page + 1] })
+      kept.push(assertion)
+    }
+  })
+  for (const { index, pages: on } of repeats.values()) {
+    if (on.length < 2) continue
+    const assertion = kept[index]!
+    kept[index] = { ...assertion, message: `${on.length} pages (${on[0]}–${on.at(-1)}): ${assertion.message.replace(/^page \d+: /, '')}` }
+  }
+  return kept
 }
 
 function capture(step: Step, scope: Scope, state: ScenarioState): void {
@@ -196,6 +256,11 @@ function addRejectionHint(step: Step, exchange: Exchange, assertions: AssertionR
     added = true
     return { ...assertion, message: assertion.message + hint }
   })
+}
+
+/** Every rule the step's checks and schema are filed under: what the step judges. */
+export function rulesOf(step: Step): string[] {
+  return [...new Set([...step.expect.checks.flatMap((check) => check.rules), ...(step.expect.schema?.rules ?? [])])]
 }
 
 /** The rules a step's own checks are filed under (the step's `rule`, or the scenario's). */

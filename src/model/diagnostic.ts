@@ -27,6 +27,7 @@ export type ErrorCode =
   | 'E_TRANSPORT'
   | 'E_RATE_LIMITED'
   | 'E_UNREACHABLE'
+  | 'E_PREFLIGHT'
   | 'E_CLEANUP'
   | 'E_REPORTER'
   | 'E_INTERNAL'

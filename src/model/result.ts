@@ -37,7 +37,16 @@ export interface AssertionResult {
   readonly at?: SourceRef
 }
 
-export type StepStatus = 'passed' | 'failed' | 'error' | 'skipped'
+/** `blocked`: the step was not judged (an earlier step of its scenario failed, or its answer could not be read); its rules are not judged either. */
+export type StepStatus = 'passed' | 'failed' | 'error' | 'skipped' | 'blocked'
+
+/** Why a step was not judged. */
+export interface StepBlock {
+  /** One sentence, e.g. `step 1 "create an activity" failed`. */
+  readonly reason: string
+  /** The rules whose failed checks stopped the scenario here; empty when no rule did (a transport error, a body over the size cap). */
+  readonly byRules: readonly string[]
+}
 
 export interface StepResult {
   readonly name: string
@@ -55,6 +64,10 @@ export interface StepResult {
   readonly pages?: number
   /** A ready-to-run reproduction, token replaced by $FITCONFORM_TOKEN. */
   readonly curl?: string
+  /** The rules this step's checks are filed under: what it judges, and what is not judged when it is blocked. */
+  readonly rules?: readonly string[]
+  /** Set when status is `blocked`. */
+  readonly block?: StepBlock
 }
 
 export type ScenarioStatus = 'passed' | 'failed' | 'skipped'
@@ -96,6 +109,14 @@ export interface CleanupSummary {
   readonly openLedger?: string
 }
 
+/** How long `eventually` steps kept resending, against the run's cap (--max-polling). */
+export interface PollingSummary {
+  readonly spentMs: number
+  readonly capMs: number
+  /** Steps that stopped resending because the cap was used up. */
+  readonly cappedSteps: number
+}
+
 export interface RunResult {
   readonly schemaVersion: number
   readonly tool: { readonly name: 'fitconform'; readonly version: string }
@@ -109,4 +130,5 @@ export interface RunResult {
   /** Problems of the run itself (reporters, cleanup, internal). */
   readonly diagnostics: readonly Diagnostic[]
   readonly cleanup?: CleanupSummary
+  readonly polling?: PollingSummary
 }

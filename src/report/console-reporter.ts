@@ -1,10 +1,8 @@
 import type { Diagnostic } from '../model/diagnostic.js'
-import type { RunResult, ScenarioResult } from '../model/result.js'
+import { isFailingScenario, type ReportedRunResult, type ReportedScenarioResult } from '../model/reported-result.js'
 import { formatDiagnostic, indexRules, type RuleIndex } from './format-diagnostic.js'
-import { maskPersonalData } from './personal-data.js'
 import type { Reporter, RunPlanView, Screen } from './reporter.js'
-import { formatConsoleSummary } from './console-summary.js'
-import { isFailingScenario } from './reported-result.js'
+import { formatConsoleSummary, missingTokenBanner } from './console-summary.js'
 import { describeOutcome, markOf, outcomeOf } from './run-summary.js'
 import { createStyler, stripAnsi, type Styler } from './text-style.js'
 import { formatDuration } from './values.js'
@@ -13,7 +11,8 @@ export interface ConsoleReporterOptions {
   readonly screen: Screen
   /** `full`: a line per scenario (or a live progress line on a TTY), then the summary; `summary`: the summary only. */
   readonly mode?: 'full' | 'summary'
-  readonly showPersonalData?: boolean
+  /** Every failure with its evidence, instead of one evidence block per broken rule. */
+  readonly verbose?: boolean
 }
 
 /**
@@ -30,6 +29,7 @@ export function createConsoleReporter(options: ConsoleReporterOptions): Reporter
   let failing = 0
   let rules: RuleIndex = new Map()
   let progressShown = false
+  let missingTokens: RunPlanView['missingTokens'] = []
 
   const clearProgress = (): void => {
     if (!progressShown) return
@@ -43,11 +43,14 @@ export function createConsoleReporter(options: ConsoleReporterOptions): Reporter
     onRunStart(plan: RunPlanView) {
       total = plan.scenarios.length
       rules = indexRules(plan.rules)
+      missingTokens = plan.missingTokens ?? []
+      const banner = missingTokenBanner(missingTokens, style)
+      if (banner) screen.out(`${banner}\n`)
       if (options.mode === 'summary') return
       const mode = plan.strict ? ', strict' : ''
       screen.out(`${style.bold('fitconform')} ${plural(total)} against ${plan.target}${mode}\n`)
     },
-    onScenarioEnd(result: ScenarioResult) {
+    onScenarioEnd(result: ReportedScenarioResult) {
       done++
       if (isFailingScenario(result)) failing++
       if (isPlain) screen.out(`${scenarioLine(result, style)}\n`)
@@ -62,16 +65,15 @@ export function createConsoleReporter(options: ConsoleReporterOptions): Reporter
       clearProgress()
       screen.err(`${formatDiagnostic(diagnostic, { colors: screen.colors, rules })}\n`)
     },
-    onRunEnd(result: RunResult, plan: RunPlanView) {
+    onRunEnd(result: ReportedRunResult, plan: RunPlanView) {
       clearProgress()
-      const shown = options.showPersonalData ? result : maskPersonalData(result)
-      screen.out(formatConsoleSummary(shown, { colors: screen.colors, rules: indexRules(plan.rules) }))
+      screen.out(formatConsoleSummary(result, { colors: screen.colors, rules: indexRules(plan.rules), verbose: options.verbose ?? false, missingTokens }))
     },
   }
 }
 
 /** `✓ feed-page-size The feed honours pageSize (120ms)` */
-function scenarioLine(result: ScenarioResult, style: Styler): string {
+function scenarioLine(result: ReportedScenarioResult, style: Styler): string {
   const outcome = outcomeOf(result)
   const mark = markOf(result)
   const coloured =
@@ -82,7 +84,7 @@ function scenarioLine(result: ScenarioResult, style: Styler): string {
 }
 
 /** A pass that needed `eventually` is not a plain pass: the server's feed lagged a write. */
-function pollingNote(result: ScenarioResult, style: Styler): string {
+function pollingNote(result: ReportedScenarioResult, style: Styler): string {
   const polled = result.steps.filter((step) => step.status === 'passed' && step.attempts > 1)
   if (polled.length === 0) return ''
   return ' ' + style.dim(`(passed after polling: ${polled.map((step) => `"${step.name}" ${step.attempts} attempts`).join(', ')})`)
