@@ -101,7 +101,10 @@ function readEntries(file: string): LedgerEntry[] {
 export function countLedger(file: string): { created: number; deleted: number; changed: number; restored: number } {
   const entries = readEntries(file)
   const count = (type: LedgerEntry['type']): number => entries.filter((entry) => entry.type === type).length
-  return { created: count('created'), deleted: new Set(entries.flatMap((e) => (e.type === 'deleted' ? [e.url] : []))).size, changed: new Set(entries.flatMap((e) => (e.type === 'restore' ? [e.scenario] : []))).size, restored: count('restored') }
+  const changed = new Set(entries.flatMap((e) => (e.type === 'restore' ? [e.scenario] : [])))
+  // Only what was changed counts as restored: a cleanup with nothing to undo (its value never captured) restores nothing.
+  const restored = new Set(entries.flatMap((e) => (e.type === 'restored' && changed.has(e.scenario) ? [e.scenario] : [])))
+  return { created: count('created'), deleted: new Set(entries.flatMap((e) => (e.type === 'deleted' ? [e.url] : []))).size, changed: changed.size, restored: restored.size }
 }
 
 export function ledgerFiles(outputDir: string): string[] {

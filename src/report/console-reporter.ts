@@ -11,8 +11,10 @@ export interface ConsoleReporterOptions {
   readonly screen: Screen
   /** `full`: a line per scenario (or a live progress line on a TTY), then the summary; `summary`: the summary only. */
   readonly mode?: 'full' | 'summary'
-  /** Every failure with its evidence, instead of one evidence block per broken rule. */
+  /** Every failure with its evidence, instead of one evidence block per broken rule; without a TTY, a line for every scenario. */
   readonly verbose?: boolean
+  /** Milliseconds now; tests pass a fixed clock. */
+  readonly clock?: () => number
 }
 
 /**
@@ -24,11 +26,15 @@ export function createConsoleReporter(options: ConsoleReporterOptions): Reporter
   const style = createStyler(screen.colors)
   const isLive = screen.isTTY && options.mode !== 'summary'
   const isPlain = !screen.isTTY && options.mode !== 'summary'
+  const now = options.clock ?? (() => Date.now())
   let total = 0
   let done = 0
   let failing = 0
+  let startedAt = 0
+  const running = new Set<string>()
   let rules: RuleIndex = new Map()
   let progressShown = false
+  let heartbeat: ReturnType<typeof setInterval> | undefined
   let missingTokens: RunPlanView['missingTokens'] = []
 
   const clearProgress = (): void => {
@@ -36,12 +42,26 @@ export function createConsoleReporter(options: ConsoleReporterOptions): Reporter
     screen.out(`\r${' '.repeat(Math.max(screen.width - 1, 0))}\r`)
     progressShown = false
   }
+  const elapsed = (): string => formatDuration(now() - startedAt)
+  /** What the run is doing now, for the heartbeat and the live line. */
+  const activity = (): string => {
+    if (done >= total) return 'scenarios done; cleaning up: deleting what the run created and sweeping for its marker'
+    const ids = [...running]
+    return ids.length === 0 ? 'starting the next scenario' : `running ${ids.slice(0, 2).join(', ')}${ids.length > 2 ? ` and ${ids.length - 2} more` : ''}`
+  }
+  const liveLine = (): void => {
+    const failures = failing > 0 ? style.red(`${failing} failing`) : '0 failing'
+    const estimate = done > 0 && done < total ? `, about ${formatDuration(((now() - startedAt) / done) * (total - done))} left` : ''
+    screen.out(`\r${fit(`${done}/${total} scenarios, ${failures}, ${elapsed()}${estimate}  ${activity()}`, screen.width)}`)
+    progressShown = true
+  }
 
   return {
     name: 'console',
     printsToStdout: () => true,
     onRunStart(plan: RunPlanView) {
       total = plan.scenarios.length
+      startedAt = now()
       rules = indexRules(plan.rules)
       missingTokens = plan.missingTokens ?? []
       const banner = missingTokenBanner(missingTokens, style)
@@ -49,28 +69,37 @@ export function createConsoleReporter(options: ConsoleReporterOptions): Reporter
       if (options.mode === 'summary') return
       const mode = plan.strict ? ', strict' : ''
       screen.out(`${style.bold('fitconform')} ${plural(total)} against ${plan.target}${mode}\n`)
+      // A CI log with no line for minutes looks hung: without a TTY, say what runs at least every 5 s.
+      const tick = (): void => (isPlain ? screen.out(`… ${done}/${total} scenarios done, ${elapsed()} elapsed; ${activity()}\n`) : liveLine())
+      heartbeat = setInterval(tick, isPlain ? HEARTBEAT_MS : LIVE_REFRESH_MS)
+      heartbeat.unref()
+    },
+    onScenarioStart(scenario) {
+      running.add(scenario.id)
     },
     onScenarioEnd(result: ReportedScenarioResult) {
+      running.delete(result.id)
       done++
       if (isFailingScenario(result)) failing++
-      if (isPlain) screen.out(`${scenarioLine(result, style)}\n`)
-      if (isLive) {
-        const failures = failing > 0 ? style.red(`${failing} failing`) : '0 failing'
-        const line = `${done}/${total} scenarios, ${failures}  ${result.id}`
-        screen.out(`\r${fit(line, screen.width)}`)
-        progressShown = true
-      }
+      // Passes go by silently unless --verbose; failures and skips are worth a line as they happen.
+      if (isPlain && (options.verbose || outcomeOf(result) !== 'passed' || result.warnings.length > 0)) screen.out(`${scenarioLine(result, style)}\n`)
+      if (isPlain && done === total) screen.out(`… ${activity()} (${elapsed()} elapsed)\n`)
+      if (isLive) liveLine()
     },
     onDiagnostic(diagnostic: Diagnostic) {
       clearProgress()
       screen.err(`${formatDiagnostic(diagnostic, { colors: screen.colors, rules })}\n`)
     },
     onRunEnd(result: ReportedRunResult, plan: RunPlanView) {
+      if (heartbeat) clearInterval(heartbeat)
       clearProgress()
       screen.out(formatConsoleSummary(result, { colors: screen.colors, rules: indexRules(plan.rules), verbose: options.verbose ?? false, missingTokens }))
     },
   }
 }
+
+const HEARTBEAT_MS = 5_000
+const LIVE_REFRESH_MS = 1_000
 
 /** `✓ feed-page-size The feed honours pageSize (120ms)` */
 function scenarioLine(result: ReportedScenarioResult, style: Styler): string {

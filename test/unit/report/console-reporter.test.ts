@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { KnownFailure } from '../../../src/expectations/known-failures.js'
 import type { RunResult } from '../../../src/model/result.js'
 import { createConsoleReporter } from '../../../src/report/console-reporter.js'
@@ -14,29 +14,65 @@ async function play(reporter: Reporter, result: RunResult, options: { known?: re
 }
 
 describe('console reporter', () => {
-  it('prints one plain line per finished scenario when not on a TTY', async () => {
+  it('without a TTY, prints a line for each scenario that did not simply pass, and every scenario under --verbose', async () => {
     const screen = testScreen({ isTTY: false })
     await play(createConsoleReporter({ screen }), sampleRun())
     const lines = screen.stdout().split('\n')
-    expect(lines).toContain('✓ user-entry-point The entry point lists the user data sets (120ms)')
+    expect(lines).not.toContain('✓ user-entry-point The entry point lists the user data sets (120ms)')
     expect(lines).toContain('✘ feed-page-size The feed honours pageSize & "quotes" <b> (120ms) [failed]')
     expect(lines).toContain('- revoked-feed A revoked token reads nothing (0ms) [skipped]: no --revoked-token given')
     expect(screen.stdout()).not.toContain('\r')
+    const verbose = testScreen({ isTTY: false })
+    await play(createConsoleReporter({ screen: verbose, verbose: true }), sampleRun())
+    expect(verbose.stdout().split('\n')).toContain('✓ user-entry-point The entry point lists the user data sets (120ms)')
+  })
+
+  it('without a TTY, says at least every 5 s what is running and for how long, then that it is cleaning up', async () => {
+    vi.useFakeTimers()
+    try {
+      let clock = 0
+      const screen = testScreen({ isTTY: false })
+      const reporter = createConsoleReporter({ screen, clock: () => clock })
+      const result = runResult([scenario({ id: 'slow-feed' }), scenario({ id: 'other' })])
+      await reporter.onRunStart?.(planOf(result))
+      await reporter.onScenarioStart?.({ id: 'slow-feed', title: 't', file: 'f', rules: [], tags: [] })
+      clock = 5_000
+      vi.advanceTimersByTime(5_000)
+      expect(screen.stdout()).toContain('… 0/2 scenarios done, 5.0s elapsed; running slow-feed\n')
+      const final = reported(result)
+      for (const each of final.scenarios) await reporter.onScenarioEnd?.(each)
+      expect(screen.stdout()).toContain('… scenarios done; cleaning up: deleting what the run created and sweeping for its marker (5.0s elapsed)\n')
+      await reporter.onRunEnd?.(final, planOf(result))
+      const before = screen.stdout()
+      vi.advanceTimersByTime(20_000)
+      expect(screen.stdout()).toBe(before) // the heartbeat stops with the run
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('says when a pass needed polling (eventually), so a lagging feed is not a plain pass', async () => {
     const screen = testScreen({ isTTY: false })
     const polled = scenario({ id: 'lagging-feed', title: 'The feed lists a new activity', steps: [step({ name: 'the feed lists it', status: 'passed', attempts: 4 })] })
-    await play(createConsoleReporter({ screen }), runResult([polled]))
+    await play(createConsoleReporter({ screen, verbose: true }), runResult([polled]))
     expect(screen.stdout()).toContain('✓ lagging-feed The feed lists a new activity (120ms) (passed after polling: "the feed lists it" 4 attempts)')
   })
 
-  it('rewrites one progress line on a TTY and clears it before the summary', async () => {
-    const screen = testScreen({ isTTY: true, width: 60 })
-    await play(createConsoleReporter({ screen }), sampleRun())
+  it('rewrites one progress line on a TTY, with the elapsed time and an estimate, and clears it before the summary', async () => {
+    let clock = 0
+    const screen = testScreen({ isTTY: true, width: 100 })
+    const reporter = createConsoleReporter({ screen, clock: () => clock })
+    const result = sampleRun()
+    const final = reported(result)
+    await reporter.onRunStart?.(planOf(result))
+    for (const each of final.scenarios) {
+      clock += 1_000
+      await reporter.onScenarioEnd?.(each)
+    }
+    await reporter.onRunEnd?.(final, planOf(result))
     const out = screen.stdout()
-    expect(out).toContain('\r1/6 scenarios, 0 failing')
-    expect(out).toContain('\r6/6 scenarios, 3 failing')
+    expect(out).toContain('\r1/6 scenarios, 0 failing, 1.0s, about 5.0s left')
+    expect(out).toContain('\r6/6 scenarios, 3 failing, 6.0s  scenarios done; cleaning up')
     expect(out).not.toContain('✓ user-entry-point The entry point')
   })
 
@@ -167,7 +203,7 @@ describe('console reporter', () => {
   it('adds no note to a clean pass', async () => {
     const screen = testScreen()
     const result = runResult([scenario({ warnings: [] })])
-    await play(createConsoleReporter({ screen }), result)
+    await play(createConsoleReporter({ screen, verbose: true }), result)
     expect(screen.stdout()).toContain('✓ user-entry-point The entry point lists the user data sets (120ms)\n')
   })
 })
