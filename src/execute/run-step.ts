@@ -7,6 +7,7 @@ import { evaluateExpression, type Scope } from '../expression/evaluate-expressio
 import { UndefinedPlaceholderError } from '../expression/render-template.js'
 import { curlLine } from './curl-line.js'
 import { evaluateChecks } from './evaluate-checks.js'
+import { isDeeperThan, MAX_RECORDED_DEPTH, recordable } from './json-depth.js'
 import type { IncomingResponse } from './http-client.js'
 import type { RunContext } from './run-context.js'
 import { checkSchema } from './schema-check.js'
@@ -131,6 +132,32 @@ async function sendUntilChecksPass(step: Step, variables: Scope, context: RunCon
   return { outcome: { ...outcome, first: firstOutcome.first, assertions: [...judgedOnce, ...outcome.assertions.filter((a) => !isJudgedOnFirstAnswer(a))] }, attempts, capped }
 }
 
+/**
+ * Blame exactly within one answer: when its status is wrong, the answer is of another kind and its
+ * other checks say nothing about their rules; when its body is not JSON, checks on the body say
+ * nothing either. Those checks are left out (not judged) and the failure that stopped them says so.
+ */
+function judgeOnlyWhatTheAnswerCanTell(assertions: readonly AssertionResult[]): AssertionResult[] {
+  const isFailure = (a: AssertionResult): boolean => !a.ok && a.severity === 'failure'
+  const wrongStatus = assertions.find((a) => isFailure(a) && a.target === 'status')
+  const notJson = assertions.find((a) => isFailure(a) && a.matcher === 'schema' && a.rules.includes(BODY_IS_JSON))
+  const blocker = wrongStatus ?? notJson
+  if (!blocker) return [...assertions]
+  const stopped = (a: AssertionResult): boolean => a !== blocker && (wrongStatus ? true : a.target === 'body' || a.target.startsWith('body.') || a.target.startsWith('body['))
+  const left = assertions.filter((a) => stopped(a) && !a.ok)
+  const note = left.length === 0 ? '' : ` (${left.length} other failed check${left.length === 1 ? '' : 's'} on this answer not judged: ${[...new Set(left.flatMap((a) => a.rules))].join(', ') || 'no rule'})`
+  return assertions.filter((a) => !stopped(a)).map((a) => (a === blocker ? { ...a, message: a.message + note } : a))
+}
+
+/** The rule a body that is not JSON breaks (schema-check.ts files it there). */
+const BODY_IS_JSON = 'BODY-IS-JSON'
+
+/** Expected and actual values travel into every report: too deep a value is replaced by a note. */
+function keepRecordable(assertion: AssertionResult): AssertionResult {
+  if (!('actual' in assertion) && !('expected' in assertion)) return assertion
+  return { ...assertion, ...('actual' in assertion ? { actual: recordable(assertion.actual) } : {}), ...('expected' in assertion ? { expected: recordable(assertion.expected) } : {}) }
+}
+
 function isJudgedOnFirstAnswer(assertion: AssertionResult): boolean {
   return assertion.target === 'status' || assertion.target === 'headers.content-type' || assertion.matcher === 'schema'
 }
@@ -173,8 +200,9 @@ async function fetchPages(step: Step, variables: Scope, context: RunContext): Pr
     }
     const scope = { ...variables, ...responseScope(response, prepared.outgoing.url) }
     const pagePrefix = step.follow ? `page ${exchanges.length + 1}: ` : ''
-    const assertions = [...evaluateChecks(step.expect.checks, scope), ...(step.expect.schema ? checkSchema(step.expect.schema, scope['body'], scope['bodyText'] as string, context.strict) : [])]
+    const assertions = judgeOnlyWhatTheAnswerCanTell([...evaluateChecks(step.expect.checks, scope), ...(step.expect.schema ? checkSchema(step.expect.schema, scope['body'], scope['bodyText'] as string, context.strict) : [])])
       .map((assertion) => (pagePrefix ? { ...assertion, message: pagePrefix + assertion.message } : assertion))
+      .map(keepRecordable)
     if (prepared.rebasedFrom) extra.push(rebaseWarning(prepared.rebasedFrom, prepared.outgoing.url, step, stepRules(step)))
     exchanges.push({ prepared, response, scope, assertions })
     if (!step.follow) break
@@ -288,7 +316,9 @@ function recordRequest(prepared: PreparedRequest, step: Step): Pick<StepResult, 
 function recordResponse(response: IncomingResponse, scope: Scope, context: RunContext): RecordedResponse {
   const truncated = response.body.length > MAX_RECORDED_BODY
   // Redact the whole text before cutting it, so a token that straddles the cut cannot leave a prefix behind.
-  const body = scope['body'] !== undefined && !truncated ? scope['body'] : response.body.length > 0 ? context.redact(String(scope['bodyText'])).slice(0, MAX_RECORDED_BODY) : undefined
+  // A body nested too deep for the reporters' recursive walks is kept as its text.
+  const structured = scope['body'] !== undefined && !truncated && !isDeeperThan(scope['body'], MAX_RECORDED_DEPTH)
+  const body = structured ? scope['body'] : response.body.length > 0 ? context.redact(String(scope['bodyText'])).slice(0, MAX_RECORDED_BODY) : undefined
   return { status: response.status, headers: response.headers, ...(body !== undefined ? { body } : {}), bodyBytes: response.wireBytes, ...(truncated ? { truncated } : {}) }
 }
 
