@@ -149,6 +149,20 @@ function judgeOnlyWhatTheAnswerCanTell(assertions: readonly AssertionResult[]): 
   return assertions.filter((a) => !stopped(a)).map((a) => (a === blocker ? { ...a, message: a.message + note } : a))
 }
 
+/**
+ * Checks on `body.…` fail when the body is not JSON at all; the fault is then that one (the rule a
+ * schema check files it under), not the rules of every field the checks looked for.
+ */
+function blameBodyThatIsNotJson(assertions: readonly AssertionResult[], scope: Scope, step: Step): AssertionResult[] {
+  const text = typeof scope['bodyText'] === 'string' ? scope['bodyText'] : ''
+  const isBodyCheck = (a: AssertionResult): boolean => a.target.startsWith('body.') || a.target.startsWith('body[')
+  const failedOnBody = assertions.filter((a) => !a.ok && a.severity === 'failure' && isBodyCheck(a))
+  const reported = assertions.some((a) => !a.ok && a.rules.includes(BODY_IS_JSON))
+  if (scope['body'] !== undefined || text.trim() === '' || failedOnBody.length === 0 || reported) return [...assertions]
+  const notJson: AssertionResult = { ok: false, severity: 'failure', rules: [BODY_IS_JSON], target: 'body', matcher: 'schema', message: `the body is not JSON: ${JSON.stringify(text.slice(0, 80))}`, at: failedOnBody[0]!.at ?? step.at }
+  return [...assertions, notJson]
+}
+
 /** The rule a body that is not JSON breaks (schema-check.ts files it there). */
 const BODY_IS_JSON = 'BODY-IS-JSON'
 
@@ -200,7 +214,8 @@ async function fetchPages(step: Step, variables: Scope, context: RunContext): Pr
     }
     const scope = { ...variables, ...responseScope(response, prepared.outgoing.url) }
     const pagePrefix = step.follow ? `page ${exchanges.length + 1}: ` : ''
-    const assertions = judgeOnlyWhatTheAnswerCanTell([...evaluateChecks(step.expect.checks, scope), ...(step.expect.schema ? checkSchema(step.expect.schema, scope['body'], scope['bodyText'] as string, context.strict) : [])])
+    const judged = [...evaluateChecks(step.expect.checks, scope), ...(step.expect.schema ? checkSchema(step.expect.schema, scope['body'], scope['bodyText'] as string, context.strict) : [])]
+    const assertions = judgeOnlyWhatTheAnswerCanTell(blameBodyThatIsNotJson(judged, scope, step))
       .map((assertion) => (pagePrefix ? { ...assertion, message: pagePrefix + assertion.message } : assertion))
       .map(keepRecordable)
     if (prepared.rebasedFrom) extra.push(rebaseWarning(prepared.rebasedFrom, prepared.outgoing.url, step, stepRules(step)))
