@@ -71,7 +71,7 @@ describe('fitconform run', () => {
     expect(lenient.stdout).toMatch(/needs --revoked-token/)
     const strict = await runCli(['run', 'suites/errors', '--grep', 'revoked', '--base-url', wrongServer.url, '--token', SECRET, '--reporter', 'console', '--fail-on-skip'])
     expect(strict.code).toBe(1)
-  })
+  }, 90_000) // two CLI runs: on two loaded cores each can take 20 s
 
   it('rejects a --shard that is not i/n as a usage error', async () => {
     const outcome = await runCli(['run', '--shard', '3/2'])
