@@ -1,16 +1,19 @@
 import { randomBytes } from 'node:crypto'
 import type { Diagnostic } from './model/diagnostic.js'
-import { RESULT_SCHEMA_VERSION, type CleanupItem, type CleanupSummary, type RunResult, type ScenarioResult } from './model/result.js'
+import type { ReportedRunResult } from './model/reported-result.js'
+import { RESULT_SCHEMA_VERSION, type CleanupItem, type CleanupSummary, type PollingSummary, type RunResult, type ScenarioResult } from './model/result.js'
 import type { Rule, Scenario, TokenRole } from './model/scenario.js'
+import { createFinalizer } from './execute/finalize-run.js'
 import { createHttpClient } from './execute/http-client.js'
 import { createLedger, readOpenWork } from './execute/ledger.js'
 import { createRedactor } from './execute/redact.js'
 import { sweepMarked } from './execute/undo.js'
 import { DEFAULT_CONFIG_VALUES, type RunContext } from './execute/run-context.js'
 import { runPlan } from './execute/run-plan.js'
-import { transportDiagnostic } from './execute/transport-error.js'
-import { planRun, type RunFilter, type RunPlan } from './plan/plan-run.js'
-import type { Reporter, RunPlanView } from './report/reporter.js'
+import { preflight } from './execute/preflight.js'
+import type { KnownFailure } from './expectations/known-failures.js'
+import { envVarOfRole, planRun, type RunFilter, type RunPlan } from './plan/plan-run.js'
+import type { MissingToken, Reporter, RunPlanView } from './report/reporter.js'
 import { packageVersion } from './package-root.js'
 
 export interface ConformanceTarget {
@@ -36,11 +39,22 @@ export interface ConformanceSettings {
   readonly interrupted?: AbortSignal
   /** Folder of the cleanup ledger; without it nothing is written down (the self-test's throwaway servers). */
   readonly ledgerDir?: string
+  /** --expect-failures entries, applied by the finalize stage. */
+  readonly knownFailures?: readonly KnownFailure[]
+  /** --show-personal-data: reporters get the values as the server sent them. */
+  readonly showPersonalData?: boolean
+  /** --max-polling: how long all `eventually` steps of the run may keep resending, together (default 60 s). */
+  readonly maxPollingMs?: number
 }
 
+export const DEFAULT_MAX_POLLING_MS = 60_000
+
 export type ConformanceOutcome =
+  /** Nothing answered, or the preflight failed (exit 3): no scenario ran. */
   | { readonly kind: 'unreachable'; readonly diagnostic: Diagnostic }
-  | { readonly kind: 'ran'; readonly result: RunResult; readonly plan: RunPlan }
+  /** The filters, tags and shard left no scenario to run (exit 2). */
+  | { readonly kind: 'nothing-selected'; readonly plan: RunPlan }
+  | { readonly kind: 'ran'; readonly result: ReportedRunResult; readonly plan: RunPlan }
 
 /** Plans and runs loaded scenarios against one target and hands every event to the reporter. */
 export async function runConformance(
@@ -52,6 +66,7 @@ export async function runConformance(
   const startedAt = new Date()
   const availableRoles = new Set((Object.keys(settings.target.tokens) as TokenRole[]).filter((role) => settings.target.tokens[role]))
   const plan = planRun(scenarios, { ...settings.filter, availableRoles })
+  if (plan.order.length === 0) return { kind: 'nothing-selected', plan }
   const secrets = new Map<string, string>()
   for (const [role, token] of Object.entries(settings.target.tokens)) if (token) secrets.set(token, role)
   const client = createHttpClient({ timeoutMs: settings.timeoutMs, insecure: settings.insecure, ...(settings.ca ? { ca: settings.ca } : {}), ...(settings.maxBodyBytes ? { maxBodyBytes: settings.maxBodyBytes } : {}) })
@@ -66,20 +81,23 @@ export async function runConformance(
     config: { ...DEFAULT_CONFIG_VALUES, ...settings.configValues },
     redact: createRedactor(secrets),
     interrupted: settings.interrupted ?? new AbortController().signal,
+    polling: { spentMs: 0, capMs: settings.maxPollingMs ?? DEFAULT_MAX_POLLING_MS, cappedSteps: 0 },
   }
+  const finalizer = createFinalizer({ knownFailures: settings.knownFailures ?? [], showPersonalData: settings.showPersonalData ?? false, rules })
   try {
-    const unreachable = await probe(probeContext)
+    const unreachable = plan.skipped.length === plan.order.length ? undefined : await preflight(probeContext)
     if (unreachable) return { kind: 'unreachable', diagnostic: unreachable }
     // Only now, with a server there, is there anything to write down.
     const ledger = settings.ledgerDir ? createLedger(settings.ledgerDir, run.id, probeContext.redact) : undefined
     ledger?.record({ type: 'run', runId: run.id, marker: run.marker, farYear: run.farYear, target: settings.target.baseUrl.toString(), at: startedAt.toISOString() })
     const context: RunContext = { ...probeContext, ...(ledger ? { ledger } : {}) }
-    const view: RunPlanView = { target: settings.target.label, strict: settings.strict, rules, scenarios: plan.order.map(({ id, title, file, rules: r, tags }) => ({ id, title, file, rules: r, tags })) }
+    const view: RunPlanView = { target: settings.target.label, strict: settings.strict, rules, scenarios: plan.order.map(({ id, title, file, rules: r, tags }) => ({ id, title, file, rules: r, tags })), missingTokens: missingTokens(plan) }
     await reporter.onRunStart?.(view)
-    const results = await runPlan(plan, { context, reporter, concurrency: settings.concurrency, bail: settings.bail })
+    const results = await runPlan(plan, { context, reporter, concurrency: settings.concurrency, bail: settings.bail, finalizeScenario: finalizer.scenario })
     const cleanup = await finishCleanup(context, results)
-    // Redacted whole: cleanup messages and diagnostics name URLs a server chose (a Location may carry a token).
-    const result = context.redact({ ...buildRunResult(results, settings, startedAt, cleanup.problems), ...(cleanup.summary ? { cleanup: cleanup.summary } : {}) })
+    const polling = pollingSummary(context)
+    // Redacted whole before it is finalized: cleanup messages and diagnostics name URLs a server chose (a Location may carry a token).
+    const result = finalizer.run(context.redact({ ...buildRunResult(results, settings, startedAt, cleanup.problems), ...(cleanup.summary ? { cleanup: cleanup.summary } : {}), ...(polling ? { polling } : {}) }))
     await reporter.onRunEnd?.(result, view)
     return { kind: 'ran', result, plan }
   } finally {
@@ -133,20 +151,18 @@ function leftBehindProblems(items: readonly CleanupItem[]): Diagnostic[] {
   return items.map((item) => ({ code: 'E_CLEANUP', kind: 'error', message: `left behind: ${item.url}: ${item.reason}`, hint: 'run `fitconform cleanup --base-url …` to try again' }))
 }
 
-/**
- * Exit 3 only when nothing answers at the connection level (refused, unknown host, untrusted TLS). A
- * server that accepts the connection but hangs or sends garbage is there: the scenarios will say how.
- */
-async function probe(context: RunContext): Promise<Diagnostic | undefined> {
-  const url = context.baseUrl.toString()
-  try {
-    await context.client.send({ method: 'GET', url, headers: {}, wire: false })
-    return undefined
-  } catch (error) {
-    const diagnostic = transportDiagnostic(error, url, context.timeoutMs)
-    if (diagnostic.code !== 'E_CONNECT') return undefined
-    return { ...diagnostic, code: 'E_UNREACHABLE', message: `the server under test cannot be reached: ${diagnostic.message}` }
-  }
+/** Each token flag not given, with how many selected scenarios it would have run. */
+function missingTokens(plan: RunPlan): MissingToken[] {
+  const counts = new Map<TokenRole, number>()
+  for (const { missingRoles } of plan.skipped) for (const role of missingRoles ?? []) counts.set(role, (counts.get(role) ?? 0) + 1)
+  return [...counts.entries()].map(([role, scenarios]) => ({ flag: `--${role}`, env: envVarOfRole(role), scenarios }))
+}
+
+/** Reported only when some step polled. */
+function pollingSummary(context: RunContext): PollingSummary | undefined {
+  const budget = context.polling
+  if (!budget || (budget.spentMs === 0 && budget.cappedSteps === 0)) return undefined
+  return { spentMs: Math.round(budget.spentMs), capMs: budget.capMs, cappedSteps: budget.cappedSteps }
 }
 
 function createRunValues(startedAt: Date): RunContext['run'] {

@@ -1,9 +1,10 @@
 import { join } from 'node:path'
 import type { Diagnostic } from '../model/diagnostic.js'
-import type { RunResult } from '../model/result.js'
+import { isFailingRun, type ReportedRunResult } from '../model/reported-result.js'
 import type { TokenRole } from '../model/scenario.js'
 import { loadSuites } from '../load/load-suites.js'
 import { packageRoot } from '../package-root.js'
+import { parseGrep } from '../plan/grep-filter.js'
 import type { Shard } from '../plan/plan-run.js'
 import { createMultiplexer } from '../report/multiplexer.js'
 import { createReporters } from '../report/registry.js'
@@ -21,7 +22,8 @@ export interface RunOptions {
   reporters?: string | readonly Reporter[]
   /** Where report files and the cleanup ledger go (default `reports`). */
   outputDir?: string
-  grep?: RegExp
+  /** Text to look for in scenario ids and titles, as `--grep` takes it (`a|b`, `^` and `$` anchors). */
+  grep?: string
   tags?: readonly string[]
   shard?: Shard
   readOnly?: boolean
@@ -38,10 +40,11 @@ export interface RunOptions {
   signal?: AbortSignal
 }
 
-/** How a run ended, with the exit code the CLI would give (0 pass, 1 failure, 2 load error, 3 unreachable). */
+/** How a run ended, with the exit code the CLI would give (0 pass, 1 failure, 2 load error or nothing selected, 3 unreachable). */
 export type RunOutcome =
-  | { readonly kind: 'ran'; readonly exitCode: 0 | 1; readonly result: RunResult }
+  | { readonly kind: 'ran'; readonly exitCode: 0 | 1; readonly result: ReportedRunResult }
   | { readonly kind: 'load-error'; readonly exitCode: 2; readonly diagnostics: readonly Diagnostic[] }
+  | { readonly kind: 'nothing-selected'; readonly exitCode: 2 }
   | { readonly kind: 'unreachable'; readonly exitCode: 3; readonly diagnostics: readonly Diagnostic[] }
 
 /**
@@ -62,7 +65,7 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
       : { baseUrl: new URL(String(options.baseUrl)), tokens: options.tokens ?? {}, label: String(options.baseUrl) }
     const outcome = await runConformance(loaded.scenarios, loaded.rules, {
       target,
-      filter: { readOnly: options.readOnly ?? false, tags: options.tags ?? [], ...(options.grep ? { grep: options.grep } : {}), ...(options.shard ? { shard: options.shard } : {}) },
+      filter: { readOnly: options.readOnly ?? false, tags: options.tags ?? [], ...(options.grep ? { grep: parseGrep(options.grep) } : {}), ...(options.shard ? { shard: options.shard } : {}) },
       strict: options.strict ?? false,
       concurrency: options.concurrency ?? 4,
       timeoutMs: options.timeoutMs ?? 10_000,
@@ -74,8 +77,9 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
       ledgerDir: outputDir,
     }, reporter)
     if (outcome.kind === 'unreachable') return { kind: 'unreachable', exitCode: 3, diagnostics: [outcome.diagnostic] }
+    if (outcome.kind === 'nothing-selected') return { kind: 'nothing-selected', exitCode: 2 }
     const { result } = outcome
-    const failed = result.summary.failed > 0 || result.diagnostics.length > 0 || reporter.errors().length > 0
+    const failed = isFailingRun(result) || reporter.errors().length > 0
     return { kind: 'ran', exitCode: failed ? 1 : 0, result }
   } finally {
     await embedded?.close()

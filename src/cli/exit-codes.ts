@@ -6,6 +6,8 @@ export const EXIT = {
   failed: 1,
   /** Usage, config or scenario-file error: nothing was sent. */
   usage: 2,
-  /** The server could not be reached at all before the first scenario. */
+  /** Before the first scenario: the server could not be reached, or GET /user with a main token did not answer 2xx in time (the preflight). */
   unreachable: 3,
+  /** SIGINT/SIGTERM: the run stopped early, after undoing what it had changed. */
+  interrupted: 130,
 } as const

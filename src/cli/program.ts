@@ -48,6 +48,8 @@ export function createProgram(): Command {
     .option('--ca <file>', 'PEM file of certificate authorities to trust')
     .option('--insecure', 'do not verify TLS certificates (staging servers)')
     .option('--expect-failures <file>', 'YAML list of known failures that do not fail the run')
+    .option('--verbose', 'print every failure with its evidence, not one evidence block per broken rule')
+    .option('--max-polling <seconds>', 'how long all `eventually` steps of the run may keep resending, together (default 60)', parsePositiveInt)
     .option('--show-personal-data', 'keep personal data (GPS points, profile name, location, birthday, pictures) in report files')
     .addHelpText('after', '\nExit codes: 0 no failure (warnings allowed), 1 a scenario failed, 2 usage/config/scenario-file error (nothing was sent), 3 the server could not be reached.')
     .action(async (paths: string[], flags: RunFlags) => {

@@ -1,13 +1,12 @@
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { ConformanceError, toDiagnostic, type Diagnostic } from '../model/diagnostic.js'
+import { isFailingRun } from '../model/reported-result.js'
 import type { CleanupSummary } from '../model/result.js'
 import type { TokenRole } from '../model/scenario.js'
 import { loadSuites } from '../load/load-suites.js'
 import { packageRoot } from '../package-root.js'
-import { applyKnownFailures, withKnownFailures } from '../expectations/apply-known-failures.js'
 import { checkKnownFailureIds, loadKnownFailures, type KnownFailure } from '../expectations/known-failures.js'
 import { createMultiplexer, type Multiplexer } from '../report/multiplexer.js'
-import { isFailingRun } from '../report/reported-result.js'
 import { DEFAULT_REPORTERS } from '../report/default-reporters.js'
 import { createReporters } from '../report/registry.js'
 import { formatDiagnostic } from '../report/format-diagnostic.js'
@@ -15,7 +14,7 @@ import type { Screen } from '../report/reporter.js'
 import { runConformance, type ConformanceTarget } from '../run-conformance.js'
 import type { RunningReferenceServer } from '../../reference-server/index.js'
 import { EXIT } from './exit-codes.js'
-import { resolveRunOptions, type RunFlags } from './run-options.js'
+import { resolveRunOptions, type RunFlags, type RunOptions } from './run-options.js'
 import { processScreen } from './screen.js'
 
 export function builtInSuites(): string {
@@ -50,9 +49,8 @@ export async function runCommand(paths: readonly string[], flags: RunFlags, scre
   }
   let reporter: Multiplexer
   try {
-    const reporters = await createReporters(options.reporter ?? DEFAULT_REPORTERS, { outputDir: options.outputDir, screen, showPersonalData: options.showPersonalData })
-    // Each reporter is wrapped (not the multiplexer), so a throwing one still shows up in errors().
-    reporter = createMultiplexer(reporters.map((each) => withKnownFailures(each, known)))
+    const reporters = await createReporters(options.reporter ?? DEFAULT_REPORTERS, { outputDir: options.outputDir, screen, showPersonalData: options.showPersonalData, verbose: options.verbose })
+    reporter = createMultiplexer(reporters)
   } catch (error) {
     printDiagnostic({ code: 'E_USAGE', kind: 'load', message: `--reporter: ${(error as Error).message}` })
     return EXIT.usage
@@ -93,23 +91,32 @@ export async function runCommand(paths: readonly string[], flags: RunFlags, scre
       configValues: options.values,
       interrupted: interrupt.signal,
       ledgerDir: options.outputDir,
+      knownFailures: known,
+      showPersonalData: options.showPersonalData,
+      maxPollingMs: options.maxPollingMs,
     }, reporter)
     if (outcome.kind === 'unreachable') {
       printDiagnostic(outcome.diagnostic)
       return EXIT.unreachable
     }
-    // The console reporter has listed failures and the run's own problems; the exit code follows them.
-    const reported = applyKnownFailures(outcome.result, known)
-    const { summary, diagnostics, cleanup } = reported
-    if (cleanup) screen.err(cleanupLine(cleanup) + '\n')
-    if (isFailingRun(reported) || diagnostics.length > 0 || reporter.errors().length > 0) return EXIT.failed
+    if (outcome.kind === 'nothing-selected') {
+      screen.err(`No scenario selected: ${describeFilters(options, loaded.scenarios.length)}. Nothing was sent.\n`)
+      return EXIT.usage
+    }
+    // The console reporter has listed failures and the run's own problems; the exit code follows the finalized result.
+    const { result } = outcome
+    if (result.cleanup) screen.err(cleanupLine(result.cleanup) + '\n')
+    const written = reporter.writtenFiles()
+    if (written.length > 0) screen.err(`Reports written: ${written.map(shortPath).join(', ')}\n`)
+    if (interrupt.signal.aborted) return EXIT.interrupted
+    if (isFailingRun(result) || reporter.errors().length > 0) return EXIT.failed
     // A permission-matrix cell whose token was not given is skipped alone, inside a scenario that runs.
-    const skippedCells = reported.scenarios.flatMap((scenario) => scenario.steps).filter((step) => step.status === 'skipped' && step.cell && step.cell.open === undefined).length
-    if (options.failOnSkip && (summary.skipped > 0 || skippedCells > 0)) {
-      screen.err(`--fail-on-skip: ${summary.skipped} scenario(s) and ${skippedCells} permission-matrix step(s) skipped\n`)
+    const skippedCells = result.scenarios.flatMap((scenario) => scenario.steps).filter((step) => step.status === 'skipped' && step.cell && step.cell.open === undefined).length
+    if (options.failOnSkip && (result.summary.skipped > 0 || skippedCells > 0)) {
+      screen.err(`--fail-on-skip: ${result.summary.skipped} scenario(s) and ${skippedCells} permission-matrix step(s) skipped\n`)
       return EXIT.failed
     }
-    return interrupt.signal.aborted ? EXIT.failed : EXIT.ok
+    return EXIT.ok
   } catch (error) {
     printDiagnostic(toDiagnostic(error))
     return error instanceof ConformanceError && error.diagnostic.kind === 'load' ? EXIT.usage : EXIT.failed
@@ -120,10 +127,22 @@ export async function runCommand(paths: readonly string[], flags: RunFlags, scre
   }
 }
 
-function cleanupLine(cleanup: CleanupSummary): string {
+/** `created 3, deleted 3; changed 2, restored 2`: every count the account summary names adds up. */
+export function cleanupLine(cleanup: CleanupSummary): string {
   const swept = cleanup.swept > 0 ? `; ${cleanup.swept} more found by the run marker and deleted` : ''
   const open = cleanup.openLedger ? `; NOT everything was undone: run \`fitconform cleanup\` (ledger ${cleanup.openLedger})` : ''
-  return `Account changes: created ${cleanup.created}, deleted ${cleanup.deleted}; changed ${cleanup.changed} value(s), restored ${cleanup.restored}${swept}${open}`
+  return `Account changes: created ${cleanup.created}, deleted ${cleanup.deleted}; changed ${cleanup.changed}, restored ${cleanup.restored}${swept}${open}`
+}
+
+/** `--tag smoke, --grep "feeds?"` (of 120 scenarios loaded): what selected nothing. */
+function describeFilters(options: RunOptions, loaded: number): string {
+  const filters = [
+    ...options.tags.map((tag) => `--tag ${tag}`),
+    ...(options.grep ? [`--grep ${JSON.stringify(options.grep.source)}`] : []),
+    ...(options.shard ? [`--shard ${options.shard.index}/${options.shard.total}`] : []),
+  ]
+  const what = filters.length > 0 ? `${filters.join(', ')} matched none of the ${loaded} scenarios loaded` : `the paths given hold no scenario`
+  return `${what} (fitconform rules lists rule ids; tags are in the scenario files)`
 }
 
 function demoTokensByRole(server: RunningReferenceServer): Record<TokenRole, string> {
@@ -134,4 +153,10 @@ function demoTokensByRole(server: RunningReferenceServer): Record<TokenRole, str
     'revoked-delete-token': server.tokens.revokedDeleteToken,
     'limited-token': server.tokens.limitedToken,
   }
+}
+
+/** Relative to the working directory when the file is under it, else absolute. */
+function shortPath(file: string): string {
+  const shown = relative(process.cwd(), file)
+  return shown === '' || shown.startsWith('..') ? file : shown
 }

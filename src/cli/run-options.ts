@@ -35,6 +35,9 @@ export interface RunFlags {
   insecure?: boolean
   expectFailures?: string
   showPersonalData?: boolean
+  verbose?: boolean
+  /** --max-polling in seconds. */
+  maxPolling?: number
 }
 
 /** Everything a run needs, after flags, environment and config file are merged (in that order of precedence). */
@@ -59,6 +62,9 @@ export interface RunOptions {
   readonly values: Readonly<Record<string, string>>
   readonly expectFailures?: string
   readonly showPersonalData: boolean
+  /** --verbose: the console lists every failure, not one evidence block per broken rule. */
+  readonly verbose: boolean
+  readonly maxPollingMs: number
 }
 
 interface ConfigFile {
@@ -115,6 +121,8 @@ export function resolveRunOptions(flags: RunFlags, env: NodeJS.ProcessEnv = proc
     values: config.values ?? {},
     ...(flags.expectFailures ? { expectFailures: flags.expectFailures } : {}),
     showPersonalData: flags.showPersonalData ?? false,
+    verbose: flags.verbose ?? false,
+    maxPollingMs: (flags.maxPolling ?? 60) * 1000,
   }
 }
 

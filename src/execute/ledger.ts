@@ -92,7 +92,8 @@ export function readOpenWork(file: string): OpenWork {
   const leftBehind = new Map<string, string>()
   const restores = new Map<string, readonly RestoreRequest[]>()
   const changed = new Set<string>()
-  let restored = 0
+  // Only what was changed counts as restored: a cleanup with nothing to undo (its value never captured) restores nothing.
+  const restored = new Set<string>()
   let createdCount = 0
   let run: OpenWork['run']
   let closed = false
@@ -119,7 +120,7 @@ export function readOpenWork(file: string): OpenWork {
       changed.add(entry.scenario)
     } else if (entry.type === 'restored') {
       restores.delete(entry.scenario)
-      restored++
+      if (changed.has(entry.scenario)) restored.add(entry.scenario)
     } else if (entry.type === 'closed') closed = true
   }
   const listed = (items: Map<string, string>): { url: string; reason: string }[] => [...items].map(([url, reason]) => ({ url, reason }))
@@ -129,7 +130,7 @@ export function readOpenWork(file: string): OpenWork {
     toDelete: [...created].map(([url, role]) => ({ url, role })),
     toRestore: [...restores].map(([scenario, requests]) => ({ scenario, requests })),
     deletedUrls: [...deleted],
-    counts: { created: createdCount, deleted: deleted.size, changed: changed.size, restored, notProvenOurs: listed(refused), leftBehind: listed(leftBehind) },
+    counts: { created: createdCount, deleted: deleted.size, changed: changed.size, restored: restored.size, notProvenOurs: listed(refused), leftBehind: listed(leftBehind) },
     closed,
   }
 }

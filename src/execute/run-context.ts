@@ -27,6 +27,14 @@ export interface RunContext {
   readonly interrupted: AbortSignal
   /** Where every change is written down before the scenario moves on (absent in dry tools). */
   readonly ledger?: Ledger
+  /** The run's polling budget (--max-polling), shared by every `eventually` step; absent: no cap. */
+  readonly polling?: PollingBudget
+}
+
+export interface PollingBudget {
+  spentMs: number
+  readonly capMs: number
+  cappedSteps: number
 }
 
 export function authorizationFor(auth: AuthChoice, context: RunContext): string | undefined {

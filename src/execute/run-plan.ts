@@ -1,4 +1,5 @@
 import type { Scenario } from '../model/scenario.js'
+import type { ReportedScenarioResult } from '../model/reported-result.js'
 import type { ScenarioResult } from '../model/result.js'
 import type { Reporter } from '../report/reporter.js'
 import type { RunPlan } from '../plan/plan-run.js'
@@ -10,6 +11,8 @@ export interface RunPlanOptions {
   readonly reporter: Reporter
   readonly concurrency: number
   readonly bail: boolean
+  /** What reporters see of a scenario as it ends (the finalize stage's per-scenario part). */
+  readonly finalizeScenario: (result: ScenarioResult) => ReportedScenarioResult
 }
 
 /**
@@ -31,11 +34,11 @@ export async function runPlan(plan: RunPlan, options: RunPlanOptions): Promise<S
     await reporter.onScenarioStart?.(viewOf(scenario))
     const result = await runScenario(scenario, context, { onStepEnd: (step, view) => reporter.onStepEnd?.(step, view) })
     results.set(scenario, result)
-    await reporter.onScenarioEnd?.(result)
+    await reporter.onScenarioEnd?.(options.finalizeScenario(result))
     if (options.bail && result.status === 'failed') bailed = true
   }
 
-  for (const { scenario, reason } of plan.skipped) await reporter.onScenarioEnd?.(skipped(scenario, reason))
+  for (const { scenario, reason } of plan.skipped) await reporter.onScenarioEnd?.(options.finalizeScenario(skipped(scenario, reason)))
   for (const scenario of plan.exclusive) await runOne(scenario)
   const queue = [...plan.concurrent]
   const workers = Array.from({ length: Math.max(1, Math.min(options.concurrency, queue.length)) }, async () => {

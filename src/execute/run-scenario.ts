@@ -7,7 +7,7 @@ import type { ScenarioView } from '../report/reporter.js'
 import type { RestoreRequest } from './ledger.js'
 import type { RunContext } from './run-context.js'
 import { prepareRequest } from './send-request.js'
-import { runStep, type CreatedResource, type ScenarioState, type StepOutcome } from './run-step.js'
+import { rulesOf, runStep, type CreatedResource, type ScenarioState, type StepOutcome } from './run-step.js'
 
 /** The rules a cleanup read can disprove (suites/rules.yaml). */
 const RULE_CREATE_LOCATION = 'CREATE-LOCATION'
@@ -20,7 +20,8 @@ export interface ScenarioEvents {
 
 /**
  * Runs the steps in order and stops at the first that does not pass (later steps build on its
- * captures). Whatever happened, deletes what the scenario created and runs its cleanup steps.
+ * captures): the steps after it are `blocked`, so their rules are not judged rather than failed.
+ * Whatever happened, deletes what the scenario created and runs its cleanup steps.
  */
 export async function runScenario(scenario: Scenario, context: RunContext, events: ScenarioEvents = {}): Promise<ScenarioResult> {
   const started = performance.now()
@@ -49,12 +50,15 @@ export async function runScenario(scenario: Scenario, context: RunContext, event
         break
       }
       if (result.status === 'passed') continue
-      if (result.status === 'blocked' && !step.cell) {
-        skipReason = result.error?.message ?? 'not judged'
-        break
+      if (step.cell) {
+        endedCell = step.cell
+        continue
       }
-      if (!step.cell) break
-      endedCell = step.cell
+      const index = scenario.steps.indexOf(step)
+      steps.push(...blockedSteps(scenario.steps.slice(index + 1), index + 1, result))
+      // A body past --max-body-bytes: nothing was judged, so the scenario is not judged either.
+      if (result.status === 'blocked') skipReason = result.error?.message ?? 'not judged'
+      break
     }
   } finally {
     // Whatever happened above, undo what the scenario did.
@@ -72,6 +76,14 @@ export async function runScenario(scenario: Scenario, context: RunContext, event
     steps,
     cleanup,
   }
+}
+
+/** The steps a failed or unjudged step leaves behind, each saying which step and rules stopped it. */
+function blockedSteps(rest: readonly Step[], position: number, blocker: StepResult): StepResult[] {
+  const byRules = [...new Set(blocker.assertions.filter((a) => !a.ok && a.severity === 'failure').flatMap((a) => a.rules))]
+  const what = blocker.status === 'error' ? `could not be judged (${blocker.error?.code ?? 'error'})` : blocker.status === 'blocked' ? 'was not judged' : 'failed'
+  const reason = `not judged: step ${position} "${blocker.name}" ${what}${byRules.length > 0 ? ` (${byRules.join(', ')})` : ''}`
+  return rest.map((step) => ({ name: step.name, at: step.at, status: 'blocked', durationMs: 0, assertions: [], attempts: 0, rules: rulesOf(step), block: { reason, byRules } }))
 }
 
 /**

@@ -7,6 +7,7 @@ import { evaluateExpression, type Scope } from '../expression/evaluate-expressio
 import { UndefinedPlaceholderError } from '../expression/render-template.js'
 import { curlLine } from './curl-line.js'
 import { evaluateChecks } from './evaluate-checks.js'
+import { isDeeperThan, MAX_RECORDED_DEPTH, recordable } from './json-depth.js'
 import type { IncomingResponse } from './http-client.js'
 import type { RunContext } from './run-context.js'
 import { checkSchema } from './schema-check.js'
@@ -53,7 +54,7 @@ export async function runStep(step: Step, state: ScenarioState, context: RunCont
     // A bug of ours must cost one step, not the run: cleanup and the other scenarios still go ahead.
     const message = `fitconform failed on this step: ${error instanceof Error ? error.message : String(error)}`
     return {
-      result: context.redact({ name: step.name, at: step.at, durationMs: performance.now() - started, status: 'error', assertions: [], attempts: 1, error: { code: 'E_INTERNAL', kind: 'internal', message, at: step.at, hint: 'this is a bug of fitconform: please report it' } }),
+      result: context.redact({ name: step.name, at: step.at, durationMs: performance.now() - started, status: 'error', assertions: [], attempts: 1, rules: rulesOf(step), error: { code: 'E_INTERNAL', kind: 'internal', message, at: step.at, hint: 'this is a bug of fitconform: please report it' } }),
     }
   }
 }
@@ -61,7 +62,7 @@ export async function runStep(step: Step, state: ScenarioState, context: RunCont
 async function attemptStep(step: Step, state: ScenarioState, context: RunContext): Promise<StepOutcome> {
   const started = performance.now()
   const finish = (fields: Omit<StepResult, 'name' | 'at' | 'durationMs'>, skipReason?: string): StepOutcome => ({
-    result: context.redact({ name: step.name, at: step.at, durationMs: performance.now() - started, ...fields }),
+    result: context.redact({ name: step.name, at: step.at, durationMs: performance.now() - started, ...fields, rules: rulesOf(step) }),
     ...(skipReason ? { skipReason } : {}),
   })
   if (step.waitMs) await sleep(step.waitMs, undefined, { signal: context.interrupted }).catch(() => undefined)
@@ -72,20 +73,15 @@ async function attemptStep(step: Step, state: ScenarioState, context: RunContext
     return finish({ status: statusOf(assertions), assertions, attempts: 1 })
   }
 
-  const deadline = performance.now() + (step.eventually?.withinMs ?? 0)
-  let attempts = 0
-  let outcome: Awaited<ReturnType<typeof fetchPages>>
-  for (;;) {
-    attempts++
-    outcome = await fetchPages(step, variables, context)
-    const done = 'error' in outcome || statusOf(outcome.assertions) === 'passed'
-    if (done || !step.eventually || performance.now() + step.eventually.everyMs > deadline || context.interrupted.aborted) break
-    await sleep(step.eventually.everyMs, undefined, { signal: context.interrupted }).catch(() => undefined)
-  }
+  const { outcome, attempts, capped } = await sendUntilChecksPass(step, variables, context)
   // A body past --max-body-bytes blocks the step: not judged, no rule fails (the spec sets no size).
-  if ('error' in outcome) return finish({ status: outcome.error.code === 'E_BODY_TOO_LARGE' ? 'blocked' : 'error', assertions: [], attempts, error: outcome.error, ...(outcome.prepared ? recordRequest(outcome.prepared, step) : {}) })
+  if ('error' in outcome) {
+    const blocked = outcome.error.code === 'E_BODY_TOO_LARGE'
+    return finish({ status: blocked ? 'blocked' : 'error', assertions: [], attempts, error: outcome.error, ...(blocked ? { block: { reason: outcome.error.message, byRules: [] } } : {}), ...(outcome.prepared ? recordRequest(outcome.prepared, step) : {}) })
+  }
 
-  const { first, shown, assertions, pages } = outcome
+  const { first, shown, pages } = outcome
+  const assertions = capped ? [...outcome.assertions, pollingCapNote(step, context)] : outcome.assertions
   const scope = { ...variables, ...first.scope }
   const skip = step.skipIf && step.skipIf.checks.length > 0 && evaluateChecks(step.skipIf.checks, scope).every((check) => check.ok) ? step.skipIf.reason : undefined
   capture(step, scope, state)
@@ -107,6 +103,88 @@ async function attemptStep(step: Step, state: ScenarioState, context: RunContext
     },
     skip,
   )
+}
+
+/**
+ * Sends the step; with `eventually`, sends again while only its `checks` fail (a feed catching up
+ * with a write). Status, media type and schema are judged on the first answer and never retried: a
+ * wrong status does not become right by waiting. All steps of a run share one polling budget.
+ */
+async function sendUntilChecksPass(step: Step, variables: Scope, context: RunContext): Promise<{ outcome: PagesOutcome; attempts: number; capped: boolean }> {
+  const firstOutcome = await fetchPages(step, variables, context)
+  if ('error' in firstOutcome || !step.eventually) return { outcome: firstOutcome, attempts: 1, capped: false }
+  const judgedOnce = firstOutcome.assertions.filter(isJudgedOnFirstAnswer)
+  const retryable = (outcome: Exclude<PagesOutcome, { error: Diagnostic }>): boolean => statusOf(outcome.assertions.filter((a) => !isJudgedOnFirstAnswer(a))) === 'failed'
+  if (statusOf(judgedOnce) === 'failed' || !retryable(firstOutcome)) return { outcome: firstOutcome, attempts: 1, capped: false }
+  const deadline = performance.now() + step.eventually.withinMs
+  let outcome: PagesOutcome = firstOutcome
+  let attempts = 1
+  let capped = false
+  const budget = context.polling
+  while (!('error' in outcome) && retryable(outcome) && performance.now() + step.eventually.everyMs <= deadline && !context.interrupted.aborted) {
+    if (budget && budget.spentMs + step.eventually.everyMs > budget.capMs) {
+      capped = true
+      budget.cappedSteps++
+      break
+    }
+    const waited = performance.now()
+    await sleep(step.eventually.everyMs, undefined, { signal: context.interrupted }).catch(() => undefined)
+    attempts++
+    outcome = await fetchPages(step, variables, context)
+    if (budget) budget.spentMs += performance.now() - waited
+  }
+  if ('error' in outcome) return { outcome, attempts, capped }
+  // The first answer's status, media type and schema verdicts stand; the checks are the last answer's.
+  return { outcome: { ...outcome, first: firstOutcome.first, assertions: [...judgedOnce, ...outcome.assertions.filter((a) => !isJudgedOnFirstAnswer(a))] }, attempts, capped }
+}
+
+/**
+ * Blame exactly within one answer: when its status is wrong, the answer is of another kind and its
+ * other checks say nothing about their rules; when its body is not JSON, checks on the body say
+ * nothing either. Those checks are left out (not judged) and the failure that stopped them says so.
+ */
+function judgeOnlyWhatTheAnswerCanTell(assertions: readonly AssertionResult[]): AssertionResult[] {
+  const isFailure = (a: AssertionResult): boolean => !a.ok && a.severity === 'failure'
+  const wrongStatus = assertions.find((a) => isFailure(a) && a.target === 'status')
+  const notJson = assertions.find((a) => isFailure(a) && a.matcher === 'schema' && a.rules.includes(BODY_IS_JSON))
+  const blocker = wrongStatus ?? notJson
+  if (!blocker) return [...assertions]
+  const stopped = (a: AssertionResult): boolean => a !== blocker && (wrongStatus ? true : a.target === 'body' || a.target.startsWith('body.') || a.target.startsWith('body['))
+  const left = assertions.filter((a) => stopped(a) && !a.ok)
+  const note = left.length === 0 ? '' : ` (${left.length} other failed check${left.length === 1 ? '' : 's'} on this answer not judged: ${[...new Set(left.flatMap((a) => a.rules))].join(', ') || 'no rule'})`
+  return assertions.filter((a) => !stopped(a)).map((a) => (a === blocker ? { ...a, message: a.message + note } : a))
+}
+
+/**
+ * Checks on `body.…` fail when the body is not JSON at all; the fault is then that one (the rule a
+ * schema check files it under), not the rules of every field the checks looked for.
+ */
+function blameBodyThatIsNotJson(assertions: readonly AssertionResult[], scope: Scope, step: Step): AssertionResult[] {
+  const text = typeof scope['bodyText'] === 'string' ? scope['bodyText'] : ''
+  const isBodyCheck = (a: AssertionResult): boolean => a.target.startsWith('body.') || a.target.startsWith('body[')
+  const failedOnBody = assertions.filter((a) => !a.ok && a.severity === 'failure' && isBodyCheck(a))
+  const reported = assertions.some((a) => !a.ok && a.rules.includes(BODY_IS_JSON))
+  if (scope['body'] !== undefined || text.trim() === '' || failedOnBody.length === 0 || reported) return [...assertions]
+  const notJson: AssertionResult = { ok: false, severity: 'failure', rules: [BODY_IS_JSON], target: 'body', matcher: 'schema', message: `the body is not JSON: ${JSON.stringify(text.slice(0, 80))}`, at: failedOnBody[0]!.at ?? step.at }
+  return [...assertions, notJson]
+}
+
+/** The rule a body that is not JSON breaks (schema-check.ts files it there). */
+const BODY_IS_JSON = 'BODY-IS-JSON'
+
+/** Expected and actual values travel into every report: too deep a value is replaced by a note. */
+function keepRecordable(assertion: AssertionResult): AssertionResult {
+  if (!('actual' in assertion) && !('expected' in assertion)) return assertion
+  return { ...assertion, ...('actual' in assertion ? { actual: recordable(assertion.actual) } : {}), ...('expected' in assertion ? { expected: recordable(assertion.expected) } : {}) }
+}
+
+function isJudgedOnFirstAnswer(assertion: AssertionResult): boolean {
+  return assertion.target === 'status' || assertion.target === 'headers.content-type' || assertion.matcher === 'schema'
+}
+
+function pollingCapNote(step: Step, context: RunContext): AssertionResult {
+  const cap = context.polling?.capMs ?? 0
+  return { ok: false, severity: 'warning', rules: [], target: 'eventually', matcher: 'eventually', message: `stopped resending: the run's polling budget (--max-polling ${Math.round(cap / 1000)} s) is used up; the last answer is judged`, at: step.at }
 }
 
 type PagesOutcome =
@@ -142,8 +220,10 @@ async function fetchPages(step: Step, variables: Scope, context: RunContext): Pr
     }
     const scope = { ...variables, ...responseScope(response, prepared.outgoing.url) }
     const pagePrefix = step.follow ? `page ${exchanges.length + 1}: ` : ''
-    const assertions = [...evaluateChecks(step.expect.checks, scope), ...(step.expect.schema ? checkSchema(step.expect.schema, scope['body'], scope['bodyText'] as string, context.strict) : [])]
+    const judged = [...evaluateChecks(step.expect.checks, scope), ...(step.expect.schema ? checkSchema(step.expect.schema, scope['body'], scope['bodyText'] as string, context.strict) : [])]
+    const assertions = judgeOnlyWhatTheAnswerCanTell(blameBodyThatIsNotJson(judged, scope, step))
       .map((assertion) => (pagePrefix ? { ...assertion, message: pagePrefix + assertion.message } : assertion))
+      .map(keepRecordable)
     if (prepared.rebasedFrom) extra.push(rebaseWarning(prepared.rebasedFrom, prepared.outgoing.url, step, stepRules(step)))
     exchanges.push({ prepared, response, scope, assertions })
     if (!step.follow) break
@@ -161,7 +241,33 @@ async function fetchPages(step: Step, variables: Scope, context: RunContext): Pr
   } while (next && !context.interrupted.aborted)
   const first = exchanges[0]!
   const shown = exchanges.find((exchange) => statusOf(exchange.assertions) === 'failed') ?? exchanges.at(-1)!
-  return { first, shown, assertions: [...exchanges.flatMap((exchange) => exchange.assertions), ...extra], pages: exchanges.length, collected }
+  const perPage = exchanges.map((exchange) => exchange.assertions)
+  return { first, shown, assertions: [...(step.follow ? collapsePages(perPage) : perPage.flat()), ...extra], pages: exchanges.length, collected }
+}
+
+/** The same failed check on several pages is one failure naming the pages (`pages 1–4: …`), with the first page's values. */
+function collapsePages(pages: readonly (readonly AssertionResult[])[]): AssertionResult[] {
+  const kept: AssertionResult[] = []
+  const repeats = new Map<string, { index: number; pages: number[] }>()
+  pages.forEach((assertions, page) => {
+    for (const assertion of assertions) {
+      const unprefixed = assertion.message.replace(/^page \d+: /, '')
+      const key = [assertion.ok, assertion.severity, assertion.rules.join(','), assertion.target.replace(/\[\d+\]/g, '[*]'), unprefixed].join('\u0000')
+      const seen = repeats.get(key)
+      if (seen && !assertion.ok) {
+        seen.pages.push(page + 1)
+        continue
+      }
+      repeats.set(key, { index: kept.length, pages: [page + 1] })
+      kept.push(assertion)
+    }
+  })
+  for (const { index, pages: on } of repeats.values()) {
+    if (on.length < 2) continue
+    const assertion = kept[index]!
+    kept[index] = { ...assertion, message: `${on.length} pages (${on[0]}–${on.at(-1)}): ${assertion.message.replace(/^page \d+: /, '')}` }
+  }
+  return kept
 }
 
 function capture(step: Step, scope: Scope, state: ScenarioState): void {
@@ -202,6 +308,11 @@ function addRejectionHint(step: Step, exchange: Exchange, assertions: AssertionR
   })
 }
 
+/** Every rule the step's checks and schema are filed under: what the step judges. */
+export function rulesOf(step: Step): string[] {
+  return [...new Set([...step.expect.checks.flatMap((check) => check.rules), ...(step.expect.schema?.rules ?? [])])]
+}
+
 /** The rules a step's own checks are filed under (the step's `rule`, or the scenario's). */
 function stepRules(step: Step): readonly string[] {
   return step.expect.checks[0]?.rules ?? step.expect.schema?.rules ?? []
@@ -227,7 +338,9 @@ function recordRequest(prepared: PreparedRequest, step: Step): Pick<StepResult, 
 function recordResponse(response: IncomingResponse, scope: Scope, context: RunContext): RecordedResponse {
   const truncated = response.body.length > MAX_RECORDED_BODY
   // Redact the whole text before cutting it, so a token that straddles the cut cannot leave a prefix behind.
-  const body = scope['body'] !== undefined && !truncated ? scope['body'] : response.body.length > 0 ? context.redact(String(scope['bodyText'])).slice(0, MAX_RECORDED_BODY) : undefined
+  // A body nested too deep for the reporters' recursive walks is kept as its text.
+  const structured = scope['body'] !== undefined && !truncated && !isDeeperThan(scope['body'], MAX_RECORDED_DEPTH)
+  const body = structured ? scope['body'] : response.body.length > 0 ? context.redact(String(scope['bodyText'])).slice(0, MAX_RECORDED_BODY) : undefined
   return { status: response.status, headers: response.headers, ...(body !== undefined ? { body } : {}), bodyBytes: response.wireBytes, ...(truncated ? { truncated } : {}) }
 }
 

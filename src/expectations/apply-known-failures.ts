@@ -1,12 +1,5 @@
-import type { RunResult, ScenarioResult } from '../model/result.js'
-import type { Reporter } from '../report/reporter.js'
-import type {
-  KnownFailureNote,
-  KnownFailureReport,
-  ReportedRunResult,
-  ReportedScenarioResult,
-} from '../report/reported-result.js'
-import { failedAssertions } from '../report/evidence.js'
+import type { RunResult, RunSummary, ScenarioResult } from '../model/result.js'
+import type { KnownFailureNote, KnownFailureReport, ReportedRunSummary, ReportedScenarioResult } from '../model/reported-result.js'
 import type { KnownFailure } from './known-failures.js'
 
 /*
@@ -18,8 +11,16 @@ import type { KnownFailure } from './known-failures.js'
  *   "unexpectedly passed", which fails the run so the list stays honest.
  */
 
-/** A copy of the result with `expectation`, `knownFailure`, the run's `knownFailures` and the summary updated. */
-export function applyKnownFailures(result: RunResult, known: readonly KnownFailure[]): ReportedRunResult {
+export interface KnownFailuresApplied {
+  readonly scenarios: readonly ReportedScenarioResult[]
+  readonly summary: ReportedRunSummary
+  /** Absent when no known-failures file was given. */
+  readonly knownFailures?: readonly KnownFailureReport[]
+}
+
+/** The scenarios with `expectation` and `knownFailure` set, the summary counted again, and what became of each entry. */
+export function applyKnownFailures(result: Pick<RunResult, 'scenarios' | 'summary'>, known: readonly KnownFailure[]): KnownFailuresApplied {
+  if (known.length === 0) return { scenarios: result.scenarios, summary: { ...result.summary, expectedFailures: 0, unexpectedlyPassed: 0 } }
   const reports = known.map((entry) => reportEntry(entry, result.scenarios))
   const stale = known.filter((_entry, index) => reports[index]?.outcome === 'unexpectedly-passed')
   const scenarios = result.scenarios.map((scenario) => {
@@ -29,12 +30,12 @@ export function applyKnownFailures(result: RunResult, known: readonly KnownFailu
     return entry ? { ...scenario, expectation: 'unexpectedly-passed' as const, knownFailure: note(entry) } : marked
   })
   const count = (test: (scenario: ReportedScenarioResult) => boolean): number => scenarios.filter(test).length
+  const summary: RunSummary = result.summary
   return {
-    ...result,
     scenarios,
     knownFailures: reports,
     summary: {
-      ...result.summary,
+      ...summary,
       failed: count((scenario) => scenario.status === 'failed' && scenario.expectation !== 'expected-failure'),
       expectedFailures: count((scenario) => scenario.expectation === 'expected-failure'),
       unexpectedlyPassed: count((scenario) => scenario.expectation === 'unexpectedly-passed'),
@@ -58,26 +59,6 @@ export function markScenario(scenario: ScenarioResult, known: readonly KnownFail
   return scenario
 }
 
-/** Wraps a reporter (e.g. the multiplexer) so that it sees results with known failures applied. */
-export function withKnownFailures(reporter: Reporter, known: readonly KnownFailure[]): Reporter {
-  if (known.length === 0) return reporter
-  return {
-    ...bindAll(reporter),
-    ...(reporter.onScenarioEnd ? { onScenarioEnd: (result) => reporter.onScenarioEnd?.(markScenario(result, known)) } : {}),
-    ...(reporter.onRunEnd ? { onRunEnd: (result, plan) => reporter.onRunEnd?.(applyKnownFailures(result, known), plan) } : {}),
-  }
-}
-
-function bindAll(reporter: Reporter): Reporter {
-  const hooks = ['onRunStart', 'onScenarioStart', 'onStepEnd', 'onDiagnostic', 'printsToStdout'] as const
-  const bound: Record<string, unknown> = {}
-  for (const hook of hooks) {
-    const fn = reporter[hook] as ((...args: unknown[]) => unknown) | undefined
-    if (fn) bound[hook] = (...args: unknown[]) => fn.apply(reporter, args)
-  }
-  return bound as Reporter
-}
-
 interface Problem {
   readonly rules: readonly string[]
   /** Transport errors, timeouts: only an entry for the whole scenario covers them. */
@@ -88,7 +69,7 @@ function problemsOf(scenario: ScenarioResult): Problem[] {
   const problems: Problem[] = []
   for (const step of [...scenario.steps, ...scenario.cleanup]) {
     if (step.status !== 'failed' && step.status !== 'error') continue
-    const assertions = failedAssertions(step)
+    const assertions = step.assertions.filter((assertion) => !assertion.ok && assertion.severity === 'failure')
     for (const assertion of assertions) {
       problems.push({ rules: assertion.rules.length > 0 ? assertion.rules : scenario.rules, isError: false })
     }

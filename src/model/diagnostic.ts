@@ -28,6 +28,7 @@ export type ErrorCode =
   | 'E_RATE_LIMITED'
   | 'E_BODY_TOO_LARGE'
   | 'E_UNREACHABLE'
+  | 'E_PREFLIGHT'
   | 'E_CLEANUP'
   | 'E_REPORTER'
   | 'E_INTERNAL'

@@ -38,8 +38,16 @@ export interface AssertionResult {
   readonly at?: SourceRef
 }
 
-/** `blocked`: the step could not be judged (e.g. a body past --max-body-bytes); no rule fails for it. */
+/** `blocked`: the step was not judged (an earlier step of its scenario failed, or its answer could not be read); its rules are not judged either. */
 export type StepStatus = 'passed' | 'failed' | 'error' | 'skipped' | 'blocked'
+
+/** Why a step was not judged. */
+export interface StepBlock {
+  /** One sentence, e.g. `step 1 "create an activity" failed`. */
+  readonly reason: string
+  /** The rules whose failed checks stopped the scenario here; empty when no rule did (a transport error, a body over the size cap). */
+  readonly byRules: readonly string[]
+}
 
 export interface StepResult {
   readonly name: string
@@ -61,6 +69,10 @@ export interface StepResult {
   readonly cell?: MatrixCell
   /** Why a skipped step was not sent (a matrix cell that is open, or whose token was not given). */
   readonly skipReason?: string
+  /** The rules this step's checks are filed under: what it judges, and what is not judged when it is blocked. */
+  readonly rules?: readonly string[]
+  /** Set when status is `blocked`. */
+  readonly block?: StepBlock
 }
 
 export type ScenarioStatus = 'passed' | 'failed' | 'skipped'
@@ -115,6 +127,14 @@ export interface CleanupItem {
   readonly reason: string
 }
 
+/** How long `eventually` steps kept resending, against the run's cap (--max-polling). */
+export interface PollingSummary {
+  readonly spentMs: number
+  readonly capMs: number
+  /** Steps that stopped resending because the cap was used up. */
+  readonly cappedSteps: number
+}
+
 export interface RunResult {
   readonly schemaVersion: number
   readonly tool: { readonly name: 'fitconform'; readonly version: string }
@@ -128,4 +148,5 @@ export interface RunResult {
   /** Problems of the run itself (reporters, cleanup, internal). */
   readonly diagnostics: readonly Diagnostic[]
   readonly cleanup?: CleanupSummary
+  readonly polling?: PollingSummary
 }

@@ -6,6 +6,8 @@
  * plain text.
  */
 export interface GrepFilter {
+  /** The pattern as the user wrote it, for messages. */
+  readonly source: string
   test(text: string): boolean
 }
 
@@ -44,6 +46,7 @@ export function parseGrep(pattern: string): GrepFilter {
   }
   close()
   return {
+    source: pattern,
     test(candidate) {
       const lower = candidate.toLowerCase()
       return alternatives.some(({ text: needle, atStart: start, atEnd: end }) => {

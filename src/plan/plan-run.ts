@@ -19,6 +19,8 @@ export interface RunFilter {
 export interface SkippedScenario {
   readonly scenario: Scenario
   readonly reason: string
+  /** The token roles whose absence skipped it (the flags that would run it). */
+  readonly missingRoles?: readonly TokenRole[]
 }
 
 export interface RunPlan {
@@ -41,7 +43,8 @@ export function planRun(scenarios: readonly Scenario[], filter: RunFilter): RunP
   const skipped: SkippedScenario[] = []
   for (const scenario of sharded) {
     const reason = skipReason(scenario, filter)
-    if (reason) skipped.push({ scenario, reason })
+    const missingRoles = filter.readOnly && scenario.writes ? [] : scenario.tokens.filter((role) => !filter.availableRoles.has(role))
+    if (reason) skipped.push({ scenario, reason, ...(missingRoles.length > 0 ? { missingRoles } : {}) })
     else (scenario.exclusive ? exclusive : concurrent).push(scenario)
   }
   return { exclusive, concurrent, skipped, order: sharded }

@@ -1,78 +1,148 @@
-import type { RunResult, ScenarioResult } from '../model/result.js'
+import type { ReportedRunResult, ReportedScenarioResult } from '../model/reported-result.js'
 import { formatAssertion, formatDiagnostic, type FormatOptions, type RuleIndex } from './format-diagnostic.js'
-import { formatScenarioEvidence } from './evidence.js'
-import { describeKnownFailure, knownFailureOf, type ReportedRunSummary } from './reported-result.js'
+import { describeFailedStep, failedAssertions, formatRuleExample, formatScenarioEvidence } from './evidence.js'
+import { brokenRules, listScenarios, unjudgedSteps, type BrokenRule } from './failures-by-rule.js'
+import type { MissingToken } from './reporter.js'
+import { describeKnownFailure } from './known-failure-text.js'
 import { countOutcomes, formatClosingLine, formatCounts, groupBySection, outcomeOf } from './run-summary.js'
 import { createStyler, type Styler } from './text-style.js'
-import { formatDuration } from './values.js'
+import { formatDuration, truncateText } from './values.js'
 
 export interface ConsoleSummaryOptions {
   readonly colors: boolean
   readonly rules: RuleIndex
+  /** Every failure with its full evidence, grouped by scenario, after the failures by rule. */
+  readonly verbose?: boolean
+  /** Token flags that were not given, and how many scenarios each would have run. */
+  readonly missingTokens?: readonly MissingToken[]
 }
 
+/** Lines one broken rule may take on the console, its example included. */
+export const CONSOLE_LINES_PER_RULE = 40
+const EXAMPLE_MAX_LINES = CONSOLE_LINES_PER_RULE - 6
+const UNJUDGED_SHOWN = 10
+
 /**
- * The end-of-run text, in the order a reader needs it: failures with their evidence (by spec
- * section), known failures that now pass, expected failures, warnings, skips with reasons, problems
- * of the run, counts per section, and the plain closing line last.
+ * The end-of-run text, in the order a reader needs it: failures by rule (each broken rule once, with
+ * one example), steps that could not be judged, with --verbose every failure, known failures,
+ * warnings and skips in a line each, problems of the run, counts per section, a banner for missing
+ * tokens, and the plain closing line last.
  */
-export function formatConsoleSummary(result: RunResult, options: ConsoleSummaryOptions): string {
+export function formatConsoleSummary(result: ReportedRunResult, options: ConsoleSummaryOptions): string {
   const style = createStyler(options.colors)
   const formatOptions: FormatOptions = { colors: options.colors, rules: options.rules }
-  const byOutcome = (outcome: ReturnType<typeof outcomeOf>): ScenarioResult[] =>
+  const byOutcome = (outcome: ReturnType<typeof outcomeOf>): ReportedScenarioResult[] =>
     result.scenarios.filter((scenario) => outcomeOf(scenario) === outcome)
   const blocks: string[] = []
 
+  const broken = brokenRules(result)
+  if (broken.length > 0) {
+    const body = broken.map((rule) => brokenRuleBlock(rule, formatOptions, style))
+    blocks.push(`${heading(`Failures by rule (${broken.length} ${broken.length === 1 ? 'rule' : 'rules'} broken)`, style.red, style)}\n${body.join('\n\n')}`)
+  }
+  const unjudged = unjudgedSteps(result)
+  if (unjudged.length > 0) {
+    const lines = unjudged.slice(0, UNJUDGED_SHOWN).map(({ scenario, step, position, cleanup }) => `${style.red('✘')} ${scenario.id}, ${describeFailedStep({ step, position, cleanup })}: ${step.error?.message ?? failedAssertions(step).find((a) => a.rules.length === 0)?.message ?? ''}`)
+    if (unjudged.length > UNJUDGED_SHOWN) lines.push(style.dim(`… and ${unjudged.length - UNJUDGED_SHOWN} more (--verbose lists them)`))
+    blocks.push(`${heading(`Failed outside any rule (${unjudged.length} steps)`, style.red, style)}\n${lines.join('\n')}`)
+  }
   const failed = byOutcome('failed')
-  if (failed.length > 0) {
+  if (options.verbose && failed.length > 0) {
     const body = groupBySection(failed, options.rules).map(({ section, scenarios }) =>
       `${style.bold(section)}\n${scenarios.map((scenario) => failureBlock(scenario, formatOptions, style)).join('\n\n')}`,
     )
-    blocks.push(`${heading(`Failures (${failed.length})`, style.red, style)}\n${body.join('\n\n')}`)
+    blocks.push(`${heading(`Every failure (${failed.length} scenarios)`, style.red, style)}\n${body.join('\n\n')}`)
   }
   const unexpected = byOutcome('unexpectedly-passed')
   if (unexpected.length > 0) {
     const lines = unexpected.map(
-      (scenario) => `${style.red('✘')} ${scenario.id} ${scenario.title}: passed, but is listed as a known failure (${describeKnownFailure(knownFailureOf(scenario))}); remove it from the list`,
+      (scenario) => `${style.red('✘')} ${scenario.id} ${scenario.title}: passed, but is listed as a known failure (${describeKnownFailure(scenario.knownFailure)}); remove it from the list`,
     )
     blocks.push(`${heading(`Unexpectedly passed (${unexpected.length})`, style.red, style)}\n${lines.join('\n')}`)
   }
   const expected = byOutcome('expected-failure')
   if (expected.length > 0) {
-    const lines = expected.map((scenario) => `${style.yellow('✘')} ${scenario.id} ${scenario.title}: ${describeKnownFailure(knownFailureOf(scenario))}`)
+    const lines = expected.map((scenario) => `${style.yellow('✘')} ${scenario.id} ${scenario.title}: ${describeKnownFailure(scenario.knownFailure)}`)
     blocks.push(`${heading(`Known failures, not failing the run (${expected.length})`, style.yellow, style)}\n${lines.join('\n')}`)
   }
   const warned = result.scenarios.filter((scenario) => scenario.warnings.length > 0)
   if (warned.length > 0) {
     const count = warned.reduce((sum, scenario) => sum + scenario.warnings.length, 0)
-    const lines = warned.map((scenario) => warningBlock(scenario, formatOptions, style))
-    blocks.push(`${heading(`Warnings (${count})`, style.yellow, style)}\n${lines.join('\n\n')}`)
+    const lines = options.verbose ? warned.map((scenario) => warningBlock(scenario, formatOptions, style)) : warningsByRule(result, style)
+    blocks.push(`${heading(`Warnings (${count})`, style.yellow, style)}\n${lines.join(options.verbose ? '\n\n' : '\n')}`)
   }
   const skipped = byOutcome('skipped')
   if (skipped.length > 0) {
-    const lines = skipped.map((scenario) => `${style.yellow('-')} ${scenario.id} ${scenario.title}: ${scenario.skipReason ?? 'skipped'}`)
+    const lines = options.verbose
+      ? skipped.map((scenario) => `${style.yellow('-')} ${scenario.id} ${scenario.title}: ${scenario.skipReason ?? 'skipped'}`)
+      : skipsByReason(skipped, style)
     blocks.push(`${heading(`Skipped (${skipped.length})`, style.yellow, style)}\n${lines.join('\n')}`)
   }
   if (result.diagnostics.length > 0) {
     const lines = result.diagnostics.map((diagnostic) => formatDiagnostic(diagnostic, formatOptions))
     blocks.push(`${heading(`Problems of the run (${result.diagnostics.length})`, style.red, style)}\n${lines.join('\n')}`)
   }
+  if (result.polling && result.polling.cappedSteps > 0) {
+    blocks.push(style.yellow(`Polling: ${result.polling.cappedSteps} eventually step(s) stopped early; the run's ${Math.round(result.polling.capMs / 1000)} s polling budget was used up (--max-polling)`))
+  }
   if (result.scenarios.length > 0) blocks.push(`${heading('By spec section', style.bold, style)}\n${sectionTable(result, options.rules)}`)
-  blocks.push(formatClosingLine(result.summary as ReportedRunSummary, result.durationMs))
+  const banner = missingTokenBanner(options.missingTokens ?? [], style)
+  if (banner) blocks.push(banner)
+  blocks.push(formatClosingLine(result.summary, result.durationMs))
   return `\n${blocks.join('\n\n')}\n`
 }
 
-function failureBlock(scenario: ScenarioResult, options: FormatOptions, style: Styler): string {
+/** Shown before the first scenario and again before the closing line. */
+export function missingTokenBanner(missing: readonly MissingToken[], style: Styler): string | undefined {
+  if (missing.length === 0) return undefined
+  const lines = missing.map((token) => `  ${token.flag} (or ${token.env}) would run ${token.scenarios} more scenario${token.scenarios === 1 ? '' : 's'}`)
+  return style.yellow(style.bold(`NOT TESTED: scenarios skipped for missing tokens`)) + '\n' + lines.join('\n')
+}
+
+function brokenRuleBlock(rule: BrokenRule, options: FormatOptions, style: Styler): string {
+  const { verdict } = rule
+  const lines = [`${style.red('✘')} ${style.bold(verdict.id)}${verdict.section ? ` (${verdict.section})` : ''}: broken in ${rule.scenarios.length} scenario${rule.scenarios.length === 1 ? '' : 's'} (${listScenarios(rule.scenarios)})`]
+  if (verdict.quote) lines.push(`  ${style.dim(`"${truncateText(verdict.quote, 300)}"`)}`)
+  if (rule.example) lines.push(indent(formatRuleExample(rule.example, { ...options, maxLines: EXAMPLE_MAX_LINES })))
+  return lines.join('\n')
+}
+
+/** `! ACTIVITY-FIELDS: 3 warnings in 2 scenarios (first: …)` */
+function warningsByRule(result: ReportedRunResult, style: Styler): string[] {
+  const groups = new Map<string, { count: number; scenarios: Set<string>; first: string }>()
+  for (const scenario of result.scenarios) {
+    for (const warning of scenario.warnings) {
+      const key = warning.rules.join(', ') || scenario.rules[0] || '(no rule)'
+      const group = groups.get(key) ?? { count: 0, scenarios: new Set<string>(), first: warning.message }
+      group.count++
+      group.scenarios.add(scenario.id)
+      groups.set(key, group)
+    }
+  }
+  return [...groups.entries()].map(([rule, group]) => `${style.yellow('!')} ${rule}: ${group.count} in ${group.scenarios.size} scenario${group.scenarios.size === 1 ? '' : 's'}, e.g. ${truncateText(group.first.split('\n')[0] ?? '', 160)}`)
+}
+
+/** `- 12 scenarios: needs --other-token (…)`: one line per reason; --verbose lists every scenario. */
+function skipsByReason(skipped: readonly ReportedScenarioResult[], style: Styler): string[] {
+  const groups = new Map<string, ReportedScenarioResult[]>()
+  for (const scenario of skipped) {
+    const reason = scenario.skipReason ?? 'skipped'
+    groups.set(reason, [...(groups.get(reason) ?? []), scenario])
+  }
+  return [...groups.entries()].map(([reason, scenarios]) => `${style.yellow('-')} ${scenarios.length === 1 ? scenarios[0]!.id : `${scenarios.length} scenarios (${listScenarios(scenarios)})`}: ${reason}`)
+}
+
+function failureBlock(scenario: ReportedScenarioResult, options: FormatOptions, style: Styler): string {
   const title = `${style.red('✘')} ${scenario.id} ${scenario.title} ${style.dim(`(${scenario.file}, ${formatDuration(scenario.durationMs)})`)}`
   return `${title}\n${indent(formatScenarioEvidence(scenario, options))}`
 }
 
-function warningBlock(scenario: ScenarioResult, options: FormatOptions, style: Styler): string {
+function warningBlock(scenario: ReportedScenarioResult, options: FormatOptions, style: Styler): string {
   const warnings = scenario.warnings.map((warning) => formatAssertion(warning, { ...options, fallbackRules: scenario.rules }))
   return `${style.yellow('!')} ${scenario.id} ${scenario.title}\n${indent(warnings.join('\n'))}`
 }
 
-function sectionTable(result: RunResult, rules: RuleIndex): string {
+function sectionTable(result: ReportedRunResult, rules: RuleIndex): string {
   const groups = groupBySection(result.scenarios, rules)
   const width = Math.max(...groups.map(({ section }) => section.length))
   return groups.map(({ section, scenarios }) => `  ${section.padEnd(width)}  ${formatCounts(countOutcomes(scenarios))}`).join('\n')

@@ -99,3 +99,39 @@ function indent(text: string, prefix = '    '): string {
     .map((line) => (line === '' ? '' : prefix + line))
     .join('\n')
 }
+
+/** Lines of a response body shown in a rule's example (the full body is in --verbose and the HTML report). */
+const EXAMPLE_BODY_LINES = 12
+
+export interface ExampleOptions extends FormatOptions {
+  /** The block is cut to this many lines, saying where the rest is. */
+  readonly maxLines: number
+}
+
+/**
+ * One broken rule's example, short enough for the first screen: the rule's failed checks in that
+ * step, the request line, the response head with the start of its body, and the curl line.
+ */
+export function formatRuleExample(example: { readonly scenario: ScenarioResult; readonly step: StepResult; readonly position: number; readonly cleanup: boolean; readonly assertions: readonly AssertionResult[] }, options: ExampleOptions): string {
+  const { step } = example
+  const style = createStyler(options.colors)
+  const assertionOptions = { ...options, fallbackRules: example.scenario.rules, responseBody: step.response?.body }
+  const lines: string[] = [`${style.dim('example:')} ${example.scenario.id}, ${describeFailedStep({ step, position: example.position, cleanup: example.cleanup })}`]
+  lines.push(...example.assertions.slice(0, 2).map((assertion) => formatAssertion(assertion, { ...assertionOptions, rules: undefined })))
+  const others = failedAssertions(step).length - Math.min(example.assertions.length, 2)
+  if (others > 0) lines.push(style.dim(`(${others} more failed check${others === 1 ? '' : 's'} in this step)`))
+  if (step.request) lines.push(`${style.bold('request')}: ${step.request.method} ${step.request.url}`)
+  if (step.response) {
+    const body = step.response.body === undefined || step.response.body === '' ? undefined : prettyBody(step.response.body, { maxChars: 1500, maxLines: EXAMPLE_BODY_LINES }).text
+    lines.push(`${style.bold('response')}: HTTP ${step.response.status}, ${step.response.headers['content-type'] ?? 'no Content-Type'}, ${step.response.bodyBytes} bytes`)
+    if (body) lines.push(indent(body))
+  }
+  if (step.curl) lines.push(formatCurl(step.curl, options))
+  return capLines(lines.join('\n'), options.maxLines)
+}
+
+function capLines(text: string, maxLines: number): string {
+  const lines = text.split('\n')
+  if (lines.length <= maxLines) return text
+  return [...lines.slice(0, maxLines - 1), `… ${lines.length - maxLines + 1} more lines: run with --verbose, or open report.html`].join('\n')
+}

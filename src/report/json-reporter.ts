@@ -1,23 +1,23 @@
-import type { RunResult } from '../model/result.js'
+import type { ReportedRunResult } from '../model/reported-result.js'
 import type { Reporter } from './reporter.js'
 import { writeReportFile, type FileReporterOptions } from './output-path.js'
-import { maskPersonalData } from './personal-data.js'
 
 const JSON_REPORT_FILE = 'results.json'
 
 /**
  * `results.json`: the RunResult as it is (it carries `schemaVersion`), documented by
  * schemas/report.schema.json. Our own shape rather than a borrowed one (Playwright's JSONReport,
- * Jest's): the scenario/step/assertion structure is the product. Tokens were redacted by the runner;
- * personal data is masked here unless asked otherwise.
+ * Jest's): the scenario/step/assertion structure is the product. Tokens were redacted by the runner,
+ * personal data masked by the finalize stage unless asked otherwise.
  */
 export function createJsonReporter(options: FileReporterOptions): Reporter & { readonly name: 'json' } {
+  let written: string | undefined
   return {
     name: 'json',
     printsToStdout: () => false,
-    async onRunEnd(result: RunResult) {
-      const shown = options.showPersonalData ? result : maskPersonalData(result)
-      await writeReportFile(options, JSON_REPORT_FILE, `${JSON.stringify(shown, null, 2)}\n`)
+    outputFiles: () => (written ? [written] : []),
+    async onRunEnd(result: ReportedRunResult) {
+      written = await writeReportFile(options, JSON_REPORT_FILE, `${JSON.stringify(result, null, 2)}\n`)
     },
   }
 }

@@ -5,6 +5,7 @@
  *   scenario file (YAML)   → <testsuite name="suites/feed/page-size.yaml" file=… tests failures errors skipped time>
  *   scenario               → <testcase classname="<file>" name="<title>" file="<file>" time="0.120">
  *   id, rule ids, tags     → <properties><property name="rule" value="FEED-PAGE-SIZE"/>…</properties>
+ *   rules it broke         → <property name="failed-rule" value="FEED-PAGE-SIZE"/> (the run's rule verdicts)
  *   failed checks          → <failure message="<first failed check>" type="E_CHECK_FAILED">evidence</failure>
  *   transport, timeout and
  *   internal step errors   → <error message="<diagnostic>" type="E_TIMEOUT">evidence</error>
@@ -28,25 +29,25 @@
  *
  * Evidence is the plain-text rendering of format-diagnostic.ts (no colour).
  */
-import type { RunResult, ScenarioResult } from '../model/result.js'
+import type { ReportedRunResult, ReportedScenarioResult } from '../model/reported-result.js'
 import { indexRules, formatAssertion, type RuleIndex } from './format-diagnostic.js'
 import { describeFailedStep, failedAssertions, failedSteps, formatStepEvidence, type EvidenceOptions, type FailedStep } from './evidence.js'
 import { writeReportFile, type FileReporterOptions } from './output-path.js'
-import { maskPersonalData } from './personal-data.js'
 import type { Reporter, RunPlanView } from './reporter.js'
-import { describeKnownFailure, knownFailureOf } from './reported-result.js'
+import { describeKnownFailure } from './known-failure-text.js'
 import { outcomeOf } from './run-summary.js'
 import { escapeXmlText, xmlAttributes } from './xml.js'
 
 const JUNIT_REPORT_FILE = 'junit.xml'
 
 export function createJunitReporter(options: FileReporterOptions): Reporter & { readonly name: 'junit' } {
+  let written: string | undefined
   return {
     name: 'junit',
     printsToStdout: () => false,
-    async onRunEnd(result: RunResult, plan: RunPlanView) {
-      const shown = options.showPersonalData ? result : maskPersonalData(result)
-      await writeReportFile(options, JUNIT_REPORT_FILE, renderJunit(shown, indexRules(plan.rules)))
+    outputFiles: () => (written ? [written] : []),
+    async onRunEnd(result: ReportedRunResult, plan: RunPlanView) {
+      written = await writeReportFile(options, JUNIT_REPORT_FILE, renderJunit(result, indexRules(plan.rules)))
     },
   }
 }
@@ -65,12 +66,16 @@ interface TestCase {
 }
 
 /** The whole document; pure, so tests can read it without touching the disk. */
-export function renderJunit(result: RunResult, rules: RuleIndex): string {
-  const byFile = new Map<string, ScenarioResult[]>()
+export function renderJunit(result: ReportedRunResult, rules: RuleIndex): string {
+  const byFile = new Map<string, ReportedScenarioResult[]>()
   for (const scenario of result.scenarios) byFile.set(scenario.file, [...(byFile.get(scenario.file) ?? []), scenario])
   const total = emptyCounts()
+  const brokenIn = new Map<string, string[]>()
+  for (const verdict of result.rules) {
+    for (const entry of verdict.scenarios) if (entry.status === 'failed') brokenIn.set(entry.id, [...(brokenIn.get(entry.id) ?? []), verdict.id])
+  }
   const suites = [...byFile.entries()].map(([file, scenarios]) => {
-    const cases = scenarios.map((scenario) => renderTestCase(scenario, rules))
+    const cases = scenarios.map((scenario) => renderTestCase(scenario, rules, brokenIn.get(scenario.id) ?? []))
     const counts = sumCounts(cases.map((testCase) => testCase.counts))
     addCounts(total, counts)
     const attributes = xmlAttributes([['name', file], ['file', file], ...countAttributes(counts), ['timestamp', result.startedAt]])
@@ -80,12 +85,12 @@ export function renderJunit(result: RunResult, rules: RuleIndex): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${rootAttributes}>\n${suites.join('')}</testsuites>\n`
 }
 
-function renderTestCase(scenario: ScenarioResult, rules: RuleIndex): TestCase {
+function renderTestCase(scenario: ReportedScenarioResult, rules: RuleIndex, brokenRules: readonly string[]): TestCase {
   const counts: Counts = { ...emptyCounts(), tests: 1, timeMs: scenario.durationMs }
-  const children = [propertiesXml(scenario)]
+  const children = [propertiesXml(scenario, brokenRules)]
   const outcome = outcomeOf(scenario)
   const evidenceOptions: EvidenceOptions = { colors: false, rules, scenarioRules: scenario.rules }
-  const known = knownFailureOf(scenario)
+  const known = scenario.knownFailure
   const failed = failedSteps(scenario)
   const systemOut: string[] = []
   if (outcome === 'skipped') {
@@ -141,12 +146,13 @@ function stepText(failed: FailedStep, evidenceOptions: EvidenceOptions): string 
   return `${describeFailedStep(failed)}\n${formatStepEvidence(failed.step, evidenceOptions)}`
 }
 
-function propertiesXml(scenario: ScenarioResult): string {
-  const known = knownFailureOf(scenario)
+function propertiesXml(scenario: ReportedScenarioResult, brokenRules: readonly string[]): string {
+  const known = scenario.knownFailure
   const properties: Array<readonly [string, string]> = [
     ['id', scenario.id],
     ...scenario.rules.map((rule) => ['rule', rule] as const),
     ...scenario.tags.map((tag) => ['tag', tag] as const),
+    ...brokenRules.map((rule) => ['failed-rule', rule] as const),
     ...(known ? [['known-failure', describeKnownFailure(known)] as const] : []),
   ]
   const items = properties.map(([name, value]) => `<property${xmlAttributes([['name', name], ['value', value]])}/>`)

@@ -1,11 +1,11 @@
 import { appendFile } from 'node:fs/promises'
-import type { RunResult, ScenarioResult } from '../model/result.js'
+import type { ReportedRunResult, ReportedScenarioResult } from '../model/reported-result.js'
 import { formatAssertion, indexRules, type RuleIndex } from './format-diagnostic.js'
-import { formatScenarioEvidence } from './evidence.js'
+import { describeFailedStep, failedAssertions, formatRuleExample, formatScenarioEvidence } from './evidence.js'
+import { brokenRules, listScenarios, unjudgedSteps, type BrokenRule } from './failures-by-rule.js'
 import { writeReportFile, type FileReporterOptions } from './output-path.js'
-import { maskPersonalData } from './personal-data.js'
 import type { Reporter, RunPlanView } from './reporter.js'
-import { describeKnownFailure, knownFailureOf, type ReportedRunSummary } from './reported-result.js'
+import { describeKnownFailure } from './known-failure-text.js'
 import { describeOutcome, formatClosingLine, groupBySection, outcomeOf, plural, type Outcome } from './run-summary.js'
 import { truncateText, formatDuration } from './values.js'
 
@@ -20,13 +20,14 @@ export interface MarkdownReporterOptions extends FileReporterOptions {
 
 /** `summary.md` for pull requests and the GitHub job summary. */
 export function createMarkdownReporter(options: MarkdownReporterOptions): Reporter & { readonly name: 'markdown' } {
+  let written: string | undefined
   return {
     name: 'markdown',
     printsToStdout: () => false,
-    async onRunEnd(result: RunResult, plan: RunPlanView) {
-      const shown = options.showPersonalData ? result : maskPersonalData(result)
-      const text = renderMarkdown(shown, indexRules(plan.rules))
-      await writeReportFile(options, MARKDOWN_REPORT_FILE, text)
+    outputFiles: () => (written ? [written] : []),
+    async onRunEnd(result: ReportedRunResult, plan: RunPlanView) {
+      const text = renderMarkdown(result, indexRules(plan.rules))
+      written = await writeReportFile(options, MARKDOWN_REPORT_FILE, text)
       if (options.stepSummaryFile) await appendFile(options.stepSummaryFile, `${text}\n`, 'utf8')
     },
   }
@@ -40,52 +41,96 @@ const ICONS: Readonly<Record<Outcome, string>> = {
   'unexpectedly-passed': '❗',
 }
 
+/** A pull-request comment holds 65,536 characters; the summary stays under that whatever the server does. */
+export const MARKDOWN_MAX_CHARS = 64_000
+/** Room the failures by rule may take with examples; past it, the remaining rules get a line each. */
+const RULE_EXAMPLES_MAX_CHARS = 32_000
+const EXAMPLE_MAX_LINES = 36
+
 /**
- * A heading with the closing line, a short table per spec section, then each failure (and each
- * known failure that now passes) with its evidence collapsed in <details>, warnings and skips.
+ * A heading with the closing line, then failures by rule (each broken rule once, with one example
+ * collapsed in <details>), a short table per spec section, each failing scenario with its evidence,
+ * warnings and skips. Parts that would pass the size budget are left out, saying so.
  */
-export function renderMarkdown(result: RunResult, rules: RuleIndex): string {
-  const summary = result.summary as ReportedRunSummary
-  const lines = [
+export function renderMarkdown(result: ReportedRunResult, rules: RuleIndex): string {
+  const summary = result.summary
+  const head = [
     `## fitconform: ${formatClosingLine(summary, result.durationMs)}`,
     '',
     `Target: ${inlineCode(result.target)}${result.strict ? ' (strict)' : ''} · started ${result.startedAt}`,
-  ]
+  ].join('\n')
+  const parts: string[] = [head]
+  const broken = brokenRules(result)
+  if (broken.length > 0) parts.push(failuresByRule(broken, rules))
+  const unjudged = unjudgedSteps(result)
+  if (unjudged.length > 0) {
+    const lines = unjudged.map(({ scenario, step, position, cleanup }) => `- ${inlineCode(scenario.id)} ${escapeMarkdown(describeFailedStep({ step, position, cleanup }))}: ${escapeMarkdown(truncateText(step.error?.message ?? failedAssertions(step)[0]?.message ?? '', 300))}`)
+    parts.push(['', `### Failed outside any rule (${unjudged.length})`, '', ...lines].join('\n'))
+  }
+  const sections: string[] = []
   for (const { section, scenarios } of groupBySection(result.scenarios, rules)) {
-    lines.push('', `### ${escapeMarkdown(section)}`, '', '| | Scenario | Result | Time |', '|---|---|---|---|')
+    sections.push('', `### ${escapeMarkdown(section)}`, '', '| | Scenario | Result | Time |', '|---|---|---|---|')
     for (const scenario of scenarios) {
       const cells = [ICONS[outcomeOf(scenario)], `${inlineCode(scenario.id)} ${escapeMarkdown(scenario.title)}`, escapeMarkdown(describeOutcome(scenario)), formatDuration(scenario.durationMs)]
-      lines.push(`| ${cells.join(' | ')} |`)
+      sections.push(`| ${cells.join(' | ')} |`)
     }
   }
+  parts.push(sections.join('\n'))
   const failing = result.scenarios.filter((scenario) => ['failed', 'unexpectedly-passed', 'expected-failure'].includes(outcomeOf(scenario)))
-  if (failing.length > 0) {
-    lines.push('', '### Failures', '')
-    for (const scenario of failing) lines.push(failureDetails(scenario, rules))
-  }
+  if (failing.length > 0) parts.push(['', '### Failures by scenario', '', ...failing.map((scenario) => failureDetails(scenario, rules))].join('\n'))
   const warned = result.scenarios.filter((scenario) => scenario.warnings.length > 0)
   if (warned.length > 0) {
-    lines.push('', `### Warnings (${summary.warnings})`, '')
+    const lines = ['', `### Warnings (${summary.warnings})`, '']
     for (const scenario of warned) {
       const text = scenario.warnings.map((warning) => formatAssertion(warning, { colors: false, rules, fallbackRules: scenario.rules })).join('\n')
-      lines.push(details(`⚠️ ${inlineCode(scenario.id)} ${escapeHtml(scenario.title)}: ${plural(scenario.warnings.length, 'warning')}`, text))
+      lines.push(details(`⚠️ ${inlineCode(scenario.id)} ${escapeHtml(scenario.title)}: ${plural(scenario.warnings.length, 'warning')}`, truncateText(text, EVIDENCE_MAX_CHARS)))
     }
+    parts.push(lines.join('\n'))
   }
   const skipped = result.scenarios.filter((scenario) => scenario.status === 'skipped')
   if (skipped.length > 0) {
-    lines.push('', '### Skipped', '')
-    for (const scenario of skipped) lines.push(`- ${inlineCode(scenario.id)} ${escapeMarkdown(scenario.title)}: ${escapeMarkdown(scenario.skipReason ?? 'skipped')}`)
+    parts.push(['', '### Skipped', '', ...skipped.map((scenario) => `- ${inlineCode(scenario.id)} ${escapeMarkdown(scenario.title)}: ${escapeMarkdown(scenario.skipReason ?? 'skipped')}`)].join('\n'))
   }
   if (result.diagnostics.length > 0) {
-    lines.push('', '### Problems of the run', '')
-    for (const diagnostic of result.diagnostics) lines.push(`- ${inlineCode(diagnostic.code)} ${escapeMarkdown(diagnostic.message)}`)
+    parts.push(['', '### Problems of the run', '', ...result.diagnostics.map((diagnostic) => `- ${inlineCode(diagnostic.code)} ${escapeMarkdown(truncateText(diagnostic.message, 500))}`)].join('\n'))
   }
-  return `${lines.join('\n')}\n`
+  return `${withinBudget(parts)}\n`
 }
 
-function failureDetails(scenario: ScenarioResult, rules: RuleIndex): string {
+/** Whole parts, in order, while they fit; then one line saying what was left out. */
+function withinBudget(parts: readonly string[]): string {
+  const note = '\n\n_The rest of this summary was left out to fit a pull-request comment: results.json and report.html hold everything._'
+  let text = ''
+  for (const [index, part] of parts.entries()) {
+    const next = index === 0 ? part : `${text}\n${part}`
+    if (next.length + note.length > MARKDOWN_MAX_CHARS) return (text || truncateText(part, MARKDOWN_MAX_CHARS - note.length)) + note
+    text = next
+  }
+  return text
+}
+
+function failuresByRule(broken: readonly BrokenRule[], rules: RuleIndex): string {
+  const lines = ['', `### Failures by rule (${broken.length})`, '']
+  let used = 0
+  for (const rule of broken) {
+    const { verdict } = rule
+    const label = `❌ <code>${escapeHtml(verdict.id)}</code>${verdict.section ? ` (${escapeHtml(verdict.section)})` : ''}: broken in ${plural(rule.scenarios.length, 'scenario')} (${escapeHtml(listScenarios(rule.scenarios))})`
+    const quote = verdict.quote ? `> ${escapeMarkdown(truncateText(verdict.quote, 400))}\n\n` : ''
+    if (!rule.example || used > RULE_EXAMPLES_MAX_CHARS) {
+      lines.push(`- ${label}`)
+      continue
+    }
+    const example = formatRuleExample(rule.example, { colors: false, rules, maxLines: EXAMPLE_MAX_LINES })
+    const block = `${quote}${details(`${label}`, example)}`
+    used += block.length
+    lines.push(block)
+  }
+  return lines.join('\n')
+}
+
+function failureDetails(scenario: ReportedScenarioResult, rules: RuleIndex): string {
   const outcome = outcomeOf(scenario)
-  const known = knownFailureOf(scenario)
+  const known = scenario.knownFailure
   const label = `${ICONS[outcome]} ${inlineCode(scenario.id)} ${escapeHtml(scenario.title)}`
   if (outcome === 'unexpectedly-passed') {
     return details(`${label}: unexpectedly passed`, `listed as a known failure (${describeKnownFailure(known)}); remove it from the list`)

@@ -1,12 +1,15 @@
 import type { Diagnostic } from '../model/diagnostic.js'
-import type { RunResult, ScenarioResult, StepResult } from '../model/result.js'
+import type { ReportedRunResult, ReportedScenarioResult } from '../model/reported-result.js'
+import type { StepResult } from '../model/result.js'
 import type { Reporter, RunPlanView, ScenarioView } from './reporter.js'
 
-type Hook = Exclude<keyof Reporter, 'printsToStdout'>
+type Hook = Exclude<keyof Reporter, 'printsToStdout' | 'outputFiles'>
 
-export type Multiplexer = Required<Reporter> & {
+export type Multiplexer = Required<Omit<Reporter, 'outputFiles'>> & {
   /** E_REPORTER diagnostics of the reporters that threw; the CLI exits non-zero when there are any. */
   errors(): Diagnostic[]
+  /** Every file the reporters wrote, in reporter order. */
+  writtenFiles(): string[]
 }
 
 /**
@@ -43,13 +46,14 @@ export function createMultiplexer(reporters: readonly Reporter[]): Multiplexer {
 
   return {
     errors: () => [...errors],
+    writtenFiles: () => reporters.flatMap((reporter) => [...(reporter.outputFiles?.() ?? [])]),
     printsToStdout: () => reporters.some((reporter) => reporter.printsToStdout?.() === true),
     onRunStart: (plan: RunPlanView) => dispatch('onRunStart', (reporter) => reporter.onRunStart?.(plan)),
     onScenarioStart: (scenario: ScenarioView) => dispatch('onScenarioStart', (reporter) => reporter.onScenarioStart?.(scenario)),
     onStepEnd: (step: StepResult, scenario: ScenarioView) => dispatch('onStepEnd', (reporter) => reporter.onStepEnd?.(step, scenario)),
-    onScenarioEnd: (result: ScenarioResult) => dispatch('onScenarioEnd', (reporter) => reporter.onScenarioEnd?.(result)),
+    onScenarioEnd: (result: ReportedScenarioResult) => dispatch('onScenarioEnd', (reporter) => reporter.onScenarioEnd?.(result)),
     onDiagnostic: (diagnostic: Diagnostic) => dispatch('onDiagnostic', (reporter) => reporter.onDiagnostic?.(diagnostic)),
-    onRunEnd: (result: RunResult, plan: RunPlanView) => {
+    onRunEnd: (result: ReportedRunResult, plan: RunPlanView) => {
       const withErrors = errors.length === 0 ? result : { ...result, diagnostics: [...result.diagnostics, ...errors] }
       return dispatch('onRunEnd', (reporter) => reporter.onRunEnd?.(withErrors, plan))
     },

@@ -49,6 +49,12 @@ export function maskPersonalData<T extends RunResult>(result: T): T {
   return masked as T
 }
 
+/** One scenario alone, for the events reporters receive while the run goes on. */
+export function maskScenarioPersonalData<S extends ScenarioResult>(scenario: S): S {
+  const masker = new Masker()
+  return masker.scenarioText(masker.scenario(scenario))
+}
+
 class Masker {
   private readonly found = new Map<string, string>()
 

@@ -15,6 +15,8 @@ export interface ReporterContext {
   screen: Screen
   /** `--show-personal-data`. */
   showPersonalData: boolean
+  /** `--verbose`: the console prints every failure. */
+  verbose?: boolean
   /** Defaults to process.cwd(); output paths and module paths are relative to it. */
   cwd?: string
   /** Defaults to process.env; the markdown reporter reads GITHUB_STEP_SUMMARY from it. */
@@ -32,7 +34,7 @@ export interface ReporterSpec {
 type Factory = (context: ReporterContext, option: string | undefined) => Reporter
 
 const BUILTIN: Readonly<Record<string, Factory>> = {
-  console: (context, option) => createConsoleReporter({ screen: context.screen, mode: consoleMode(option), showPersonalData: context.showPersonalData }),
+  console: (context, option) => createConsoleReporter({ screen: context.screen, mode: consoleMode(option), verbose: context.verbose ?? false }),
   json: (context, option) => createJsonReporter(fileOptions(context, option)),
   junit: (context, option) => createJunitReporter(fileOptions(context, option)),
   html: (context, option) => createHtmlReporter(fileOptions(context, option)),
@@ -56,7 +58,7 @@ export async function createReporters(list: string, context: ReporterContext): P
     reporters.push(factory ? factory(context, spec.option) : await loadCustomReporter(spec, context))
   }
   if (!reporters.some((reporter) => reporter.printsToStdout?.() === true)) {
-    reporters.push(createConsoleReporter({ screen: context.screen, mode: 'summary', showPersonalData: context.showPersonalData }))
+    reporters.push(createConsoleReporter({ screen: context.screen, mode: 'summary', verbose: context.verbose ?? false }))
   }
   return reporters
 }
@@ -83,7 +85,10 @@ async function loadCustomReporter(spec: ReporterSpec, context: ReporterContext):
     module = (await import(specifier)) as { default?: unknown }
   } catch (cause) {
     const known = BUILTIN_REPORTERS.join(', ')
-    throw new Error(`cannot load reporter "${spec.name}" (built-in reporters: ${known}): ${describe(cause)}`, { cause })
+    const notFound = (cause as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND'
+    if (notFound && !isPath) throw new Error(`unknown reporter "${spec.name}"; the reporters are ${known}, or a module path such as ./my-reporter.js`, { cause })
+    if (notFound) throw new Error(`reporter module ${spec.name} not found (relative to ${cwd}); the built-in reporters are ${known}`, { cause })
+    throw new Error(`cannot load reporter "${spec.name}": ${describe(cause)}`, { cause })
   }
   const exported = module.default
   const options = { ...context, ...(spec.option === undefined ? {} : { output: spec.option }) }

@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../model/diagnostic.js'
-import type { RunResult, ScenarioResult, StepResult } from '../model/result.js'
+import type { ReportedRunResult, ReportedScenarioResult } from '../model/reported-result.js'
+import type { StepResult } from '../model/result.js'
 import type { Rule } from '../model/scenario.js'
 
 type Awaitable<T> = T | Promise<T>
@@ -10,6 +11,16 @@ export interface RunPlanView {
   readonly strict: boolean
   readonly scenarios: readonly ScenarioView[]
   readonly rules: readonly Rule[]
+  /** Token flags not given, with how many selected scenarios each would have run (they are skipped). */
+  readonly missingTokens?: readonly MissingToken[]
+}
+
+export interface MissingToken {
+  /** `--other-token` */
+  readonly flag: string
+  /** `FITCONFORM_OTHER_TOKEN` */
+  readonly env: string
+  readonly scenarios: number
 }
 
 export interface ScenarioView {
@@ -26,13 +37,15 @@ export interface Reporter {
   onRunStart?(plan: RunPlanView): Awaitable<void>
   onScenarioStart?(scenario: ScenarioView): Awaitable<void>
   onStepEnd?(step: StepResult, scenario: ScenarioView): Awaitable<void>
-  onScenarioEnd?(result: ScenarioResult): Awaitable<void>
+  onScenarioEnd?(result: ReportedScenarioResult): Awaitable<void>
   /** Load, internal and other reporters' errors; never thrown at a reporter. */
   onDiagnostic?(diagnostic: Diagnostic): Awaitable<void>
-  /** Once, at the end; file reporters write here. */
-  onRunEnd?(result: RunResult, plan: RunPlanView): Awaitable<void>
+  /** Once, at the end, with the finalized result (known failures applied, rules judged, personal data masked); file reporters write here. */
+  onRunEnd?(result: ReportedRunResult, plan: RunPlanView): Awaitable<void>
   /** False for file-only reporters, so the CLI can add the console reporter. */
   printsToStdout?(): boolean
+  /** The files this reporter wrote, once onRunEnd is done: the run ends by naming every one. */
+  outputFiles?(): readonly string[]
 }
 
 /** Where terminal reporters write: injected so tests never touch process.stdout. */

@@ -1,6 +1,5 @@
-import type { ScenarioResult } from '../model/result.js'
 import type { RuleIndex } from './format-diagnostic.js'
-import { expectationOf, type ReportedRunSummary } from './reported-result.js'
+import type { ReportedRunSummary, ReportedScenarioResult } from '../model/reported-result.js'
 
 /** Shared by every reporter so the same run reads the same everywhere. */
 
@@ -45,8 +44,8 @@ function compareSections(a: string, b: string): number {
 
 export type Outcome = 'passed' | 'failed' | 'skipped' | 'expected-failure' | 'unexpectedly-passed'
 
-export function outcomeOf(scenario: ScenarioResult): Outcome {
-  const expectation = expectationOf(scenario)
+export function outcomeOf(scenario: ReportedScenarioResult): Outcome {
+  const expectation = scenario.expectation
   if (scenario.status === 'failed' && expectation === 'expected-failure') return 'expected-failure'
   if (scenario.status === 'passed' && expectation === 'unexpectedly-passed') return 'unexpectedly-passed'
   return scenario.status
@@ -68,12 +67,12 @@ const LABELS: Readonly<Record<Outcome, string>> = {
   'unexpectedly-passed': 'unexpectedly passed',
 }
 
-export function markOf(scenario: ScenarioResult): string {
+export function markOf(scenario: ReportedScenarioResult): string {
   return MARKS[outcomeOf(scenario)]
 }
 
 /** `passed`, `failed as expected`, `passed, 2 warnings` … */
-export function describeOutcome(scenario: ScenarioResult): string {
+export function describeOutcome(scenario: ReportedScenarioResult): string {
   const label = LABELS[outcomeOf(scenario)]
   const warnings = scenario.warnings.length
   return warnings === 0 ? label : `${label}, ${plural(warnings, 'warning')}`
@@ -88,7 +87,7 @@ export interface OutcomeCounts {
   unexpectedlyPassed: number
 }
 
-export function countOutcomes(scenarios: readonly ScenarioResult[]): OutcomeCounts {
+export function countOutcomes(scenarios: readonly ReportedScenarioResult[]): OutcomeCounts {
   const counts: OutcomeCounts = { passed: 0, failed: 0, skipped: 0, warnings: 0, expectedFailures: 0, unexpectedlyPassed: 0 }
   for (const scenario of scenarios) {
     const outcome = outcomeOf(scenario)
@@ -126,7 +125,8 @@ export function formatClosingLine(summary: ReportedRunSummary, durationMs: numbe
   ]
   if (summary.expectedFailures) parts.push(plural(summary.expectedFailures, 'expected failure'))
   if (summary.unexpectedlyPassed) parts.push(`${summary.unexpectedlyPassed} unexpectedly passed`)
-  return `${parts.join(', ')} (${(durationMs / 1000).toFixed(1)}s)`
+  const mostlySkipped = summary.total > 0 && summary.skipped * 2 > summary.total ? ` — more than half of the scenarios were skipped, so most of the spec was not tested` : ''
+  return `${parts.join(', ')} (${(durationMs / 1000).toFixed(1)}s)${mostlySkipped}`
 }
 
 export function plural(count: number, noun: string): string {

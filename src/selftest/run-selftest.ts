@@ -63,7 +63,7 @@ async function runTarget(target: SelftestTarget, scenarios: readonly Scenario[],
       insecure: false,
       configValues: {},
     }, {})
-    if (outcome.kind === 'unreachable') return judge(target, undefined, Date.now() - started)
+    if (outcome.kind !== 'ran') return judge(target, undefined, Date.now() - started)
     return judge(target, outcome.result, Date.now() - started)
   } finally {
     await server.close()

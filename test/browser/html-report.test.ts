@@ -7,9 +7,8 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { applyKnownFailures } from '../../src/expectations/apply-known-failures.js'
 import { createHtmlReporter } from '../../src/report/html/html-reporter.js'
-import { MARKUP_BODY, planOf, sampleRun } from '../fixtures/report/build-result.js'
+import { MARKUP_BODY, planOf, reported, sampleRun } from '../fixtures/report/build-result.js'
 
 const CHROMIUM = '/usr/bin/chromium'
 const root = path.resolve(import.meta.dirname, '../..')
@@ -28,9 +27,9 @@ async function visibleScenarioIds(): Promise<string[]> {
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: install it with \`apt-get install -y chromium\``)
   await mkdir(outputDir, { recursive: true })
-  const result = applyKnownFailures(sampleRun(), [
-    { scenario: 'activity-read', reason: 'the staging server is slow', link: 'https://tracker.example/FIT-3', at: { file: 'known.yaml', line: 1, column: 3 } },
-  ])
+  const result = reported(sampleRun(), {
+    known: [{ scenario: 'activity-read', reason: 'the staging server is slow', link: 'https://tracker.example/FIT-3', at: { file: 'known.yaml', line: 1, column: 3 } }],
+  })
   await createHtmlReporter({ outputDir }).onRunEnd?.(result, planOf(result))
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -64,6 +63,25 @@ describe('the HTML report in Chromium', () => {
     expect(await page.locator('#closing-line').textContent()).toBe('2 passed, 2 failed, 1 skipped, 1 warning, 1 expected failure (3.4s)')
     expect(await page.locator('#results > section h2').allTextContents()).toEqual(['§2.2', '§4 endpoint 1', '§4 endpoint 3', '§4 endpoint 6', '§4 rule 2'])
     expect(await page.locator('#summary-bar span').count()).toBeGreaterThan(1)
+  })
+
+  it('starts with failures by rule: each broken rule once, its quote, and an example that opens its scenario', async () => {
+    const section = page.locator('#failures-by-rule')
+    expect(await section.isVisible()).toBe(true)
+    expect(await section.locator('h2').textContent()).toBe('Failures by rule (2)')
+    const box = await section.boundingBox()
+    const results = await page.locator('#results').boundingBox()
+    expect(box!.y).toBeLessThan(results!.y)
+    const cards = section.locator('.broken-rule')
+    expect(await cards.evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-rule")))).toEqual(['FEED-PAGE-SIZE', 'FEED-ITEM-HAS-MAP-TEXT'])
+    const first = cards.first()
+    expect(await first.locator('h3').textContent()).toBe('✘ FEED-PAGE-SIZE (§4 rule 2): broken in 1 scenario')
+    expect(await first.locator('.rule-quote').textContent()).toContain('When the pageSize parameter is given')
+    expect(await first.locator('pre.evidence').textContent()).toContain('body.items: expected length 4, got 25')
+    await page.locator('#scenario-feed-page-size').evaluate((node) => node.removeAttribute("open"))
+    await first.locator('a.example-link').click()
+    expect(await page.locator('#scenario-feed-page-size').getAttribute('open')).not.toBeNull()
+    expect(page.url()).toMatch(/#scenario-feed-page-size$/)
   })
 
   it('shows server markup as text in the evidence', async () => {
@@ -103,8 +121,9 @@ describe('the HTML report in Chromium', () => {
   it('has a rule coverage matrix that links to the scenarios', async () => {
     const row = page.locator('#coverage tr[data-rule="FEED-PAGE-SIZE"]')
     expect(await row.locator('td').nth(2).textContent()).toBe('failed')
-    await page.locator('#coverage tr[data-rule="USER-READ"] a', { hasText: 'user-entry-point' }).click()
-    expect(await page.locator('#scenario-user-entry-point').getAttribute('open')).not.toBeNull()
+    expect(await page.locator('#coverage tr[data-rule="ACTIVITY-READ"] td').nth(2).textContent()).toBe('error')
+    await page.locator('#coverage tr[data-rule="FEED-ITEM-START-TIME-IRREGULAR"] a', { hasText: 'feed-read' }).click()
+    expect(await page.locator('#scenario-feed-read').getAttribute('open')).not.toBeNull()
   })
 
   it('writes a screenshot under reports/', async () => {

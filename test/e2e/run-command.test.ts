@@ -72,7 +72,7 @@ describe('fitconform run', () => {
     expect(lenient.stdout).toMatch(/needs --other-token/)
     const strict = await runCli(['run', 'suites/security', '--grep', 'feeds', '--base-url', wrongServer.url, '--token', SECRET, '--reporter', 'console', '--fail-on-skip'])
     expect(strict.code).toBe(1)
-  })
+  }, 90_000) // two CLI runs: on two loaded cores each can take 20 s
 
   it('skips a permission-matrix cell whose token was not given, and --fail-on-skip counts it', async () => {
     const reference = await startReferenceProcess()

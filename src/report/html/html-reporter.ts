@@ -3,10 +3,9 @@ import { existsSync, readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { RunResult } from '../../model/result.js'
+import type { ReportedRunResult } from '../../model/reported-result.js'
 import { indexRules, type RuleIndex } from '../format-diagnostic.js'
 import { writeReportFile, type FileReporterOptions } from '../output-path.js'
-import { maskPersonalData } from '../personal-data.js'
 import type { Reporter, RunPlanView } from '../reporter.js'
 import { PAGE_FILTER_FUNCTIONS } from './filter.js'
 import { buildPageData } from './page-data.js'
@@ -22,13 +21,14 @@ export interface HtmlReporterOptions extends FileReporterOptions {
 
 /** `report.html`: one self-contained page that opens from disk and fetches nothing. */
 export function createHtmlReporter(options: HtmlReporterOptions): Reporter & { readonly name: 'html' } {
+  let written: string | undefined
   return {
     name: 'html',
     printsToStdout: () => false,
-    async onRunEnd(result: RunResult, plan: RunPlanView) {
+    outputFiles: () => (written ? [written] : []),
+    async onRunEnd(result: ReportedRunResult, plan: RunPlanView) {
       const template = await readFile(options.templateFile ?? findTemplate(), 'utf8')
-      const shown = options.showPersonalData ? result : maskPersonalData(result)
-      await writeReportFile(options, HTML_REPORT_FILE, renderHtml(template, shown, indexRules(plan.rules)))
+      written = await writeReportFile(options, HTML_REPORT_FILE, renderHtml(template, result, indexRules(plan.rules)))
     },
   }
 }
@@ -38,7 +38,7 @@ export function createHtmlReporter(options: HtmlReporterOptions): Reporter & { r
  * hash into the Content-Security-Policy (so no other script could run), then the title and the data.
  * The data is JSON with every `<` written `\u003c`, so nothing inside it can close its <script>.
  */
-export function renderHtml(template: string, result: RunResult, rules: RuleIndex): string {
+export function renderHtml(template: string, result: ReportedRunResult, rules: RuleIndex): string {
   const withScript = template.replace('/*__FITCONFORM_FILTER__*/', () => filterScriptSource())
   const script = PAGE_SCRIPT.exec(withScript)?.[1]
   if (script === undefined) throw new Error('the HTML template has no <script id="page-script">')

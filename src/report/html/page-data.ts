@@ -1,7 +1,9 @@
-import type { RunResult, ScenarioResult, StepResult } from '../../model/result.js'
+import type { ReportedRunResult, ReportedRunSummary, ReportedScenarioResult, RuleStatus } from '../../model/reported-result.js'
+import type { StepResult } from '../../model/result.js'
 import { formatAssertion, formatDiagnostic, type RuleIndex } from '../format-diagnostic.js'
-import { formatStepEvidence, isFailedStep, requestText, responseText, type EvidenceOptions } from '../evidence.js'
-import { describeKnownFailure, knownFailureOf, type ReportedRunSummary } from '../reported-result.js'
+import { describeFailedStep, formatRuleExample, formatStepEvidence, isFailedStep, requestText, responseText, type EvidenceOptions } from '../evidence.js'
+import { brokenRules } from '../failures-by-rule.js'
+import { describeKnownFailure } from '../known-failure-text.js'
 import { countOutcomes, describeOutcome, formatClosingLine, formatCounts, groupBySection, outcomeOf, type Outcome } from '../run-summary.js'
 import type { FilterableScenario } from './filter.js'
 import { buildPermissionGrid, type PermissionGrid } from './permission-grid.js'
@@ -19,9 +21,16 @@ export interface PageData {
   readonly summary: Required<ReportedRunSummary>
   readonly sections: readonly PageSection[]
   readonly coverage: readonly PageRuleCoverage[]
+  /** Each broken rule once, first on the page, with one example to jump to. */
+  readonly failuresByRule: readonly PageBrokenRule[]
   readonly problems: readonly string[]
   /** Route × credential, when the run held the permission matrix. */
   readonly permissionGrid?: PermissionGrid
+}
+
+export interface PageBrokenRule extends PageRule {
+  readonly scenarios: readonly string[]
+  readonly example?: { readonly scenario: string; readonly step: string; readonly evidence: string }
 }
 
 export interface PageSection {
@@ -56,6 +65,8 @@ export interface PageStep {
   readonly durationMs: number
   readonly attempts: number
   readonly checks: readonly { readonly ok: boolean; readonly severity: string; readonly message: string }[]
+  /** Why a blocked step was not judged. */
+  readonly blockReason?: string
   /** Failed checks and errors with rule, expected and actual; only for failed steps. */
   readonly evidence?: string
   readonly request?: string
@@ -64,12 +75,16 @@ export interface PageStep {
 }
 
 export interface PageRuleCoverage extends PageRule {
-  readonly status: 'failed' | 'warning' | 'passed' | 'skipped' | 'not covered'
-  readonly scenarios: readonly { readonly id: string; readonly outcome: Outcome }[]
+  readonly status: RuleStatus
+  readonly failed: number
+  readonly blocked: number
+  readonly blockedBy: readonly string[]
+  /** `outcome` is the scenario's, `ruleStatus` how that scenario judged this rule. */
+  readonly scenarios: readonly { readonly id: string; readonly outcome: Outcome; readonly ruleStatus: RuleStatus }[]
 }
 
-export function buildPageData(result: RunResult, rules: RuleIndex): PageData {
-  const summary = result.summary as ReportedRunSummary
+export function buildPageData(result: ReportedRunResult, rules: RuleIndex): PageData {
+  const summary = result.summary
   return {
     target: result.target,
     strict: result.strict,
@@ -81,25 +96,34 @@ export function buildPageData(result: RunResult, rules: RuleIndex): PageData {
       counts: formatCounts(countOutcomes(scenarios)),
       scenarios: scenarios.map((scenario) => pageScenario(scenario, rules)),
     })),
-    coverage: ruleCoverage(result.scenarios, rules),
+    coverage: ruleCoverage(result),
+    failuresByRule: brokenRules(result).map((rule) => ({
+      id: rule.verdict.id,
+      section: rule.verdict.section,
+      quote: rule.verdict.quote,
+      scenarios: rule.scenarios.map((scenario) => scenario.id),
+      ...(rule.example
+        ? { example: { scenario: rule.example.scenario.id, step: describeFailedStep(rule.example), evidence: formatRuleExample(rule.example, { colors: false, rules, maxLines: 30 }) } }
+        : {}),
+    })),
     problems: result.diagnostics.map((diagnostic) => formatDiagnostic(diagnostic, { colors: false, rules })),
     ...withPermissionGrid(result),
   }
 }
 
-function withPermissionGrid(result: RunResult): Pick<PageData, 'permissionGrid'> {
+function withPermissionGrid(result: ReportedRunResult): Pick<PageData, 'permissionGrid'> {
   const grid = buildPermissionGrid(result.scenarios)
   return grid ? { permissionGrid: grid } : {}
 }
 
-function pageScenario(scenario: ScenarioResult, rules: RuleIndex): PageScenario {
+function pageScenario(scenario: ReportedScenarioResult, rules: RuleIndex): PageScenario {
   const options = { colors: false, rules, fallbackRules: scenario.rules, scenarioRules: scenario.rules }
   const steps = [
     ...scenario.steps.map((step) => pageStep(step, false, options)),
     ...scenario.cleanup.map((step) => pageStep(step, true, options)),
   ]
   const warnings = scenario.warnings.map((warning) => formatAssertion(warning, options))
-  const known = knownFailureOf(scenario)
+  const known = scenario.knownFailure
   const searchable = [scenario.id, scenario.title, scenario.file, ...scenario.tags, ...scenario.rules, scenario.skipReason ?? '']
   for (const step of steps) searchable.push(step.name, ...step.checks.map((check) => check.message), step.evidence ?? '')
   return {
@@ -127,6 +151,7 @@ function pageStep(step: StepResult, cleanup: boolean, options: EvidenceOptions):
     status: step.status,
     durationMs: step.durationMs,
     attempts: step.attempts,
+    ...(step.block ? { blockReason: step.block.reason } : {}),
     checks: step.assertions.map(({ ok, severity, message }) => ({ ok, severity, message })),
     ...(isFailedStep(step) ? { evidence: formatStepEvidence(step, { ...options, transcript: false }) } : {}),
     ...(step.request ? { request: requestText(step.request) } : {}),
@@ -140,25 +165,17 @@ function pageRule(id: string, rules: RuleIndex): PageRule {
   return { id, section: rule?.section ?? '', quote: rule?.quote ?? '' }
 }
 
-/** Rule → scenarios → status, for every server rule of the catalogue and any rule a scenario names. */
-function ruleCoverage(scenarios: readonly ScenarioResult[], rules: RuleIndex): PageRuleCoverage[] {
-  const ids = [...rules.values()].filter((rule) => rule.appliesTo === 'server').map((rule) => rule.id)
-  for (const scenario of scenarios) for (const id of scenario.rules) if (!ids.includes(id)) ids.push(id)
-  return ids.map((id) => {
-    const covering = scenarios.filter((scenario) => scenario.rules.includes(id) || mentionsRule(scenario, id))
-    const outcomes = covering.map((scenario) => ({ id: scenario.id, outcome: outcomeOf(scenario) }))
-    const warned = covering.some((scenario) => scenario.warnings.some((warning) => warning.rules.includes(id)))
-    return { ...pageRule(id, rules), status: coverageStatus(outcomes.map(({ outcome }) => outcome), warned), scenarios: outcomes }
-  })
-}
-
-function mentionsRule(scenario: ScenarioResult, id: string): boolean {
-  return scenario.steps.some((step) => step.assertions.some((assertion) => assertion.rules.includes(id)))
-}
-
-function coverageStatus(outcomes: readonly Outcome[], warned: boolean): PageRuleCoverage['status'] {
-  if (outcomes.length === 0) return 'not covered'
-  if (outcomes.some((outcome) => outcome !== 'passed' && outcome !== 'skipped')) return 'failed'
-  if (warned) return 'warning'
-  return outcomes.includes('passed') ? 'passed' : 'skipped'
+/** The run's rule verdicts (judged once, by the finalize stage) as table rows. */
+function ruleCoverage(result: ReportedRunResult): PageRuleCoverage[] {
+  const outcomes = new Map(result.scenarios.map((scenario) => [scenario.id, outcomeOf(scenario)]))
+  return result.rules.map((verdict) => ({
+    id: verdict.id,
+    section: verdict.section,
+    quote: verdict.quote,
+    status: verdict.status,
+    failed: verdict.failed,
+    blocked: verdict.blocked,
+    blockedBy: verdict.blockedBy,
+    scenarios: verdict.scenarios.map((entry) => ({ id: entry.id, outcome: outcomes.get(entry.id) ?? 'skipped', ruleStatus: entry.status })),
+  }))
 }

@@ -33,7 +33,7 @@ async function runSuites(paths: readonly string[], target: ConformanceTarget) {
     insecure: false,
     configValues: {},
   }, {})
-  if (outcome.kind !== 'ran') throw new Error(outcome.diagnostic.message)
+  if (outcome.kind !== 'ran') throw new Error(outcome.kind === 'unreachable' ? outcome.diagnostic.message : 'no scenario selected')
   return outcome.result
 }
 

@@ -24,7 +24,9 @@ let createdNotes = ''
 async function serverThatBreaksOnRead(misbehave: (request: IncomingMessage, response: ServerResponse) => void): Promise<LoopbackServer> {
   let deleted = false
   return startLoopbackServer((request, response) => {
-    if (request.method === 'POST') {
+    if (request.url === '/user') {
+      answerUser(response)
+    } else if (request.method === 'POST') {
       deleted = false
       let body = ''
       request.on('data', (chunk: Buffer) => (body += chunk.toString()))
@@ -41,6 +43,11 @@ async function serverThatBreaksOnRead(misbehave: (request: IncomingMessage, resp
       response.writeHead(404).end()
     }
   })
+}
+
+/** The preflight's GET /user: these servers misbehave only where each test says. */
+function answerUser(response: ServerResponse): void {
+  response.writeHead(200, { 'content-type': 'application/vnd.com.service.User+json' }).end('{"userID":1}')
 }
 
 async function run(url: string, timeoutMs = 1_000): Promise<ConformanceOutcome> {
@@ -152,7 +159,8 @@ describe('a faulty server gives a failed scenario with a clear message, within t
   it('turns a Location that is not a URL into a failed step, not a crash of the run', async () => {
     server = await startLoopbackServer((request, response) => {
       request.resume()
-      if (request.method === 'POST') response.writeHead(201, { location: 'http://bad host/fitnessActivities/1' }).end()
+      if (request.url === '/user') answerUser(response)
+      else if (request.method === 'POST') response.writeHead(201, { location: 'http://bad host/fitnessActivities/1' }).end()
       else response.writeHead(404).end()
     })
     const result = ranResult(await run(server.url))
@@ -178,5 +186,42 @@ describe('a faulty server gives a failed scenario with a clear message, within t
     const outcome = await run(gone.url)
     expect(outcome.kind).toBe('unreachable')
     if (outcome.kind === 'unreachable') expect(outcome.diagnostic.message).toMatch(/cannot connect to http:\/\/127.0.0.1:\d+ \(ECONNREFUSED\)/)
+  })
+})
+
+describe('the preflight: GET /user with the main token must answer 2xx before any scenario runs (exit 3 in the CLI)', () => {
+  it.each([
+    { name: 'a refused token', answer: (response: ServerResponse) => response.writeHead(401, { 'content-type': 'application/json' }).end('{"reason":"invalid token"}'), sentence: 'the token was refused (401)' },
+    { name: 'a base URL that is not the API root', answer: (response: ServerResponse) => response.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>'), sentence: 'this is not the API root: /user answered 404 with text/html' },
+    { name: 'a server that never answers', answer: () => undefined, sentence: 'no answer within 1 s' },
+  ])('$name ends the run before the first scenario, in one sentence with the exchange', async ({ answer, sentence }) => {
+    server = await startLoopbackServer((request, response) => {
+      request.resume()
+      answer(response)
+    })
+    const outcome = await run(server.url)
+    expect(outcome.kind).toBe('unreachable')
+    if (outcome.kind !== 'unreachable') return
+    expect(outcome.diagnostic.code).toBe('E_PREFLIGHT')
+    expect(outcome.diagnostic.message).toBe(`preflight GET ${server.url}/user with --token failed: ${sentence}`)
+    expect(outcome.diagnostic.details?.[0]).toBe(`request: GET ${server.url}/user${sentence.startsWith('no answer') ? '' : ' (Authorization: Bearer $FITCONFORM_TOKEN)'}`)
+    expect(JSON.stringify(outcome.diagnostic)).not.toContain('faulty-test-token')
+    // Nothing else was sent: no scenario ran against a server that cannot serve them.
+    expect(server.requests).toEqual(['GET /user'])
+  })
+
+  it('checks --other-token too, but never the revoked or limited tokens (their refusals are what the 403 rules judge)', async () => {
+    server = await startLoopbackServer((request, response) => {
+      request.resume()
+      const ok = request.headers.authorization === 'Bearer main-token-1234'
+      response.writeHead(ok ? 200 : 403, { 'content-type': 'application/json' }).end('{}')
+    })
+    const loaded = await loadSuites([FIXTURE])
+    const settings = { filter: { readOnly: false }, strict: false, concurrency: 1, timeoutMs: 1_000, bail: false, insecure: false, configValues: {} }
+    const withRevoked = await runConformance(loaded.scenarios, loaded.rules, { ...settings, target: { baseUrl: new URL(server.url), tokens: { token: 'main-token-1234', 'revoked-token': 'revoked-1234', 'limited-token': 'limited-1234' }, label: 'x' } }, {})
+    expect(withRevoked.kind).toBe('ran')
+    const withOther = await runConformance(loaded.scenarios, loaded.rules, { ...settings, target: { baseUrl: new URL(server.url), tokens: { token: 'main-token-1234', 'other-token': 'other-1234' }, label: 'x' } }, {})
+    expect(withOther.kind).toBe('unreachable')
+    if (withOther.kind === 'unreachable') expect(withOther.diagnostic.message).toMatch(/with --other-token failed: the token was refused \(403\)$/)
   })
 })

@@ -11,6 +11,7 @@ afterEach(() => server?.close())
 async function runAgainst(status: number) {
   server = await startLoopbackServer((request, response) => {
     request.resume()
+    if (request.url === '/user') return void response.writeHead(200, { 'content-type': 'application/vnd.com.service.User+json' }).end('{"userID":1}')
     response.writeHead(status, { 'content-type': 'application/vnd.com.service.Profile+json' }).end(status === 200 ? '{"athlete_type":"Runner"}' : '')
   })
   const loaded = await loadSuites([FIXTURE])

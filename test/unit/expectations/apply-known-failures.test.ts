@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { applyKnownFailures, markScenario, withKnownFailures } from '../../../src/expectations/apply-known-failures.js'
+import { createFinalizer } from '../../../src/execute/finalize-run.js'
+import { markScenario } from '../../../src/expectations/apply-known-failures.js'
 import type { KnownFailure } from '../../../src/expectations/known-failures.js'
-import type { ScenarioResult } from '../../../src/model/result.js'
-import { isFailingRun, type ReportedScenarioResult } from '../../../src/report/reported-result.js'
-import { assertion, planOf, runResult, scenario, step } from '../../fixtures/report/build-result.js'
+import { isFailingRun, type ReportedScenarioResult } from '../../../src/model/reported-result.js'
+import type { RunResult, ScenarioResult } from '../../../src/model/result.js'
+import { assertion, reported, runResult, scenario, step } from '../../fixtures/report/build-result.js'
+
+/** Known failures as the finalize stage applies them (masking off: these tests are about expectations). */
+const applyKnownFailures = (result: RunResult, known: readonly KnownFailure[]) => reported(result, { known, showPersonalData: true })
 
 const at = { file: 'known.yaml', line: 1, column: 3 }
 const entry = (fields: Partial<KnownFailure>): KnownFailure => ({ reason: 'tracked', at, ...fields })
@@ -27,7 +31,8 @@ describe('markScenario', () => {
     { name: 'a listed scenario that passes is unexpected', s: passing('a'), known: [entry({ scenario: 'a' })], expectation: 'unexpectedly-passed' },
     { name: 'an unlisted pass is just a pass', s: passing('a'), known: [entry({ scenario: 'b' })], expectation: undefined },
   ])('$name', ({ s, known, expectation }) => {
-    expect((markScenario(s, known) as ReportedScenarioResult).expectation).toBe(expectation)
+    const marked: ReportedScenarioResult = markScenario(s, known)
+    expect(marked.expectation).toBe(expectation)
   })
 })
 
@@ -75,21 +80,14 @@ describe('applyKnownFailures', () => {
   })
 })
 
-describe('withKnownFailures', () => {
-  it('hands the wrapped reporter marked scenarios and the applied result', async () => {
-    const seen: string[] = []
-    const reporter = withKnownFailures(
-      {
-        printsToStdout: () => true,
-        onScenarioEnd: (s) => void seen.push(`${s.id}:${(s as ReportedScenarioResult).expectation ?? '-'}`),
-        onRunEnd: (r) => void seen.push(`failed=${r.summary.failed}`),
-      },
-      [entry({ scenario: 'a' })],
-    )
+describe('the finalize stage', () => {
+  it('marks each scenario as it ends and the whole run once at the end, for reporters and the exit code alike', () => {
+    const finalizer = createFinalizer({ knownFailures: [entry({ scenario: 'a' })], showPersonalData: true, rules: [] })
     const result = runResult([failingOn('a', ['R1']), passing('b')])
-    for (const s of result.scenarios) await reporter.onScenarioEnd?.(s)
-    await reporter.onRunEnd?.(result, planOf(result))
-    expect(seen).toEqual(['a:expected-failure', 'b:-', 'failed=0'])
-    expect(reporter.printsToStdout?.()).toBe(true)
+    expect(result.scenarios.map((s) => finalizer.scenario(s).expectation ?? '-')).toEqual(['expected-failure', '-'])
+    const final = finalizer.run(result)
+    expect(final.summary).toMatchObject({ failed: 0, expectedFailures: 1 })
+    expect(final.rules.find((rule) => rule.id === 'R1')).toMatchObject({ status: 'expected-failure', failed: 0 })
+    expect(isFailingRun(final)).toBe(false)
   })
 })

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { indexRules } from '../../../src/report/format-diagnostic.js'
 import { createHtmlReporter, embedJson, findTemplate, renderHtml } from '../../../src/report/html/html-reporter.js'
 import type { PageData } from '../../../src/report/html/page-data.js'
-import { assertion, MARKUP_BODY, planOf, RULES, runResult, sampleRun, scenario, step } from '../../fixtures/report/build-result.js'
+import { assertion, MARKUP_BODY, planOf, RULES, runResult, sampleRun, scenario, step, reported } from '../../fixtures/report/build-result.js'
 
 const rules = indexRules(RULES)
 const template = await readFile(findTemplate(), 'utf8')
@@ -17,7 +17,7 @@ function pageData(html: string): PageData {
 }
 
 describe('renderHtml', () => {
-  const html = renderHtml(template, sampleRun(), rules)
+  const html = renderHtml(template, reported(sampleRun()), rules)
 
   it('never lets markup from the server into the page', () => {
     expect(html).not.toContain(MARKUP_BODY)
@@ -49,15 +49,19 @@ describe('renderHtml', () => {
     expect(pageSize?.steps[0]?.response).toContain(MARKUP_BODY)
     expect(pageSize?.steps[0]?.curl).toContain('$FITCONFORM_TOKEN')
     expect(data.coverage.find((rule) => rule.id === 'FEED-PAGE-SIZE')).toMatchObject({ status: 'failed', scenarios: [{ id: 'feed-page-size', outcome: 'failed' }] })
-    expect(data.coverage.find((rule) => rule.id === 'USER-READ')).toMatchObject({ status: 'passed' })
+    // The passing check of user-entry-point is filed under no rule: USER-READ was not judged there, only skipped elsewhere.
+    expect(data.coverage.find((rule) => rule.id === 'USER-READ')).toMatchObject({ status: 'skipped' })
+    expect(data.coverage.find((rule) => rule.id === 'ACTIVITY-READ')).toMatchObject({ status: 'error' })
+    expect(data.failuresByRule.map((rule) => rule.id)).toEqual(['FEED-PAGE-SIZE', 'FEED-ITEM-HAS-MAP-TEXT'])
+    expect(data.failuresByRule[0]).toMatchObject({ section: '§4 rule 2', scenarios: ['feed-page-size'], example: { scenario: 'feed-page-size', step: 'step 1 "read a page of 4" failed' } })
     expect(data.coverage.find((rule) => rule.id === 'FEED-ITEM-START-TIME-IRREGULAR')).toMatchObject({ status: 'warning', scenarios: [{ id: 'feed-read' }] })
-    expect(pageData(renderHtml(template, runResult([scenario()]), rules)).coverage.find((rule) => rule.id === 'FEED-PAGE-SIZE')).toMatchObject({ status: 'not covered', scenarios: [] })
+    expect(pageData(renderHtml(template, reported(runResult([scenario()])), rules)).coverage.find((rule) => rule.id === 'FEED-PAGE-SIZE')).toMatchObject({ status: 'not-covered', scenarios: [] })
     expect(data.coverage.some((rule) => rule.id === 'MEDIA-TYPE-ACCEPT')).toBe(false)
   })
 
   it('escapes the title and keeps replacement patterns in data as they are', () => {
     const tricky = runResult([scenario({ title: "$& $' $` __FITCONFORM_DATA__", steps: [step({ assertions: [assertion({ ok: false })] })] })], { target: 'http://x/<b>"' })
-    const page = renderHtml(template, tricky, rules)
+    const page = renderHtml(template, reported(tricky), rules)
     expect(page).toContain('<title>fitconform: http://x/&lt;b&gt;&quot;</title>')
     expect(pageData(page).sections[0]?.scenarios[0]?.title).toBe("$& $' $` __FITCONFORM_DATA__")
   })
@@ -80,7 +84,7 @@ describe('html reporter', () => {
 
   it('writes report.html with personal data masked', async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'fitconform-html-'))
-    const result = sampleRun()
+    const result = reported(sampleRun())
     await createHtmlReporter({ outputDir: dir }).onRunEnd?.(result, planOf(result))
     const html = await readFile(path.join(dir, 'report.html'), 'utf8')
     expect(html).toMatch(/^<!doctype html>/)
@@ -88,7 +92,7 @@ describe('html reporter', () => {
   })
 
   it('says which template it could not read', async () => {
-    const result = sampleRun()
+    const result = reported(sampleRun())
     await expect(createHtmlReporter({ outputDir: tmpdir(), templateFile: '/nonexistent/template.html' }).onRunEnd?.(result, planOf(result))).rejects.toThrow('/nonexistent/template.html')
   })
 })

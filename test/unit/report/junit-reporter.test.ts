@@ -4,9 +4,8 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { indexRules } from '../../../src/report/format-diagnostic.js'
 import { createJunitReporter, renderJunit } from '../../../src/report/junit-reporter.js'
-import type { ReportedRunResult } from '../../../src/report/reported-result.js'
 import { escapeXmlAttribute, escapeXmlText, stripInvalidXmlChars } from '../../../src/report/xml.js'
-import { assertion, planOf, RULES, runResult, sampleRun, scenario, step } from '../../fixtures/report/build-result.js'
+import { assertion, planOf, reported, RULES, runResult, sampleRun, scenario, step } from '../../fixtures/report/build-result.js'
 import { findAll, parseXml, type XmlElement } from '../../fixtures/report/parse-xml.js'
 
 const rules = indexRules(RULES)
@@ -18,7 +17,7 @@ function testcase(root: XmlElement, name: string): XmlElement {
 }
 
 describe('renderJunit', () => {
-  const root = parseXml(renderJunit(sampleRun(), rules))
+  const root = parseXml(renderJunit(reported(sampleRun()), rules))
 
   it('writes one testsuite per scenario file and one testcase per scenario', () => {
     expect(root.name).toBe('testsuites')
@@ -63,6 +62,11 @@ describe('renderJunit', () => {
     expect(properties).toEqual(['id=feed-read', 'rule=FEED-ITEM-HAS-MAP-TEXT', 'tag=feed', 'tag=smoke'])
   })
 
+  it("names the rules a scenario broke, from the run's rule verdicts", () => {
+    const properties = findAll(testcase(root, 'The feed honours pageSize & "quotes" <b>'), 'property').map((p) => `${p.attributes['name']}=${p.attributes['value']}`)
+    expect(properties.filter((p) => p.startsWith('failed-rule='))).toEqual(['failed-rule=FEED-PAGE-SIZE', 'failed-rule=FEED-ITEM-HAS-MAP-TEXT'])
+  })
+
   it('escapes markup and drops characters XML 1.0 forbids', () => {
     const nasty = 'a<b & "c" \u0001\u001b[31m\uFFFE\uD800 end'
     const result = runResult([
@@ -71,7 +75,7 @@ describe('renderJunit', () => {
         steps: [step({ assertions: [assertion({ ok: false, message: nasty, expected: nasty, actual: 'x' })] })],
       }),
     ])
-    const xml = renderJunit(result, rules)
+    const xml = renderJunit(reported(result), rules)
     const parsed = parseXml(xml)
     const cleaned = 'a<b & "c" [31m end'
     expect(findAll(parsed, 'testcase')[0]?.attributes['name']).toBe(cleaned)
@@ -80,10 +84,10 @@ describe('renderJunit', () => {
   })
 
   it('reports a known failure as skipped and one that now passes as a failure', () => {
-    const known: ReportedRunResult = runResult([
-      { ...scenario({ id: 'a', title: 'known', steps: [step({ assertions: [assertion({ ok: false })] })] }), expectation: 'expected-failure', knownFailure: { reason: 'tracked', link: 'https://tracker/1' } },
-      { ...scenario({ id: 'b', title: 'fixed' }), expectation: 'unexpectedly-passed', knownFailure: { reason: 'was broken' } },
-    ])
+    const known = reported(
+      runResult([scenario({ id: 'a', title: 'known', steps: [step({ assertions: [assertion({ ok: false })] })] }), scenario({ id: 'b', title: 'fixed' })]),
+      { known: [{ scenario: 'a', reason: 'tracked', link: 'https://tracker/1', at: { file: 'k.yaml', line: 1, column: 3 } }, { scenario: 'b', reason: 'was broken', at: { file: 'k.yaml', line: 2, column: 3 } }] },
+    )
     const parsed = parseXml(renderJunit(known, rules))
     expect(findAll(testcase(parsed, 'known'), 'skipped')[0]?.attributes['message']).toBe('known failure: tracked (https://tracker/1)')
     expect(findAll(testcase(parsed, 'known'), 'system-out')[0]?.text).toContain('error[E_CHECK_FAILED]')
@@ -119,7 +123,7 @@ describe('junit reporter', () => {
 
   it('writes junit.xml into the output directory, or to the path given', async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'fitconform-junit-'))
-    const result = sampleRun()
+    const result = reported(sampleRun())
     await createJunitReporter({ outputDir: 'reports', cwd: dir }).onRunEnd?.(result, planOf(result))
     await createJunitReporter({ outputDir: 'reports', output: 'out/nested/ci.xml', cwd: dir }).onRunEnd?.(result, planOf(result))
     const written = await readFile(path.join(dir, 'reports', 'junit.xml'), 'utf8')

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { Diagnostic } from '../../../src/model/diagnostic.js'
 import { createMultiplexer } from '../../../src/report/multiplexer.js'
 import type { Reporter } from '../../../src/report/reporter.js'
-import { planOf, sampleRun } from '../../fixtures/report/build-result.js'
+import { planOf, sampleRun, reported } from '../../fixtures/report/build-result.js'
 
 /** A reporter that writes down every hook it receives. */
 function recorder(name: string, calls: string[]): Reporter & { diagnostics: Diagnostic[] } {
@@ -23,7 +23,7 @@ describe('multiplexer', () => {
   it('calls the reporters in order, awaiting each', async () => {
     const calls: string[] = []
     const multiplexer = createMultiplexer([recorder('a', calls), recorder('b', calls)])
-    const result = sampleRun()
+    const result = reported(sampleRun())
     await multiplexer.onRunStart(planOf(result))
     await multiplexer.onRunEnd(result, planOf(result))
     expect(calls).toEqual(['a.onRunStart', 'b.onRunStart', 'a.onRunEnd', 'b.onRunEnd'])
@@ -40,7 +40,7 @@ describe('multiplexer', () => {
       },
     }
     const multiplexer = createMultiplexer([first, broken, last])
-    const result = sampleRun()
+    const result = reported(sampleRun())
     await multiplexer.onRunEnd(result, planOf(result))
     const expected: Diagnostic = { code: 'E_REPORTER', kind: 'internal', message: 'reporter "html" failed in onRunEnd: template missing' }
     expect(calls).toEqual(['first.onRunEnd', 'last.onRunEnd'])

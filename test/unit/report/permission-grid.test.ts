@@ -4,6 +4,7 @@ import type { ScenarioResult, StepResult } from '../../../src/model/result.js'
 import type { MatrixCell } from '../../../src/model/scenario.js'
 import { findTemplate, renderHtml } from '../../../src/report/html/html-reporter.js'
 import { buildPermissionGrid } from '../../../src/report/html/permission-grid.js'
+import { reported } from '../../fixtures/report/build-result.js'
 
 const at = { file: 'suites/permissions/permission-matrix.yaml', line: 1, column: 1 }
 const route = 'PUT /fitnessActivities/<id>'
@@ -62,7 +63,7 @@ describe('the HTML report', () => {
       schemaVersion: 1, tool: { name: 'fitconform' as const, version: '0' }, startedAt: '2026-11-24T00:00:00Z', durationMs: 1, target: 'http://127.0.0.1:1', strict: false,
       summary: { total: 1, passed: 1, failed: 0, skipped: 0, warnings: 0 }, scenarios: [scenario], diagnostics: [],
     }
-    const html = renderHtml(readFileSync(findTemplate(), 'utf8'), result, new Map())
+    const html = renderHtml(readFileSync(findTemplate(), 'utf8'), reported(result), new Map())
     const data = JSON.parse(/<script type="application\/json" id="report-data">([\s\S]*?)<\/script>/.exec(html)![1]!) as { permissionGrid?: unknown }
     expect(data.permissionGrid).toEqual(buildPermissionGrid([scenario]))
     expect(html).toContain('<section id="permission-grid-section" class="hidden">')

@@ -3,7 +3,8 @@ import { PROFILE_PERSONAL_FIELDS } from '../../../src/model/personal-data-fields
 import { createConsoleReporter } from '../../../src/report/console-reporter.js'
 import { formatAssertion } from '../../../src/report/format-diagnostic.js'
 import { CURL_MASKED_NOTE, DIFFERENCE_MASKED_NOTE, maskAltitude, maskCoordinate, maskPersonalData, maskText } from '../../../src/report/personal-data.js'
-import { assertion, planOf, runResult, scenario, step, testScreen } from '../../fixtures/report/build-result.js'
+import { assertion, planOf, runResult, scenario, step, testScreen, reported } from '../../fixtures/report/build-result.js'
+import { createFinalizer } from '../../../src/execute/finalize-run.js'
 
 const point = (latitude: number, longitude: number, type = 'gps') => ({ timestamp: 0, altitude: 10, latitude, longitude, type })
 
@@ -111,12 +112,13 @@ describe('expected values', () => {
   it('leaves no unmasked coordinate anywhere in the console output or the masked result', async () => {
     const result = readBack()
     const screen = testScreen()
-    const reporter = createConsoleReporter({ screen })
+    const reporter = createConsoleReporter({ screen, verbose: true })
     const plan = planOf(result)
+    const final = reported(result)
     await reporter.onRunStart?.(plan)
-    for (const each of result.scenarios) await reporter.onScenarioEnd?.(each)
-    await reporter.onRunEnd?.(result, plan)
-    const output = `${screen.stdout()}${screen.stderr()}${JSON.stringify(maskPersonalData(result))}`
+    for (const each of result.scenarios) await reporter.onScenarioEnd?.(createFinalizer({ knownFailures: [], showPersonalData: false, rules: [] }).scenario(each))
+    await reporter.onRunEnd?.(final, plan)
+    const output = `${screen.stdout()}${screen.stderr()}${JSON.stringify(final)}`
     expect(output).toContain('47.4')
     for (const coordinate of COORDINATES) expect(output).not.toContain(coordinate)
   })

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createReporters, DEFAULT_REPORTERS, parseReporterList, type ReporterContext } from '../../../src/report/registry.js'
-import { planOf, sampleRun, testScreen } from '../../fixtures/report/build-result.js'
+import { planOf, sampleRun, testScreen, reported } from '../../fixtures/report/build-result.js'
 
 describe('parseReporterList', () => {
   it.each([
@@ -32,7 +32,7 @@ describe('createReporters', () => {
 
   async function runAll(list: string): Promise<string[]> {
     const reporters = await createReporters(list, context)
-    const result = sampleRun()
+    const result = reported(sampleRun())
     for (const reporter of reporters) await reporter.onRunEnd?.(result, planOf(result))
     return reporters.map((reporter) => (reporter as { name?: string }).name ?? '?')
   }
@@ -67,15 +67,20 @@ describe('createReporters', () => {
     const reporters = await createReporters('./my-reporter.mjs:somewhere.txt', context)
     expect(reporters).toHaveLength(1)
     expect((reporters[0] as { output?: string }).output).toBe('somewhere.txt')
-    const result = sampleRun()
+    const result = reported(sampleRun())
     await reporters[0]?.onRunEnd?.(result, planOf(result))
     expect((context.screen as ReturnType<typeof testScreen>).stdout()).toBe('custom!\n')
+  })
+
+  it('lists the reporters for an unknown name, without any internal path', async () => {
+    const error = await createReporters('console,jsno', context).catch((caught: unknown) => caught)
+    expect((error as Error).message).toBe('unknown reporter "jsno"; the reporters are console, json, junit, html, markdown, or a module path such as ./my-reporter.js')
   })
 
   it('names the module and keeps the cause when it cannot be imported', async () => {
     const error = await createReporters('console,./missing-reporter.js', context).catch((caught: unknown) => caught)
     expect(error).toBeInstanceOf(Error)
-    expect((error as Error).message).toMatch(/^cannot load reporter "\.\/missing-reporter\.js" \(built-in reporters: console, json, junit, html, markdown\): /)
+    expect((error as Error).message).toMatch(/^reporter module \.\/missing-reporter\.js not found \(relative to .*\); the built-in reporters are console, json, junit, html, markdown$/)
     expect((error as Error).cause).toBeInstanceOf(Error)
   })
 

@@ -1,0 +1,78 @@
+import type { Diagnostic } from '../model/diagnostic.js'
+import type { TokenRole } from '../model/scenario.js'
+import { mediaTypeOf } from '../validation/representations.js'
+import type { IncomingResponse } from './http-client.js'
+import { authorizationFor, type RunContext } from './run-context.js'
+import { resolveUrl } from './resolve-url.js'
+import { transportDiagnostic } from './transport-error.js'
+
+/** The tokens whose refusal makes every scenario meaningless; the revoked and limited ones are refused on purpose (the 403 rules judge that). */
+const PREFLIGHT_ROLES: readonly TokenRole[] = ['token', 'other-token']
+const BODY_SHOWN = 200
+
+/**
+ * Before the first scenario: `GET /user` (§4 endpoint 1) with each main token must answer 2xx
+ * within the timeout. Otherwise one sentence instead of a screen of failures: a refused token, a
+ * base URL that is not the API root, a server that does not answer. The body is left to the USER-*
+ * scenarios.
+ */
+export async function preflight(context: RunContext): Promise<Diagnostic | undefined> {
+  for (const role of PREFLIGHT_ROLES) {
+    if (!context.tokens[role]) continue
+    const problem = await preflightRole(role, context)
+    if (problem) return problem
+  }
+  return undefined
+}
+
+async function preflightRole(role: TokenRole, context: RunContext): Promise<Diagnostic | undefined> {
+  const { url } = resolveUrl('/user', context.baseUrl)
+  const headers = { authorization: authorizationFor(role, context)!, accept: mediaTypeOf('User') }
+  const flag = `--${role}`
+  let response: IncomingResponse
+  try {
+    response = await context.client.send({ method: 'GET', url, headers, wire: false })
+  } catch (error) {
+    const transport = transportDiagnostic(error, url, context.timeoutMs)
+    if (transport.code === 'E_CONNECT') return { ...transport, code: 'E_UNREACHABLE', message: `the server under test cannot be reached: ${transport.message}` }
+    const sentence = transport.code === 'E_TIMEOUT' ? `no answer within ${seconds(context.timeoutMs)}` : 'the exchange broke off'
+    return context.redact({
+      code: 'E_PREFLIGHT',
+      kind: 'error',
+      message: `preflight GET ${url} with ${flag} failed: ${sentence}`,
+      details: [`request: GET ${url}`, transport.message],
+      hint: transport.code === 'E_TIMEOUT' ? 'is this the right server? raise --timeout if it is slow but working' : 'is --base-url right?',
+    })
+  }
+  if (response.status >= 200 && response.status < 300) return undefined
+  return context.redact({
+    code: 'E_PREFLIGHT',
+    kind: 'error',
+    message: `preflight GET ${url} with ${flag} failed: ${sentenceFor(response)}`,
+    details: [`request: GET ${url} (Authorization: Bearer $FITCONFORM_${role.toUpperCase().replace(/-/g, '_')})`, ...exchangeLines(response)],
+    hint: hintFor(response.status, flag),
+  })
+}
+
+function sentenceFor(response: IncomingResponse): string {
+  const type = response.headers['content-type'] ?? 'no Content-Type'
+  if (response.status === 401 || response.status === 403) return `the token was refused (${response.status})`
+  if (response.status === 404) return `this is not the API root: /user answered 404 with ${type}`
+  return `/user answered ${response.status} with ${type}, not 2xx`
+}
+
+function hintFor(status: number, flag: string): string {
+  if (status === 401 || status === 403) return `check ${flag}: it must be a valid access token of the account under test`
+  if (status === 404) return '--base-url must be the URL /user hangs under (include any path prefix, e.g. https://host/api)'
+  return 'the server must answer GET /user before any scenario can judge it'
+}
+
+function exchangeLines(response: IncomingResponse): string[] {
+  const body = response.body.toString('utf8')
+  const shown = body.length > BODY_SHOWN ? `${body.slice(0, BODY_SHOWN)}…` : body
+  return [`response: ${response.status}, Content-Type: ${response.headers['content-type'] ?? '(none)'}`, ...(shown.trim() === '' ? [] : [`body: ${JSON.stringify(shown)}`])]
+}
+
+function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`
+}
