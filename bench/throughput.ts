@@ -3,7 +3,9 @@
  * check) in one generated YAML file, run end to end as a whole `fitconform run` process against the
  * reference server in another process. Beside it, what the process spends before it does anything
  * (`fitconform --version`), the run itself (`durationMs` of results.json) and the 500 requests alone
- * sent with undici (no parsing, no checks), so a slow total can be traced to its part.
+ * sent with undici (no parsing, no checks), so a slow total can be traced to its part. Its peer, Step CI
+ * 2.8.2 running the same 500 tests as a whole process too, is timed in the same loop, run for run, so
+ * that the ratio of the two holds however busy the machine is.
  */
 import { writeFileSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -12,9 +14,9 @@ import { Agent, request } from 'undici'
 import { figure, type Figure } from './support/figures.js'
 import { CLI, runNode, startServerProcess, temporaryFolder } from './support/processes.js'
 import { median, round } from './support/statistics.js'
+import { installStepCi, STEP_CI_VERSION, stepCiRun, stepCiWorkflow, type StepCiInstall } from './support/step-ci.js'
 
 export const THROUGHPUT_SCENARIOS = 500
-const STEP_CI_SECONDS = 3.1
 
 /** `scenarios:` with `count` copies of one GET /user scenario (ten lines each). */
 export function throughputSuite(count: number): string {
@@ -40,8 +42,13 @@ export async function benchThroughput(options: { runs: number }): Promise<Figure
   const folder = temporaryFolder('throughput')
   const suite = join(folder.dir, 'throughput.yaml')
   writeFileSync(suite, throughputSuite(THROUGHPUT_SCENARIOS))
+  const stepCi = await installStepCi()
   const server = await startServerProcess()
   try {
+    const workflow = join(folder.dir, 'stepci.yml')
+    writeFileSync(workflow, stepCiWorkflow(THROUGHPUT_SCENARIOS, server.url, server.tokens.token))
+    const peerRun = 'entry' in stepCi ? stepCiRun(stepCi.entry, workflow) : undefined
+    const peer: number[] = []
     const args = [CLI, 'run', suite, '--base-url', server.url, '--token', server.tokens.token, '--output-dir', join(folder.dir, 'out')]
     const versions: number[] = []
     const totals: number[] = []
@@ -57,21 +64,38 @@ export async function benchThroughput(options: { runs: number }): Promise<Figure
       cpu.push(whole.usage?.cpuMs ?? Number.NaN)
       inRun.push((JSON.parse(readFileSync(join(folder.dir, 'out', 'results.json'), 'utf8')) as { durationMs: number }).durationMs)
       requestsAlone.push(await sendRequestsAlone(server.url, server.tokens.token, THROUGHPUT_SCENARIOS))
+      if (peerRun) {
+        const stepCiRunResult = await runNode(peerRun.args, { env: peerRun.env })
+        if (stepCiRunResult.exitCode !== 0) throw new Error(`Step CI exited ${stepCiRunResult.exitCode}: ${stepCiRunResult.stdout.slice(-500)}`)
+        peer.push(stepCiRunResult.wallMs)
+      }
     }
     const total = median(totals)
     const command = `node bin/fitconform.js run throughput.yaml --base-url <server> --token <token> --output-dir <tmp>`
     return [
-      figure({ benchmark: 'throughput', name: `${THROUGHPUT_SCENARIOS} GET /user scenarios, whole process (median of ${options.runs})`, value: round(total / 1000), unit: 's', goal: { comparison: '<', limit: 1 }, samples: totals.map((ms) => round(ms)), note: `${command}; fastest ${round(Math.min(...totals) / 1000)} s; Step CI 2.8: about ${STEP_CI_SECONDS} s` }),
+      figure({ benchmark: 'throughput', name: `${THROUGHPUT_SCENARIOS} GET /user scenarios, whole process (median of ${options.runs})`, value: round(total / 1000), unit: 's', goal: { comparison: '<', limit: 1 }, samples: totals.map((ms) => round(ms)), note: `${command}; fastest ${round(Math.min(...totals) / 1000)} s` }),
       figure({ benchmark: 'throughput', name: '  CPU time of that process, all threads', value: round(median(cpu) / 1000), unit: 's', samples: cpu.map((ms) => round(ms)) }),
       figure({ benchmark: 'throughput', name: '  of which start-up (fitconform --version)', value: round(median(versions) / 1000), unit: 's', samples: versions.map((ms) => round(ms)) }),
       figure({ benchmark: 'throughput', name: '  of which the run (results.json durationMs)', value: round(median(inRun) / 1000), unit: 's', samples: inRun }),
       figure({ benchmark: 'throughput', name: '  the same 500 requests alone (undici, 4 at once)', value: round(median(requestsAlone) / 1000), unit: 's', samples: requestsAlone.map((ms) => round(ms)) }),
       figure({ benchmark: 'throughput', name: 'scenarios per second, whole process', value: Math.round(THROUGHPUT_SCENARIOS / (total / 1000)), unit: '/s' }),
+      ...peerFigures(stepCi, totals, peer),
     ]
   } finally {
     await server.stop()
     folder.remove()
   }
+}
+
+/** The peers table's Step CI rows: its median wall time and ours over it, or why it did not run. */
+function peerFigures(stepCi: StepCiInstall, ours: readonly number[], theirs: readonly number[]): Figure[] {
+  const name = `Step CI ${STEP_CI_VERSION}, the same ${THROUGHPUT_SCENARIOS} tests, whole process`
+  if ('missing' in stepCi) return [figure({ benchmark: 'peers', name, value: Number.NaN, unit: 's', note: stepCi.missing })]
+  const command = `STEPCI_DISABLE_ANALYTICS=1 node <tmp>/node_modules/stepci/dist/index.js run stepci.yml (its default: all tests at once)`
+  return [
+    figure({ benchmark: 'peers', name: `${name} (median of ${theirs.length})`, value: round(median(theirs) / 1000), unit: 's', samples: theirs.map((ms) => round(ms)), note: command }),
+    figure({ benchmark: 'peers', name: `  fitconform / Step CI, wall time, same run`, value: round(median(ours) / median(theirs)), unit: '', goal: { comparison: '<=', limit: 0.33 }, note: 'medians of runs interleaved one for one' }),
+  ]
 }
 
 /** The requests of the workload with nothing else: undici, keep-alive, 4 in flight like the runner's default. */

@@ -1,6 +1,7 @@
 import { relative } from 'node:path'
 import { isNode, LineCounter, parseDocument, type Document } from 'yaml'
 import type { Diagnostic, SourceRef } from '../model/diagnostic.js'
+import { type FastYaml, parseFastYaml } from './fast-yaml.js'
 
 export type YamlPath = readonly (string | number)[]
 
@@ -19,11 +20,23 @@ function displayPath(absolutePath: string): string {
 export function parseYamlSource(absolutePath: string, text: string): { source?: YamlSource; diagnostics: Diagnostic[] } {
   const file = displayPath(absolutePath)
   const lineCounter = new LineCounter()
-  const document = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false })
   const at = (offset: number): SourceRef => {
     const { line, col } = lineCounter.linePos(offset)
     return { file, line, column: col }
   }
+  const fast = parseFastYaml(text, lineCounter.addNewLine)
+  if (fast) {
+    // Values are located from the quick parse's offsets; a key, or a path that is not there, by the
+    // full document, composed only the first time such a place is asked for (a diagnostic).
+    let document: Document | undefined
+    const full = (path: YamlPath, part?: 'key' | 'value'): SourceRef => {
+      document ??= parseDocument(text, { uniqueKeys: true, prettyErrors: false })
+      return locate(document, path, part, at)
+    }
+    return { source: { file, data: fast.data, locate: (path, part) => locateFast(fast, path, part, at) ?? full(path, part) }, diagnostics: [] }
+  }
+  lineCounter.lineStarts.length = 0
+  const document = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false })
   if (document.errors.length > 0) {
     return {
       diagnostics: document.errors.map((error) => ({
@@ -42,6 +55,20 @@ export function parseYamlSource(absolutePath: string, text: string): { source?: 
     return { diagnostics: [{ code: 'E_YAML_SYNTAX', kind: 'load', message: (error as Error).message, at: at(0), hint: 'check the anchors (&name) and aliases (*name) of this file' }] }
   }
   return { source: { file, data, locate: (path, part) => locate(document, path, part, at) }, diagnostics: [] }
+}
+
+function locateFast(fast: FastYaml, path: YamlPath, part: 'key' | 'value' | undefined, at: (offset: number) => SourceRef): SourceRef | undefined {
+  if (part === 'key' || fast.rootOffset === undefined) return undefined
+  let value = fast.data
+  let offset = fast.rootOffset
+  for (const step of path) {
+    const offsets = value !== null && typeof value === 'object' ? fast.offsets.get(value) : undefined
+    const next = offsets instanceof Map ? (typeof step === 'string' ? offsets.get(step) : undefined) : typeof step === 'number' ? offsets?.[step] : undefined
+    if (next === undefined) return undefined
+    value = (value as Record<string | number, unknown>)[step]
+    offset = next
+  }
+  return at(offset)
 }
 
 function locate(document: Document, path: YamlPath, part: 'key' | 'value' | undefined, at: (offset: number) => SourceRef): SourceRef {
