@@ -26,6 +26,7 @@ export default tseslint.config(
     ignores: ['src/execute/http-client.ts'],
     rules: restrict([{ group: ['undici'], message: 'only execute/http-client.ts imports undici' }, { group: ['../load/*', '../cli/*', 'yaml'], message: 'the executor gets loaded scenarios' }]),
   },
+  { files: ['src/fuzz/**'], rules: restrict([{ group: ['../report/*', '../cli/*', 'undici', 'commander'], message: 'src/fuzz generates and runs scenarios; the CLI reports them' }]) },
   {
     files: ['reference-server/**'],
     rules: restrict([{ group: ['../src/*', '../../src/*', '../proxy/*', '../../proxy/*', 'undici', 'yaml', 'ajv*'], message: 'the reference server is an independent implementation: node built-ins only' }]),
