@@ -123,6 +123,9 @@ export function createProgram(): Command {
     .option('--json <file>', 'write the table as JSON')
     .option('--concurrency <n>', 'servers tested at once (default 12)', parsePositiveInt)
     .option('--timeout <ms>', 'per-request timeout (default 5000)', parsePositiveInt)
+    .option('--fuzz', 'fuzz the conforming servers and the fuzz-only mutants instead (fixed seed), and report the fuzz score beside the static suite\'s')
+    .option('--seed <n>', 'with --fuzz: the seed (default 1)', parseSeed)
+    .option('--runs <n>', 'with --fuzz: sequences per server (default 60)', parsePositiveInt)
     .action(async (paths: string[], flags: SelftestFlags) => {
       const { selftestCommand } = await import('./selftest-command.js')
       process.exitCode = await selftestCommand(paths, flags)

@@ -58,8 +58,9 @@ export function freeText(): fc.Arbitrary<string> {
       { weight: 4, arbitrary: fc.string({ maxLength: 30 }) },
       { weight: 3, arbitrary: fc.string({ unit: 'grapheme', maxLength: 20 }) },
       { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 12 }) },
-      { weight: 2, arbitrary: fc.constantFrom('line\nbreak', 'two\r\nlines', 'tab\there', '\n', ' ', '', 'ünïcödé ✓', '🏃‍♀️🚴', 'עברית', '"quoted" \\ back\\slash') },
-      { weight: 1, arbitrary: fc.tuple(fc.string({ minLength: 1, maxLength: 3 }), fc.integer({ min: 995, max: 1_400 })).map(([unit, length]) => unit.repeat(length).slice(0, length)) },
+      { weight: 3, arbitrary: fc.constantFrom('line\nbreak', 'two\r\nlines', 'tab\there', '\n', ' ', '', 'ünïcödé ✓', '🏃‍♀️🚴', 'עברית', '"quoted" \\ back\\slash') },
+      { weight: 2, arbitrary: fc.tuple(fc.string({ maxLength: 10 }), fc.string({ maxLength: 10 })).map(([a, b]) => `${a}\n${b}`) },
+      { weight: 2, arbitrary: fc.tuple(fc.string({ minLength: 1, maxLength: 3 }), fc.integer({ min: 995, max: 1_400 })).map(([unit, length]) => unit.repeat(length).slice(0, length)) },
     )
     .map(withoutPlaceholders)
 }

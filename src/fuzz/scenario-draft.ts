@@ -49,7 +49,7 @@ export function draftToYaml(draft: ScenarioDraft, identity: DraftIdentity): stri
     steps: draft.steps.length > 0 ? draft.steps : [{ name: 'nothing to do', expect: { checks: [] } }],
     ...(draft.cleanup.length > 0 ? { cleanup: draft.cleanup } : {}),
   }
-  const header = ['# yaml-language-server: $schema=../../schemas/scenario.schema.json', ...identity.header.map((line) => `# ${line}`.trimEnd())].join('\n')
+  const header = [...identity.header.map((line) => `# ${line}`.trimEnd())].join('\n')
   return `${header}\n${stringify({ scenarios: [scenario] }, { lineWidth: 0 })}`
 }
 
