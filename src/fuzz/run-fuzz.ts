@@ -28,6 +28,8 @@ export interface FuzzSettings extends SessionSettings {
   /** Flags to repeat in the replay command (`--base-url …`), never a token. */
   readonly replayFlags?: string
   readonly onProgress?: (progress: FuzzProgress) => void
+  /** How long shrinking may try new candidates after the first failure (default 60 s). */
+  readonly shrinkBudgetMs?: number
 }
 
 export interface FuzzProgress {
@@ -57,7 +59,7 @@ export type FuzzOutcome =
 
 const DEFAULT_RUNS = 100
 /** After the first failure, shrinking stops trying new candidates after this long. */
-const SHRINK_BUDGET_MS = 90_000
+const SHRINK_BUDGET_MS = 60_000
 
 export async function runFuzz(settings: FuzzSettings): Promise<FuzzOutcome> {
   const startedAt = new Date()
@@ -90,7 +92,7 @@ export async function runFuzz(settings: FuzzSettings): Promise<FuzzOutcome> {
     if (failed) {
       failures++
       lastFailing = { draft, result }
-      shrinkDeadline ??= Date.now() + SHRINK_BUDGET_MS
+      shrinkDeadline ??= Date.now() + (settings.shrinkBudgetMs ?? SHRINK_BUDGET_MS)
     }
     progress()
     return !failed

@@ -65,6 +65,8 @@ async function fuzzTarget(target: FuzzTargetSpec, scenarios: readonly Scenario[]
       rules,
       seed: options.seed,
       runs: options.runs,
+      // Enough to shrink each fuzz-only mutant's failure to a few steps; keeps the CI command within 2 minutes.
+      shrinkBudgetMs: 15_000,
       readOnly: false,
       outputDir: `${options.outputDir}/${target.name}`,
       timeoutMs: options.timeoutMs,
