@@ -58,6 +58,8 @@ export type FuzzOutcome =
   | { readonly kind: 'ran'; readonly result: RunResult; readonly runs: number; readonly failure?: FuzzFailure }
 
 const DEFAULT_RUNS = 100
+/** Sequences per seed under --time. */
+const TIME_BATCH = 10
 /** After the first failure, shrinking stops trying new candidates after this long. */
 const SHRINK_BUDGET_MS = 60_000
 
@@ -99,12 +101,18 @@ export async function runFuzz(settings: FuzzSettings): Promise<FuzzOutcome> {
   })
 
   try {
-    await fc.check(property, {
-      seed: settings.seed,
-      numRuns: settings.timeMs !== undefined ? Number.MAX_SAFE_INTEGER : (settings.runs ?? DEFAULT_RUNS),
-      ...(settings.timeMs !== undefined ? { interruptAfterTimeLimit: settings.timeMs, markInterruptAsFailure: false } : {}),
-    })
-    const failure = lastFailing ? await writeReproduction(lastFailing, settings, session.context, knownRules) : undefined
+    let generation = { seed: settings.seed, runs: settings.runs ?? DEFAULT_RUNS }
+    if (deadline === undefined) {
+      await fc.check(property, { seed: generation.seed, numRuns: generation.runs })
+    } else {
+      // Under --time: batches of seeds S, S+1, … rather than fast-check's interruptAfterTimeLimit, which
+      // abandons the sequence in flight (its requests and its cleanup would outlive the run).
+      for (let batch = 0; !lastFailing && Date.now() < deadline && !session.context.interrupted.aborted; batch++) {
+        generation = { seed: (settings.seed + batch) % 2 ** 31, runs: TIME_BATCH }
+        await fc.check(property, { seed: generation.seed, numRuns: generation.runs })
+      }
+    }
+    const failure = lastFailing ? await writeReproduction(lastFailing, { ...settings, ...generation }, session.context, knownRules) : undefined
     const cleanup = await session.finish(wrote)
     const scenarios = failure ? [failure.result] : [summaryResult(runs, settings.seed, Date.now() - startedAt.getTime())]
     const result: RunResult = {
@@ -128,7 +136,7 @@ export async function runFuzz(settings: FuzzSettings): Promise<FuzzOutcome> {
 /** Writes the shrunk sequence as a scenario file, then loads and runs that file: the report shows what a replay shows. */
 async function writeReproduction(
   failing: { draft: ScenarioDraft; result: ScenarioResult },
-  settings: FuzzSettings,
+  settings: FuzzSettings & { readonly seed: number; readonly runs: number },
   context: Parameters<typeof runScenario>[1],
   knownRules: ReadonlySet<string>,
 ): Promise<{ failure: FuzzFailure; result: ScenarioResult; diagnostics: Diagnostic[] }> {
@@ -139,7 +147,7 @@ async function writeReproduction(
   const shown = relative(process.cwd(), file) || file
   const replayFlags = settings.replayFlags ? ` ${settings.replayFlags}` : ''
   const replay = `npx fitconform run ${shown}${replayFlags}`
-  const refuzz = `npx fitconform fuzz --seed ${settings.seed}${settings.timeMs !== undefined ? ` --time ${Math.round(settings.timeMs / 1000)}s` : ` --runs ${settings.runs ?? DEFAULT_RUNS}`}${settings.readOnly ? ' --read-only' : ''}${replayFlags}`
+  const refuzz = `npx fitconform fuzz --seed ${settings.seed} --runs ${settings.runs}${settings.readOnly ? ' --read-only' : ''}${replayFlags}`
   const text = draftToYaml(failing.draft, {
     id: `fuzz-${rule.toLowerCase()}-${settings.seed}`,
     title: `A sequence found by fitconform fuzz (seed ${settings.seed}) and shrunk, that fails ${rule}`,
