@@ -28,6 +28,7 @@ export default tseslint.config(
     rules: restrict([{ group: ['undici'], message: 'only execute/http-client.ts imports undici' }, { group: ['../load/*', '../cli/*', 'yaml'], message: 'the executor gets loaded scenarios' }]),
   },
   { files: ['src/openapi/**'], rules: restrict([{ group: ['../execute/*', '../plan/*', '../report/*', '../cli/*', '../api/*', 'undici', 'commander'], message: 'src/openapi builds a document from data (model, validation); it runs nothing' }]) },
+  { files: ['src/fuzz/**'], rules: restrict([{ group: ['../report/*', '../cli/*', 'undici', 'commander'], message: 'src/fuzz generates and runs scenarios; the CLI reports them' }]) },
   {
     files: ['reference-server/**'],
     rules: restrict([{ group: ['../src/*', '../../src/*', '../proxy/*', '../../proxy/*', 'undici', 'yaml', 'ajv*'], message: 'the reference server is an independent implementation: node built-ins only' }]),

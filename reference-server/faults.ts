@@ -1,24 +1,26 @@
 // Fault injection for mutants (mutants.ts): the single place that knows which mutant is active,
 // and the one helper for bodies Node's http module refuses to send.
 import type { ServerResponse } from 'node:http'
+import { fuzzMutantCatalogue, type FuzzMutantName } from './fuzz-mutants.js'
 import { mutantCatalogue, type MutantName } from './mutants.js'
 
 export interface Faults {
   /** The active mutant, or undefined on a conforming server. */
-  readonly active: MutantName | undefined
+  readonly active: MutantName | FuzzMutantName | undefined
   /** True when the named mutant is active: `if (faults.is('has-map-boolean')) …`. */
-  is(name: MutantName): boolean
+  is(name: MutantName | FuzzMutantName): boolean
 }
 
 /** Looks the mutant up by name; an unknown name throws an Error listing the known ones. */
 export function createFaults(name: string | undefined): Faults {
   if (name === undefined) return { active: undefined, is: () => false }
-  const known = mutantCatalogue.find((mutant) => mutant.name === name)
+  // The fuzz-only mutants (fuzz-mutants.ts) are served the same way, but only `selftest --fuzz` runs them.
+  const known = [...mutantCatalogue, ...fuzzMutantCatalogue].find((mutant) => mutant.name === name)
   if (!known) {
-    const names = mutantCatalogue.map((mutant) => mutant.name).join(', ')
+    const names = [...mutantCatalogue, ...fuzzMutantCatalogue].map((mutant) => mutant.name).join(', ')
     throw new Error(`unknown mutant "${name}"; known mutants: ${names}`)
   }
-  const active: MutantName = known.name
+  const active: MutantName | FuzzMutantName = known.name
   return { active, is: (candidate) => candidate === active }
 }
 

@@ -1,6 +1,7 @@
 // The feed's query parameters (§4 rule 1) plus `page`, the parameter §2.2 says `previous` carries.
 import { dayNumber, parseIsoDate } from './calendar.js'
 import type { Faults } from './faults.js'
+import { scopeListsNothing } from './fuzz-mutants.js'
 import { ReplyProblem, textReply } from './reply.js'
 
 /** §8: default page size. */
@@ -48,6 +49,7 @@ export function parseFeedQuery(query: URLSearchParams): FeedQuery {
 
 /** §4 rule 1: scopes are whole days, both ends included. The scope mutants misread one bound each. */
 export function isInScope(scope: TimeScope, startTime: number, modifiedAt: number, faults: Faults): boolean {
+  if (scopeListsNothing(scope, faults)) return false
   const startDay = dayNumber(startTime)
   const modifiedDay = dayNumber(modifiedAt)
   const reading = (ignored: boolean, exclusive = false): BoundReading => (ignored ? 'ignored' : exclusive ? 'exclusive' : 'inclusive')

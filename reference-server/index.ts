@@ -7,6 +7,7 @@ import { demoTokens, type DemoTokens } from './demo-accounts.js'
 import { createFaults } from './faults.js'
 import { createHttpServer, type InternalErrorListener } from './http-server.js'
 import { behaviourOf, isServerMode, serverModes, type ServerMode } from './modes.js'
+import { fuzzMutantCatalogue } from './fuzz-mutants.js'
 import { mutantCatalogue, type MutantDefinition } from './mutants.js'
 import { Store, type Clock } from './store.js'
 
@@ -17,6 +18,9 @@ export { serverModes } from './modes.js'
 
 /** Every mutant (`--mutant <name>`), each breaking one rule id of suites/rules.yaml. */
 export const mutants: readonly MutantDefinition[] = mutantCatalogue
+
+/** Mutants only the fuzzer is expected to find (`selftest --fuzz`); outside the static suite's score. */
+export const fuzzMutants: readonly MutantDefinition[] = fuzzMutantCatalogue
 
 export interface ReferenceServerOptions {
   /** reference (default), quirky (the §2.2 irregularities) or other-choices (the other open branches). */

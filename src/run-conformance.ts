@@ -1,13 +1,13 @@
-import { randomBytes } from 'node:crypto'
 import type { Diagnostic } from './model/diagnostic.js'
 import type { ReportedRunResult } from './model/reported-result.js'
-import { RESULT_SCHEMA_VERSION, type CleanupItem, type CleanupSummary, type PollingSummary, type RunResult, type ScenarioResult } from './model/result.js'
+import { RESULT_SCHEMA_VERSION, type PollingSummary, type RunResult, type ScenarioResult } from './model/result.js'
 import type { Rule, Scenario, TokenRole } from './model/scenario.js'
 import { createFinalizer } from './execute/finalize-run.js'
 import { createHttpClient } from './execute/http-client.js'
-import { createLedger, readOpenWork } from './execute/ledger.js'
+import { createLedger } from './execute/ledger.js'
+import { finishCleanup } from './execute/finish-cleanup.js'
+import { createRunValues } from './execute/run-values.js'
 import { createRedactor } from './execute/redact.js'
-import { sweepMarked } from './execute/undo.js'
 import { DEFAULT_CONFIG_VALUES, type RunContext } from './execute/run-context.js'
 import { runPlan } from './execute/run-plan.js'
 import { preflight } from './execute/preflight.js'
@@ -94,7 +94,10 @@ export async function runConformance(
     const view: RunPlanView = { target: settings.target.label, strict: settings.strict, rules, scenarios: plan.order.map(({ id, title, file, rules: r, tags }) => ({ id, title, file, rules: r, tags })), missingTokens: missingTokens(plan) }
     await reporter.onRunStart?.(view)
     const results = await runPlan(plan, { context, reporter, concurrency: settings.concurrency, bail: settings.bail, finalizeScenario: finalizer.scenario })
-    const cleanup = await finishCleanup(context, results)
+    const wrote = results.some((result) => result.steps.some((step) => step.request !== undefined && step.request.method !== 'GET' && step.request.method !== 'HEAD'))
+    // Only a POST can have created something whose Location never reached us.
+    const posted = results.some((result) => result.steps.some((step) => step.request?.method === 'POST'))
+    const cleanup = await finishCleanup(context, { wrote, posted })
     const polling = pollingSummary(context)
     // Redacted whole before it is finalized: cleanup messages and diagnostics name URLs a server chose (a Location may carry a token).
     const result = finalizer.run(context.redact({ ...buildRunResult(results, settings, startedAt, cleanup.problems), ...(cleanup.summary ? { cleanup: cleanup.summary } : {}), ...(polling ? { polling } : {}) }))
@@ -103,52 +106,6 @@ export async function runConformance(
   } finally {
     await client.close()
   }
-}
-
-/**
- * After the scenarios: sweep the run's marker (a create whose response was lost still carries it; an
- * activity the run deleted that came back is a delete failure), then close the ledger if nothing is
- * owed, and tell what was created, changed, restored, refused as not proven ours, and left behind.
- */
-async function finishCleanup(context: RunContext, results: readonly ScenarioResult[]): Promise<{ summary?: CleanupSummary; problems: Diagnostic[] }> {
-  const wrote = results.some((result) => result.steps.some((step) => step.request !== undefined && step.request.method !== 'GET' && step.request.method !== 'HEAD'))
-  if (!wrote) {
-    context.ledger?.record({ type: 'closed' })
-    return { problems: [] }
-  }
-  const before = context.ledger ? readOpenWork(context.ledger.file) : undefined
-  const deletedUrls = new Set(before?.deletedUrls ?? [])
-  // Only a POST can have created something whose Location never reached us.
-  const posted = results.some((result) => result.steps.some((step) => step.request?.method === 'POST'))
-  const known = { deleted: deletedUrls, leftBehind: new Set(before?.counts.leftBehind.map((item) => item.url) ?? []) }
-  const sweep = posted ? await sweepMarked(context, ['token', 'other-token'], known) : { found: [], leftBehind: [], problems: [] }
-  const problems: Diagnostic[] = sweep.problems.map((message) => ({ code: 'E_CLEANUP', kind: 'error', message }))
-  for (const item of sweep.found) {
-    if (deletedUrls.has(item.url)) problems.push({ code: 'E_CLEANUP', kind: 'error', message: `the end-of-run sweep found ${item.url} again: ${item.reason}` })
-  }
-  if (!context.ledger) return { problems: [...problems, ...leftBehindProblems(sweep.leftBehind)] }
-  const open = readOpenWork(context.ledger.file)
-  const counts = open.counts
-  problems.push(...leftBehindProblems(counts.leftBehind))
-  for (const item of counts.notProvenOurs) problems.push({ code: 'E_CLEANUP', kind: 'error', message: `not proven ours, left in place (nothing was sent to it): ${item.url}: ${item.reason}`, hint: 'look at it on the account: the run could not show it created it' })
-  const owes = open.toDelete.length > 0 || open.toRestore.length > 0
-  if (!owes) context.ledger.record({ type: 'closed' })
-  const summary: CleanupSummary = {
-    created: counts.created,
-    deleted: counts.deleted,
-    changed: counts.changed,
-    restored: counts.restored,
-    swept: sweep.found.length,
-    ...(sweep.found.length > 0 ? { found: sweep.found } : {}),
-    ...(counts.notProvenOurs.length > 0 ? { notProvenOurs: counts.notProvenOurs } : {}),
-    ...(counts.leftBehind.length > 0 ? { leftBehind: counts.leftBehind } : {}),
-    ...(owes ? { openLedger: context.ledger.file } : {}),
-  }
-  return { summary, problems }
-}
-
-function leftBehindProblems(items: readonly CleanupItem[]): Diagnostic[] {
-  return items.map((item) => ({ code: 'E_CLEANUP', kind: 'error', message: `left behind: ${item.url}: ${item.reason}`, hint: 'run `fitconform cleanup --base-url …` to try again' }))
 }
 
 /** Each token flag not given, with how many selected scenarios it would have run. */
@@ -165,12 +122,6 @@ function pollingSummary(context: RunContext): PollingSummary | undefined {
   return { spentMs: Math.round(budget.spentMs), capMs: budget.capMs, cappedSteps: budget.cappedSteps }
 }
 
-function createRunValues(startedAt: Date): RunContext['run'] {
-  const id = randomBytes(4).toString('hex')
-  // 1980–1999: far enough back that no real account's recent history overlaps, and every server's date parser copes.
-  const farYear = 1980 + (parseInt(id.slice(0, 4), 16) % 20)
-  return { id, marker: `fitconform-run-${id}`, farYear, now: startedAt.getTime() }
-}
 
 function buildRunResult(scenarios: readonly ScenarioResult[], settings: Pick<ConformanceSettings, 'strict' | 'target'>, startedAt: Date, diagnostics: readonly Diagnostic[] = []): RunResult {
   const count = (status: ScenarioResult['status']): number => scenarios.filter((scenario) => scenario.status === status).length

@@ -1,6 +1,7 @@
 // §4 endpoint 4 and rule 5: POST /fitnessActivities with a NewFitnessActivity (§2.4) → 201, no
 // body, Location with the relative URI of the new activity.
 import type { Call } from '../call.js'
+import { storedNotes, storedPath } from '../fuzz-mutants.js'
 import { pathClimb, pathDistance, pathDuration } from '../geo.js'
 import type { Activity } from '../model.js'
 import { activityBody, activityUri } from '../representations.js'
@@ -35,8 +36,8 @@ function record(call: Call, input: NewActivityInput): Activity {
     distance: [],
     heartRate: [],
     calories: [],
-    path: input.path,
-    ...(input.notes === undefined || faults.is('create-drops-notes') ? {} : { notes: input.notes }),
+    path: storedPath(input.path, faults),
+    ...(input.notes === undefined || faults.is('create-drops-notes') ? {} : { notes: storedNotes(input.notes, faults)! }),
     source: createdActivitySource,
     entryMode: 'API',
   })

@@ -36,3 +36,16 @@ export function parseShard(value: string): Shard {
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, ...value.split(',').map((tag) => tag.trim()).filter(Boolean)]
 }
+
+/** `--time 60s`, `2m`, `90` (seconds) → milliseconds. */
+export function parseDuration(value: string): number {
+  const match = /^(\d+)(s|m)?$/.exec(value.trim())
+  if (!match || Number(match[1]) < 1) throw new InvalidArgumentError('expected a duration such as 60s or 2m')
+  return Number(match[1]) * (match[2] === 'm' ? 60_000 : 1_000)
+}
+
+export function parseSeed(value: string): number {
+  const seed = Number(value)
+  if (!Number.isSafeInteger(seed) || seed < 0 || seed > 2 ** 31 - 1) throw new InvalidArgumentError('expected a whole number from 0 to 2147483647')
+  return seed
+}

@@ -1,9 +1,10 @@
 import { Command, Option } from 'commander'
 import { packageVersion } from '../package-root.js'
 import { DEFAULT_REPORTERS } from '../report/default-reporters.js'
-import { collect, parseBaseUrl, parsePort, parsePositiveInt, parseShard } from './option-parsers.js'
+import { collect, parseBaseUrl, parseDuration, parsePort, parsePositiveInt, parseSeed, parseShard } from './option-parsers.js'
 import { addProxyCommands } from './proxy-commands.js'
 import type { OpenApiFlags } from './openapi-command.js'
+import type { FuzzFlags } from './fuzz-command.js'
 import type { RunFlags } from './run-options.js'
 import type { SelftestFlags } from './selftest-command.js'
 import type { ServeOptions } from './serve-command.js'
@@ -58,6 +59,29 @@ export function createProgram(): Command {
     })
 
   program
+    .command('fuzz')
+    .description('generate request sequences, check every answer against a model of the spec, shrink a failure to a scenario file (default: the embedded reference server)')
+    .option('--base-url <url>', 'server under test, may carry a path prefix (env FITCONFORM_BASE_URL)', parseBaseUrl)
+    .option('--token <token>', 'a normal user with all permissions (env FITCONFORM_TOKEN)')
+    .option('--other-token <token>', 'a second user (env FITCONFORM_OTHER_TOKEN; redacted like the first)')
+    .option('--runs <n>', 'sequences to try (default 100)', parsePositiveInt)
+    .option('--time <duration>', 'fuzz for this long instead, e.g. 60s or 2m', parseDuration)
+    .option('--seed <n>', 'seed of the generation (default: random, printed); the same seed replays the same sequences', parseSeed)
+    .option('--config <file>', 'config file (default: fitconform.config.yaml when present)')
+    .option('--reporter <list>', `comma-separated reporters (default ${DEFAULT_REPORTERS})`)
+    .option('--output-dir <dir>', 'where reports, the ledger and fuzz/<rule>-<seed>.yaml go (default reports/)')
+    .option('--timeout <ms>', 'per-request timeout in milliseconds (default 10000)', parsePositiveInt)
+    .option('--read-only', 'fuzz only reads (GET/HEAD), for production accounts')
+    .option('--ca <file>', 'PEM file of certificate authorities to trust')
+    .option('--insecure', 'do not verify TLS certificates (staging servers)')
+    .option('--show-personal-data', 'keep personal data in report files')
+    .addHelpText('after', '\nExit codes: 0 no failure, 1 a failure was found (its shrunk scenario is in <output-dir>/fuzz/), 2 usage error, 3 the server could not be reached.')
+    .action(async (flags: FuzzFlags) => {
+      const { fuzzCommand } = await import('./fuzz-command.js')
+      process.exitCode = await fuzzCommand(flags)
+    })
+
+  program
     .command('rules')
     .description('print the rule catalogue and the scenarios that cover each rule')
     .argument('[paths...]', 'scenario files or folders (default: the built-in suites)')
@@ -104,6 +128,9 @@ export function createProgram(): Command {
     .option('--json <file>', 'write the table as JSON')
     .option('--concurrency <n>', 'servers tested at once (default 12)', parsePositiveInt)
     .option('--timeout <ms>', 'per-request timeout (default 5000)', parsePositiveInt)
+    .option('--fuzz', 'fuzz the conforming servers and the fuzz-only mutants instead (fixed seed), and report the fuzz score beside the static suite\'s')
+    .option('--seed <n>', 'with --fuzz: the seed (default 1)', parseSeed)
+    .option('--runs <n>', 'with --fuzz: sequences per server (default 60)', parsePositiveInt)
     .action(async (paths: string[], flags: SelftestFlags) => {
       const { selftestCommand } = await import('./selftest-command.js')
       process.exitCode = await selftestCommand(paths, flags)

@@ -13,6 +13,10 @@ export interface SelftestFlags {
   json?: string
   concurrency?: number
   timeout?: number
+  /** Run the fuzz self-test instead (run-fuzz-selftest.ts). */
+  fuzz?: boolean
+  seed?: number
+  runs?: number
 }
 
 /** `fitconform selftest`: the suite against the conforming variants and every mutant; exit 1 on any miss. */
@@ -22,6 +26,7 @@ export async function selftestCommand(paths: readonly string[], flags: SelftestF
     for (const diagnostic of loaded.diagnostics) screen.err(formatDiagnostic(diagnostic, { colors: screen.colors }) + '\n')
     return EXIT.usage
   }
+  if (flags.fuzz) return fuzzSelftestCommand(loaded, flags, screen)
   const targets = selftestTargets(flags.only)
   if (targets.length === 0) {
     screen.err(`--only matched no target; \`fitconform serve --list-mutants\` lists the mutants\n`)
@@ -61,4 +66,33 @@ export function formatSelftestTable(rows: readonly SelftestRow[], durationMs: nu
   const percent = s.mutants === 0 ? 100 : Math.round((1000 * s.killed) / s.mutants) / 10
   lines.push('', `Mutation score: ${s.killed}/${s.mutants} mutants killed (${percent}%); conforming servers: ${s.conformingPassed}/${s.conforming} as expected (${(durationMs / 1000).toFixed(1)}s)`, '')
   return lines.join('\n')
+}
+
+/** `fitconform selftest --fuzz`: fixed-seed fuzzing of the conforming servers and the fuzz-only mutants. */
+async function fuzzSelftestCommand(loaded: Awaited<ReturnType<typeof loadSuites>>, flags: SelftestFlags, screen: Screen): Promise<number> {
+  const { runFuzzSelftest } = await import('../selftest/run-fuzz-selftest.js')
+  const seed = flags.seed ?? 1
+  const runs = flags.runs ?? 60
+  screen.err(`fuzz self-test: seed ${seed}, ${runs} sequences against each conforming server and each fuzz-only mutant; the static suite against each mutant too\n`)
+  const started = Date.now()
+  const rows = await runFuzzSelftest(loaded.scenarios, loaded.rules, {
+    seed,
+    runs,
+    timeoutMs: flags.timeout ?? 5_000,
+    outputDir: 'reports/selftest-fuzz',
+    onRow: (row) => screen.err(`  ${row.target}: ${row.verdict}\n`),
+  })
+  const lines = ['', 'Conforming servers (fuzzing must find no failure)']
+  for (const row of rows.filter((r) => r.expectation === 'pass')) lines.push(`  ${row.ok ? '✓' : '✘'} ${row.target.padEnd(36)} ${row.verdict}`)
+  lines.push('', 'Fuzz-only mutants (the fuzzer must find each; the static suite is not expected to)')
+  lines.push(`  ${'mutant'.padEnd(38)} ${'rule'.padEnd(30)} ${'static suite'.padEnd(14)} fuzz`)
+  for (const row of rows.filter((r) => r.expectation === 'found')) {
+    lines.push(`  ${row.ok ? '✓' : '✘'} ${row.target.padEnd(36)} ${(row.rule ?? '').padEnd(30)} ${(row.staticKilled ? 'killed' : 'survived').padEnd(14)} ${row.verdict}`)
+  }
+  const mutants = rows.filter((r) => r.expectation === 'found')
+  const conforming = rows.filter((r) => r.expectation === 'pass')
+  lines.push('', `Fuzz score: ${mutants.filter((r) => r.ok).length}/${mutants.length} fuzz-only mutants found (static suite: ${mutants.filter((r) => r.staticKilled).length}/${mutants.length}); conforming servers: ${conforming.filter((r) => r.ok).length}/${conforming.length} without failure (${((Date.now() - started) / 1000).toFixed(1)}s)`, '')
+  screen.out(lines.join('\n'))
+  if (flags.json) await writeReportFile({ outputDir: '.', output: flags.json }, 'selftest-fuzz.json', JSON.stringify({ rows }, null, 2) + '\n')
+  return rows.every((row) => row.ok) ? EXIT.ok : EXIT.failed
 }

@@ -1,6 +1,6 @@
 import { DEFAULT_HOST, hostWarning, listenErrorMessage, normalizeHost } from '../../proxy/commands/listen-address.js'
 import { waitForStop } from '../../proxy/commands/wait-for-stop.js'
-import { mutants, serverModes, startReferenceServer, type ServerMode } from '../../reference-server/index.js'
+import { fuzzMutants, mutants, serverModes, startReferenceServer, type ServerMode } from '../../reference-server/index.js'
 import type { Screen } from '../report/reporter.js'
 import { EXIT } from './exit-codes.js'
 import { processScreen } from './screen.js'
@@ -23,7 +23,7 @@ export async function serveCommand(options: ServeOptions, screen: Screen = proce
     screen.err(`unknown --mode "${options.mode}"; modes: ${serverModes.join(', ')}\n`)
     return EXIT.usage
   }
-  if (options.mutant && !mutants.some((mutant) => mutant.name === options.mutant)) {
+  if (options.mutant && ![...mutants, ...fuzzMutants].some((mutant) => mutant.name === options.mutant)) {
     screen.err(`unknown --mutant "${options.mutant}"; \`fitconform serve --list-mutants\` lists them\n`)
     return EXIT.usage
   }
@@ -53,5 +53,6 @@ export async function serveCommand(options: ServeOptions, screen: Screen = proce
 
 export function listMutants(screen: Screen = processScreen()): number {
   for (const mutant of mutants) screen.out(`${mutant.name.padEnd(40)} ${mutant.rule.padEnd(32)} ${mutant.description}\n`)
+  for (const mutant of fuzzMutants) screen.out(`${mutant.name.padEnd(40)} ${mutant.rule.padEnd(32)} (fuzz-only) ${mutant.description}\n`)
   return EXIT.ok
 }

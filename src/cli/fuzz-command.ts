@@ -1,0 +1,125 @@
+import { ConformanceError, toDiagnostic, type Diagnostic } from '../model/diagnostic.js'
+import type { TokenRole } from '../model/scenario.js'
+import { loadRules } from '../load/load-rules.js'
+import { createMultiplexer } from '../report/multiplexer.js'
+import { createFinalizer } from '../execute/finalize-run.js'
+import { isFailingRun } from '../model/reported-result.js'
+import { DEFAULT_REPORTERS } from '../report/default-reporters.js'
+import { createReporters } from '../report/registry.js'
+import { formatDiagnostic } from '../report/format-diagnostic.js'
+import type { RunPlanView, Screen } from '../report/reporter.js'
+import { runFuzz, type FuzzProgress } from '../fuzz/run-fuzz.js'
+import type { FuzzTarget } from '../fuzz/fuzz-session.js'
+import type { RunningReferenceServer } from '../../reference-server/index.js'
+import { EXIT } from './exit-codes.js'
+import { resolveRunOptions, type RunFlags } from './run-options.js'
+import { processScreen } from './screen.js'
+
+export interface FuzzFlags extends Pick<RunFlags, 'baseUrl' | 'token' | 'otherToken' | 'config' | 'reporter' | 'outputDir' | 'timeout' | 'readOnly' | 'ca' | 'insecure' | 'showPersonalData'> {
+  runs?: number
+  time?: number
+  seed?: number
+}
+
+/** `fitconform fuzz`: returns the exit code (0 no failure, 1 failure found, 2 usage, 3 unreachable). */
+export async function fuzzCommand(flags: FuzzFlags, screen: Screen = processScreen()): Promise<number> {
+  const printDiagnostic = (diagnostic: Diagnostic): void => screen.err(formatDiagnostic(diagnostic, { colors: screen.colors }) + '\n')
+  if (flags.runs !== undefined && flags.time !== undefined) {
+    printDiagnostic({ code: 'E_USAGE', kind: 'load', message: 'give --runs or --time, not both' })
+    return EXIT.usage
+  }
+  let options
+  try {
+    options = resolveRunOptions(flags)
+  } catch (error) {
+    printDiagnostic(toDiagnostic(error))
+    return error instanceof ConformanceError ? EXIT.usage : EXIT.failed
+  }
+  const reporters = await createReporters(options.reporter ?? DEFAULT_REPORTERS, { outputDir: options.outputDir, screen, showPersonalData: options.showPersonalData }).catch((error: Error) => error)
+  if (reporters instanceof Error) {
+    printDiagnostic({ code: 'E_USAGE', kind: 'load', message: `--reporter: ${reporters.message}` })
+    return EXIT.usage
+  }
+  const reporter = createMultiplexer(reporters)
+  const { rules } = await loadRules()
+  const seed = flags.seed ?? Math.floor(Math.random() * 2 ** 31)
+  const interrupt = new AbortController()
+  const onSignal = (): void => {
+    if (interrupt.signal.aborted) process.exit(130)
+    screen.err('\nstopping after the sequence in flight; cleaning up what this run created (press again to quit at once)\n')
+    interrupt.abort()
+  }
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
+  let embedded: RunningReferenceServer | undefined
+  try {
+    let target: FuzzTarget
+    if (options.baseUrl) {
+      target = { baseUrl: options.baseUrl, tokens: options.tokens, label: options.baseUrl.toString() }
+    } else {
+      const { startReferenceServer } = await import('../../reference-server/index.js')
+      embedded = await startReferenceServer()
+      target = { baseUrl: new URL(embedded.url), tokens: { token: embedded.tokens.token } satisfies Partial<Record<TokenRole, string>>, label: `embedded reference server (${embedded.url})` }
+      screen.err(`No --base-url given: fuzzing the embedded reference server at ${embedded.url}\n`)
+    }
+    if (!target.tokens.token) {
+      printDiagnostic({ code: 'E_USAGE', kind: 'load', message: 'fuzzing needs --token (or FITCONFORM_TOKEN): a normal user with all permissions' })
+      return EXIT.usage
+    }
+    screen.err(`fuzz: seed ${seed}${options.readOnly ? ', read-only' : ''}; ${flags.time !== undefined ? `for ${Math.round(flags.time / 1000)}s` : `${flags.runs ?? 100} sequences`}\n`)
+    const view: RunPlanView = { target: target.label, strict: false, rules, scenarios: [] }
+    await reporter.onRunStart?.(view)
+    const outcome = await runFuzz({
+      target,
+      rules,
+      seed,
+      ...(flags.runs !== undefined ? { runs: flags.runs } : {}),
+      ...(flags.time !== undefined ? { timeMs: flags.time } : {}),
+      readOnly: options.readOnly,
+      outputDir: options.outputDir,
+      ledgerDir: options.outputDir,
+      timeoutMs: options.timeoutMs,
+      insecure: options.insecure,
+      ...(options.ca ? { ca: options.ca } : {}),
+      configValues: options.values,
+      interrupted: interrupt.signal,
+      ...(options.baseUrl ? { replayFlags: `--base-url ${options.baseUrl.toString()} --token "$FITCONFORM_TOKEN"` } : {}),
+      onProgress: progressLine(screen),
+    })
+    if (outcome.kind === 'unreachable') {
+      printDiagnostic(outcome.diagnostic)
+      return EXIT.unreachable
+    }
+    if (screen.isTTY) screen.err('\n')
+    const { failure } = outcome
+    const result = createFinalizer({ knownFailures: [], showPersonalData: options.showPersonalData, rules }).run(outcome.result)
+    for (const scenario of result.scenarios) await reporter.onScenarioEnd?.(scenario)
+    await reporter.onRunEnd?.(result, { ...view, scenarios: result.scenarios.map(({ id, title, file, rules: r, tags }) => ({ id, title, file, rules: r, tags })) })
+    screen.err(`fuzz: ${outcome.runs} sequence(s), seed ${seed}${failure ? `; FAILED ${failure.rule}, shrunk to ${failure.steps} step(s)` : ', no failure'}\n`)
+    if (failure) {
+      screen.err(`  reproduction: ${failure.file}${failure.reproduced ? '' : ' (did not fail again when run from the file)'}\n  replay:       ${failure.replay}\n  fuzz again:   ${failure.refuzz}\n`)
+    }
+    if (result.cleanup?.openLedger) screen.err(`NOT everything was undone: run \`fitconform cleanup --output-dir ${options.outputDir}\` (ledger ${result.cleanup.openLedger})\n`)
+    return failure || isFailingRun(result) || reporter.errors().length > 0 || interrupt.signal.aborted ? EXIT.failed : EXIT.ok
+  } catch (error) {
+    printDiagnostic(toDiagnostic(error))
+    return EXIT.failed
+  } finally {
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
+    await embedded?.close()
+  }
+}
+
+/** One line, rewritten in place on a terminal, at most once a second elsewhere every ten. */
+function progressLine(screen: Screen): (progress: FuzzProgress) => void {
+  let last = 0
+  return (progress) => {
+    const now = Date.now()
+    if (now - last < (screen.isTTY ? 250 : 10_000)) return
+    last = now
+    const left = progress.msLeft !== undefined ? `, ${Math.ceil(progress.msLeft / 1000)}s left` : ''
+    const text = `fuzz: ${progress.runs} run(s), ${progress.failures} failing${progress.shrinking ? ' (shrinking)' : ''}${left}`
+    screen.err(screen.isTTY ? `\r${text}\x1b[K` : `${text}\n`)
+  }
+}

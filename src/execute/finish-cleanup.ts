@@ -1,0 +1,48 @@
+import type { Diagnostic } from '../model/diagnostic.js'
+import type { CleanupItem, CleanupSummary } from '../model/result.js'
+import { readOpenWork } from './ledger.js'
+import type { RunContext } from './run-context.js'
+import { sweepMarked } from './undo.js'
+
+/**
+ * After the scenarios: sweep the run's marker (a create whose response was lost still carries it; an
+ * activity the run deleted that came back is a delete failure), then close the ledger if nothing is
+ * owed, and tell what was created, changed, restored, refused as not proven ours, and left behind.
+ */
+export async function finishCleanup(context: RunContext, what: { readonly wrote: boolean; readonly posted: boolean }): Promise<{ summary?: CleanupSummary; problems: Diagnostic[] }> {
+  if (!what.wrote) {
+    context.ledger?.record({ type: 'closed' })
+    return { problems: [] }
+  }
+  const before = context.ledger ? readOpenWork(context.ledger.file) : undefined
+  const deletedUrls = new Set(before?.deletedUrls ?? [])
+  const known = { deleted: deletedUrls, leftBehind: new Set(before?.counts.leftBehind.map((item) => item.url) ?? []) }
+  const sweep = what.posted ? await sweepMarked(context, ['token', 'other-token'], known) : { found: [], leftBehind: [], problems: [] }
+  const problems: Diagnostic[] = sweep.problems.map((message) => ({ code: 'E_CLEANUP', kind: 'error', message }))
+  for (const item of sweep.found) {
+    if (deletedUrls.has(item.url)) problems.push({ code: 'E_CLEANUP', kind: 'error', message: `the end-of-run sweep found ${item.url} again: ${item.reason}` })
+  }
+  if (!context.ledger) return { problems: [...problems, ...leftBehindProblems(sweep.leftBehind)] }
+  const open = readOpenWork(context.ledger.file)
+  const counts = open.counts
+  problems.push(...leftBehindProblems(counts.leftBehind))
+  for (const item of counts.notProvenOurs) problems.push({ code: 'E_CLEANUP', kind: 'error', message: `not proven ours, left in place (nothing was sent to it): ${item.url}: ${item.reason}`, hint: 'look at it on the account: the run could not show it created it' })
+  const owes = open.toDelete.length > 0 || open.toRestore.length > 0
+  if (!owes) context.ledger.record({ type: 'closed' })
+  const summary: CleanupSummary = {
+    created: counts.created,
+    deleted: counts.deleted,
+    changed: counts.changed,
+    restored: counts.restored,
+    swept: sweep.found.length,
+    ...(sweep.found.length > 0 ? { found: sweep.found } : {}),
+    ...(counts.notProvenOurs.length > 0 ? { notProvenOurs: counts.notProvenOurs } : {}),
+    ...(counts.leftBehind.length > 0 ? { leftBehind: counts.leftBehind } : {}),
+    ...(owes ? { openLedger: context.ledger.file } : {}),
+  }
+  return { summary, problems }
+}
+
+function leftBehindProblems(items: readonly CleanupItem[]): Diagnostic[] {
+  return items.map((item) => ({ code: 'E_CLEANUP', kind: 'error', message: `left behind: ${item.url}: ${item.reason}`, hint: 'run `fitconform cleanup --base-url …` to try again' }))
+}
