@@ -85,7 +85,7 @@ export async function runConformance(
   }
   const finalizer = createFinalizer({ knownFailures: settings.knownFailures ?? [], showPersonalData: settings.showPersonalData ?? false, rules })
   try {
-    const unreachable = plan.skipped.length === plan.order.length ? undefined : await preflight(probeContext)
+    const unreachable = await preflight(probeContext)
     if (unreachable) return { kind: 'unreachable', diagnostic: unreachable }
     // Only now, with a server there, is there anything to write down.
     const ledger = settings.ledgerDir ? createLedger(settings.ledgerDir, run.id, probeContext.redact) : undefined

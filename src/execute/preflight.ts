@@ -17,12 +17,30 @@ const BODY_SHOWN = 200
  * scenarios.
  */
 export async function preflight(context: RunContext): Promise<Diagnostic | undefined> {
-  for (const role of PREFLIGHT_ROLES) {
-    if (!context.tokens[role]) continue
+  const roles = PREFLIGHT_ROLES.filter((role) => context.tokens[role])
+  // Without a main token only the scenarios that send none can run: the server must still be there.
+  if (roles.length === 0) return reachability(context)
+  for (const role of roles) {
     const problem = await preflightRole(role, context)
     if (problem) return problem
   }
   return undefined
+}
+
+/** Exit 3 only when nothing answers at the connection level; any answer, even a refusal, is a server there. */
+async function reachability(context: RunContext): Promise<Diagnostic | undefined> {
+  const { url } = resolveUrl('/user', context.baseUrl)
+  try {
+    await context.client.send({ method: 'GET', url, headers: { accept: mediaTypeOf('User') }, wire: false })
+    return undefined
+  } catch (error) {
+    const transport = transportDiagnostic(error, url, context.timeoutMs)
+    return transport.code === 'E_CONNECT' ? unreachable(transport) : undefined
+  }
+}
+
+function unreachable(transport: Diagnostic): Diagnostic {
+  return { ...transport, code: 'E_UNREACHABLE', message: `the server under test cannot be reached: ${transport.message}` }
 }
 
 async function preflightRole(role: TokenRole, context: RunContext): Promise<Diagnostic | undefined> {
@@ -34,7 +52,7 @@ async function preflightRole(role: TokenRole, context: RunContext): Promise<Diag
     response = await context.client.send({ method: 'GET', url, headers, wire: false })
   } catch (error) {
     const transport = transportDiagnostic(error, url, context.timeoutMs)
-    if (transport.code === 'E_CONNECT') return { ...transport, code: 'E_UNREACHABLE', message: `the server under test cannot be reached: ${transport.message}` }
+    if (transport.code === 'E_CONNECT') return unreachable(transport)
     const sentence = transport.code === 'E_TIMEOUT' ? `no answer within ${seconds(context.timeoutMs)}` : 'the exchange broke off'
     return context.redact({
       code: 'E_PREFLIGHT',

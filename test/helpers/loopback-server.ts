@@ -8,6 +8,16 @@ export interface LoopbackServer {
   close(): Promise<void>
 }
 
+/**
+ * The entry point every run reads first (the preflight: `GET /user` with the main token must answer
+ * 2xx), so that a server built to misbehave elsewhere gets as far as its misbehaviour. True when it answered.
+ */
+export function answerUserEntryPoint(request: IncomingMessage, response: ServerResponse): boolean {
+  if (request.method !== 'GET' || request.url !== '/user') return false
+  response.writeHead(200, { 'content-type': 'application/vnd.com.service.User+json' }).end('{"userID":1}')
+  return true
+}
+
 /** A small real server on 127.0.0.1 for tests that need a server to misbehave in one precise way. */
 export async function startLoopbackServer(handler: (request: IncomingMessage, response: ServerResponse) => void): Promise<LoopbackServer> {
   const requests: string[] = []

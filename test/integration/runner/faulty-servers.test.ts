@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { loadSuites } from '../../../src/load/load-suites.js'
 import type { RunResult } from '../../../src/model/result.js'
 import { runConformance, type ConformanceOutcome } from '../../../src/run-conformance.js'
-import { startLoopbackServer, type LoopbackServer } from '../../helpers/loopback-server.js'
+import { answerUserEntryPoint, startLoopbackServer, type LoopbackServer } from '../../helpers/loopback-server.js'
 
 const FIXTURE = fileURLToPath(new URL('../../fixtures/runner/create-then-read.yaml', import.meta.url))
 const ACTIVITY = 'application/vnd.com.service.FitnessActivity+json'
@@ -24,8 +24,8 @@ let createdNotes = ''
 async function serverThatBreaksOnRead(misbehave: (request: IncomingMessage, response: ServerResponse) => void): Promise<LoopbackServer> {
   let deleted = false
   return startLoopbackServer((request, response) => {
-    if (request.url === '/user') {
-      answerUser(response)
+    if (answerUserEntryPoint(request, response)) {
+      return
     } else if (request.method === 'POST') {
       deleted = false
       let body = ''
@@ -45,10 +45,6 @@ async function serverThatBreaksOnRead(misbehave: (request: IncomingMessage, resp
   })
 }
 
-/** The preflight's GET /user: these servers misbehave only where each test says. */
-function answerUser(response: ServerResponse): void {
-  response.writeHead(200, { 'content-type': 'application/vnd.com.service.User+json' }).end('{"userID":1}')
-}
 
 async function run(url: string, timeoutMs = 1_000): Promise<ConformanceOutcome> {
   const loaded = await loadSuites([FIXTURE])
@@ -159,8 +155,8 @@ describe('a faulty server gives a failed scenario with a clear message, within t
   it('turns a Location that is not a URL into a failed step, not a crash of the run', async () => {
     server = await startLoopbackServer((request, response) => {
       request.resume()
-      if (request.url === '/user') answerUser(response)
-      else if (request.method === 'POST') response.writeHead(201, { location: 'http://bad host/fitnessActivities/1' }).end()
+      if (answerUserEntryPoint(request, response)) return
+      if (request.method === 'POST') response.writeHead(201, { location: 'http://bad host/fitnessActivities/1' }).end()
       else response.writeHead(404).end()
     })
     const result = ranResult(await run(server.url))

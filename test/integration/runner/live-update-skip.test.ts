@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { afterEach, expect, it } from 'vitest'
 import { loadSuites } from '../../../src/load/load-suites.js'
 import { runConformance } from '../../../src/run-conformance.js'
-import { startLoopbackServer, type LoopbackServer } from '../../helpers/loopback-server.js'
+import { answerUserEntryPoint, startLoopbackServer, type LoopbackServer } from '../../helpers/loopback-server.js'
 
 const LIVE_SUITE = fileURLToPath(new URL('../../../suites/live/live-update.yaml', import.meta.url))
 const ACTIVITY = '/fitnessActivities/1'
@@ -16,20 +16,24 @@ afterEach(() => server?.close())
 /** Creates one activity, serves back what was sent, and refuses every live update with `updateStatus`. */
 async function startFinishedActivityServer(updateStatus: number): Promise<LoopbackServer> {
   let created: Record<string, unknown> = {}
+  let deleted = false
   return startLoopbackServer((request, response) => {
+    if (answerUserEntryPoint(request, response)) return
     const chunks: Buffer[] = []
     request.on('data', (chunk: Buffer) => chunks.push(chunk))
     request.on('end', () => {
       const route = `${request.method} ${request.url}`
       if (route === 'POST /fitnessActivities') {
         created = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>
+        deleted = false
         response.writeHead(201, { location: ACTIVITY }).end()
-      } else if (route === `GET ${ACTIVITY}`) {
+      } else if (route === `GET ${ACTIVITY}` && !deleted) {
         const body = JSON.stringify({ ...created, uri: ACTIVITY, userID: 1 })
         response.writeHead(200, { 'content-type': mediaType('FitnessActivity'), 'last-modified': 'Sun, 01 Mar 1987 07:00:00 GMT' }).end(body)
       } else if (route === `POST ${ACTIVITY}`) {
         response.writeHead(updateStatus, { 'content-type': 'text/plain' }).end('This activity is finished.\n')
       } else if (route === `DELETE ${ACTIVITY}`) {
+        deleted = true
         response.writeHead(204).end()
       } else {
         response.writeHead(404, { 'content-type': 'text/plain' }).end('not here\n')

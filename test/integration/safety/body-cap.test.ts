@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { loadSuites } from '../../../src/load/load-suites.js'
 import type { RunResult } from '../../../src/model/result.js'
 import { runConformance } from '../../../src/run-conformance.js'
-import { startLoopbackServer, type LoopbackServer } from '../../helpers/loopback-server.js'
+import { MAX_RECORDED_DEPTH } from '../../../src/execute/json-depth.js'
+import { answerUserEntryPoint, startLoopbackServer, type LoopbackServer } from '../../helpers/loopback-server.js'
 
 const FIXTURE = fileURLToPath(new URL('../../fixtures/runner/read-profile.yaml', import.meta.url))
 const WIRE_FIXTURE = fileURLToPath(new URL('../../fixtures/runner/read-profile-wire.yaml', import.meta.url))
@@ -19,7 +20,7 @@ afterEach(async () => {
 
 /** Runs the one-GET scenario with a small --max-body-bytes against a server whose /profile answer is `answer`. */
 async function runAgainst(answer: (response: ServerResponse) => void, fixture = FIXTURE): Promise<RunResult> {
-  server = await startLoopbackServer((request, response) => (request.url === '/profile' ? answer(response) : response.writeHead(404).end()))
+  server = await startLoopbackServer((request, response) => answerUserEntryPoint(request, response) || (request.url === '/profile' ? answer(response) : response.writeHead(404).end()))
   const loaded = await loadSuites([fixture])
   const outcome = await runConformance(loaded.scenarios, loaded.rules, {
     target: { baseUrl: new URL(server.url), tokens: { token: 'body-cap-token' }, label: server.url },
@@ -76,14 +77,14 @@ describe('--max-body-bytes bounds what a run reads', () => {
     expectBlocked(result)
   })
 
-  it('records a JSON body nested 30,000 levels deep (redacted without recursion) instead of losing the step', async () => {
+  it('judges a JSON body nested 30,000 levels deep (redacted without recursion) and records it as text instead of losing the step', async () => {
     const depth = 30_000
     const result = await runAgainst((response) => response.writeHead(200, { 'content-type': 'application/json' }).end('['.repeat(depth) + ']'.repeat(depth)))
     const step = result.scenarios[0]!.steps[0]!
     expect(step.status).toBe('passed')
-    let level = 0
-    for (let body = step.response?.body; Array.isArray(body); body = body[0]) level++
-    expect(level).toBe(depth)
+    // Reports walk values recursively: past MAX_RECORDED_DEPTH levels the body is kept as the text it came as.
+    expect(step.response?.body).toBe('['.repeat(depth) + ']'.repeat(depth))
+    expect(depth).toBeGreaterThan(MAX_RECORDED_DEPTH)
   })
 
   it('judges a body under the cap as usual', async () => {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { startLoopbackServer, type LoopbackServer } from '../../helpers/loopback-server.js'
+import { answerUserEntryPoint, startLoopbackServer, type LoopbackServer } from '../../helpers/loopback-server.js'
 
 /** How the account server lies (each one a bug seen in the wild, issue 11). */
 export interface Lies {
@@ -27,6 +27,7 @@ export async function startHostileAccount(lies: Lies = {}): Promise<HostileAccou
   const activities = new Map<number, Record<string, unknown>>([[1, { ...USERS_ACTIVITY }]])
   let nextId = 2
   const server = await startLoopbackServer((request: IncomingMessage, response: ServerResponse) => {
+    if (answerUserEntryPoint(request, response)) return
     let text = ''
     request.on('data', (chunk: Buffer) => (text += chunk.toString()))
     request.on('end', () => {

@@ -124,8 +124,8 @@ describe('the OpenAPI document', () => {
     expect(missing).toEqual([])
     const at = (path: string, method: string): string[] => document.paths[path][method]['x-rule'] ?? []
     expect(at('/fitnessActivities', 'post')).toContain('CREATE-STATUS')
-    expect(document.paths['/fitnessActivities'].post.responses['201'].headers.Location['x-rule']).toEqual(['CREATE-LOCATION'])
-    expect(document.paths['/fitnessActivities'].get.parameters[0]['x-rule']).toEqual(['FEED-DEFAULT-PAGE-SIZE', 'FEED-PAGE-SIZE'])
+    expect(document.paths['/fitnessActivities'].post.responses['201'].headers.Location['x-rule']).toContain('CREATE-LOCATION')
+    expect(document.paths['/fitnessActivities'].get.parameters[0]['x-rule']).toEqual(expect.arrayContaining(['FEED-DEFAULT-PAGE-SIZE', 'FEED-PAGE-SIZE']))
     expect(document.components.securitySchemes.bearer['x-rule']).toEqual(['AUTH-BEARER-SENT', 'AUTH-REQUIRED', 'AUTH-USER-ISOLATION'])
   })
 })
