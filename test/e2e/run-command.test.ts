@@ -89,7 +89,7 @@ describe('fitconform run', () => {
 
   it('rejects a --shard that is not i/n as a usage error', async () => {
     const outcome = await runCli(['run', '--shard', '3/2'])
-    expect(outcome.code).not.toBe(0)
+    expect(outcome.code).toBe(2)
     expect(outcome.stderr).toMatch(/i\/n/)
   })
 })
