@@ -23,12 +23,25 @@ async function interruptedRun(outputDir: string, signal: NodeJS.Signals): Promis
     stdio: 'ignore',
     env: { ...process.env, NO_COLOR: '1' },
   })
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
-  for (let waited = 0; waited < 60_000; waited += 100) {
+  let running = true
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('close', (code) => {
+      running = false
+      resolve(code)
+    }),
+  )
+  let created = 0
+  for (let waited = 0; waited < 60_000 && running && created < 3; waited += 100) {
+    await sleep(100)
     const ledgers = (await readdir(outputDir)).filter((name) => name.startsWith('ledger-'))
     const text = ledgers.length > 0 ? await readFile(join(outputDir, ledgers[0]!), 'utf8') : ''
-    if ((text.match(/"type":"created"/g) ?? []).length >= 3) break
-    await sleep(100)
+    created = (text.match(/"type":"created"/g) ?? []).length
+  }
+  if (created < 3) {
+    // Without data created before the signal, the test would prove nothing about cleanup.
+    child.kill('SIGKILL')
+    await exited
+    throw new Error(`precondition not reached: the run ${running ? 'was still' : 'had already exited'} with ${created} created resource(s) in its ledger, 3 needed before sending ${signal}`)
   }
   child.kill(signal)
   return exited
