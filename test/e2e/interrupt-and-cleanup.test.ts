@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process'
-import { mkdtemp, readdir, readFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { REPO_ROOT, runCli } from '../helpers/cli.js'
 import { DEMO_TOKEN_FLAGS, snapshotAccount, startReferenceProcess, type ReferenceProcess } from '../helpers/reference-process.js'
+import { makeTempDir } from '../helpers/temp-dir.js'
 
 let server: ReferenceProcess
 beforeAll(async () => {
@@ -49,7 +49,7 @@ async function interruptedRun(outputDir: string, signal: NodeJS.Signals): Promis
 
 it('leaves the account as it found it when a run is interrupted with SIGINT midway', async () => {
   const before = await accounts()
-  const outputDir = await mkdtemp(join(tmpdir(), 'fitconform-sigint-'))
+  const outputDir = makeTempDir('fitconform-sigint-')
   const code = await interruptedRun(outputDir, 'SIGINT')
   expect(code).toBe(1)
   expect(await accounts()).toEqual(before)
@@ -57,7 +57,7 @@ it('leaves the account as it found it when a run is interrupted with SIGINT midw
 
 it('finishes the cleanup with `fitconform cleanup` after a run was killed hard', async () => {
   const before = await accounts()
-  const outputDir = await mkdtemp(join(tmpdir(), 'fitconform-sigkill-'))
+  const outputDir = makeTempDir('fitconform-sigkill-')
   await interruptedRun(outputDir, 'SIGKILL')
   expect(await accounts()).not.toEqual(before) // the kill left created activities behind
   const cleanup = await runCli(['cleanup', '--output-dir', outputDir, ...DEMO_TOKEN_FLAGS.slice(0, 4)])
