@@ -1,15 +1,15 @@
-import { mkdtemp, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../helpers/cli.js'
 import { startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js'
+import { makeTempDir } from '../helpers/temp-dir.js'
 
 let server: LoopbackServer
 let folder: string
 beforeAll(async () => {
   server = await startLoopbackServer((_, response) => response.writeHead(200).end('{}'))
-  folder = await mkdtemp(join(tmpdir(), 'fitconform-bad-input-'))
+  folder = makeTempDir('fitconform-bad-input-')
 })
 afterAll(() => server.close())
 

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process'
-import { mkdtemp, readdir, readFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { REPO_ROOT, runCli } from '../helpers/cli.js'
 import { DEMO_TOKEN_FLAGS, snapshotAccount, startReferenceProcess, type ReferenceProcess } from '../helpers/reference-process.js'
+import { makeTempDir } from '../helpers/temp-dir.js'
 
 let server: ReferenceProcess
 beforeAll(async () => {
@@ -23,23 +23,33 @@ async function interruptedRun(outputDir: string, signal: NodeJS.Signals): Promis
     stdio: 'ignore',
     env: { ...process.env, NO_COLOR: '1' },
   })
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
+  let running = true
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('close', (code) => {
+      running = false
+      resolve(code)
+    }),
+  )
   let created = 0
-  for (let waited = 0; waited < 60_000 && created < 3; waited += 100) {
+  for (let waited = 0; waited < 60_000 && running && created < 3; waited += 100) {
+    await sleep(100)
     const ledgers = (await readdir(outputDir)).filter((name) => name.startsWith('ledger-'))
     const text = ledgers.length > 0 ? await readFile(join(outputDir, ledgers[0]!), 'utf8') : ''
     created = (text.match(/"type":"created"/g) ?? []).length
-    if (created < 3) await sleep(100)
+  }
+  if (created < 3) {
+    // Without data created before the signal, the test would prove nothing about cleanup.
+    child.kill('SIGKILL')
+    await exited
+    throw new Error(`precondition not reached: the run ${running ? 'was still' : 'had already exited'} with ${created} created resource(s) in its ledger, 3 needed before sending ${signal}`)
   }
   child.kill(signal)
-  // Without data created first, the test would prove nothing about cleaning it up.
-  if (created < 3) throw new Error('the run created nothing within 60 s, so there was nothing to interrupt')
   return exited
 }
 
 it('leaves the account as it found it when a run is interrupted with SIGINT midway', async () => {
   const before = await accounts()
-  const outputDir = await mkdtemp(join(tmpdir(), 'fitconform-sigint-'))
+  const outputDir = makeTempDir('fitconform-sigint-')
   const code = await interruptedRun(outputDir, 'SIGINT')
   expect(code).toBe(130) // the shell's code for SIGINT, given only after the cleanup
   expect(await accounts()).toEqual(before)
@@ -47,7 +57,7 @@ it('leaves the account as it found it when a run is interrupted with SIGINT midw
 
 it('finishes the cleanup with `fitconform cleanup` after a run was killed hard', async () => {
   const before = await accounts()
-  const outputDir = await mkdtemp(join(tmpdir(), 'fitconform-sigkill-'))
+  const outputDir = makeTempDir('fitconform-sigkill-')
   await interruptedRun(outputDir, 'SIGKILL')
   expect(await accounts()).not.toEqual(before) // the kill left created activities behind
   // A ledger file is not trusted to name the server: without --base-url, cleanup shows it and asks.

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { REPO_ROOT, runCli } from '../helpers/cli.js'
+import { makeTempDir } from '../helpers/temp-dir.js'
 
 /** `fitconform serve --mutant has-map-boolean`: has_map of an activity is a JSON boolean (§2.3 says text). */
 let mutant: ChildProcess
@@ -11,7 +11,7 @@ let mutantUrl: string
 let folder: string
 
 beforeAll(async () => {
-  folder = await mkdtemp(join(tmpdir(), 'fitconform-known-'))
+  folder = makeTempDir('fitconform-known-')
   mutant = spawn(process.execPath, [join(REPO_ROOT, 'bin/fitconform.js'), 'serve', '--port', '0', '--mutant', 'has-map-boolean'], { stdio: ['ignore', 'pipe', 'inherit'] })
   mutantUrl = await new Promise<string>((resolve) => {
     let output = ''

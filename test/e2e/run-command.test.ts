@@ -1,10 +1,10 @@
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../helpers/cli.js'
 import { startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js'
 import { startReferenceProcess } from '../helpers/reference-process.js'
+import { makeTempDir } from '../helpers/temp-dir.js'
 
 const SECRET = 'sekrit-token-7f3a9c41e2'
 const USER_MEDIA_TYPE = 'application/vnd.com.service.User+json'
@@ -33,7 +33,7 @@ async function allFilesText(folder: string): Promise<string> {
 
 describe('fitconform run', () => {
   it('fails a server that breaks a rule, naming the rule and showing expected vs actual (exit 1)', async () => {
-    const outputDir = await mkdtemp(join(tmpdir(), 'fitconform-e2e-'))
+    const outputDir = makeTempDir('fitconform-e2e-')
     const outcome = await runCli(['run', 'suites/user', '--base-url', wrongServer.url, '--token', SECRET, '--output-dir', outputDir])
     expect(outcome.code).toBe(1)
     expect(outcome.stdout).toContain('USER-FIELDS')
@@ -48,7 +48,7 @@ describe('fitconform run', () => {
   })
 
   it('rejects a malformed scenario file with file:line:col before sending anything (exit 2)', async () => {
-    const folder = await mkdtemp(join(tmpdir(), 'fitconform-bad-yaml-'))
+    const folder = makeTempDir('fitconform-bad-yaml-')
     const file = join(folder, 'broken.yaml')
     await writeFile(file, 'scenarios:\n  - id: broken\n    title: x\n    rules: [USER-READ]\n    steps:\n      - name: read\n        request: { method: GET, url: /user }\n        expct: { status: 200 }\n')
     const before = wrongServer.requests.length
@@ -89,7 +89,7 @@ describe('fitconform run', () => {
 
   it('rejects a --shard that is not i/n as a usage error', async () => {
     const outcome = await runCli(['run', '--shard', '3/2'])
-    expect(outcome.code).not.toBe(0)
+    expect(outcome.code).toBe(2)
     expect(outcome.stderr).toMatch(/i\/n/)
   })
 })

@@ -1,9 +1,9 @@
-import { mkdtemp, readdir, readFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { runCli } from '../helpers/cli.js'
 import { DEMO_TOKEN_FLAGS, snapshotAccount, startReferenceProcess, type ReferenceProcess } from '../helpers/reference-process.js'
+import { makeTempDir } from '../helpers/temp-dir.js'
 
 let server: ReferenceProcess
 beforeAll(async () => {
@@ -13,7 +13,7 @@ afterAll(() => server.stop())
 
 it('passes every scenario against `fitconform serve` in another process and leaves both accounts as it found them', async () => {
   const before = [await snapshotAccount(server.url, 'demo-token-alice'), await snapshotAccount(server.url, 'demo-token-bob')]
-  const outputDir = await mkdtemp(join(tmpdir(), 'fitconform-serve-'))
+  const outputDir = makeTempDir('fitconform-serve-')
   const outcome = await runCli(['run', '--base-url', server.url, ...DEMO_TOKEN_FLAGS, '--output-dir', outputDir, '--reporter', 'console,json,junit,html,markdown'])
   expect(outcome.stdout).toMatch(/\d+ passed, 0 failed, 0 skipped/)
   expect(outcome.code).toBe(0)

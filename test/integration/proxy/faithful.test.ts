@@ -4,16 +4,16 @@
 import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { once } from 'node:events'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import http from 'node:http'
 import https from 'node:https'
 import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ExchangeEntry } from '../../../src/model/exchange.js'
 import { endToEnd, request, startTestProxy, type ClientOptions, type Received, type TestProxy } from './helpers.js'
+import { makeTempDir } from '../../helpers/temp-dir.js'
 
 interface Seen {
   method: string
@@ -165,7 +165,7 @@ describe('forwarding through the TLS listener to an HTTPS target', () => {
 
   beforeAll(async () => {
     // A throwaway certificate for 127.0.0.1, made at test time.
-    const dir = mkdtempSync(join(tmpdir(), 'fitconform-tls-'))
+    const dir = makeTempDir('fitconform-tls-')
     execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' })
     cert = readFileSync(join(dir, 'cert.pem'))
     const key = readFileSync(join(dir, 'key.pem'))

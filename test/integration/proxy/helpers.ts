@@ -1,13 +1,13 @@
 // Helpers for the proxy tests: a raw node:http client that keeps every byte and header as received,
 // a recording proxy on port 0 with its output collected, and reading a recording back.
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import http from 'node:http'
 import https from 'node:https'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { ExchangeEntry } from '../../../src/model/exchange.js'
 import { startProxy, type ProxyOptions, type RunningProxy } from '../../../proxy/proxy-server.js'
 import { Redactor } from '../../../proxy/redaction.js'
+import { makeTempDir } from '../../helpers/temp-dir.js'
 
 export interface Received {
   status: number
@@ -49,7 +49,7 @@ export interface TestProxy {
 }
 
 export async function startTestProxy(target: string, options: Partial<Omit<ProxyOptions, 'target'>> = {}): Promise<TestProxy> {
-  const dir = mkdtempSync(join(tmpdir(), 'fitconform-proxy-'))
+  const dir = makeTempDir('fitconform-proxy-')
   const file = join(dir, 'recording.ndjson')
   const printed: string[] = []
   const proxy = await startProxy({

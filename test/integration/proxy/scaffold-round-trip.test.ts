@@ -1,8 +1,7 @@
 // Record a client session against the reference server, scaffold scenarios from it, load them with the
 // suite loader and run them with the runner against the same server: they must load and pass.
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import http from 'node:http'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runScaffoldCommand } from '../../../proxy/commands/scaffold-command.js'
@@ -10,6 +9,7 @@ import { startReferenceServer, type RunningReferenceServer } from '../../../refe
 import { loadSuites } from '../../../src/load/load-suites.js'
 import { runConformance } from '../../../src/run-conformance.js'
 import { media, request, startTestProxy } from './helpers.js'
+import { makeTempDir } from '../../helpers/temp-dir.js'
 
 describe('scaffold round trip', () => {
   let server: RunningReferenceServer
@@ -45,7 +45,7 @@ describe('scaffold round trip', () => {
     await read('/nowhere', 'User')
     agent.destroy()
     await proxy.stop()
-    outDir = mkdtempSync(join(tmpdir(), 'fitconform-scaffold-'))
+    outDir = makeTempDir('fitconform-scaffold-')
     const code = await runScaffoldCommand([proxy.file], { output: outDir }, { out: (line) => printed.push(line), err: (line) => printed.push(line) })
     expect(code).toBe(0)
   })

@@ -1,7 +1,6 @@
 // analyze, har, mock and the CLI wiring, on a recording made through the proxy from a reference server
 // with the has-map-boolean mutant (a violation) in front of a client that also makes its own mistakes.
-import { mkdtempSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
@@ -13,6 +12,7 @@ import { runProxyCommand } from '../../../proxy/commands/proxy-command.js'
 import { startReferenceServer, type RunningReferenceServer } from '../../../reference-server/index.js'
 import { addProxyCommands } from '../../../src/cli/proxy-commands.js'
 import { media, request, type Received } from './helpers.js'
+import { makeTempDir } from '../../helpers/temp-dir.js'
 
 describe('tools on a recording', () => {
   let server: RunningReferenceServer
@@ -26,7 +26,7 @@ describe('tools on a recording', () => {
 
   beforeAll(async () => {
     server = await startReferenceServer({ mutant: 'has-map-boolean' })
-    dir = mkdtempSync(join(tmpdir(), 'fitconform-tools-'))
+    dir = makeTempDir('fitconform-tools-')
     recording = join(dir, 'session.ndjson')
     const stop = new AbortController()
     let ready: (url: string) => void = () => {}

@@ -1,10 +1,10 @@
-import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { appendFileSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openExchangeLog, readRecording, recordingFiles } from '../../../proxy/exchange-log.js'
 import { Redactor } from '../../../proxy/redaction.js'
 import type { ExchangeEntry } from '../../../src/model/exchange.js'
+import { makeTempDir } from '../../helpers/temp-dir.js'
 
 const entry = (id: number, text: string): ExchangeEntry => ({
   _id: id,
@@ -19,7 +19,7 @@ const entry = (id: number, text: string): ExchangeEntry => ({
 
 describe('exchange log', () => {
   it('writes sorted keys, scrubs known secrets from the whole line, and reads past a cut last line', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'fitconform-log-')), 'r.ndjson')
+    const file = join(makeTempDir('fitconform-log-'), 'r.ndjson')
     const redactor = new Redactor()
     redactor.learn([['authorization', 'Bearer very-secret-token']])
     const log = openExchangeLog({ file, redactor })
@@ -36,7 +36,7 @@ describe('exchange log', () => {
   })
 
   it('writes gathered lines only on flush, and rotates between them without losing or cutting one', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'fitconform-log-')), 'r.ndjson')
+    const file = join(makeTempDir('fitconform-log-'), 'r.ndjson')
     const log = openExchangeLog({ file, redactor: new Redactor(), maxBytes: 1200 })
     for (let id = 1; id <= 6; id += 1) log.append(entry(id, 'x'.repeat(200)))
     expect(readFileSync(file, 'utf8')).toBe('')

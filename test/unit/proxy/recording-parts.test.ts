@@ -1,12 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { recordingParts } from '../../../proxy/commands/recording-parts.js'
+import { makeTempDir } from '../../helpers/temp-dir.js'
 
 /** A folder holding a recording rotated twice (`r.ndjson.1`, `r.ndjson.2`, `r.ndjson`) and another one. */
 function rotated(): { dir: string; base: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'fitconform-parts-'))
+  const dir = makeTempDir('fitconform-parts-')
   const base = join(dir, 'r.ndjson')
   for (const name of ['r.ndjson.1', 'r.ndjson.2', 'r.ndjson', 'other.ndjson']) writeFileSync(join(dir, name), '')
   return { dir, base }

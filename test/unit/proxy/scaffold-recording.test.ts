@@ -1,13 +1,13 @@
 // scaffoldRecording streams a recording file: repeated flows become one scenario, a flow with another
 // finding its own, and the left-out exchanges are counted past the listed ones.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { LEFT_OUT_LISTED, scaffoldRecording } from '../../../proxy/scaffold/scaffold-recording.js'
 import { stableStringify } from '../../../proxy/stable-json.js'
 import { loadSuites } from '../../../src/load/load-suites.js'
 import type { EndpointRef, ExchangeEntry, Finding } from '../../../src/model/exchange.js'
+import { makeTempDir } from '../../helpers/temp-dir.js'
 
 const ACTIVITY = 'application/vnd.com.service.FitnessActivity+json'
 let nextId = 1
@@ -55,7 +55,7 @@ const irregular: Finding = { kind: 'irregularity', rule: 'IRREG-ITEM-URI-FORM', 
 
 describe('scaffoldRecording', () => {
   it('turns N repeated flows into one scenario and a flow with another finding into a second, streaming the file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'fitconform-scaffold-stream-'))
+    const dir = makeTempDir('fitconform-scaffold-stream-')
     const entries = [...Array.from({ length: 300 }, (_, n) => flow(n)).flat(), ...flow(300, [irregular]), ...flow(301)]
     const unknown = Array.from({ length: LEFT_OUT_LISTED + 10 }, () => entry('GET', '/nowhere', 404))
     const lines = [...entries, ...unknown].map((each) => stableStringify(each))
