@@ -110,7 +110,7 @@ describe('recording onto a disk that fills up mid-line (ulimit -f)', () => {
     const exited = once(child, 'exit')
     child.kill('SIGTERM')
     ;[exitCode] = (await exited) as [number | null]
-  }, 30_000)
+  }, 90_000) // a guard: the child starts through the TypeScript loader, slow on a busy machine
 
   afterAll(() => {
     rmSync(dir, { recursive: true, force: true })

@@ -165,6 +165,11 @@ describe('evaluateExpression', () => {
     expect(evaluateExpression("'text' | feedItemView", {})).toBeUndefined()
   })
 
+  it('compares has_map by value in a feed-item view: its type is the HAS-MAP-TEXT rules\' to judge', () => {
+    expect(evaluateExpression('activity | feedItemView', { activity: { has_map: true } })).toEqual({ has_map: 'true' })
+    expect(evaluateExpression('item | feedItemView', { item: { has_map: 'false' } })).toEqual({ has_map: 'false' })
+  })
+
   it('lists every function of the scenario format', () => {
     expect(Object.keys(EXPRESSION_FUNCTIONS).sort()).toEqual(
       ['addDays', 'addSeconds', 'append', 'bool', 'date', 'feedItemView', 'httpDate', 'keys', 'lastSegment', 'length', 'max', 'min', 'number', 'omit', 'pick', 'query', 'sort', 'specTime', 'string', 'time', 'unique', 'urlPath', 'when', 'ymd'].sort(),
