@@ -1,11 +1,11 @@
 // Issue 11 item 5: analyze, har, scaffold and mock skip a malformed recording line (null request,
 // not JSON, a truncated last line) with a `file:line` warning and go on with the rest. Issue 17: har
 // writes to stdout with `-o -`, and beside the recording without `-o`.
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { makeTempDir } from '../../helpers/temp-dir.js'
 import { runAnalyzeCommand } from '../../../proxy/commands/analyze-command.js'
 import { runHarCommand } from '../../../proxy/commands/har-command.js'
 import { runMockCommand } from '../../../proxy/commands/mock-command.js'
@@ -33,7 +33,7 @@ describe('recording tools on a damaged recording', () => {
     await request(`${proxy.proxy.url}/user`, { headers: { ...auth, accept: media('User') } })
     await request(`${proxy.proxy.url}/fitnessActivities`, { headers: { ...auth, accept: media('FitnessActivityFeed') } })
     await proxy.stop()
-    dir = mkdtempSync(join(tmpdir(), 'fitconform-malformed-'))
+    dir = makeTempDir('fitconform-malformed-')
     file = join(dir, 'session.ndjson')
     const good = readFileSync(proxy.file, 'utf8').split('\n').filter((line) => line !== '')
     const lines = [good[0] as string, '{"request":null,"response":null}', 'not json at all', '{"request":{"method":"GET"},"response":{}}', good[1] as string]

@@ -97,7 +97,7 @@ describe('recording onto a disk that fills up mid-line (ulimit -f)', () => {
     dir = mkdtempSync(join(tmpdir(), 'fitconform-full-disk-'))
     recording = join(dir, 'session.ndjson')
     // 8 blocks of 1 KiB: a few lines fit, the next write is cut short, the ones after it fail (EFBIG).
-    const command = `ulimit -f 8; exec "${process.execPath}" --import "${LOADER}" "${CLI}" proxy --target ${target} --record "${recording}" --quiet`
+    const command = `ulimit -f 8; JITI_FS_CACHE=false exec "${process.execPath}" --import "${LOADER}" "${CLI}" proxy --target ${target} --record "${recording}" --quiet`
     const child = spawn('bash', ['-c', command], { stdio: ['ignore', 'pipe', 'pipe'] })
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
     const output = createInterface({ input: child.stdout })

@@ -1,9 +1,8 @@
 // Issue 17 item 3: record the whole default suite's traffic through the proxy (all five demo tokens),
 // scaffold it, and run the scaffolded suite against the same server: every scenario must pass.
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { makeTempDir } from '../../helpers/temp-dir.js'
 import { runScaffoldCommand } from '../../../proxy/commands/scaffold-command.js'
 import { startReferenceServer, type RunningReferenceServer } from '../../../reference-server/index.js'
 import { loadSuites } from '../../../src/load/load-suites.js'
@@ -49,7 +48,7 @@ describe('scaffolding the whole default suite', () => {
     const original = await runSuites([join(packageRoot(), 'suites')], targetOf(server, proxy.proxy.url))
     recorded = original.summary
     await proxy.stop()
-    outDir = mkdtempSync(join(tmpdir(), 'fitconform-scaffold-suite-'))
+    outDir = makeTempDir('fitconform-scaffold-suite-')
     const io = { out: (line: string) => printed.push(line), err: (line: string) => printed.push(line) }
     expect(await runScaffoldCommand([proxy.file], { output: outDir }, io)).toBe(0)
   }, 120_000)
