@@ -7,6 +7,7 @@
 // wrapper exports nothing. Our dependencies are plain JavaScript: jiti loads them natively (transforming
 // undici and ajv as well made each worker start twice as slow).
 import { readFileSync } from 'node:fs'
+import process from 'node:process'
 import { fileURLToPath, URL } from 'node:url'
 
 const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'))
