@@ -9,6 +9,7 @@ import type { Shard } from '../plan/plan-run.js'
 import { createMultiplexer } from '../report/multiplexer.js'
 import { createReporters } from '../report/registry.js'
 import type { Reporter } from '../report/reporter.js'
+import { startEmbeddedTarget } from '../cli/embedded-target.js'
 import { processScreen } from '../cli/screen.js'
 import { runConformance, type ConformanceTarget } from '../run-conformance.js'
 
@@ -57,12 +58,9 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
   const outputDir = options.outputDir ?? 'reports'
   const reporters = typeof options.reporters === 'string' ? await createReporters(options.reporters, { outputDir, screen: processScreen(), showPersonalData: false }) : (options.reporters ?? [])
   const reporter = createMultiplexer(reporters)
-  // Loaded only without a base URL, like the CLI: a run against a real server never needs it.
-  const embedded = options.baseUrl === undefined ? await (await import('../../reference-server/index.js')).startReferenceServer() : undefined
+  const embedded = options.baseUrl === undefined ? await startEmbeddedTarget() : undefined
   try {
-    const target: ConformanceTarget = embedded
-      ? { baseUrl: new URL(embedded.url), tokens: { token: embedded.tokens.token, 'other-token': embedded.tokens.otherToken, 'revoked-token': embedded.tokens.revokedToken, 'revoked-delete-token': embedded.tokens.revokedDeleteToken, 'limited-token': embedded.tokens.limitedToken }, label: `embedded reference server (${embedded.url})` }
-      : { baseUrl: new URL(String(options.baseUrl)), tokens: options.tokens ?? {}, label: String(options.baseUrl) }
+    const target: ConformanceTarget = embedded?.target ?? { baseUrl: new URL(String(options.baseUrl)), tokens: options.tokens ?? {}, label: String(options.baseUrl) }
     const outcome = await runConformance(loaded.scenarios, loaded.rules, {
       target,
       filter: { readOnly: options.readOnly ?? false, tags: options.tags ?? [], ...(options.grep ? { grep: parseGrep(options.grep) } : {}), ...(options.shard ? { shard: options.shard } : {}) },
@@ -82,6 +80,6 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
     const failed = isFailingRun(result) || reporter.errors().length > 0
     return { kind: 'ran', exitCode: failed ? 1 : 0, result }
   } finally {
-    await embedded?.close()
+    await embedded?.server.close()
   }
 }

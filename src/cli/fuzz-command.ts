@@ -1,5 +1,4 @@
 import { ConformanceError, toDiagnostic, type Diagnostic } from '../model/diagnostic.js'
-import type { TokenRole } from '../model/scenario.js'
 import { loadRules } from '../load/load-rules.js'
 import { createMultiplexer } from '../report/multiplexer.js'
 import { createFinalizer } from '../execute/finalize-run.js'
@@ -11,6 +10,7 @@ import type { RunPlanView, Screen } from '../report/reporter.js'
 import { runFuzz, type FuzzProgress } from '../fuzz/run-fuzz.js'
 import type { FuzzTarget } from '../fuzz/fuzz-session.js'
 import type { RunningReferenceServer } from '../../reference-server/index.js'
+import { startEmbeddedTarget } from './embedded-target.js'
 import { EXIT } from './exit-codes.js'
 import { resolveRunOptions, type RunFlags } from './run-options.js'
 import { processScreen } from './screen.js'
@@ -57,9 +57,7 @@ export async function fuzzCommand(flags: FuzzFlags, screen: Screen = processScre
     if (options.baseUrl) {
       target = { baseUrl: options.baseUrl, tokens: options.tokens, label: options.baseUrl.toString() }
     } else {
-      const { startReferenceServer } = await import('../../reference-server/index.js')
-      embedded = await startReferenceServer()
-      target = { baseUrl: new URL(embedded.url), tokens: { token: embedded.tokens.token } satisfies Partial<Record<TokenRole, string>>, label: `embedded reference server (${embedded.url})` }
+      ;({ server: embedded, target } = await startEmbeddedTarget())
       screen.err(`No --base-url given: fuzzing the embedded reference server at ${embedded.url}\n`)
     }
     if (!target.tokens.token) {

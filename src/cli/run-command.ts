@@ -2,7 +2,6 @@ import { join, relative } from 'node:path'
 import { ConformanceError, toDiagnostic, type Diagnostic } from '../model/diagnostic.js'
 import { isFailingRun } from '../model/reported-result.js'
 import type { CleanupSummary } from '../model/result.js'
-import type { TokenRole } from '../model/scenario.js'
 import { loadSuites } from '../load/load-suites.js'
 import { packageRoot } from '../package-root.js'
 import { checkKnownFailureIds, loadKnownFailures, type KnownFailure } from '../expectations/known-failures.js'
@@ -13,6 +12,7 @@ import { formatDiagnostic } from '../report/format-diagnostic.js'
 import type { Screen } from '../report/reporter.js'
 import { runConformance, type ConformanceTarget } from '../run-conformance.js'
 import type { RunningReferenceServer } from '../../reference-server/index.js'
+import { startEmbeddedTarget } from './embedded-target.js'
 import { EXIT } from './exit-codes.js'
 import { resolveRunOptions, type RunFlags, type RunOptions } from './run-options.js'
 import { processScreen } from './screen.js'
@@ -72,10 +72,7 @@ export async function runCommand(paths: readonly string[], flags: RunFlags, scre
     if (options.baseUrl) {
       target = { baseUrl: options.baseUrl, tokens: options.tokens, label: options.baseUrl.toString() }
     } else {
-      // Loaded only here: a run against --base-url never needs the reference server's modules.
-      const { startReferenceServer } = await import('../../reference-server/index.js')
-      embedded = await startReferenceServer()
-      target = { baseUrl: new URL(embedded.url), tokens: demoTokensByRole(embedded), label: `embedded reference server (${embedded.url})` }
+      ;({ server: embedded, target } = await startEmbeddedTarget())
       screen.err(`No --base-url given: running against the embedded reference server at ${embedded.url}\n`)
     }
     const outcome = await runConformance(loaded.scenarios, loaded.rules, {
@@ -145,15 +142,6 @@ function describeFilters(options: RunOptions, loaded: number): string {
   return `${what} (fitconform rules lists rule ids; tags are in the scenario files)`
 }
 
-function demoTokensByRole(server: RunningReferenceServer): Record<TokenRole, string> {
-  return {
-    token: server.tokens.token,
-    'other-token': server.tokens.otherToken,
-    'revoked-token': server.tokens.revokedToken,
-    'revoked-delete-token': server.tokens.revokedDeleteToken,
-    'limited-token': server.tokens.limitedToken,
-  }
-}
 
 /** Relative to the working directory when the file is under it, else absolute. */
 function shortPath(file: string): string {

@@ -1,0 +1,21 @@
+import type { TokenRole } from '../model/scenario.js'
+import type { ConformanceTarget } from '../run-conformance.js'
+import type { RunningReferenceServer } from '../../reference-server/index.js'
+
+/**
+ * `run`, `fuzz` and the library's `run()` without a base URL: the embedded reference server, in this
+ * process, with its public demo tokens in every role. Loaded only here: a run against --base-url never
+ * needs the reference server's modules.
+ */
+export async function startEmbeddedTarget(): Promise<{ readonly server: RunningReferenceServer; readonly target: ConformanceTarget }> {
+  const { startReferenceServer } = await import('../../reference-server/index.js')
+  const server = await startReferenceServer()
+  const tokens: Record<TokenRole, string> = {
+    token: server.tokens.token,
+    'other-token': server.tokens.otherToken,
+    'revoked-token': server.tokens.revokedToken,
+    'revoked-delete-token': server.tokens.revokedDeleteToken,
+    'limited-token': server.tokens.limitedToken,
+  }
+  return { server, target: { baseUrl: new URL(server.url), tokens, label: `embedded reference server (${server.url})` } }
+}
