@@ -1,50 +1,34 @@
 // Opens the generated report.html from disk in headless Chromium and uses it as a reader would:
 // no console errors (a CSP violation would be one), filters that react to clicks and typing, markup
 // from the server shown as text, and a screenshot in reports/ to look at.
-import { existsSync } from 'node:fs'
 import { mkdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
-import { pathToFileURL } from 'node:url'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createHtmlReporter } from '../../src/report/html/html-reporter.js'
 import { MARKUP_BODY, planOf, reported, sampleRun } from '../fixtures/report/build-result.js'
+import { openReport } from './open-report.js'
 
-const CHROMIUM = '/usr/bin/chromium'
 const root = path.resolve(import.meta.dirname, '../..')
 const outputDir = path.join(root, 'reports', 'browser-test')
 const screenshot = path.join(root, 'reports', 'html-report.png')
 
 let browser: Browser
 let page: Page
-const consoleErrors: string[] = []
-const dialogs: string[] = []
+let consoleErrors: string[] = []
+let dialogs: string[] = []
 
 async function visibleScenarioIds(): Promise<string[]> {
   return page.locator('details.scenario:not(.hidden) > summary .id').allTextContents()
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: install it with \`apt-get install -y chromium\``)
   await mkdir(outputDir, { recursive: true })
   const result = reported(sampleRun(), {
     known: [{ scenario: 'activity-read', reason: 'the staging server is slow', link: 'https://tracker.example/FIT-3', at: { file: 'known.yaml', line: 1, column: 3 } }],
   })
   await createHtmlReporter({ outputDir }).onRunEnd?.(result, planOf(result))
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  })
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-  page.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(message.text())
-  })
-  page.on('pageerror', (error) => consoleErrors.push(error.message))
-  page.on('dialog', (dialog) => {
-    dialogs.push(dialog.message())
-    void dialog.dismiss()
-  })
-  await page.goto(pathToFileURL(path.join(outputDir, 'report.html')).href)
+  ;({ browser, page, consoleErrors, dialogs } = await openReport(path.join(outputDir, 'report.html')))
 })
 
 afterAll(async () => {

@@ -1,29 +1,26 @@
 // The permission-matrix grid of report.html in headless Chromium, from a real run of the matrix
 // against a reference-server mutant: a reader sees which cell failed, which are open, and gets from a
 // route to its scenario. A screenshot goes to reports/ to look at.
-import { existsSync } from 'node:fs'
 import { mkdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
-import { pathToFileURL } from 'node:url'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadSuites } from '../../src/load/load-suites.js'
 import { createHtmlReporter } from '../../src/report/html/html-reporter.js'
 import { runConformance } from '../../src/run-conformance.js'
 import { startReferenceServer } from '../../reference-server/index.js'
 import { planOf } from '../fixtures/report/build-result.js'
+import { openReport } from './open-report.js'
 
-const CHROMIUM = '/usr/bin/chromium'
 const root = path.resolve(import.meta.dirname, '../..')
 const outputDir = path.join(root, 'reports', 'browser-test-grid')
 const screenshot = path.join(root, 'reports', 'permission-grid.png')
 
 let browser: Browser
 let page: Page
-const consoleErrors: string[] = []
+let consoleErrors: string[] = []
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: install it with \`apt-get install -y chromium\``)
   await mkdir(outputDir, { recursive: true })
   const loaded = await loadSuites([path.join(root, 'suites', 'permissions')])
   const server = await startReferenceServer({ mutant: 'limited-token-edits-activity', onInternalError: () => undefined })
@@ -39,16 +36,7 @@ beforeAll(async () => {
   } finally {
     await server.close()
   }
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  })
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-  page.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(message.text())
-  })
-  page.on('pageerror', (error) => consoleErrors.push(error.message))
-  await page.goto(pathToFileURL(path.join(outputDir, 'report.html')).href)
+  ;({ browser, page, consoleErrors } = await openReport(path.join(outputDir, 'report.html')))
 })
 
 afterAll(async () => {
