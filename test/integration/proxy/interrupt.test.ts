@@ -6,12 +6,12 @@ import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startLoopbackServer, type LoopbackServer } from '../../helpers/loopback-server.js'
 import { request } from './helpers.js'
 
 const CLI = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url))
@@ -20,22 +20,20 @@ const BODY = Buffer.from(JSON.stringify({ items: Array.from({ length: 100 * 1024
 const EXCHANGES = 120
 
 describe.each(['SIGTERM', 'SIGINT'] as const)('fitconform proxy stopped with %s', (signal) => {
-  let upstream: http.Server
+  let upstream: LoopbackServer
   let dir: string
   let lines: string[]
   let stdout = ''
   let exitCode: number | null
 
   beforeAll(async () => {
-    upstream = http.createServer((req, res) => {
+    upstream = await startLoopbackServer((req, res) => {
       req.resume()
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': BODY.length }).end(BODY)
     })
-    upstream.listen(0, '127.0.0.1')
-    await once(upstream, 'listening')
     dir = mkdtempSync(join(tmpdir(), 'fitconform-interrupt-'))
     const recording = join(dir, 'session.ndjson')
-    const target = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`
+    const target = upstream.url
     const child = spawn(process.execPath, ['--import', LOADER, CLI, 'proxy', '--target', target, '--record', recording, '--quiet'], { stdio: ['ignore', 'pipe', 'ignore'] })
     const output = createInterface({ input: child.stdout })
     output.on('line', (line) => (stdout += `${line}\n`))
@@ -52,8 +50,7 @@ describe.each(['SIGTERM', 'SIGINT'] as const)('fitconform proxy stopped with %s'
   }, 30_000)
 
   afterAll(async () => {
-    upstream.closeAllConnections()
-    await new Promise((resolve) => upstream.close(resolve))
+    await upstream.close()
     rmSync(dir, { recursive: true, force: true })
   })
 

@@ -9,12 +9,12 @@ import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startLoopbackServer, type LoopbackServer } from '../../helpers/loopback-server.js'
 import { runProxyCommand } from '../../../proxy/commands/proxy-command.js'
 import { request } from './helpers.js'
 
@@ -23,23 +23,18 @@ const LOADER = fileURLToPath(new URL('../../helpers/register-typescript.js', imp
 const BODY = Buffer.from(JSON.stringify({ items: Array.from({ length: 40 }, (_, i) => ({ n: i, text: 'kept by the client' })) }))
 const EXCHANGES = 30
 
-let upstream: http.Server
+let upstream: LoopbackServer
 let target: string
 
 beforeAll(async () => {
-  upstream = http.createServer((req, res) => {
+  upstream = await startLoopbackServer((req, res) => {
     req.resume()
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': BODY.length }).end(BODY)
   })
-  upstream.listen(0, '127.0.0.1')
-  await once(upstream, 'listening')
-  target = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`
+  target = upstream.url
 })
 
-afterAll(async () => {
-  upstream.closeAllConnections()
-  await new Promise((resolve) => upstream.close(resolve))
-})
+afterAll(() => upstream.close())
 
 async function sendAll(base: string): Promise<boolean> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 4 })
