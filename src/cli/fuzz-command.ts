@@ -12,6 +12,7 @@ import type { FuzzTarget } from '../fuzz/fuzz-session.js'
 import type { RunningReferenceServer } from '../../reference-server/index.js'
 import { startEmbeddedTarget } from './embedded-target.js'
 import { EXIT } from './exit-codes.js'
+import { listenForInterrupt } from './interrupt.js'
 import { resolveRunOptions, type RunFlags } from './run-options.js'
 import { processScreen } from './screen.js'
 
@@ -43,14 +44,7 @@ export async function fuzzCommand(flags: FuzzFlags, screen: Screen = processScre
   const reporter = createMultiplexer(reporters)
   const { rules } = await loadRules()
   const seed = flags.seed ?? Math.floor(Math.random() * 2 ** 31)
-  const interrupt = new AbortController()
-  const onSignal = (): void => {
-    if (interrupt.signal.aborted) process.exit(130)
-    screen.err('\nstopping after the sequence in flight; cleaning up what this run created (press again to quit at once)\n')
-    interrupt.abort()
-  }
-  process.on('SIGINT', onSignal)
-  process.on('SIGTERM', onSignal)
+  const interrupt = listenForInterrupt(screen, 'the sequence in flight')
   let embedded: RunningReferenceServer | undefined
   try {
     let target: FuzzTarget
@@ -103,8 +97,7 @@ export async function fuzzCommand(flags: FuzzFlags, screen: Screen = processScre
     printDiagnostic(toDiagnostic(error))
     return EXIT.failed
   } finally {
-    process.off('SIGINT', onSignal)
-    process.off('SIGTERM', onSignal)
+    interrupt.dispose()
     await embedded?.close()
   }
 }

@@ -14,6 +14,7 @@ import { runConformance, type ConformanceTarget } from '../run-conformance.js'
 import type { RunningReferenceServer } from '../../reference-server/index.js'
 import { startEmbeddedTarget } from './embedded-target.js'
 import { EXIT } from './exit-codes.js'
+import { listenForInterrupt } from './interrupt.js'
 import { resolveRunOptions, type RunFlags, type RunOptions } from './run-options.js'
 import { processScreen } from './screen.js'
 
@@ -57,16 +58,7 @@ export async function runCommand(paths: readonly string[], flags: RunFlags, scre
   }
 
   let embedded: RunningReferenceServer | undefined
-  const interrupt = new AbortController()
-  const onSignal = (signal: string): void => {
-    if (interrupt.signal.aborted) process.exit(130)
-    screen.err(`\n${signal}: stopping after the steps in flight; cleaning up what this run created (press again to quit at once)\n`)
-    interrupt.abort()
-  }
-  const onSigint = (): void => onSignal('SIGINT')
-  const onSigterm = (): void => onSignal('SIGTERM')
-  process.on('SIGINT', onSigint)
-  process.on('SIGTERM', onSigterm)
+  const interrupt = listenForInterrupt(screen, 'the steps in flight')
   try {
     let target: ConformanceTarget
     if (options.baseUrl) {
@@ -118,8 +110,7 @@ export async function runCommand(paths: readonly string[], flags: RunFlags, scre
     printDiagnostic(toDiagnostic(error))
     return error instanceof ConformanceError && error.diagnostic.kind === 'load' ? EXIT.usage : EXIT.failed
   } finally {
-    process.off('SIGINT', onSigint)
-    process.off('SIGTERM', onSigterm)
+    interrupt.dispose()
     await embedded?.close()
   }
 }
