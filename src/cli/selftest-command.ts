@@ -4,6 +4,7 @@ import { writeReportFile } from '../report/output-path.js'
 import type { Screen } from '../report/reporter.js'
 import { runSelftest, type SelftestRow } from '../selftest/run-selftest.js'
 import { selftestTargets } from '../selftest/selftest-targets.js'
+import { BLAME_BUDGET } from '../selftest/blame.js'
 import { EXIT } from './exit-codes.js'
 import { builtInSuites } from './run-command.js'
 import { processScreen } from './screen.js'
@@ -19,7 +20,11 @@ export interface SelftestFlags {
   runs?: number
 }
 
-/** `fitconform selftest`: the suite against the conforming variants and every mutant; exit 1 on any miss. */
+/**
+ * `fitconform selftest`: the suite against the conforming variants and every mutant; exit 1 on any
+ * miss: a conforming server failed, a mutant survived, or a mutant was blamed on more than its rule
+ * and BLAME_BUDGET others tied to it (selftest/blame.ts).
+ */
 export async function selftestCommand(paths: readonly string[], flags: SelftestFlags, screen: Screen = processScreen()): Promise<number> {
   const loaded = await loadSuites(paths.length > 0 ? paths : [builtInSuites()])
   if (loaded.diagnostics.length > 0) {
@@ -45,10 +50,29 @@ export async function selftestCommand(paths: readonly string[], flags: SelftestF
   return rows.every((row) => row.ok) ? EXIT.ok : EXIT.failed
 }
 
-export function score(rows: readonly SelftestRow[]): { killed: number; mutants: number; conformingPassed: number; conforming: number } {
+export interface SelftestScore {
+  /** Mutants a failed check tagged with their own rule killed. */
+  readonly killed: number
+  /** Of those, blamed on their own rule alone. */
+  readonly blamedExactly: number
+  /** Of those, blamed on their own rule and at most BLAME_BUDGET others tied to it by a section. */
+  readonly withinBlameBudget: number
+  readonly mutants: number
+  readonly conformingPassed: number
+  readonly conforming: number
+}
+
+export function score(rows: readonly SelftestRow[]): SelftestScore {
   const mutants = rows.filter((row) => row.expectation === 'fail')
   const conforming = rows.filter((row) => row.expectation !== 'fail')
-  return { killed: mutants.filter((row) => row.ok).length, mutants: mutants.length, conformingPassed: conforming.filter((row) => row.ok).length, conforming: conforming.length }
+  return {
+    killed: mutants.filter((row) => row.killedForItsRule).length,
+    blamedExactly: mutants.filter((row) => row.blame?.exact).length,
+    withinBlameBudget: mutants.filter((row) => row.blame?.withinBudget).length,
+    mutants: mutants.length,
+    conformingPassed: conforming.filter((row) => row.ok).length,
+    conforming: conforming.length,
+  }
 }
 
 export function formatSelftestTable(rows: readonly SelftestRow[], durationMs: number): string {
@@ -56,15 +80,20 @@ export function formatSelftestTable(rows: readonly SelftestRow[], durationMs: nu
   for (const row of rows.filter((r) => r.expectation !== 'fail')) {
     lines.push(`  ${row.ok ? '✓' : '✘'} ${row.target.padEnd(36)} ${row.verdict}${row.ok || row.failedScenarios.length === 0 ? '' : `: ${row.failedScenarios.join(', ')}`}`)
   }
-  lines.push('', 'Mutants (each breaks one rule; the suite must fail)')
+  lines.push('', `Mutants (each breaks one rule; the suite must fail for that rule and at most ${BLAME_BUDGET} others tied to it by a section)`)
   lines.push(`  ${'mutant'.padEnd(38)} ${'rule'.padEnd(30)} killed by`)
   for (const row of rows.filter((r) => r.expectation === 'fail')) {
-    const killers = row.ok ? row.failedScenarios.join(', ') + (row.killedForItsRule ? '' : '  (no failed check names its rule)') : 'SURVIVED'
+    const killers = row.failedScenarios.length === 0 ? 'SURVIVED' : row.failedScenarios.join(', ')
     lines.push(`  ${row.ok ? '✓' : '✘'} ${row.target.padEnd(36)} ${(row.rule ?? '').padEnd(30)} ${killers}`)
+    if (row.failedScenarios.length > 0 && row.verdict !== 'killed') lines.push(`    ${row.verdict}`)
   }
   const s = score(rows)
   const percent = s.mutants === 0 ? 100 : Math.round((1000 * s.killed) / s.mutants) / 10
-  lines.push('', `Mutation score: ${s.killed}/${s.mutants} mutants killed (${percent}%); conforming servers: ${s.conformingPassed}/${s.conforming} as expected (${(durationMs / 1000).toFixed(1)}s)`, '')
+  lines.push(
+    '',
+    `Mutation score: ${s.killed}/${s.mutants} mutants killed (${percent}%); ${s.blamedExactly}/${s.mutants} blamed exactly, ${s.withinBlameBudget}/${s.mutants} within the blame budget; conforming servers: ${s.conformingPassed}/${s.conforming} as expected (${(durationMs / 1000).toFixed(1)}s)`,
+    '',
+  )
   return lines.join('\n')
 }
 

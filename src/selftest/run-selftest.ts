@@ -3,6 +3,7 @@ import type { RunResult } from '../model/result.js'
 import { runConformance } from '../run-conformance.js'
 import { startReferenceServer } from '../../reference-server/index.js'
 import type { SelftestTarget } from './selftest-targets.js'
+import { BLAME_BUDGET, judgeBlame, type Blame } from './blame.js'
 
 export interface SelftestRow {
   readonly target: string
@@ -15,6 +16,8 @@ export interface SelftestRow {
   readonly failedRules: readonly string[]
   /** For a mutant: whether a failed assertion names the very rule it breaks. */
   readonly killedForItsRule?: boolean
+  /** For a killed mutant: its own rule against the other rules it was blamed on (blame.ts). */
+  readonly blame?: Blame
   readonly ok: boolean
   readonly verdict: string
   readonly durationMs: number
@@ -63,14 +66,14 @@ async function runTarget(target: SelftestTarget, scenarios: readonly Scenario[],
       insecure: false,
       configValues: {},
     }, {})
-    if (outcome.kind !== 'ran') return judge(target, undefined, Date.now() - started)
-    return judge(target, outcome.result, Date.now() - started)
+    const catalogue = new Map(rules.map((rule) => [rule.id, rule]))
+    return judge(target, outcome.kind === 'ran' ? outcome.result : undefined, catalogue, Date.now() - started)
   } finally {
     await server.close()
   }
 }
 
-function judge(target: SelftestTarget, result: RunResult | undefined, durationMs: number): SelftestRow {
+function judge(target: SelftestTarget, result: RunResult | undefined, catalogue: ReadonlyMap<string, Rule>, durationMs: number): SelftestRow {
   const failed = result?.scenarios.filter((scenario) => scenario.status === 'failed') ?? []
   const failedRules = [...new Set(failed.flatMap((scenario) => [...scenario.steps, ...scenario.cleanup].flatMap((step) => step.assertions.filter((a) => !a.ok && a.severity === 'failure').flatMap((a) => a.rules))))].sort()
   const errored = failed.some((scenario) => scenario.steps.some((step) => step.status === 'error'))
@@ -84,8 +87,22 @@ function judge(target: SelftestTarget, result: RunResult | undefined, durationMs
       return { ...base, ok: onlyIrregular, verdict: onlyIrregular ? 'failed only for IRREG-* rules' : failed.length === 0 ? 'PASSED (irregularities not caught)' : `FAILED for other rules too: ${failedRules.filter((r) => !r.startsWith('IRREG-')).join(', ')}` }
     }
     case 'fail': {
-      const killedForItsRule = target.mutant !== undefined && failedRules.includes(target.mutant.rule)
-      return { ...base, killedForItsRule, ok: failed.length > 0, verdict: failed.length > 0 ? 'killed' : 'SURVIVED' }
+      if (failed.length === 0 || !target.mutant) return { ...base, killedForItsRule: false, ok: false, verdict: 'SURVIVED' }
+      const blame = judgeBlame(target.mutant.rule, failedRules, catalogue)
+      return { ...base, killedForItsRule: blame.ownRuleFailed, blame, ok: blame.withinBudget, verdict: mutantVerdict(blame) }
     }
   }
+}
+
+/** One phrase for a killed mutant: killed exactly, within the blame budget, or how it was mis-blamed. */
+function mutantVerdict(blame: Blame): string {
+  if (!blame.ownRuleFailed) return `KILLED ONLY FOR OTHER RULES: ${blame.others.join(', ')}`
+  if (blame.exact) return 'killed'
+  const also = `also blamed ${blame.others.join(', ')}`
+  if (blame.withinBudget) return `killed; ${also} (tied)`
+  const why = [
+    ...(blame.others.length > BLAME_BUDGET ? [`${blame.others.length} other rules, budget ${BLAME_BUDGET}`] : []),
+    ...(blame.untied.length > 0 ? [`untied: ${blame.untied.join(', ')}`] : []),
+  ]
+  return `MIS-BLAMED: ${also} (${why.join('; ')})`
 }

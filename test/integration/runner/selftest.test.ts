@@ -19,5 +19,5 @@ it('kills a mutant the scenarios cover, reports one they do not cover as SURVIVE
   expect(byName['has-map-boolean']).toMatchObject({ ok: false, verdict: 'SURVIVED' })
   const table = formatSelftestTable(rows, 1000)
   expect(table).toMatch(/✘ has-map-boolean\s+ACTIVITY-HAS-MAP-TEXT\s+SURVIVED/)
-  expect(table).toContain('Mutation score: 1/2 mutants killed (50%)')
+  expect(table).toContain('Mutation score: 1/2 mutants killed (50%); 1/2 blamed exactly, 1/2 within the blame budget')
 })
