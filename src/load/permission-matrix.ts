@@ -42,7 +42,7 @@ const FORBIDDEN: Readonly<Record<string, { reason: string; deleteHealth?: boolea
 }
 
 /** Rules the generated steps cite besides the credentials' own: they must exist in the catalogue. */
-const FIXED_RULES = ['ERROR-MEDIA-TYPE', 'ERROR-FIELDS', 'CREATE-STATUS'] as const
+const FIXED_RULES = ['ERROR-MEDIA-TYPE', 'ERROR-FIELDS', 'CREATE-STATUS', 'CREATE-RECORDS', 'SCOPE-NO-EARLIER-THAN', 'SCOPE-NO-LATER-THAN'] as const
 
 /** A start point only: a live activity begins this way (§3, §4 rule 5), so every route, the live update included, can act on it. */
 const START_POINT = { timestamp: 0, latitude: 48.8584, longitude: 2.2945, altitude: 35, type: 'start' }
@@ -155,11 +155,11 @@ class RowExpander {
     const inCell = (step: Step): Step => ({ ...step, cell })
     if (route.target === 'new-activity') {
       const date = route.dates?.[credential.auth] ?? '01-01'
-      return [this.attempt(raw, credential, cellPath, this.newActivityBody(date, credential.label)), this.feedStaysEmpty(date, credential, cellPath)].map(inCell)
+      return [this.attempt(raw, credential, cellPath, this.newActivityBody(date, credential.label)), ...this.feedStaysEmpty(date, credential, cellPath)].map(inCell)
     }
     if (route.target === 'activity' && !isRead(route.request.method)) {
       const setup = this.createActivity(credential.label, route.date ?? '01-01', column + 1)
-      return [setup, this.attempt(raw, credential, cellPath), this.activityUntouched(credential, cellPath, column + 1)].map(inCell)
+      return [setup, this.activityRecorded(credential.label, column + 1), this.attempt(raw, credential, cellPath), this.activityUntouched(credential, cellPath, column + 1)].map(inCell)
     }
     return [this.attempt(raw, credential, cellPath)].map(inCell)
   }
@@ -230,6 +230,29 @@ class RowExpander {
     }
   }
 
+  /**
+   * Before the attempt, the main user's read finds the activity as created (§4 rule 5): "untouched"
+   * below is then judged against what the server recorded, and a create that recorded something else
+   * is blamed on CREATE-RECORDS alone.
+   */
+  private activityRecorded(label: string | undefined, index: number): Step {
+    const at = this.at([...this.path, 'target'])
+    const rules = ['CREATE-RECORDS']
+    return {
+      name: `${label === undefined ? '' : `${label}: `}the new activity is recorded as sent (read with the main token)`,
+      at,
+      request: { method: 'GET', url: '${activity}', query: {}, headers: {}, accept: 'FitnessActivity', auth: 'token', wire: false },
+      expect: {
+        checks: [
+          { path: 'status', matcher: 'equals', expected: 200, rules, at, severity: 'failure' },
+          { path: 'body.notes', matcher: 'equals', expected: notesOf(this.route.route, label, index), rules, at, severity: 'failure' },
+          { path: 'body.path', matcher: 'length', expected: 1, rules, at, severity: 'failure' },
+        ],
+      },
+      capture: {},
+    }
+  }
+
   /** Every write attempt is followed by the main user's read: the activity is there, notes and path as created (§4 endpoint 3). */
   private activityUntouched(credential: RawMatrix['credentials'][number], path: YamlPath, index: number): Step {
     const at = this.at(path)
@@ -249,22 +272,44 @@ class RowExpander {
     }
   }
 
-  /** After a refused create: the main user's feed for the cell's own day holds nothing (a valid, empty feed). */
-  private feedStaysEmpty(date: string, credential: RawMatrix['credentials'][number], path: YamlPath): Step {
+  /**
+   * After a refused create: the main user's feed for the cell's own day holds nothing (a valid, empty
+   * feed). "Nothing" is judged once the page is known to keep to that day (§4 rule 1; 12 hours either
+   * side for the zone a server reads start times in, §2.2 carries none), so an item found is one the
+   * refused create recorded, not one a broken date scope let in.
+   */
+  private feedStaysEmpty(date: string, credential: RawMatrix['credentials'][number], path: YamlPath): Step[] {
     const at = this.at(path)
     const day = `\${run.farYear}-${date}`
-    return {
-      name: `${credential.label}: the main user's feed for ${date} of the far year holds no activity`,
-      at,
-      request: { method: 'GET', url: '/fitnessActivities', query: { noEarlierThan: day, noLaterThan: day }, headers: {}, accept: 'FitnessActivityFeed', auth: 'token', wire: false },
-      expect: {
-        checks: [
-          { path: 'status', matcher: 'equals', expected: 200, rules: [credential.rule], at, severity: 'failure' },
-          { path: 'body.items', matcher: 'length', expected: 0, rules: [credential.rule], at, severity: 'failure' },
-        ],
+    const [month, dayOfMonth] = date.split('-').map(Number)
+    const start = `\${run.farYear | date(${month}, ${dayOfMonth})`
+    const check = (path: string, matcher: string, expected: unknown, rule: string): Check => ({ path, matcher, expected, rules: [rule], at, severity: 'failure' })
+    return [
+      {
+        name: `${credential.label}: read the main user's feed for ${date} of the far year`,
+        at,
+        request: { method: 'GET', url: '/fitnessActivities', query: { noEarlierThan: day, noLaterThan: day }, headers: {}, accept: 'FitnessActivityFeed', auth: 'token', wire: false },
+        expect: { checks: [check('status', 'equals', 200, credential.rule)] },
+        capture: { onTheDay: 'body.items[*] | feedItemView' },
       },
-      capture: {},
-    }
+      {
+        name: `${credential.label}: every activity it lists starts on ${date}`,
+        at,
+        expect: {
+          checks: [
+            check('onTheDay[*].start', 'every', { notBefore: `${start} | addSeconds(-43200)}` }, 'SCOPE-NO-EARLIER-THAN'),
+            check('onTheDay[*].start', 'every', { before: `${start} | addSeconds(129600)}` }, 'SCOPE-NO-LATER-THAN'),
+          ],
+        },
+        capture: {},
+      },
+      {
+        name: `${credential.label}: the main user's feed for ${date} of the far year holds no activity`,
+        at,
+        expect: { checks: [check('onTheDay', 'length', 0, credential.rule)] },
+        capture: {},
+      },
+    ]
   }
 
   private newActivityBody(date: string, label: string | undefined, index = 0): Record<string, unknown> {

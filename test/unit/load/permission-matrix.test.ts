@@ -80,12 +80,14 @@ describe('expandPermissionMatrix', () => {
   it('gives a write cell a fresh activity and a read-back, and on the main user\'s activity judges the reason only on a 403', () => {
     const edit = expand(EDIT).scenarios[0]!
     const revokedSteps = edit.steps.filter((step) => step.cell?.credential === 'revoked-token')
-    expect(revokedSteps.map((step) => `${step.request?.method} ${step.request?.auth}`)).toEqual(['POST token', 'PUT revoked-token', 'GET token'])
-    const attempt = revokedSteps[1]!
+    expect(revokedSteps.map((step) => `${step.request?.method} ${step.request?.auth}`)).toEqual(['POST token', 'GET token', 'PUT revoked-token', 'GET token'])
+    // Before the attempt, the create's own record is read (CREATE-RECORDS): "untouched" is judged against it.
+    expect(revokedSteps[1]!.expect.checks.map((check) => `${check.path} ${check.rules.join(',')}`)).toEqual(['status CREATE-RECORDS', 'body.notes CREATE-RECORDS', 'body.path CREATE-RECORDS'])
+    const attempt = revokedSteps[2]!
     expect(attempt.expect.checks.find((check) => check.path === 'status')).toMatchObject({ matcher: 'notStatusClass', expected: '2xx' })
     expect(attempt.expect.checks.find((check) => check.path === 'body.reason')?.when).toEqual({ path: 'status', matcher: 'equals', expected: 403 })
     expect(attempt.expect.schema).toBeUndefined()
-    const readBack = revokedSteps[2]!
+    const readBack = revokedSteps[3]!
     expect(readBack.expect.checks.map((check) => `${check.path} ${check.matcher}`)).toEqual(['status equals', 'body.notes equals', 'body.path length'])
     expect(readBack.expect.checks.find((check) => check.path === 'body.notes')?.expected).toBe(
       (revokedSteps[0]!.request?.json as { notes: string }).notes,
