@@ -172,7 +172,7 @@ export const mutantCatalogue = [
   { name: 'edit-refuses-full-representation', rule: 'EDIT-NON-EDITABLE-IGNORED', description: 'An edit that carries comments, as a full representation read back does, is refused with 400 (§4 rule 7).' },
   { name: 'modified-no-earlier-than-exclusive', rule: 'SCOPE-MODIFIED-NO-EARLIER-THAN', description: 'modifiedNoEarlierThan leaves out activities last modified on the bound day (§4 rule 1).' },
   { name: 'modified-no-later-than-exclusive', rule: 'SCOPE-MODIFIED-NO-LATER-THAN', description: 'modifiedNoLaterThan leaves out activities last modified on the bound day (§4 rule 1).' },
-  { name: 'feed-empty-object-after-delete', rule: 'DELETE-REMOVES', description: 'A time-scoped feed read whose scope holds an activity the user deleted answers 200 with an empty object {} (§4 endpoint 8, §2.2).' },
+  { name: 'feed-empty-object-after-delete', rule: 'FEED-FIELDS', description: 'A time-scoped feed read whose scope holds an activity the user deleted answers 200 with an empty object {}, a feed without its §2.2 fields (after §4 endpoint 8).' },
   { name: 'profile-empty-edit-partial', rule: 'PROFILE-EDIT-FULL', description: 'A profile edit with no field to change answers without the picture URLs the other edits carry (§4 rule 8).' },
 ] as const satisfies readonly MutantDefinition[]
 
