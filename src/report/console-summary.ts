@@ -2,7 +2,7 @@ import type { ReportedRunResult, ReportedScenarioResult } from '../model/reporte
 import { formatAssertion, formatDiagnostic, type FormatOptions, type RuleIndex } from './format-diagnostic.js'
 import { describeFailedStep, failedAssertions, formatRuleExample, formatScenarioEvidence } from './evidence.js'
 import { brokenRules, listScenarios, unjudgedSteps, type BrokenRule } from './failures-by-rule.js'
-import type { MissingToken } from './reporter.js'
+import type { MissingToken } from '../model/reporter.js'
 import { describeKnownFailure } from './known-failure-text.js'
 import { countOutcomes, formatClosingLine, formatCounts, groupBySection, outcomeOf } from './run-summary.js'
 import { createStyler, type Styler } from './text-style.js'

@@ -33,7 +33,7 @@ import type { ReportedRunResult, ReportedScenarioResult } from '../model/reporte
 import { indexRules, formatAssertion, type RuleIndex } from './format-diagnostic.js'
 import { describeFailedStep, failedAssertions, failedSteps, formatStepEvidence, type EvidenceOptions, type FailedStep } from './evidence.js'
 import { writeReportFile, type FileReporterOptions } from './output-path.js'
-import type { Reporter, RunPlanView } from './reporter.js'
+import type { Reporter, RunPlanView } from '../model/reporter.js'
 import { describeKnownFailure } from './known-failure-text.js'
 import { outcomeOf } from './run-summary.js'
 import { escapeXmlText, xmlAttributes } from './xml.js'
