@@ -34,12 +34,17 @@ const SRC_BOUNDARIES = {
     reachesInto(['execute', 'plan', 'report', 'cli', 'api'], 'src/openapi builds a document from data (model, validation); it runs nothing'),
     packages(['undici', 'commander'], 'src/openapi builds a document from data (model, validation); it runs nothing'),
   ],
+  // The API's own knowledge: data, and small functions over it, that the engine's stages read. It runs nothing.
+  spec: [
+    reachesInto(['execute', 'plan', 'report', 'cli', 'api', 'selftest', 'openapi'], 'src/spec holds what is specific to the Fitness Data Service; the engine uses it, not the other way round'),
+    packages(['undici', 'commander'], 'src/spec holds what is specific to the Fitness Data Service; it sends nothing'),
+  ],
   fuzz: [reachesInto(['report', 'cli'], 'src/fuzz generates and runs scenarios; the CLI reports them'), packages(['undici', 'commander'], 'src/fuzz generates and runs scenarios; the CLI reports them')],
 }
 
 // The proxy reads recordings with the runner's model, validation, loader (round trips) and shared helpers; it runs and reports nothing of the runner's.
 const PROXY_BOUNDARIES = [
-  reachesInto(['src/(execute|report|cli|api|plan|fuzz|selftest|matchers|expression|openapi|expectations)'], 'proxy/ uses src/model, src/load, src/validation and src/shared only'),
+  reachesInto(['src/(execute|report|cli|api|plan|fuzz|selftest|matchers|expression|openapi|expectations)'], 'proxy/ uses src/model, src/load, src/validation, src/spec and src/shared only'),
   reachesInto(['reference-server'], 'proxy/ records and checks a server it is given; it does not start the reference server'),
 ]
 

@@ -9,7 +9,7 @@ import { ConformanceError, toDiagnostic, type Diagnostic, type SourceRef } from 
  *   - scenario: feed-page-size
  *     reason: pageSize is ignored
  *     link: https://tracker.example/FIT-12
- *   - rule: FEED-ITEM-HAS-MAP-TEXT
+ *   - rule: <a rule id of `fitconform rules`>
  *     reason: has_map is sent as a boolean
  */
 export interface KnownFailure {

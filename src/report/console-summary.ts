@@ -107,7 +107,7 @@ function brokenRuleBlock(rule: BrokenRule, options: FormatOptions, style: Styler
   return lines.join('\n')
 }
 
-/** `! ACTIVITY-FIELDS: 3 warnings in 2 scenarios (first: …)` */
+/** `! <rule id>: 3 warnings in 2 scenarios (first: …)` */
 function warningsByRule(result: ReportedRunResult, style: Styler): string[] {
   const groups = new Map<string, { count: number; scenarios: Set<string>; first: string }>()
   for (const scenario of result.scenarios) {

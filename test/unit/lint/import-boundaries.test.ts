@@ -23,6 +23,7 @@ describe('import boundaries', () => {
     ['src/execute/nested/deep-file.ts', '../../report/registry.js', 'it imports nothing from report/'],
     ['src/model/nested/deep-file.ts', '../result.js', 'src/model imports nothing'],
     ['src/plan/a/b/deep-file.ts', '../../../load/load-suites.js', 'src/plan is pure'],
+    ['src/spec/fuzz/deep-file.ts', '../../execute/run-step.js', 'the engine uses it'],
     ['proxy/analyze/rules/deep-rule.ts', '../../../src/execute/run-plan.js', 'proxy/ uses src/model'],
     ['reference-server/a/b/deep-file.ts', '../../../src/model/scenario.js', 'node built-ins only'],
   ])('refuses %s importing %s', async (file, specifier, message) => {

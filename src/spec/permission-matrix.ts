@@ -1,8 +1,9 @@
 import type { Diagnostic, SourceRef } from '../model/diagnostic.js'
 import type { AuthChoice, Check, CheckCondition, Expectations, MatrixCell, RequestTemplate, Scenario, Step } from '../model/scenario.js'
-import { checkExpression, checkTemplates } from './check-expression.js'
-import { didYouMean } from './did-you-mean.js'
-import type { YamlPath, YamlSource } from './yaml-source.js'
+import { checkExpression, checkTemplates } from '../load/check-expression.js'
+import { didYouMean } from '../load/did-you-mean.js'
+import type { YamlPath, YamlSource } from '../load/yaml-source.js'
+import { RULE } from './rule-ids.js'
 
 /*
  * The permission matrix (suites/permissions/permission-matrix.yaml): every route of §4 crossed with
@@ -42,7 +43,7 @@ const FORBIDDEN: Readonly<Record<string, { reason: string; deleteHealth?: boolea
 }
 
 /** Rules the generated steps cite besides the credentials' own: they must exist in the catalogue. */
-const FIXED_RULES = ['ERROR-MEDIA-TYPE', 'ERROR-FIELDS', 'CREATE-STATUS'] as const
+const FIXED_RULES = [RULE.errorMediaType, RULE.errorFields, RULE.createStatus] as const
 
 /** A start point only: a live activity begins this way (§3, §4 rule 5), so every route, the live update included, can act on it. */
 const START_POINT = { timestamp: 0, latitude: 48.8584, longitude: 2.2945, altitude: 35, type: 'start' }
