@@ -1,10 +1,8 @@
 import type { AuthChoice } from '../model/scenario.js'
 import type { CleanupItem } from '../model/result.js'
-import { twoDigits } from '../validation/calendar.js'
-import { mediaTypeOf } from '../spec/representations.js'
-import { evaluateExpression } from '../expression/evaluate-expression.js'
 import type { OpenWork, RestoreRequest } from './ledger.js'
-import { ACTIVITY_PATH_SHAPE, FEED_PATH, PROFILE_PATH, activityPath, activityUrlUnder, isProfileUrlUnder } from '../spec/paths.js'
+import { activityIdsOfFeed, markerSweepReads } from '../spec/marker-sweep.js'
+import { ACTIVITY_PATH_SHAPE, PROFILE_PATH, activityPath, activityUrlUnder, isProfileUrlUnder } from '../spec/paths.js'
 import { RULE } from '../spec/rule-ids.js'
 import { FULL_ACCESS_ROLES } from '../spec/token-roles.js'
 import { proveOwnership, stillThere } from './ownership.js'
@@ -134,27 +132,21 @@ export async function sweepMarked(context: RunContext, roles: readonly AuthChoic
   const seen = canonical(known.leftBehind)
   for (const role of roles) {
     if (authorizationFor(role, context) === undefined) continue
-    // Month by month: which page a scope returns is open (§2.2), so keep each window smaller than a page.
-    for (let month = 1; month <= 12; month++) {
-      const { farYear } = context.run
-      const last = new Date(Date.UTC(farYear, month, 0)).getUTCDate()
-      const feedUrl = resolveUrl(FEED_PATH, context.baseUrl, { noEarlierThan: `${farYear}-${twoDigits(month)}-01`, noLaterThan: `${farYear}-${twoDigits(month)}-${twoDigits(last)}` }).url
-      const feed = await getFeed(context, feedUrl, role)
-      const items = (feed as { items?: unknown } | undefined)?.items
-      if (!Array.isArray(items)) {
+    for (const read of markerSweepReads(context.run.farYear)) {
+      const feedUrl = resolveUrl(read.path, context.baseUrl, read.query).url
+      const ids = activityIdsOfFeed(await getFeed(context, feedUrl, read.accept, role))
+      if (!ids) {
         outcome.problems.push(`could not read ${feedUrl} to look for activities carrying the run marker`)
         break
       }
-      await deleteMarked(items, context, role, { deleted, seen }, outcome)
+      await deleteMarked(ids, context, role, { deleted, seen }, outcome)
     }
   }
   return outcome
 }
 
-async function deleteMarked(items: readonly unknown[], context: RunContext, role: AuthChoice, urls: { deleted: ReadonlySet<string>; seen: Set<string> }, outcome: SweepOutcome): Promise<void> {
-  for (const item of items) {
-    const id = evaluateExpression('uri | lastSegment', { uri: (item as { uri?: unknown } | null)?.uri })
-    if (typeof id !== 'string' || id === '') continue
+async function deleteMarked(ids: readonly string[], context: RunContext, role: AuthChoice, urls: { deleted: ReadonlySet<string>; seen: Set<string> }, outcome: SweepOutcome): Promise<void> {
+  for (const id of ids) {
     const activityUrl = resolveUrl(activityPath(id), context.baseUrl).url
     if (urls.seen.has(activityUrl)) continue
     urls.seen.add(activityUrl)
@@ -178,8 +170,8 @@ function isGone(status: number | string): boolean {
   return typeof status === 'number' && ((status >= 200 && status < 300) || status === 404 || status === 410)
 }
 
-async function getFeed(context: RunContext, url: string, role: AuthChoice): Promise<unknown> {
-  const headers: Record<string, string> = { accept: mediaTypeOf('FitnessActivityFeed') }
+async function getFeed(context: RunContext, url: string, accept: string, role: AuthChoice): Promise<unknown> {
+  const headers: Record<string, string> = { accept }
   const authorization = authorizationFor(role, context)
   if (authorization) headers['authorization'] = authorization
   try {
