@@ -131,7 +131,7 @@ export interface Scenario {
   readonly exclusive: boolean
   readonly steps: readonly Step[]
   readonly cleanup: readonly Step[]
-  /** Set on the scenarios the permission matrix generates (src/load/permission-matrix.ts). */
+  /** Set on the scenarios the permission matrix generates (src/spec/permission-matrix.ts). */
   readonly matrixRow?: MatrixRow
 }
 
