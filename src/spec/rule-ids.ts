@@ -22,3 +22,8 @@ export const RULE = {
   /** What a fuzzed step with no rule of its own is judged by: a client error must not be a 5xx. */
   errorClientNot5xx: 'ERROR-CLIENT-NOT-5XX',
 } as const
+
+/** The rule an `expect.mediaType` shorthand judges: the error message's own (§7), else §1 rule 3. */
+export function mediaTypeRuleOf(representation: string): string {
+  return representation === 'ErrorMessage' ? RULE.errorMediaType : RULE.mediaTypeResponse
+}
