@@ -12,7 +12,7 @@ import { runScenario } from '../execute/run-scenario.js'
 import { loadScenarioFile } from '../load/load-suites.js'
 import { packageVersion } from '../package-root.js'
 import { fuzzCommands } from '../spec/fuzz/fuzz-commands.js'
-import { createModel } from './fuzz-model.js'
+import { createModel } from '../spec/fuzz/fuzz-model.js'
 import { openSession, type SessionSettings } from './fuzz-session.js'
 import { createDraft, draftToYaml, loadDraftText, type ScenarioDraft } from './scenario-draft.js'
 

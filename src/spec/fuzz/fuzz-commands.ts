@@ -12,8 +12,8 @@ import {
   activityEditBody, anyCodePoint, invalidBody, liveUpdateBody, newActivityBody, oversizeBody, profileEditBody,
   type InvalidBody, type PathPoint,
 } from './body-arbitraries.js'
-import { FUZZ_DAYS, FUZZ_LOOSE_DAY, FUZZ_MONTH } from '../../fuzz/fuzz-days.js'
-import { conditionalAnswer, liveActivities, pick, recordChange, type FuzzModel, type ModelActivity } from '../../fuzz/fuzz-model.js'
+import { FUZZ_DAYS, FUZZ_LOOSE_DAY, FUZZ_MONTH } from './fuzz-days.js'
+import { conditionalAnswer, liveActivities, pick, recordChange, type FuzzModel, type ModelActivity } from './fuzz-model.js'
 import type { ScenarioDraft, StepData } from '../../fuzz/scenario-draft.js'
 
 type FuzzCommand = fc.Command<FuzzModel, ScenarioDraft>

@@ -1,7 +1,7 @@
 // The in-memory model of the spec's semantics that a fuzz sequence is checked against: which of the
 // sequence's activities exist, what a read of each must show, and which answers a conditional read
 // may get. Where the spec leaves a choice open the model keeps every allowed answer.
-import type { PathPoint } from '../spec/fuzz/body-arbitraries.js'
+import type { PathPoint } from './body-arbitraries.js'
 
 export interface ModelActivity {
   /** Variable names in the scenario: `${a1}` is its URL, `${a1Id}` the last segment of it. */
