@@ -72,6 +72,12 @@ export default tseslint.config(
     },
   },
   ...srcBoundaries,
+  // no-restricted-imports does not look at import(): the embedded target loads the server lazily that way.
+  {
+    files: ['src/**', 'proxy/**'],
+    ignores: REFERENCE_SERVER_USERS,
+    rules: { 'no-restricted-syntax': ['error', { selector: String.raw`ImportExpression[source.value=/(^|\/)reference-server(\/|$)/]`, message: noReferenceServer.message }] },
+  },
   {
     files: ['reference-server/**'],
     rules: restrict([

@@ -40,6 +40,15 @@ describe('import boundaries', () => {
     expect((await restrictedImports(file, specifier)).join('\n')).toMatch(/reference server/)
   })
 
+  it('names who may start the reference server for import() too', async () => {
+    const lint = async (filePath: string): Promise<string[]> => {
+      const [result] = await eslint.lintText(`export const load = () => import('../../reference-server/index.js')\n`, { filePath })
+      return result!.messages.map((message) => message.message)
+    }
+    expect((await lint('src/execute/run-conformance.ts')).join('\n')).toMatch(/reference server/)
+    expect(await lint('src/api/embedded-target.ts')).toEqual([])
+  })
+
   it.each([
     ['src/cli/serve-command.ts', '../../reference-server/index.js'],
     ['src/api/embedded-target.ts', '../../reference-server/index.js'],
