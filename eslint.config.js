@@ -3,7 +3,62 @@
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
-const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] })
+// A relative import reaches a folder of src/ through any number of `../`, depending on how deep the importing
+// file sits (src/report/html/page-data.ts writes ../../execute/…): match the folder at every depth.
+const reachesInto = (folders, message) => ({ regex: String.raw`^(\.\./)+(${folders.join('|')})(/|$)`, message })
+const packages = (names, message) => ({ group: names, message })
+
+// Who may start the reference server: `fitconform serve`, the embedded target of run/fuzz/run(), and the self-test.
+// Everyone else under src/ (and proxy/) tests a server it is given.
+const REFERENCE_SERVER_USERS = ['src/cli/serve-command.ts', 'src/api/embedded-target.ts', 'src/selftest/**']
+const noReferenceServer = { regex: String.raw`^(\.\./)+reference-server(/|$)`, message: 'only cli/serve-command.ts, api/embedded-target.ts and selftest/ start the reference server' }
+
+/** Per folder of src/: what its files may not import (STYLE §2.14), the reference server always included. */
+const SRC_BOUNDARIES = {
+  // Any parent import at all: model is the bottom of the pipeline.
+  model: [{ regex: String.raw`^\.\./`, message: 'src/model imports nothing' }, packages(['undici', 'yaml', 'ajv*', 'commander'], 'src/model imports nothing')],
+  shared: [
+    { regex: String.raw`^(\.\./)+(?!model/)[^./]`, message: 'src/shared (used by the runner and the proxy) imports only node built-ins and src/model' },
+    packages(['undici', 'yaml', 'ajv*', 'commander', 'http-proxy*'], 'src/shared (used by the runner and the proxy) imports only node built-ins and src/model'),
+  ],
+  plan: [reachesInto(['execute', 'load', 'report', 'cli'], 'src/plan is pure: model only'), packages(['undici', 'yaml'], 'src/plan is pure: model only')],
+  load: [reachesInto(['execute', 'report', 'cli'], 'src/load reads files; it sends nothing'), packages(['undici'], 'src/load reads files; it sends nothing')],
+  matchers: [reachesInto(['execute', 'load', 'report', 'cli'], 'matchers are pure'), packages(['undici', 'yaml'], 'matchers are pure')],
+  report: [reachesInto(['execute', 'load', 'validation', 'cli'], 'reporters see only src/model data'), packages(['undici', 'yaml'], 'reporters see only src/model data')],
+  execute: [
+    reachesInto(['load', 'cli'], 'the executor gets loaded scenarios'),
+    reachesInto(['report'], 'the executor hands reporters src/model data (model/reporter.ts); it imports nothing from report/'),
+    packages(['yaml'], 'the executor gets loaded scenarios'),
+  ],
+  openapi: [
+    reachesInto(['execute', 'plan', 'report', 'cli', 'api'], 'src/openapi builds a document from data (model, validation); it runs nothing'),
+    packages(['undici', 'commander'], 'src/openapi builds a document from data (model, validation); it runs nothing'),
+  ],
+  // The API's own knowledge: data, and small functions over it, that the engine's stages read. It runs nothing.
+  spec: [
+    reachesInto(['execute', 'plan', 'report', 'cli', 'api', 'selftest', 'openapi'], 'src/spec holds what is specific to the Fitness Data Service; the engine uses it, not the other way round'),
+    packages(['undici', 'commander'], 'src/spec holds what is specific to the Fitness Data Service; it sends nothing'),
+  ],
+  fuzz: [reachesInto(['report', 'cli'], 'src/fuzz generates and runs scenarios; the CLI reports them'), packages(['undici', 'commander'], 'src/fuzz generates and runs scenarios; the CLI reports them')],
+}
+
+// The proxy reads recordings with the runner's model, validation, loader (round trips) and shared helpers; it runs and reports nothing of the runner's.
+const PROXY_BOUNDARIES = [
+  reachesInto(['src/(execute|report|cli|api|plan|fuzz|selftest|matchers|expression|openapi|expectations)'], 'proxy/ uses src/model, src/load, src/validation, src/spec and src/shared only'),
+  reachesInto(['reference-server'], 'proxy/ records and checks a server it is given; it does not start the reference server'),
+]
+
+const srcBoundaries = [
+  // Folders without a row of their own (api, cli, expression, expectations, validation, …) still may not start the reference server.
+  { files: ['src/**'], ignores: REFERENCE_SERVER_USERS, rules: restrict([noReferenceServer]) },
+  // A later entry for the same file replaces the rule's options: each row repeats the reference-server pattern.
+  ...Object.entries(SRC_BOUNDARIES).map(([folder, patterns]) => ({ files: [`src/${folder}/**`], rules: restrict([...patterns, noReferenceServer]) })),
+  { files: ['src/execute/**'], ignores: ['src/execute/http-client.ts'], rules: restrict([...SRC_BOUNDARIES.execute, noReferenceServer, packages(['undici'], 'only execute/http-client.ts imports undici')]) },
+]
+
+function restrict(patterns) {
+  return { 'no-restricted-imports': ['error', { patterns }] }
+}
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'reports/**', 'coverage/**'] },
@@ -16,26 +71,23 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
   },
-  { files: ['src/model/**'], rules: restrict([{ group: ['../*', 'undici', 'yaml', 'ajv*', 'commander'], message: 'src/model imports nothing' }]) },
-  { files: ['src/shared/**'], rules: restrict([{ group: ['../*', '!../model', '!../model/*', 'undici', 'yaml', 'ajv*', 'commander', 'http-proxy*'], message: 'src/shared (used by the runner and the proxy) imports only node built-ins and src/model' }]) },
-  { files: ['src/plan/**'], rules: restrict([{ group: ['../execute/*', '../load/*', '../report/*', '../cli/*', 'undici', 'yaml'], message: 'src/plan is pure: model only' }]) },
-  { files: ['src/load/**'], rules: restrict([{ group: ['../execute/*', '../report/*', '../cli/*', 'undici'], message: 'src/load reads files; it sends nothing' }]) },
-  { files: ['src/matchers/**'], rules: restrict([{ group: ['../execute/*', '../load/*', '../report/*', '../cli/*', 'undici', 'yaml'], message: 'matchers are pure' }]) },
-  { files: ['src/report/**'], rules: restrict([{ group: ['../execute/*', '../load/*', '../validation/*', '../cli/*', 'undici', 'yaml'], message: 'reporters see only src/model data' }]) },
+  ...srcBoundaries,
+  // no-restricted-imports does not look at import(): the embedded target loads the server lazily that way.
   {
-    files: ['src/execute/**'],
-    ignores: ['src/execute/http-client.ts'],
-    rules: restrict([{ group: ['undici'], message: 'only execute/http-client.ts imports undici' }, { group: ['../load/*', '../cli/*', 'yaml'], message: 'the executor gets loaded scenarios' }]),
+    files: ['src/**', 'proxy/**'],
+    ignores: REFERENCE_SERVER_USERS,
+    rules: { 'no-restricted-syntax': ['error', { selector: String.raw`ImportExpression[source.value=/(^|\/)reference-server(\/|$)/]`, message: noReferenceServer.message }] },
   },
-  { files: ['src/openapi/**'], rules: restrict([{ group: ['../execute/*', '../plan/*', '../report/*', '../cli/*', '../api/*', 'undici', 'commander'], message: 'src/openapi builds a document from data (model, validation); it runs nothing' }]) },
-  { files: ['src/fuzz/**'], rules: restrict([{ group: ['../report/*', '../cli/*', 'undici', 'commander'], message: 'src/fuzz generates and runs scenarios; the CLI reports them' }]) },
   {
     files: ['reference-server/**'],
-    rules: restrict([{ group: ['../src/*', '../../src/*', '../proxy/*', '../../proxy/*', 'undici', 'yaml', 'ajv*'], message: 'the reference server is an independent implementation: node built-ins only' }]),
+    rules: restrict([
+      reachesInto(['src', 'proxy'], 'the reference server is an independent implementation: node built-ins only'),
+      packages(['undici', 'yaml', 'ajv*'], 'the reference server is an independent implementation: node built-ins only'),
+    ]),
   },
   {
     files: ['proxy/**'],
-    ignores: ['proxy/forwarder.ts'],
-    rules: restrict([{ group: ['undici', 'http-proxy', 'http-proxy-3'], message: 'only proxy/forwarder.ts knows the forwarding library' }]),
+    rules: restrict([...PROXY_BOUNDARIES, packages(['undici', 'http-proxy', 'http-proxy-3'], 'only proxy/forwarder.ts knows the forwarding library')]),
   },
+  { files: ['proxy/forwarder.ts'], rules: restrict(PROXY_BOUNDARIES) },
 )

@@ -3,7 +3,7 @@
  * after the target's base path was stripped: §1 rule 5).
  */
 import type { EndpointRef } from '../../src/model/exchange.js'
-import type { RepresentationName } from '../../src/validation/representations.js'
+import type { RepresentationName } from '../../src/spec/representations.js'
 
 export interface EndpointDefinition extends EndpointRef {
   readonly pattern: RegExp

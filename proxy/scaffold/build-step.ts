@@ -3,7 +3,7 @@
  * what §4 states for the endpoint (status, media type, schema, headers, no body), never the recorded
  * values of volatile fields (ids, dates): a scaffolded scenario keeps passing on the next run.
  */
-import { mediaTypeOf, REPRESENTATION_NAMES, type RepresentationName } from '../../src/validation/representations.js'
+import { mediaTypeOf, REPRESENTATION_NAMES, type RepresentationName } from '../../src/spec/representations.js'
 import type { ScaffoldExchange } from './scaffold-exchange.js'
 
 export type TokenRole = 'token' | 'other-token' | 'revoked-token' | 'revoked-delete-token' | 'limited-token' | 'none' | 'invalid'

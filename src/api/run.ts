@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import type { Diagnostic } from '../model/diagnostic.js'
-import { isFailingRun, type ReportedRunResult } from '../model/reported-result.js'
+import type { ReportedRunResult } from '../model/reported-result.js'
 import type { TokenRole } from '../model/scenario.js'
 import { loadSuites } from '../load/load-suites.js'
 import { packageRoot } from '../package-root.js'
@@ -8,10 +8,11 @@ import { parseGrep } from '../plan/grep-filter.js'
 import type { Shard } from '../plan/plan-run.js'
 import { createMultiplexer } from '../report/multiplexer.js'
 import { createReporters } from '../report/registry.js'
-import type { Reporter } from '../report/reporter.js'
-import { startEmbeddedTarget } from '../cli/embedded-target.js'
+import type { Reporter } from '../model/reporter.js'
+import { startEmbeddedTarget } from './embedded-target.js'
+import { exitOfRun } from './exit-code.js'
 import { processScreen } from '../cli/screen.js'
-import { runConformance, type ConformanceTarget } from '../run-conformance.js'
+import { runConformance, type ConformanceTarget } from '../execute/run-conformance.js'
 
 export interface RunOptions {
   /** The server under test (may carry a path prefix); absent: the embedded reference server and its demo tokens. */
@@ -77,9 +78,8 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
     if (outcome.kind === 'unreachable') return { kind: 'unreachable', exitCode: 3, diagnostics: [outcome.diagnostic] }
     if (outcome.kind === 'nothing-selected') return { kind: 'nothing-selected', exitCode: 2 }
     const { result } = outcome
-    const failed = isFailingRun(result) || reporter.errors().length > 0
-    return { kind: 'ran', exitCode: failed ? 1 : 0, result }
+    return { kind: 'ran', exitCode: exitOfRun(result, { reporterErrors: reporter.errors().length }).code === 0 ? 0 : 1, result }
   } finally {
-    await embedded?.server.close()
+    await embedded?.close()
   }
 }

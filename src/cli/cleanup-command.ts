@@ -1,11 +1,9 @@
 import { ConformanceError, toDiagnostic } from '../model/diagnostic.js'
-import { createHttpClient } from '../execute/http-client.js'
+import { cleanUpLedger } from '../execute/clean-up-ledger.js'
 import { createRedactor } from '../execute/redact.js'
-import { ledgerFiles, openLedger, readOpenWork } from '../execute/ledger.js'
-import { DEFAULT_CONFIG_VALUES, type RunContext } from '../execute/run-context.js'
-import { undoOpenWork } from '../execute/undo.js'
+import { ledgerFiles, readOpenWork } from '../execute/ledger.js'
 import { formatDiagnostic } from '../report/format-diagnostic.js'
-import type { Screen } from '../report/reporter.js'
+import type { Screen } from '../model/reporter.js'
 import { EXIT } from './exit-codes.js'
 import { resolveRunOptions, type RunFlags } from './run-options.js'
 import { processScreen } from './screen.js'
@@ -39,35 +37,15 @@ export async function cleanupCommand(flags: RunFlags, screen: Screen = processSc
   }
   let failed = false
   for (const work of open) {
-    const client = createHttpClient({ timeoutMs: options.timeoutMs, insecure: options.insecure, ...(options.ca ? { ca: options.ca } : {}) })
-    const ledger = openLedger(work.file, redact)
-    const context: RunContext = {
-      baseUrl,
-      tokens: options.tokens,
-      client,
-      timeoutMs: options.timeoutMs,
-      strict: false,
-      run: { id: work.run?.runId ?? 'unknown', marker: work.run?.marker ?? '', farYear: work.run?.farYear ?? 0, now: Date.now() },
-      config: DEFAULT_CONFIG_VALUES,
-      redact,
-      interrupted: new AbortController().signal,
-      ledger,
-    }
-    try {
-      const outcome = await undoOpenWork(work, context)
-      for (const item of outcome.notProvenOurs) screen.err(redact(`  refused (not proven ours, nothing sent): ${item.url}: ${item.reason}\n`))
-      for (const item of outcome.leftBehind) screen.err(redact(`  left behind: ${item.url}: ${item.reason}\n`))
-      for (const item of outcome.found) screen.err(redact(`  found by the run marker and deleted: ${item.url}: ${item.reason}\n`))
-      for (const problem of outcome.problems) screen.err(redact(`  ${problem}\n`))
-      screen.out(
-        redact(`${work.file}: deleted ${outcome.deleted} of ${work.toDelete.length}, restored ${outcome.restored} of ${work.toRestore.length}, ${outcome.swept} more found by the run marker and deleted, ${outcome.notProvenOurs.length} refused as not proven ours, ${outcome.leftBehind.length} left behind\n`),
-      )
-      const clean = outcome.problems.length === 0 && outcome.notProvenOurs.length === 0 && outcome.leftBehind.length === 0
-      if (clean) ledger.record({ type: 'closed' })
-      else failed = true
-    } finally {
-      await client.close()
-    }
+    const { outcome, clean } = await cleanUpLedger(work, { baseUrl, tokens: options.tokens, timeoutMs: options.timeoutMs, insecure: options.insecure, ...(options.ca ? { ca: options.ca } : {}), redact })
+    for (const item of outcome.notProvenOurs) screen.err(redact(`  refused (not proven ours, nothing sent): ${item.url}: ${item.reason}\n`))
+    for (const item of outcome.leftBehind) screen.err(redact(`  left behind: ${item.url}: ${item.reason}\n`))
+    for (const item of outcome.found) screen.err(redact(`  found by the run marker and deleted: ${item.url}: ${item.reason}\n`))
+    for (const problem of outcome.problems) screen.err(redact(`  ${problem}\n`))
+    screen.out(
+      redact(`${work.file}: deleted ${outcome.deleted} of ${work.toDelete.length}, restored ${outcome.restored} of ${work.toRestore.length}, ${outcome.swept} more found by the run marker and deleted, ${outcome.notProvenOurs.length} refused as not proven ours, ${outcome.leftBehind.length} left behind\n`),
+    )
+    if (!clean) failed = true
   }
   return failed ? EXIT.failed : EXIT.ok
 }

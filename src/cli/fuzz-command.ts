@@ -6,11 +6,10 @@ import { isFailingRun } from '../model/reported-result.js'
 import { DEFAULT_REPORTERS } from '../report/default-reporters.js'
 import { createReporters } from '../report/registry.js'
 import { formatDiagnostic } from '../report/format-diagnostic.js'
-import type { RunPlanView, Screen } from '../report/reporter.js'
+import type { RunPlanView, Screen } from '../model/reporter.js'
 import { runFuzz, type FuzzProgress } from '../fuzz/run-fuzz.js'
 import type { FuzzTarget } from '../fuzz/fuzz-session.js'
-import type { RunningReferenceServer } from '../../reference-server/index.js'
-import { startEmbeddedTarget } from './embedded-target.js'
+import { startEmbeddedTarget, type EmbeddedTarget } from '../api/embedded-target.js'
 import { EXIT } from './exit-codes.js'
 import { listenForInterrupt } from './interrupt.js'
 import { resolveRunOptions, type RunFlags } from './run-options.js'
@@ -45,13 +44,14 @@ export async function fuzzCommand(flags: FuzzFlags, screen: Screen = processScre
   const { rules } = await loadRules()
   const seed = flags.seed ?? Math.floor(Math.random() * 2 ** 31)
   const interrupt = listenForInterrupt(screen, 'the sequence in flight')
-  let embedded: RunningReferenceServer | undefined
+  let embedded: EmbeddedTarget | undefined
   try {
     let target: FuzzTarget
     if (options.baseUrl) {
       target = { baseUrl: options.baseUrl, tokens: options.tokens, label: options.baseUrl.toString() }
     } else {
-      ;({ server: embedded, target } = await startEmbeddedTarget())
+      embedded = await startEmbeddedTarget()
+      target = embedded.target
       screen.err(`No --base-url given: fuzzing the embedded reference server at ${embedded.url}\n`)
     }
     if (!target.tokens.token) {

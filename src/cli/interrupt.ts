@@ -1,4 +1,4 @@
-import type { Screen } from '../report/reporter.js'
+import type { Screen } from '../model/reporter.js'
 
 export interface Interrupt {
   /** Aborted on the first SIGINT/SIGTERM: no new step starts, and cleanup still runs. */

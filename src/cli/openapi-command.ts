@@ -5,7 +5,7 @@ import { loadRules } from '../load/load-rules.js'
 import { buildOpenApi } from '../openapi/build-openapi.js'
 import { packageRoot, packageVersion } from '../package-root.js'
 import { formatDiagnostic } from '../report/format-diagnostic.js'
-import type { Screen } from '../report/reporter.js'
+import type { Screen } from '../model/reporter.js'
 import { EXIT } from './exit-codes.js'
 import { processScreen } from './screen.js'
 

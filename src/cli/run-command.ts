@@ -1,18 +1,17 @@
 import { join, relative } from 'node:path'
 import { ConformanceError, toDiagnostic, type Diagnostic } from '../model/diagnostic.js'
-import { isFailingRun } from '../model/reported-result.js'
 import type { CleanupSummary } from '../model/result.js'
 import { loadSuites } from '../load/load-suites.js'
 import { packageRoot } from '../package-root.js'
-import { checkKnownFailureIds, loadKnownFailures, type KnownFailure } from '../expectations/known-failures.js'
+import { loadKnownFailuresFor, type KnownFailure } from '../expectations/known-failures.js'
 import { createMultiplexer, type Multiplexer } from '../report/multiplexer.js'
 import { DEFAULT_REPORTERS } from '../report/default-reporters.js'
 import { createReporters } from '../report/registry.js'
 import { formatDiagnostic } from '../report/format-diagnostic.js'
-import type { Screen } from '../report/reporter.js'
-import { runConformance, type ConformanceTarget } from '../run-conformance.js'
-import type { RunningReferenceServer } from '../../reference-server/index.js'
-import { startEmbeddedTarget } from './embedded-target.js'
+import type { Screen } from '../model/reporter.js'
+import { runConformance, type ConformanceTarget } from '../execute/run-conformance.js'
+import { startEmbeddedTarget, type EmbeddedTarget } from '../api/embedded-target.js'
+import { exitOfRun } from '../api/exit-code.js'
 import { EXIT } from './exit-codes.js'
 import { listenForInterrupt } from './interrupt.js'
 import { resolveRunOptions, type RunFlags, type RunOptions } from './run-options.js'
@@ -36,12 +35,9 @@ export async function runCommand(paths: readonly string[], flags: RunFlags, scre
   let known: KnownFailure[] = []
   const problems = [...loaded.diagnostics]
   if (options.expectFailures && problems.length === 0) {
-    try {
-      known = await loadKnownFailures(options.expectFailures)
-      problems.push(...checkKnownFailureIds(known, { scenarios: new Set(loaded.scenarios.map((s) => s.id)), rules: new Set(loaded.rules.map((r) => r.id)) }))
-    } catch (error) {
-      problems.push(toDiagnostic(error))
-    }
+    const expected = await loadKnownFailuresFor(options.expectFailures, loaded)
+    known = expected.known
+    problems.push(...expected.problems)
   }
   if (problems.length > 0) {
     for (const diagnostic of problems) printDiagnostic(diagnostic)
@@ -57,14 +53,15 @@ export async function runCommand(paths: readonly string[], flags: RunFlags, scre
     return EXIT.usage
   }
 
-  let embedded: RunningReferenceServer | undefined
+  let embedded: EmbeddedTarget | undefined
   const interrupt = listenForInterrupt(screen, 'the steps in flight')
   try {
     let target: ConformanceTarget
     if (options.baseUrl) {
       target = { baseUrl: options.baseUrl, tokens: options.tokens, label: options.baseUrl.toString() }
     } else {
-      ;({ server: embedded, target } = await startEmbeddedTarget())
+      embedded = await startEmbeddedTarget()
+      target = embedded.target
       screen.err(`No --base-url given: running against the embedded reference server at ${embedded.url}\n`)
     }
     const outcome = await runConformance(loaded.scenarios, loaded.rules, {
@@ -97,15 +94,9 @@ export async function runCommand(paths: readonly string[], flags: RunFlags, scre
     if (result.cleanup) screen.err(cleanupLine(result.cleanup) + '\n')
     const written = reporter.writtenFiles()
     if (written.length > 0) screen.err(`Reports written: ${written.map(shortPath).join(', ')}\n`)
-    if (interrupt.signal.aborted) return EXIT.interrupted
-    if (isFailingRun(result) || reporter.errors().length > 0) return EXIT.failed
-    // A permission-matrix cell whose token was not given is skipped alone, inside a scenario that runs.
-    const skippedCells = result.scenarios.flatMap((scenario) => scenario.steps).filter((step) => step.status === 'skipped' && step.cell && step.cell.open === undefined).length
-    if (options.failOnSkip && (result.summary.skipped > 0 || skippedCells > 0)) {
-      screen.err(`--fail-on-skip: ${result.summary.skipped} scenario(s) and ${skippedCells} permission-matrix step(s) skipped\n`)
-      return EXIT.failed
-    }
-    return EXIT.ok
+    const exit = exitOfRun(result, { reporterErrors: reporter.errors().length, interrupted: interrupt.signal.aborted, failOnSkip: options.failOnSkip })
+    if (exit.failedOnSkip) screen.err(`--fail-on-skip: ${exit.failedOnSkip.scenarios} scenario(s) and ${exit.failedOnSkip.cells} permission-matrix step(s) skipped\n`)
+    return exit.code
   } catch (error) {
     printDiagnostic(toDiagnostic(error))
     return error instanceof ConformanceError && error.diagnostic.kind === 'load' ? EXIT.usage : EXIT.failed

@@ -1,4 +1,4 @@
-import type { Screen } from '../report/reporter.js'
+import type { Screen } from '../model/reporter.js'
 
 /** The terminal as reporters see it: colour only on a TTY and never under NO_COLOR (no-color.org). */
 export function processScreen(env: NodeJS.ProcessEnv = process.env): Screen {

@@ -1,7 +1,7 @@
 import { DEFAULT_HOST, hostWarning, listenErrorMessage, normalizeHost } from '../../proxy/commands/listen-address.js'
 import { waitForStop } from '../../proxy/commands/wait-for-stop.js'
 import { fuzzMutants, mutants, serverModes, startReferenceServer, type ServerMode } from '../../reference-server/index.js'
-import type { Screen } from '../report/reporter.js'
+import type { Screen } from '../model/reporter.js'
 import { EXIT } from './exit-codes.js'
 import { processScreen } from './screen.js'
 

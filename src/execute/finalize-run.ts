@@ -4,7 +4,7 @@ import { computeRuleVerdicts } from '../model/rule-verdicts.js'
 import type { Rule } from '../model/scenario.js'
 import { applyKnownFailures, markScenario } from '../expectations/apply-known-failures.js'
 import type { KnownFailure } from '../expectations/known-failures.js'
-import { maskPersonalData, maskScenarioPersonalData } from '../report/personal-data.js'
+import { maskPersonalData, maskScenarioPersonalData } from './personal-data.js'
 
 /*
  * The finalize stage, between execute and report: known failures applied, rules judged, personal

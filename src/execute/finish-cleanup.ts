@@ -2,6 +2,7 @@ import type { Diagnostic } from '../model/diagnostic.js'
 import type { CleanupItem, CleanupSummary } from '../model/result.js'
 import { readOpenWork } from './ledger.js'
 import type { RunContext } from './run-context.js'
+import { FULL_ACCESS_ROLES } from '../spec/token-roles.js'
 import { sweepMarked } from './undo.js'
 
 /**
@@ -17,7 +18,7 @@ export async function finishCleanup(context: RunContext, what: { readonly wrote:
   const before = context.ledger ? readOpenWork(context.ledger.file) : undefined
   const deletedUrls = new Set(before?.deletedUrls ?? [])
   const known = { deleted: deletedUrls, leftBehind: new Set(before?.counts.leftBehind.map((item) => item.url) ?? []) }
-  const sweep = what.posted ? await sweepMarked(context, ['token', 'other-token'], known) : { found: [], leftBehind: [], problems: [] }
+  const sweep = what.posted ? await sweepMarked(context, FULL_ACCESS_ROLES, known) : { found: [], leftBehind: [], problems: [] }
   const problems: Diagnostic[] = sweep.problems.map((message) => ({ code: 'E_CLEANUP', kind: 'error', message }))
   for (const item of sweep.found) {
     if (deletedUrls.has(item.url)) problems.push({ code: 'E_CLEANUP', kind: 'error', message: `the end-of-run sweep found ${item.url} again: ${item.reason}` })

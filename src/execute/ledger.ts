@@ -11,12 +11,12 @@ import type { Redactor } from './redact.js'
  * `fitconform cleanup` replays what is still open, after proving each target is the run's own.
  *
  *   {"type":"run","runId":"3fa1c2d0","marker":"fitconform-run-3fa1c2d0","farYear":1991,"target":"https://…","at":"…"}
- *   {"type":"created","url":"https://…/fitnessActivities/77","role":"token","scenario":"activity-lifecycle"}
+ *   {"type":"created","url":"https://…/<activity>/77","role":"token","scenario":"activity-lifecycle"}
  *   {"type":"restore","scenario":"profile-edit","requests":[{"method":"PUT","url":"…/profile","role":"token","headers":{…},"body":"{…}"}]}
- *   {"type":"deleted","url":"https://…/fitnessActivities/77"}
+ *   {"type":"deleted","url":"https://…/<activity>/77"}
  *   {"type":"restored","scenario":"profile-edit"}
- *   {"type":"refused","url":"https://…/fitnessActivities/76","reason":"… does not carry the run marker …"}
- *   {"type":"left-behind","url":"https://…/fitnessActivities/78","reason":"DELETE answered 204 but a read still finds it"}
+ *   {"type":"refused","url":"https://…/<activity>/76","reason":"… does not carry the run marker …"}
+ *   {"type":"left-behind","url":"https://…/<activity>/78","reason":"DELETE answered 204 but a read still finds it"}
  *   {"type":"closed"}
  */
 export type LedgerEntry =

@@ -1,37 +1,12 @@
 import type { AuthChoice } from '../model/scenario.js'
-import { mediaTypeOf } from '../validation/representations.js'
+import { mediaTypeOf } from '../spec/representations.js'
 import { authorizationFor, type RunContext } from './run-context.js'
 
 /**
  * What cleanup may touch on a real account: only an activity the run proves it created. The target
- * must be `/fitnessActivities/<id>` (one non-empty segment) on the base URL's origin and under its path
- * prefix, and a read of it must show this run's marker in `notes`. Anything else is left in place.
+ * must name one activity (spec/paths.ts) on the base URL's origin and under its path prefix,
+ * and a read of it must show this run's marker in `notes`. Anything else is left in place.
  */
-
-/** The activity's canonical URL (no query, no fragment) when `url` names one activity under the base URL. */
-export function activityUrlUnder(url: string, base: URL): string | undefined {
-  let parsed: URL
-  try {
-    parsed = new URL(url)
-  } catch {
-    return undefined
-  }
-  if (parsed.origin !== base.origin) return undefined
-  const prefix = base.pathname.replace(/\/+$/, '')
-  const match = /^\/fitnessActivities\/([^/]+)$/.exec(parsed.pathname.slice(prefix.length))
-  if (!parsed.pathname.startsWith(`${prefix}/`) || !match) return undefined
-  return `${base.origin}${prefix}/fitnessActivities/${match[1]}`
-}
-
-/** True when `url` is the profile (`/profile`) under the base URL: the one other thing a restore may write. */
-export function isProfileUrlUnder(url: string, base: URL): boolean {
-  try {
-    const parsed = new URL(url)
-    return parsed.origin === base.origin && parsed.pathname === `${base.pathname.replace(/\/+$/, '')}/profile`
-  } catch {
-    return false
-  }
-}
 
 export type Ownership =
   /** The read shows this run's marker: ours to delete or restore. */

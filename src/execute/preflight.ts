@@ -1,13 +1,13 @@
 import type { Diagnostic } from '../model/diagnostic.js'
 import type { TokenRole } from '../model/scenario.js'
-import { mediaTypeOf } from '../validation/representations.js'
+import { ENTRY_POINT_PATH } from '../spec/paths.js'
+import { mediaTypeOf } from '../spec/representations.js'
+import { FULL_ACCESS_ROLES } from '../spec/token-roles.js'
 import type { IncomingResponse } from './http-client.js'
 import { authorizationFor, type RunContext } from './run-context.js'
 import { resolveUrl } from './resolve-url.js'
 import { transportDiagnostic } from './transport-error.js'
 
-/** The tokens whose refusal makes every scenario meaningless; the revoked and limited ones are refused on purpose (the 403 rules judge that). */
-const PREFLIGHT_ROLES: readonly TokenRole[] = ['token', 'other-token']
 const BODY_SHOWN = 200
 
 /**
@@ -17,7 +17,7 @@ const BODY_SHOWN = 200
  * scenarios.
  */
 export async function preflight(context: RunContext): Promise<Diagnostic | undefined> {
-  const roles = PREFLIGHT_ROLES.filter((role) => context.tokens[role])
+  const roles = FULL_ACCESS_ROLES.filter((role) => context.tokens[role])
   // Without a main token only the scenarios that send none can run: the server must still be there.
   if (roles.length === 0) return reachability(context)
   for (const role of roles) {
@@ -29,7 +29,7 @@ export async function preflight(context: RunContext): Promise<Diagnostic | undef
 
 /** Exit 3 only when nothing answers at the connection level; any answer, even a refusal, is a server there. */
 async function reachability(context: RunContext): Promise<Diagnostic | undefined> {
-  const { url } = resolveUrl('/user', context.baseUrl)
+  const { url } = resolveUrl(ENTRY_POINT_PATH, context.baseUrl)
   try {
     await context.client.send({ method: 'GET', url, headers: { accept: mediaTypeOf('User') }, wire: false })
     return undefined
@@ -44,7 +44,7 @@ function unreachable(transport: Diagnostic): Diagnostic {
 }
 
 async function preflightRole(role: TokenRole, context: RunContext): Promise<Diagnostic | undefined> {
-  const { url } = resolveUrl('/user', context.baseUrl)
+  const { url } = resolveUrl(ENTRY_POINT_PATH, context.baseUrl)
   const headers = { authorization: authorizationFor(role, context)!, accept: mediaTypeOf('User') }
   const flag = `--${role}`
   let response: IncomingResponse

@@ -6,7 +6,7 @@ export interface ResolvedUrl {
 }
 
 /**
- * `/fitnessActivities` and relative URIs the server returns resolve under the base URL's path prefix
+ * Paths from scenarios (`/user`) and relative URIs the server returns resolve under the base URL's path prefix
  * (`https://host/api/v1` + `/user`); a URI that already carries the prefix is kept as it is.
  */
 export function resolveUrl(target: string, base: URL, query: Readonly<Record<string, string>> = {}): ResolvedUrl {

@@ -43,11 +43,3 @@ export function authorizationFor(auth: AuthChoice, context: RunContext): string 
   const token = context.tokens[auth]
   return token === undefined ? undefined : `Bearer ${token}`
 }
-
-export const DEFAULT_CONFIG_VALUES: Readonly<Record<string, string>> = {
-  activityType: 'Running',
-  otherActivityType: 'Cycling',
-  equipment: 'None',
-  athleteType: 'Runner',
-  otherAthleteType: 'Athlete',
-}

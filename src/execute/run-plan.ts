@@ -1,7 +1,7 @@
 import type { Scenario } from '../model/scenario.js'
 import type { ReportedScenarioResult } from '../model/reported-result.js'
 import type { ScenarioResult } from '../model/result.js'
-import type { Reporter } from '../report/reporter.js'
+import type { Reporter } from '../model/reporter.js'
 import type { RunPlan } from '../plan/plan-run.js'
 import type { RunContext } from './run-context.js'
 import { identityOf, runScenario, viewOf } from './run-scenario.js'

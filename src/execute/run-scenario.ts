@@ -2,17 +2,14 @@ import { performance } from 'node:perf_hooks'
 import type { MatrixCell, Scenario, Step } from '../model/scenario.js'
 import { TOKEN_ROLES } from '../model/scenario.js'
 import type { AssertionResult, ScenarioResult, StepResult } from '../model/result.js'
-import { activityUrlUnder, isProfileUrlUnder, proveOwnership, stillThere } from './ownership.js'
-import type { ScenarioView } from '../report/reporter.js'
+import { ACTIVITY_PATH_SHAPE, PROFILE_PATH, activityUrlUnder, isProfileUrlUnder } from '../spec/paths.js'
+import { RULE } from '../spec/rule-ids.js'
+import { proveOwnership, stillThere } from './ownership.js'
+import type { ScenarioView } from '../model/reporter.js'
 import type { RestoreRequest } from './ledger.js'
 import type { RunContext } from './run-context.js'
 import { prepareRequest } from './send-request.js'
 import { rulesOf, runStep, type CreatedResource, type ScenarioState, type StepOutcome } from './run-step.js'
-
-/** The rules a cleanup read can disprove (suites/rules.yaml). */
-const RULE_CREATE_LOCATION = 'CREATE-LOCATION'
-const RULE_CREATE_RECORDS = 'CREATE-RECORDS'
-const RULE_DELETE_REMOVES = 'DELETE-REMOVES'
 
 export interface ScenarioEvents {
   onStepEnd?(step: StepResult, scenario: ScenarioView): void | Promise<void>
@@ -119,7 +116,7 @@ async function deleteOneCreated(scenario: Scenario, resource: CreatedResource, s
     return rule ? verdict('failed', { ok: false, rules: [rule], matcher: 'ownership', message }) : verdict('error', { ok: false, rules: [], matcher: 'ownership', message }, message)
   }
   const target = activityUrlUnder(resource.url, context.baseUrl)
-  if (!target) return notOurs(`the Location is not /fitnessActivities/<id> under ${context.baseUrl.toString()}`, RULE_CREATE_LOCATION)
+  if (!target) return notOurs(`the Location is not ${ACTIVITY_PATH_SHAPE} under ${context.baseUrl.toString()}`, RULE.createLocation)
   const ownership = await proveOwnership(context, target, resource.auth)
   if (ownership.kind === 'gone') {
     resource.deleted = true
@@ -127,7 +124,7 @@ async function deleteOneCreated(scenario: Scenario, resource: CreatedResource, s
     return verdict('passed', { ok: true, rules: [], matcher: 'ownership', message: `already gone: a read answered ${ownership.status}` })
   }
   if (ownership.kind === 'unknown') return notOurs(ownership.reason, undefined, true)
-  if (ownership.kind === 'not-ours') return notOurs(ownership.reason, resource.markerSent ? (ownership.notes === 'other' ? RULE_CREATE_LOCATION : RULE_CREATE_RECORDS) : undefined)
+  if (ownership.kind === 'not-ours') return notOurs(ownership.reason, resource.markerSent ? (ownership.notes === 'other' ? RULE.createLocation : RULE.createRecords) : undefined)
   const step: Step = {
     name,
     at: scenario.at,
@@ -141,7 +138,7 @@ async function deleteOneCreated(scenario: Scenario, resource: CreatedResource, s
     const reason = `DELETE answered ${result.response?.status} but a read still finds it`
     context.ledger?.record({ type: 'left-behind', url: resource.url, reason, role: resource.auth })
     const message = `left behind: ${resource.url}: ${reason}; \`fitconform cleanup\` will try again`
-    return { ...result, status: 'failed', assertions: [...result.assertions, { ok: false, severity: 'failure', rules: [RULE_DELETE_REMOVES], target: 'status', matcher: 'readBack', message, at: scenario.at }] }
+    return { ...result, status: 'failed', assertions: [...result.assertions, { ok: false, severity: 'failure', rules: [RULE.deleteRemoves], target: 'status', matcher: 'readBack', message, at: scenario.at }] }
   }
   resource.deleted = true
   context.ledger?.record({ type: 'deleted', url: resource.url })
@@ -196,7 +193,7 @@ async function refuseCleanupStep(step: Step, state: ScenarioState, context: RunC
   if (isProfileUrlUnder(url, context.baseUrl)) return undefined
   const target = activityUrlUnder(url, context.baseUrl)
   if (!target) {
-    const reason = `${step.request.method} to a URL that is neither /profile nor /fitnessActivities/<id> under ${context.baseUrl.toString()}`
+    const reason = `${step.request.method} to a URL that is neither ${PROFILE_PATH} nor ${ACTIVITY_PATH_SHAPE} under ${context.baseUrl.toString()}`
     context.ledger?.record({ type: 'refused', url, reason })
     return { status: 'error', message: `not proven ours, nothing sent: ${url}: ${reason}` }
   }

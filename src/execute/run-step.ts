@@ -10,6 +10,7 @@ import { evaluateChecks } from './evaluate-checks.js'
 import { isDeeperThan, MAX_RECORDED_DEPTH, recordable } from './json-depth.js'
 import type { IncomingResponse } from './http-client.js'
 import type { RunContext } from './run-context.js'
+import { RULE } from '../spec/rule-ids.js'
 import { checkSchema } from './schema-check.js'
 import { prepareRequest, responseScope, sendWithRetry, type PreparedRequest } from './send-request.js'
 import { resolveUrl } from './resolve-url.js'
@@ -146,7 +147,7 @@ async function sendUntilChecksPass(step: Step, variables: Scope, context: RunCon
 function judgeOnlyWhatTheAnswerCanTell(assertions: readonly AssertionResult[]): AssertionResult[] {
   const isFailure = (a: AssertionResult): boolean => !a.ok && a.severity === 'failure'
   const wrongStatus = assertions.find((a) => isFailure(a) && a.target === 'status')
-  const notJson = assertions.find((a) => isFailure(a) && a.matcher === 'schema' && a.rules.includes(BODY_IS_JSON))
+  const notJson = assertions.find((a) => isFailure(a) && a.matcher === 'schema' && a.rules.includes(RULE.bodyIsJson))
   const blocker = wrongStatus ?? notJson
   if (!blocker) return [...assertions]
   const stopped = (a: AssertionResult): boolean => a !== blocker && (wrongStatus ? true : a.target === 'body' || a.target.startsWith('body.') || a.target.startsWith('body['))
@@ -163,14 +164,13 @@ function blameBodyThatIsNotJson(assertions: readonly AssertionResult[], scope: S
   const text = typeof scope['bodyText'] === 'string' ? scope['bodyText'] : ''
   const isBodyCheck = (a: AssertionResult): boolean => a.target.startsWith('body.') || a.target.startsWith('body[')
   const failedOnBody = assertions.filter((a) => !a.ok && a.severity === 'failure' && isBodyCheck(a))
-  const reported = assertions.some((a) => !a.ok && a.rules.includes(BODY_IS_JSON))
+  const reported = assertions.some((a) => !a.ok && a.rules.includes(RULE.bodyIsJson))
   if (scope['body'] !== undefined || text.trim() === '' || failedOnBody.length === 0 || reported) return [...assertions]
-  const notJson: AssertionResult = { ok: false, severity: 'failure', rules: [BODY_IS_JSON], target: 'body', matcher: 'schema', message: `the body is not JSON: ${JSON.stringify(text.slice(0, 80))}`, at: failedOnBody[0]!.at ?? step.at }
+  const notJson: AssertionResult = { ok: false, severity: 'failure', rules: [RULE.bodyIsJson], target: 'body', matcher: 'schema', message: `the body is not JSON: ${JSON.stringify(text.slice(0, 80))}`, at: failedOnBody[0]!.at ?? step.at }
   return [...assertions, notJson]
 }
 
 /** The rule a body that is not JSON breaks (schema-check.ts files it there). */
-const BODY_IS_JSON = 'BODY-IS-JSON'
 
 /** Expected and actual values travel into every report: too deep a value is replaced by a note. */
 function keepRecordable(assertion: AssertionResult): AssertionResult {

@@ -1,6 +1,7 @@
 import type { SchemaExpectation } from '../model/scenario.js'
 import type { AssertionResult } from '../model/result.js'
-import { isRepresentationName } from '../validation/representations.js'
+import { isRepresentationName } from '../spec/representations.js'
+import { RULE } from '../spec/rule-ids.js'
 import type { SchemaProblem } from '../validation/schema-problem.js'
 import { validateRepresentation } from '../validation/schema-registry.js'
 
@@ -15,7 +16,7 @@ export function checkSchema(expectation: SchemaExpectation, body: unknown, bodyT
   }
   if (body === undefined) {
     const what = bodyText.length === 0 ? 'there is no body' : `the body is not JSON: ${JSON.stringify(bodyText.slice(0, 80))}`
-    return [{ ...base, ok: false, severity: 'failure', rules: ['BODY-IS-JSON'], message: `expected a ${expectation.representation} JSON body, but ${what}` }]
+    return [{ ...base, ok: false, severity: 'failure', rules: [RULE.bodyIsJson], message: `expected a ${expectation.representation} JSON body, but ${what}` }]
   }
   const problems = validateRepresentation(expectation.representation, body)
   if (problems.length === 0) {

@@ -1,10 +1,11 @@
 import type { AuthChoice } from '../model/scenario.js'
 import type { CleanupItem } from '../model/result.js'
-import { twoDigits } from '../validation/calendar.js'
-import { mediaTypeOf } from '../validation/representations.js'
-import { evaluateExpression } from '../expression/evaluate-expression.js'
 import type { OpenWork, RestoreRequest } from './ledger.js'
-import { activityUrlUnder, isProfileUrlUnder, proveOwnership, stillThere } from './ownership.js'
+import { activityIdsOfFeed, markerSweepReads } from '../spec/marker-sweep.js'
+import { ACTIVITY_PATH_SHAPE, PROFILE_PATH, activityPath, activityUrlUnder, isProfileUrlUnder } from '../spec/paths.js'
+import { RULE } from '../spec/rule-ids.js'
+import { FULL_ACCESS_ROLES } from '../spec/token-roles.js'
+import { proveOwnership, stillThere } from './ownership.js'
 import { resolveUrl } from './resolve-url.js'
 import { authorizationFor, type RunContext } from './run-context.js'
 
@@ -54,7 +55,7 @@ export async function undoOpenWork(work: OpenWork, context: RunContext): Promise
     }
   }
   if (work.run) {
-    const sweep = await sweepMarked(context, ['token', 'other-token'], { deleted: new Set(work.deletedUrls), leftBehind: new Set() })
+    const sweep = await sweepMarked(context, FULL_ACCESS_ROLES, { deleted: new Set(work.deletedUrls), leftBehind: new Set() })
     outcome.swept += sweep.found.length
     outcome.found.push(...sweep.found)
     outcome.leftBehind.push(...sweep.leftBehind)
@@ -72,7 +73,7 @@ type DeleteResult =
 async function deleteIfOurs(context: RunContext, url: string, role: AuthChoice): Promise<DeleteResult> {
   const target = activityUrlUnder(url, context.baseUrl)
   // Not written down as refused: the base URL may be mistyped, and the work stays owed for a later cleanup.
-  if (!target) return { kind: 'refused', reason: `not /fitnessActivities/<id> under ${context.baseUrl.toString()}` }
+  if (!target) return { kind: 'refused', reason: `not ${ACTIVITY_PATH_SHAPE} under ${context.baseUrl.toString()}` }
   const ownership = await proveOwnership(context, target, role)
   if (ownership.kind === 'gone') {
     context.ledger?.record({ type: 'deleted', url })
@@ -105,7 +106,7 @@ async function refuseRestore(context: RunContext, request: Pick<RestoreRequest, 
   if (request.method === 'GET' || request.method === 'HEAD') return undefined
   if (isProfileUrlUnder(request.url, context.baseUrl)) return undefined
   const activity = activityUrlUnder(request.url, context.baseUrl)
-  if (!activity) return `${request.method} to a URL that is neither /profile nor /fitnessActivities/<id> under ${context.baseUrl.toString()}`
+  if (!activity) return `${request.method} to a URL that is neither ${PROFILE_PATH} nor ${ACTIVITY_PATH_SHAPE} under ${context.baseUrl.toString()}`
   const ownership = await proveOwnership(context, activity, request.role)
   return ownership.kind === 'ours' ? undefined : ownership.kind === 'gone' ? `already gone (${ownership.status})` : ownership.reason
 }
@@ -131,34 +132,28 @@ export async function sweepMarked(context: RunContext, roles: readonly AuthChoic
   const seen = canonical(known.leftBehind)
   for (const role of roles) {
     if (authorizationFor(role, context) === undefined) continue
-    // Month by month: which page a scope returns is open (§2.2), so keep each window smaller than a page.
-    for (let month = 1; month <= 12; month++) {
-      const { farYear } = context.run
-      const last = new Date(Date.UTC(farYear, month, 0)).getUTCDate()
-      const feedUrl = resolveUrl('/fitnessActivities', context.baseUrl, { noEarlierThan: `${farYear}-${twoDigits(month)}-01`, noLaterThan: `${farYear}-${twoDigits(month)}-${twoDigits(last)}` }).url
-      const feed = await getFeed(context, feedUrl, role)
-      const items = (feed as { items?: unknown } | undefined)?.items
-      if (!Array.isArray(items)) {
+    for (const read of markerSweepReads(context.run.farYear)) {
+      const feedUrl = resolveUrl(read.path, context.baseUrl, read.query).url
+      const ids = activityIdsOfFeed(await getFeed(context, feedUrl, read.accept, role))
+      if (!ids) {
         outcome.problems.push(`could not read ${feedUrl} to look for activities carrying the run marker`)
         break
       }
-      await deleteMarked(items, context, role, { deleted, seen }, outcome)
+      await deleteMarked(ids, context, role, { deleted, seen }, outcome)
     }
   }
   return outcome
 }
 
-async function deleteMarked(items: readonly unknown[], context: RunContext, role: AuthChoice, urls: { deleted: ReadonlySet<string>; seen: Set<string> }, outcome: SweepOutcome): Promise<void> {
-  for (const item of items) {
-    const id = evaluateExpression('uri | lastSegment', { uri: (item as { uri?: unknown } | null)?.uri })
-    if (typeof id !== 'string' || id === '') continue
-    const activityUrl = resolveUrl(`/fitnessActivities/${encodeURIComponent(id)}`, context.baseUrl).url
+async function deleteMarked(ids: readonly string[], context: RunContext, role: AuthChoice, urls: { deleted: ReadonlySet<string>; seen: Set<string> }, outcome: SweepOutcome): Promise<void> {
+  for (const id of ids) {
+    const activityUrl = resolveUrl(activityPath(id), context.baseUrl).url
     if (urls.seen.has(activityUrl)) continue
     urls.seen.add(activityUrl)
     const ownership = await proveOwnership(context, activityUrl, role)
     if (ownership.kind !== 'ours') continue
     const why = urls.deleted.has(activityUrl)
-      ? 'the run had deleted it and it came back (DELETE-STATUS / DELETE-REMOVES: the delete did not remove it)'
+      ? `the run had deleted it and it came back (${RULE.deleteStatus} / ${RULE.deleteRemoves}: the delete did not remove it)`
       : 'a create whose response was lost: no Location told the run about it'
     outcome.found.push({ url: activityUrl, reason: why })
     const status = await send(context, 'DELETE', activityUrl, role)
@@ -175,8 +170,8 @@ function isGone(status: number | string): boolean {
   return typeof status === 'number' && ((status >= 200 && status < 300) || status === 404 || status === 410)
 }
 
-async function getFeed(context: RunContext, url: string, role: AuthChoice): Promise<unknown> {
-  const headers: Record<string, string> = { accept: mediaTypeOf('FitnessActivityFeed') }
+async function getFeed(context: RunContext, url: string, accept: string, role: AuthChoice): Promise<unknown> {
+  const headers: Record<string, string> = { accept }
   const authorization = authorizationFor(role, context)
   if (authorization) headers['authorization'] = authorization
   try {

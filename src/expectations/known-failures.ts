@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { parseYamlSource, type YamlPath } from '../load/yaml-source.js'
-import { ConformanceError, type Diagnostic, type SourceRef } from '../model/diagnostic.js'
+import { ConformanceError, toDiagnostic, type Diagnostic, type SourceRef } from '../model/diagnostic.js'
 
 /**
  * One entry of an `--expect-failures` file: a scenario id or a rule id (or both: that scenario's
@@ -9,7 +9,7 @@ import { ConformanceError, type Diagnostic, type SourceRef } from '../model/diag
  *   - scenario: feed-page-size
  *     reason: pageSize is ignored
  *     link: https://tracker.example/FIT-12
- *   - rule: FEED-ITEM-HAS-MAP-TEXT
+ *   - rule: <a rule id of `fitconform rules`>
  *     reason: has_map is sent as a boolean
  */
 export interface KnownFailure {
@@ -64,6 +64,20 @@ export function parseKnownFailures(text: string, file: string): KnownFailure[] {
 }
 
 const HINT = 'expected a YAML list of { scenario: <id>, rule: <id>, reason: <text>, link: <url> } (scenario or rule, reason required)'
+
+/** `--expect-failures FILE` for a loaded suite: its entries, or the problems (unreadable, malformed, unknown ids) instead of a throw. */
+export async function loadKnownFailuresFor(
+  file: string,
+  loaded: { readonly scenarios: readonly { readonly id: string }[]; readonly rules: readonly { readonly id: string }[] },
+): Promise<{ readonly known: KnownFailure[]; readonly problems: Diagnostic[] }> {
+  try {
+    const known = await loadKnownFailures(file)
+    const problems = checkKnownFailureIds(known, { scenarios: new Set(loaded.scenarios.map((s) => s.id)), rules: new Set(loaded.rules.map((r) => r.id)) })
+    return { known, problems }
+  } catch (error) {
+    return { known: [], problems: [toDiagnostic(error)] }
+  }
+}
 
 /** Entries naming a scenario or rule the run does not know: probably a typo, so the list would gate nothing. */
 export function checkKnownFailureIds(

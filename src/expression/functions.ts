@@ -38,7 +38,7 @@ function feedItemView(value: unknown): Record<string, unknown> | undefined {
   const start = instantOf(value.start_time ?? value.startTime)
   if (start !== undefined) view.start = start
   for (const field of SHARED_WITH_ITEM) if (value[field] !== undefined) view[field] = value[field]
-  // has_map's type is judged by the HAS-MAP-TEXT rules on each side; here only its value is compared.
+  // has_map's type is judged by its own rules (text, not boolean) on each side; here only its value is compared.
   if (typeof view.has_map === 'boolean') view.has_map = String(view.has_map)
   return view
 }

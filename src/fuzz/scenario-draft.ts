@@ -7,6 +7,7 @@ import type { Scenario } from '../model/scenario.js'
 import { toScenarios } from '../load/to-scenario.js'
 import { validateScenarioFile } from '../load/scenario-file-validator.js'
 import { parseYamlSource } from '../load/yaml-source.js'
+import { RULE } from '../spec/rule-ids.js'
 
 /** One step as written in a scenario file. */
 export type StepData = Record<string, unknown>
@@ -44,7 +45,7 @@ export function draftToYaml(draft: ScenarioDraft, identity: DraftIdentity): stri
   const scenario = {
     id: identity.id,
     title: identity.title,
-    rules: rules.length > 0 ? rules : ['ERROR-CLIENT-NOT-5XX'],
+    rules: rules.length > 0 ? rules : [RULE.errorClientNot5xx],
     tags: ['fuzz'],
     steps: draft.steps.length > 0 ? draft.steps : [{ name: 'nothing to do', expect: { checks: [] } }],
     ...(draft.cleanup.length > 0 ? { cleanup: draft.cleanup } : {}),

@@ -2,6 +2,7 @@ import type { Diagnostic, SourceRef } from '../model/diagnostic.js'
 import type { AuthChoice, Check, Expectations, RequestTemplate, Scenario, Step, TokenRole } from '../model/scenario.js'
 import { TOKEN_ROLES } from '../model/scenario.js'
 import { MATCHERS } from '../matchers/index.js'
+import { mediaTypeRuleOf } from '../spec/rule-ids.js'
 import { BUILTIN_ROOTS, checkExpression, checkTemplates } from './check-expression.js'
 import { didYouMean } from './did-you-mean.js'
 import type { YamlPath, YamlSource } from './yaml-source.js'
@@ -146,7 +147,7 @@ class ScenarioBuilder {
     const checks: Check[] = []
     if (raw.status !== undefined) checks.push(...this.statusChecks(raw.status, [...path, 'status'], rules))
     if (raw.mediaType !== undefined) {
-      const mediaRules = raw.mediaType === 'ErrorMessage' ? ['ERROR-MEDIA-TYPE'] : ['MEDIA-TYPE-RESPONSE']
+      const mediaRules = [mediaTypeRuleOf(raw.mediaType)]
       checks.push(this.single('headers.content-type', 'mediaType', raw.mediaType, [...path, 'mediaType'], mediaRules))
     }
     if (raw.noBody) checks.push(this.single('bodyBytes', 'equals', 0, [...path, 'noBody'], rules))

@@ -1,4 +1,4 @@
-import { isRepresentationName, mediaTypeOfNameOrType } from '../validation/representations.js'
+import { isRepresentationName, mediaTypeOfNameOrType } from '../spec/representations.js'
 import { sameMediaType } from '../validation/media-type.js'
 import { isAbsoluteHttpUrl, isRelativeUri } from '../validation/time-formats.js'
 import { expectsTrue, isTemplate, type MatcherDefinition } from './matcher-definition.js'
@@ -7,7 +7,7 @@ export const relativeUri: MatcherDefinition = {
   name: 'relativeUri',
   checkExpected: expectsTrue,
   test: (actual) => typeof actual === 'string' && isRelativeUri(actual),
-  describe: () => 'a relative URI (a path such as "/fitnessActivities/12", no scheme or host)',
+  describe: () => 'a relative URI (a path such as "/profile", no scheme or host)',
 }
 
 export const absoluteUrl: MatcherDefinition = {

@@ -125,7 +125,7 @@ export interface EndpointRef {
   /** Row number of the endpoint table in §4 (1–9). */
   readonly row: number
   readonly method: string
-  /** The path as §4 writes it, e.g. `/fitnessActivities/<activity_id>`. */
+  /** The path as §4 writes it, with `<activity_id>`-style segments for ids. */
   readonly path: string
 }
 

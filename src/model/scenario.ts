@@ -50,7 +50,7 @@ export interface CheckCondition {
 
 /** One cell of the permission matrix (suites/permissions/): a route tried with one credential. */
 export interface MatrixCell {
-  /** `GET /user`, `PUT /fitnessActivities/<id>`: the row. */
+  /** `GET /user`, `PUT <an activity>`: the row. */
   readonly route: string
   /** The column. */
   readonly credential: AuthChoice
@@ -131,7 +131,7 @@ export interface Scenario {
   readonly exclusive: boolean
   readonly steps: readonly Step[]
   readonly cleanup: readonly Step[]
-  /** Set on the scenarios the permission matrix generates (src/load/permission-matrix.ts). */
+  /** Set on the scenarios the permission matrix generates (src/spec/permission-matrix.ts). */
   readonly matrixRow?: MatrixRow
 }
 

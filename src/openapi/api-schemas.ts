@@ -4,7 +4,7 @@
 // one, is rewritten to the component that holds its target.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { REPRESENTATION_NAMES, schemaIdOf, type RepresentationName } from '../validation/representations.js'
+import { REPRESENTATION_NAMES, schemaIdOf, type RepresentationName } from '../spec/representations.js'
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 
@@ -16,7 +16,7 @@ export function apiSchemaComponents(schemasDir: string): Record<RepresentationNa
   const components = {} as Record<RepresentationName, Json>
   for (const file of readdirSync(apiDir).filter((each) => each.endsWith('.schema.json')).sort()) {
     const name = nameOfFile.get(file)
-    if (!name) throw new Error(`schemas/api/${file} describes no representation of src/validation/representations.ts`)
+    if (!name) throw new Error(`schemas/api/${file} describes no representation of src/spec/representations.ts`)
     const { $id: _id, $schema: _dialect, ...schema } = JSON.parse(readFileSync(join(apiDir, file), 'utf8')) as Record<string, Json>
     components[name] = rewriteRefs(schema, (ref) => componentRef(ref, name, nameOfFile))
   }

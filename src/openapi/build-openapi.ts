@@ -8,9 +8,9 @@
 // list of rule ids (suites/rules.yaml) that govern it; inside a schema it is the single rule id of
 // schemas/api/ that a violation of that subschema breaks.
 import type { Rule } from '../model/scenario.js'
-import { mediaTypeOf } from '../validation/representations.js'
+import { mediaTypeOf } from '../spec/representations.js'
 import { apiSchemaComponents } from './api-schemas.js'
-import { ACTIVITY_PATH, ENDPOINTS, type Endpoint, type NamedParameter, type SuccessResponse } from './endpoints.js'
+import { ACTIVITY_PATH, ENDPOINTS, type Endpoint, type NamedParameter, type SuccessResponse } from '../spec/endpoints.js'
 import { place, placeRules } from './rule-places.js'
 
 export type OpenApiDocument = Record<string, unknown>

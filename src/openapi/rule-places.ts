@@ -8,8 +8,8 @@
 //   §7 rule 5                      → the `default` response; the rest of §7 → the 403 response
 //   §5 (and not §7)                → the bearer security scheme
 import type { Rule } from '../model/scenario.js'
-import type { RepresentationName } from '../validation/representations.js'
-import { ENDPOINTS, ENDPOINTS_OF_SECTION_4_RULE, type Endpoint } from './endpoints.js'
+import type { RepresentationName } from '../spec/representations.js'
+import { ENDPOINTS, ENDPOINTS_OF_SECTION_4_RULE, type Endpoint } from '../spec/endpoints.js'
 
 /** Keys of the places a rule can be attached to; the document builder asks for each. */
 export const place = {

@@ -2,7 +2,7 @@ import type { ReportedRunResult, ReportedScenarioResult } from '../model/reporte
 import { formatAssertion, formatDiagnostic, type FormatOptions, type RuleIndex } from './format-diagnostic.js'
 import { describeFailedStep, failedAssertions, formatRuleExample, formatScenarioEvidence } from './evidence.js'
 import { brokenRules, listScenarios, unjudgedSteps, type BrokenRule } from './failures-by-rule.js'
-import type { MissingToken } from './reporter.js'
+import type { MissingToken } from '../model/reporter.js'
 import { describeKnownFailure } from './known-failure-text.js'
 import { countOutcomes, formatClosingLine, formatCounts, groupBySection, outcomeOf } from './run-summary.js'
 import { createStyler, type Styler } from './text-style.js'
@@ -107,7 +107,7 @@ function brokenRuleBlock(rule: BrokenRule, options: FormatOptions, style: Styler
   return lines.join('\n')
 }
 
-/** `! ACTIVITY-FIELDS: 3 warnings in 2 scenarios (first: …)` */
+/** `! <rule id>: 3 warnings in 2 scenarios (first: …)` */
 function warningsByRule(result: ReportedRunResult, style: Styler): string[] {
   const groups = new Map<string, { count: number; scenarios: Set<string>; first: string }>()
   for (const scenario of result.scenarios) {

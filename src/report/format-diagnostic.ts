@@ -44,7 +44,7 @@ export interface AssertionFormatOptions extends FormatOptions {
  *
  *   error[E_CHECK_FAILED]: body.items has 25 elements, expected 4
  *     --> suites/feed/page-size.yaml:14:15
- *      = rule FEED-PAGE-SIZE (§4 rule 2): "When the pageSize parameter is given, …"
+ *      = rule <rule id> (§4 rule 2): "When the pageSize parameter is given, …"
  *      = expected: length 4
  *      = actual:   25
  */
@@ -62,7 +62,7 @@ export function formatAssertion(assertion: AssertionResult, options: AssertionFo
   return lines.join('\n')
 }
 
-/** `rule FEED-PAGE-SIZE (§4 rule 2): "quote"`; the bare id when the catalogue does not know it. */
+/** `rule <id> (§4 rule 2): "quote"`; the bare id when the catalogue does not know it. */
 export function describeRule(id: string, rules: RuleIndex | undefined): string {
   const rule = rules?.get(id)
   return rule ? `rule ${id} (${rule.section}): "${rule.quote}"` : `rule ${id}`

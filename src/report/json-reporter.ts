@@ -1,5 +1,5 @@
 import type { ReportedRunResult } from '../model/reported-result.js'
-import type { Reporter } from './reporter.js'
+import type { Reporter } from '../model/reporter.js'
 import { writeReportFile, type FileReporterOptions } from './output-path.js'
 
 const JSON_REPORT_FILE = 'results.json'

@@ -4,8 +4,8 @@
  *   run                    → <testsuites name="fitconform" tests failures errors skipped time timestamp>
  *   scenario file (YAML)   → <testsuite name="suites/feed/page-size.yaml" file=… tests failures errors skipped time>
  *   scenario               → <testcase classname="<file>" name="<title>" file="<file>" time="0.120">
- *   id, rule ids, tags     → <properties><property name="rule" value="FEED-PAGE-SIZE"/>…</properties>
- *   rules it broke         → <property name="failed-rule" value="FEED-PAGE-SIZE"/> (the run's rule verdicts)
+ *   id, rule ids, tags     → <properties><property name="rule" value="<rule id>"/>…</properties>
+ *   rules it broke         → <property name="failed-rule" value="<rule id>"/> (the run's rule verdicts)
  *   failed checks          → <failure message="<first failed check>" type="E_CHECK_FAILED">evidence</failure>
  *   transport, timeout and
  *   internal step errors   → <error message="<diagnostic>" type="E_TIMEOUT">evidence</error>
@@ -20,7 +20,7 @@
  *   <testsuites name="fitconform" tests="2" failures="1" errors="0" skipped="0" time="0.350" timestamp="2026-01-02T10:00:00.000Z">
  *     <testsuite name="suites/feed/page-size.yaml" file="suites/feed/page-size.yaml" tests="2" failures="1" errors="0" skipped="0" time="0.350">
  *       <testcase classname="suites/feed/page-size.yaml" name="The feed honours pageSize" file="suites/feed/page-size.yaml" time="0.120">
- *         <properties><property name="id" value="feed-page-size"/><property name="rule" value="FEED-PAGE-SIZE"/></properties>
+ *         <properties><property name="id" value="feed-page-size"/><property name="rule" value="<its rule id>"/></properties>
  *         <failure message="body.items has 25 elements, expected 4" type="E_CHECK_FAILED">step 1 "read a page" failed
  *   error[E_CHECK_FAILED]: body.items has 25 elements, expected 4 …</failure>
  *       </testcase>
@@ -33,7 +33,7 @@ import type { ReportedRunResult, ReportedScenarioResult } from '../model/reporte
 import { indexRules, formatAssertion, type RuleIndex } from './format-diagnostic.js'
 import { describeFailedStep, failedAssertions, failedSteps, formatStepEvidence, type EvidenceOptions, type FailedStep } from './evidence.js'
 import { writeReportFile, type FileReporterOptions } from './output-path.js'
-import type { Reporter, RunPlanView } from './reporter.js'
+import type { Reporter, RunPlanView } from '../model/reporter.js'
 import { describeKnownFailure } from './known-failure-text.js'
 import { outcomeOf } from './run-summary.js'
 import { escapeXmlText, xmlAttributes } from './xml.js'

@@ -4,7 +4,7 @@ import { formatAssertion, indexRules, type RuleIndex } from './format-diagnostic
 import { describeFailedStep, failedAssertions, formatRuleExample, formatScenarioEvidence } from './evidence.js'
 import { brokenRules, listScenarios, unjudgedSteps, type BrokenRule } from './failures-by-rule.js'
 import { writeReportFile, type FileReporterOptions } from './output-path.js'
-import type { Reporter, RunPlanView } from './reporter.js'
+import type { Reporter, RunPlanView } from '../model/reporter.js'
 import { describeKnownFailure } from './known-failure-text.js'
 import { describeOutcome, formatClosingLine, groupBySection, outcomeOf, plural, type Outcome } from './run-summary.js'
 import { truncateText, formatDuration } from './values.js'

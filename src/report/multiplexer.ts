@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../model/diagnostic.js'
 import type { ReportedRunResult, ReportedScenarioResult } from '../model/reported-result.js'
 import type { StepResult } from '../model/result.js'
-import type { Reporter, RunPlanView, ScenarioView } from './reporter.js'
+import type { Reporter, RunPlanView, ScenarioView } from '../model/reporter.js'
 
 type Hook = Exclude<keyof Reporter, 'printsToStdout' | 'outputFiles'>
 

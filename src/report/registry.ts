@@ -6,7 +6,7 @@ import { createJsonReporter } from './json-reporter.js'
 import { createJunitReporter } from './junit-reporter.js'
 import { createMarkdownReporter } from './markdown-reporter.js'
 import type { FileReporterOptions } from './output-path.js'
-import type { Reporter, Screen } from './reporter.js'
+import type { Reporter, Screen } from '../model/reporter.js'
 
 /** What the CLI hands to every reporter factory. */
 export interface ReporterContext {

@@ -1,6 +1,6 @@
 import type { Rule, Scenario } from '../model/scenario.js'
 import { runFuzz } from '../fuzz/run-fuzz.js'
-import { runConformance } from '../run-conformance.js'
+import { runConformance } from '../execute/run-conformance.js'
 import { fuzzMutants, startReferenceServer, type MutantDefinition, type ServerMode } from '../../reference-server/index.js'
 
 export interface FuzzSelftestRow {

@@ -1,6 +1,6 @@
 import type { Rule, Scenario } from '../model/scenario.js'
 import type { RunResult } from '../model/result.js'
-import { runConformance } from '../run-conformance.js'
+import { runConformance } from '../execute/run-conformance.js'
 import { startReferenceServer } from '../../reference-server/index.js'
 import type { SelftestTarget } from './selftest-targets.js'
 import { BLAME_BUDGET, judgeBlame, type Blame } from './blame.js'

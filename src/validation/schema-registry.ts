@@ -7,8 +7,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import { packageRoot } from '../package-root.js'
 import { describeAjvError, describePath } from './describe-problem.js'
-import { findFeedIrregularities } from './feed-irregularities.js'
-import { type RepresentationName, schemaIdOf } from './representations.js'
+import { findIrregularities } from '../spec/feed-irregularities.js'
+import { type RepresentationName, schemaIdOf } from '../spec/representations.js'
 import type { SchemaProblem } from './schema-problem.js'
 import { type ExpectedGap, expectedGaps, ruleAt, type SchemaNode, SchemaStore } from './schema-walk.js'
 import { isAbsoluteHttpUrl, isRelativeUri, parseSpecTime } from './time-formats.js'
@@ -102,13 +102,12 @@ export function validateAgainstSchemaFile(idOrPath: string, data: unknown): Sche
 }
 
 /**
- * All problems of a representation's body; for a feed, the §2.2 irregularities too.
- * @example validateRepresentation('User', { userID: '7', fitness_activities: '/fitnessActivities' })
+ * All problems of a representation's body, with the irregularities the spec documents for it (src/spec/).
+ * @example validateRepresentation('User', { userID: '7', profile: '/profile' })
  */
 export function validateRepresentation(name: RepresentationName, body: unknown): SchemaProblem[] {
   const { errors, gaps } = check(schemaIdOf(name), body)
-  if (name !== 'FitnessActivityFeed') return [...errors, ...gaps.map(gapProblem)]
-  const { irregularities, excuses } = findFeedIrregularities(body)
+  const { irregularities, excuses } = findIrregularities(name, body)
   return [...errors, ...gaps.filter((gap) => !excuses(gap)).map(gapProblem), ...irregularities]
 }
 

@@ -113,7 +113,7 @@ const ABSOLUTE_PATH_REFERENCE = new RegExp(
 
 /**
  * True for a URI reference with no scheme and no authority that starts with "/" (§2.1–2.3 links).
- * @example isRelativeUri('/fitnessActivities/17') // true
+ * @example isRelativeUri('/things/17') // true
  */
 export function isRelativeUri(text: string): boolean {
   return ABSOLUTE_PATH_REFERENCE.test(text)
@@ -121,7 +121,7 @@ export function isRelativeUri(text: string): boolean {
 
 /**
  * True for an absolute http or https URL with a host (the feed's `previous`, §2.2).
- * @example isAbsoluteHttpUrl('https://api.example/fitnessActivities?page=1') // true
+ * @example isAbsoluteHttpUrl('https://api.example/things?page=1') // true
  */
 export function isAbsoluteHttpUrl(text: string): boolean {
   // The WHATWG parser forgives spaces and backslashes, so the raw text is checked first.

@@ -1,5 +1,5 @@
 import { sameMediaType } from '../../../src/validation/media-type.js'
-import { mediaTypeOf } from '../../../src/validation/representations.js'
+import { mediaTypeOf } from '../../../src/spec/representations.js'
 import { finding } from '../findings.js'
 import { headerOf, type CheckDefinition } from '../exchange-view.js'
 

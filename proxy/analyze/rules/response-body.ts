@@ -1,7 +1,7 @@
 import { validateRepresentation } from '../../../src/validation/schema-registry.js'
 import { finding, fromSchemaProblems } from '../findings.js'
 import { headerOf, type CheckDefinition } from '../exchange-view.js'
-import type { RepresentationName } from '../../../src/validation/representations.js'
+import type { RepresentationName } from '../../../src/spec/representations.js'
 import type { Finding } from '../../../src/model/exchange.js'
 
 /**

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import type { ReportedRunResult } from '../../model/reported-result.js'
 import { indexRules, type RuleIndex } from '../format-diagnostic.js'
 import { writeReportFile, type FileReporterOptions } from '../output-path.js'
-import type { Reporter, RunPlanView } from '../reporter.js'
+import type { Reporter, RunPlanView } from '../../model/reporter.js'
 import { PAGE_FILTER_FUNCTIONS } from './filter.js'
 import { buildPageData } from './page-data.js'
 

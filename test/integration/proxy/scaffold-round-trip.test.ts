@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runScaffoldCommand } from '../../../proxy/commands/scaffold-command.js'
 import { startReferenceServer, type RunningReferenceServer } from '../../../reference-server/index.js'
 import { loadSuites } from '../../../src/load/load-suites.js'
-import { runConformance } from '../../../src/run-conformance.js'
+import { runConformance } from '../../../src/execute/run-conformance.js'
 import { media, request, startTestProxy } from './helpers.js'
 import { makeTempDir } from '../../helpers/temp-dir.js'
 

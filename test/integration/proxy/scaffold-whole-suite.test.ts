@@ -7,7 +7,7 @@ import { runScaffoldCommand } from '../../../proxy/commands/scaffold-command.js'
 import { startReferenceServer, type RunningReferenceServer } from '../../../reference-server/index.js'
 import { loadSuites } from '../../../src/load/load-suites.js'
 import { packageRoot } from '../../../src/package-root.js'
-import { runConformance, type ConformanceTarget } from '../../../src/run-conformance.js'
+import { runConformance, type ConformanceTarget } from '../../../src/execute/run-conformance.js'
 import { startTestProxy } from './helpers.js'
 
 function targetOf(server: RunningReferenceServer, baseUrl: string): ConformanceTarget {

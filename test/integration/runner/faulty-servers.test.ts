@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
 import { loadSuites } from '../../../src/load/load-suites.js'
 import type { RunResult } from '../../../src/model/result.js'
-import { runConformance, type ConformanceOutcome } from '../../../src/run-conformance.js'
+import { runConformance, type ConformanceOutcome } from '../../../src/execute/run-conformance.js'
 import { answerUserEntryPoint, startLoopbackServer, type LoopbackServer } from '../../helpers/loopback-server.js'
 
 const FIXTURE = fileURLToPath(new URL('../../fixtures/runner/create-then-read.yaml', import.meta.url))

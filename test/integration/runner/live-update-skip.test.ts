@@ -4,7 +4,7 @@
 import { fileURLToPath } from 'node:url'
 import { afterEach, expect, it } from 'vitest'
 import { loadSuites } from '../../../src/load/load-suites.js'
-import { runConformance } from '../../../src/run-conformance.js'
+import { runConformance } from '../../../src/execute/run-conformance.js'
 import { answerUserEntryPoint, startLoopbackServer, type LoopbackServer } from '../../helpers/loopback-server.js'
 
 const LIVE_SUITE = fileURLToPath(new URL('../../../suites/live/live-update.yaml', import.meta.url))

@@ -7,7 +7,7 @@ import { loadSuites, type LoadOutcome } from '../../../src/load/load-suites.js'
 import type { TokenRole } from '../../../src/model/scenario.js'
 import type { RunResult, ScenarioResult } from '../../../src/model/result.js'
 import { buildPermissionGrid } from '../../../src/report/html/permission-grid.js'
-import { runConformance } from '../../../src/run-conformance.js'
+import { runConformance } from '../../../src/execute/run-conformance.js'
 import { startReferenceServer, type RunningReferenceServer } from '../../../reference-server/index.js'
 
 const MATRIX = fileURLToPath(new URL('../../../suites/permissions/permission-matrix.yaml', import.meta.url))

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { afterEach, expect, it } from 'vitest'
 import { loadSuites } from '../../../src/load/load-suites.js'
-import { runConformance } from '../../../src/run-conformance.js'
+import { runConformance } from '../../../src/execute/run-conformance.js'
 import { startLoopbackServer, type LoopbackServer } from '../../helpers/loopback-server.js'
 
 const FIXTURE = fileURLToPath(new URL('../../fixtures/runner/skip-when-refused.yaml', import.meta.url))

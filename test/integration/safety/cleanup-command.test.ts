@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { cleanupCommand } from '../../../src/cli/cleanup-command.js'
-import type { Screen } from '../../../src/report/reporter.js'
+import type { Screen } from '../../../src/model/reporter.js'
 import { startLoopbackServer, type LoopbackServer } from '../../helpers/loopback-server.js'
 import { startHostileAccount, USERS_ACTIVITY, type HostileAccount } from './hostile-account.js'
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { runCommand } from '../../../src/cli/run-command.js'
-import type { Screen } from '../../../src/report/reporter.js'
+import type { Screen } from '../../../src/model/reporter.js'
 import { startLoopbackServer, type LoopbackServer } from '../../helpers/loopback-server.js'
 
 let folder: string | undefined

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { runCommand } from '../../../src/cli/run-command.js'
-import type { Screen } from '../../../src/report/reporter.js'
+import type { Screen } from '../../../src/model/reporter.js'
 import { startHostileAccount, type HostileAccount } from './hostile-account.js'
 
 const FIXTURE = fileURLToPath(new URL('../../fixtures/runner/create-then-read.yaml', import.meta.url))

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { loadSuites } from '../../../src/load/load-suites.js'
 import type { RunResult } from '../../../src/model/result.js'
-import { runConformance } from '../../../src/run-conformance.js'
+import { runConformance } from '../../../src/execute/run-conformance.js'
 import { startHostileAccount, USERS_ACTIVITY, type HostileAccount, type Lies } from './hostile-account.js'
 
 const FIXTURE = fileURLToPath(new URL('../../fixtures/runner/create-then-read.yaml', import.meta.url))

@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { describe, it } from 'vitest'
-import { activityEditBody, invalidBody, liveUpdateBody, newActivityBody, profileEditBody } from '../../../src/fuzz/body-arbitraries.js'
+import { activityEditBody, invalidBody, liveUpdateBody, newActivityBody, profileEditBody } from '../../../src/spec/fuzz/body-arbitraries.js'
 import { renderTemplate } from '../../../src/expression/render-template.js'
-import { DEFAULT_CONFIG_VALUES } from '../../../src/execute/run-context.js'
+import { DEFAULT_CONFIG_VALUES } from '../../../src/spec/config-defaults.js'
 import { validateAgainstSchemaFile } from '../../../src/validation/schema-registry.js'
 
 // Bodies hold the scenario's templates (far year, marker, config names); they are rendered as a run would.

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest'
 import type { KnownFailure } from '../../../src/expectations/known-failures.js'
 import type { RunResult } from '../../../src/model/result.js'
 import { createConsoleReporter } from '../../../src/report/console-reporter.js'
-import type { Reporter } from '../../../src/report/reporter.js'
+import type { Reporter } from '../../../src/model/reporter.js'
 import { assertion, planOf, reported, runResult, sampleRun, scenario, step, testScreen } from '../../fixtures/report/build-result.js'
 
 async function play(reporter: Reporter, result: RunResult, options: { known?: readonly KnownFailure[]; showPersonalData?: boolean } = {}): Promise<void> {

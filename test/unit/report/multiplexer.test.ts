@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Diagnostic } from '../../../src/model/diagnostic.js'
 import { createMultiplexer } from '../../../src/report/multiplexer.js'
-import type { Reporter } from '../../../src/report/reporter.js'
+import type { Reporter } from '../../../src/model/reporter.js'
 import { planOf, sampleRun, reported } from '../../fixtures/report/build-result.js'
 
 /** A reporter that writes down every hook it receives. */

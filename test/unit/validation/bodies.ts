@@ -1,5 +1,5 @@
 // Complete, valid bodies of every representation (§2, §7), for the tests to take apart.
-import type { RepresentationName } from '../../../src/validation/representations.js'
+import type { RepresentationName } from '../../../src/spec/representations.js'
 
 const teammates = Object.fromEntries(
   ['strength_training_activities', 'background_activities', 'sleep', 'nutrition', 'weight', 'general_measurements', 'diabetes']

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
-import { REPRESENTATION_NAMES, schemaIdOf } from '../../../src/validation/representations.js'
+import { REPRESENTATION_NAMES, schemaIdOf } from '../../../src/spec/representations.js'
 import { resolveSchemaId, validateAgainstSchemaFile } from '../../../src/validation/schema-registry.js'
 
 const apiDir = join(import.meta.dirname, '../../../schemas/api')

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { REPRESENTATION_NAMES, type RepresentationName } from '../../../src/validation/representations.js'
+import { REPRESENTATION_NAMES, type RepresentationName } from '../../../src/spec/representations.js'
 import { type SchemaProblem, validateRepresentation } from '../../../src/validation/schema-registry.js'
 import { completeBodies, feedItem, pathPoint } from './bodies.js'
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { loadRules } from '../../../src/load/load-rules.js'
-import { expandPermissionMatrix } from '../../../src/load/permission-matrix.js'
+import { expandPermissionMatrix } from '../../../src/spec/permission-matrix.js'
 import { validateScenarioFile } from '../../../src/load/scenario-file-validator.js'
 import { parseYamlSource } from '../../../src/load/yaml-source.js'
 import type { Diagnostic } from '../../../src/model/diagnostic.js'

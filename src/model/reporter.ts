@@ -1,7 +1,7 @@
-import type { Diagnostic } from '../model/diagnostic.js'
-import type { ReportedRunResult, ReportedScenarioResult } from '../model/reported-result.js'
-import type { StepResult } from '../model/result.js'
-import type { Rule } from '../model/scenario.js'
+import type { Diagnostic } from './diagnostic.js'
+import type { ReportedRunResult, ReportedScenarioResult } from './reported-result.js'
+import type { StepResult } from './result.js'
+import type { Rule } from './scenario.js'
 
 type Awaitable<T> = T | Promise<T>
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isRepresentationName, mediaTypeOf, REPRESENTATION_NAMES, schemaIdOf } from '../../../src/validation/representations.js'
+import { isRepresentationName, mediaTypeOf, REPRESENTATION_NAMES, schemaIdOf } from '../../../src/spec/representations.js'
 
 describe('representations', () => {
   it.each([

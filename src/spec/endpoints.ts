@@ -1,7 +1,7 @@
 // The endpoint table of §4 as data, numbered as the spec numbers them, so that a rule's section
 // ("§4 endpoint 3") finds its operation. Only what the spec states is here: success statuses, the
 // headers it names, the query parameters of rule 1 and the conditional header of rule 3.
-import type { RepresentationName } from '../validation/representations.js'
+import type { RepresentationName } from './representations.js'
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'head'
 

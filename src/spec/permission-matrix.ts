@@ -1,8 +1,9 @@
 import type { Diagnostic, SourceRef } from '../model/diagnostic.js'
 import type { AuthChoice, Check, CheckCondition, Expectations, MatrixCell, RequestTemplate, Scenario, Step } from '../model/scenario.js'
-import { checkExpression, checkTemplates } from './check-expression.js'
-import { didYouMean } from './did-you-mean.js'
-import type { YamlPath, YamlSource } from './yaml-source.js'
+import { checkExpression, checkTemplates } from '../load/check-expression.js'
+import { didYouMean } from '../load/did-you-mean.js'
+import type { YamlPath, YamlSource } from '../load/yaml-source.js'
+import { RULE } from './rule-ids.js'
 
 /*
  * The permission matrix (suites/permissions/permission-matrix.yaml): every route of §4 crossed with
@@ -205,15 +206,15 @@ class RowExpander {
       ...(this.route.target === 'new-activity' ? [{ path: 'headers.location', matcher: 'absent', expected: true, rules: [rule], at, severity: 'failure' as const }] : []),
     ]
     // §7: "The structured error body is used only for 403 Forbidden": any other refusal must not claim that media type.
-    const notErrorMessage: Check = { path: "headers.content-type ?? ''", matcher: 'notMatches', expected: ERROR_MESSAGE_MEDIA_TYPE, rules: ['ERROR-MEDIA-TYPE'], at, severity: 'failure', when: IS_NOT_403 }
+    const notErrorMessage: Check = { path: "headers.content-type ?? ''", matcher: 'notMatches', expected: ERROR_MESSAGE_MEDIA_TYPE, rules: [RULE.errorMediaType], at, severity: 'failure', when: IS_NOT_403 }
     if (!forbidden) return { checks: [status, notErrorMessage, ...noData] }
     const errorMessage = [
-      check('headers.content-type', 'mediaType', 'ErrorMessage', ['ERROR-MEDIA-TYPE']),
+      check('headers.content-type', 'mediaType', 'ErrorMessage', [RULE.errorMediaType]),
       check('body.reason', 'equals', forbidden.reason),
       forbidden.deleteHealth === undefined ? check('body.delete_health', 'absent', true) : check('body.delete_health | bool', 'equals', forbidden.deleteHealth),
     ]
     // A schema check cannot be conditional: an exact 403 is validated as an ErrorMessage, the lenient cells by their fields above.
-    return { checks: [status, ...errorMessage, ...(exact ? [] : [notErrorMessage]), ...noData], ...(exact ? { schema: { representation: 'ErrorMessage', rules: ['ERROR-FIELDS'], at } } : {}) }
+    return { checks: [status, ...errorMessage, ...(exact ? [] : [notErrorMessage]), ...noData], ...(exact ? { schema: { representation: 'ErrorMessage', rules: [RULE.errorFields], at } } : {}) }
   }
 
   /** An activity of the main user, marked with the run's marker, on this row's day (hour 8 + n keeps each distinct). */
@@ -223,7 +224,7 @@ class RowExpander {
       name: label === undefined ? `create an activity of the main user to try ${this.route.route} on` : `${label}: create an activity of the main user to try the write on`,
       at,
       request: { method: 'POST', url: '/fitnessActivities', query: {}, headers: {}, contentType: 'NewFitnessActivity', json: this.newActivityBody(date, label, index), auth: 'token', wire: false },
-      expect: { checks: [{ path: 'status', matcher: 'equals', expected: 201, rules: ['CREATE-STATUS'], at, severity: 'failure' }] },
+      expect: { checks: [{ path: 'status', matcher: 'equals', expected: 201, rules: [RULE.createStatus], at, severity: 'failure' }] },
       capture: { activity: 'headers.location' },
       creates: 'headers.location',
       onRejected: ON_REJECTED,

@@ -1,8 +1,9 @@
 // The documented irregularities of feed items (§2.2, "Observed irregularities a builder must
 // tolerate"): they are not schema errors, so the schema allows them and this file reports them.
-import { describeValue } from './describe-problem.js'
-import type { SchemaProblem } from './schema-problem.js'
-import type { ExpectedGap } from './schema-walk.js'
+import { describeValue } from '../validation/describe-problem.js'
+import type { SchemaProblem } from '../validation/schema-problem.js'
+import type { ExpectedGap } from '../validation/schema-walk.js'
+import type { RepresentationName } from './representations.js'
 
 const OPTIONAL_ITEM_FIELDS = ['source', 'entry_mode', 'has_map'] as const
 const SHORT_ITEM_URI = /^\/activities\/[^/?#]+$/
@@ -13,8 +14,15 @@ export interface FeedIrregularities {
   excuses(gap: ExpectedGap): boolean
 }
 
+const NONE: FeedIrregularities = { irregularities: [], excuses: () => false }
+
+/** The documented irregularities of a representation's body: only the feed has any (§2.2). */
+export function findIrregularities(name: RepresentationName, body: unknown): FeedIrregularities {
+  return name === 'FitnessActivityFeed' ? findFeedIrregularities(body) : NONE
+}
+
 /** The §2.2 irregularities of each item of a feed body; nothing for a body that is not a feed. */
-export function findFeedIrregularities(feed: unknown): FeedIrregularities {
+function findFeedIrregularities(feed: unknown): FeedIrregularities {
   const irregularities: SchemaProblem[] = []
   const respelt = new Set<string>()
   const items = isRecord(feed) && Array.isArray(feed.items) ? feed.items : []

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { PROFILE_PERSONAL_FIELDS } from '../../../src/model/personal-data-fields.js'
 import { createConsoleReporter } from '../../../src/report/console-reporter.js'
 import { formatAssertion } from '../../../src/report/format-diagnostic.js'
-import { CURL_MASKED_NOTE, DIFFERENCE_MASKED_NOTE, maskAltitude, maskCoordinate, maskPersonalData, maskText } from '../../../src/report/personal-data.js'
+import { CURL_MASKED_NOTE, DIFFERENCE_MASKED_NOTE, maskAltitude, maskCoordinate, maskPersonalData, maskText } from '../../../src/execute/personal-data.js'
 import { assertion, planOf, runResult, scenario, step, testScreen, reported } from '../../fixtures/report/build-result.js'
 import { createFinalizer } from '../../../src/execute/finalize-run.js'
 

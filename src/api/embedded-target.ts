@@ -1,13 +1,19 @@
 import type { TokenRole } from '../model/scenario.js'
-import type { ConformanceTarget } from '../run-conformance.js'
-import type { RunningReferenceServer } from '../../reference-server/index.js'
+import type { ConformanceTarget } from '../execute/run-conformance.js'
+
+export interface EmbeddedTarget {
+  readonly target: ConformanceTarget
+  /** Where the server listens (loopback, a free port). */
+  readonly url: string
+  close(): Promise<void>
+}
 
 /**
  * `run`, `fuzz` and the library's `run()` without a base URL: the embedded reference server, in this
  * process, with its public demo tokens in every role. Loaded only here: a run against --base-url never
  * needs the reference server's modules.
  */
-export async function startEmbeddedTarget(): Promise<{ readonly server: RunningReferenceServer; readonly target: ConformanceTarget }> {
+export async function startEmbeddedTarget(): Promise<EmbeddedTarget> {
   const { startReferenceServer } = await import('../../reference-server/index.js')
   const server = await startReferenceServer()
   const tokens: Record<TokenRole, string> = {
@@ -17,5 +23,5 @@ export async function startEmbeddedTarget(): Promise<{ readonly server: RunningR
     'revoked-delete-token': server.tokens.revokedDeleteToken,
     'limited-token': server.tokens.limitedToken,
   }
-  return { server, target: { baseUrl: new URL(server.url), tokens, label: `embedded reference server (${server.url})` } }
+  return { target: { baseUrl: new URL(server.url), tokens, label: `embedded reference server (${server.url})` }, url: server.url, close: () => server.close() }
 }

@@ -14,7 +14,7 @@ import {
 } from './body-arbitraries.js'
 import { FUZZ_DAYS, FUZZ_LOOSE_DAY, FUZZ_MONTH } from './fuzz-days.js'
 import { conditionalAnswer, liveActivities, pick, recordChange, type FuzzModel, type ModelActivity } from './fuzz-model.js'
-import type { ScenarioDraft, StepData } from './scenario-draft.js'
+import type { ScenarioDraft, StepData } from '../../fuzz/scenario-draft.js'
 
 type FuzzCommand = fc.Command<FuzzModel, ScenarioDraft>
 

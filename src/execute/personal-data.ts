@@ -1,7 +1,6 @@
 import type { Diagnostic } from '../model/diagnostic.js'
 import type { AssertionResult, RecordedRequest, RecordedResponse, RunResult, ScenarioResult, StepResult } from '../model/result.js'
 import { PATH_POINT_PERSONAL_FIELDS, PROFILE_PERSONAL_FIELDS } from '../model/personal-data-fields.js'
-import { isPlainObject } from './values.js'
 
 /*
  * Personal data in report files (issue 6), from the field list the proxy's `--redact-personal` uses
@@ -230,3 +229,7 @@ function isPathPoint(value: unknown): boolean {
 
 /** `"latitude": 51.50722` inside a curl line or a message. */
 const NUMBER_IN_TEXT = new RegExp(`("(${PATH_POINT_PERSONAL_FIELDS.join('|')})"\\s*:\\s*)(-?\\d+(?:\\.\\d+)?(?:[eE][-+]?\\d+)?)`, 'g')
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}

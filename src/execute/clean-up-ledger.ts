@@ -1,0 +1,46 @@
+import type { TokenRole } from '../model/scenario.js'
+import { DEFAULT_CONFIG_VALUES } from '../spec/config-defaults.js'
+import { createHttpClient } from './http-client.js'
+import { openLedger, type OpenWork } from './ledger.js'
+import type { Redactor } from './redact.js'
+import type { RunContext } from './run-context.js'
+import { undoOpenWork, type UndoOutcome } from './undo.js'
+
+export interface LedgerCleanupSettings {
+  /** The server the user names; a ledger's own target is never trusted. */
+  readonly baseUrl: URL
+  readonly tokens: Readonly<Partial<Record<TokenRole, string>>>
+  readonly timeoutMs: number
+  readonly insecure: boolean
+  readonly ca?: string
+  readonly redact: Redactor
+}
+
+/**
+ * `fitconform cleanup` for one open ledger: undoes what it still owes, under the given base URL only,
+ * and closes the ledger when nothing is left (nothing refused, left behind or failed).
+ */
+export async function cleanUpLedger(work: OpenWork, settings: LedgerCleanupSettings): Promise<{ readonly outcome: UndoOutcome; readonly clean: boolean }> {
+  const client = createHttpClient({ timeoutMs: settings.timeoutMs, insecure: settings.insecure, ...(settings.ca ? { ca: settings.ca } : {}) })
+  const ledger = openLedger(work.file, settings.redact)
+  const context: RunContext = {
+    baseUrl: settings.baseUrl,
+    tokens: settings.tokens,
+    client,
+    timeoutMs: settings.timeoutMs,
+    strict: false,
+    run: { id: work.run?.runId ?? 'unknown', marker: work.run?.marker ?? '', farYear: work.run?.farYear ?? 0, now: Date.now() },
+    config: DEFAULT_CONFIG_VALUES,
+    redact: settings.redact,
+    interrupted: new AbortController().signal,
+    ledger,
+  }
+  try {
+    const outcome = await undoOpenWork(work, context)
+    const clean = outcome.problems.length === 0 && outcome.notProvenOurs.length === 0 && outcome.leftBehind.length === 0
+    if (clean) ledger.record({ type: 'closed' })
+    return { outcome, clean }
+  } finally {
+    await client.close()
+  }
+}
