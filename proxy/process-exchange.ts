@@ -91,8 +91,8 @@ async function toEntry(exchange: CapturedExchange, options: ProcessOptions): Pro
 
   const tokenId = redactor.learn(pairs(exchange.requestHeaders), new URL(`${target.origin}${exchange.upstreamPath}`))
   if (response !== undefined) redactor.learn(pairs(response.rawHeaders))
-  redactor.learnFromBody(view.request.body.json, view.request.body.text)
-  if (view.response !== undefined) redactor.learnFromBody(view.response.body.json, view.response.body.text)
+  redactor.learnFromBodyView(view.request.body)
+  if (view.response !== undefined) redactor.learnFromBodyView(view.response.body)
   const endpointRef: EndpointRef | undefined = endpoint === undefined ? undefined : { row: endpoint.row, method: endpoint.method, path: endpoint.path }
   return toExchangeEntry(
     {
