@@ -41,6 +41,8 @@ import { parseArgs } from 'node:util'
 import { createBareForwarder } from './support/bare-forwarder.js'
 import { figure, formatTable, type Figure } from './support/figures.js'
 import { cpuMicros, createLineCounter, load, median, round, startChild, waitForCount, type Child, type Load } from './support/proxy-load.js'
+import { measureRecordingWork } from './support/recording-work.js'
+import type { CapturedExchange } from '../proxy/recorder.js'
 
 const CLI_MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url))
 const TOKEN = 'bench-token-0123456789abcdef'
@@ -98,6 +100,8 @@ export interface RecordingCostResult {
     readonly saturationCeiling: number
   }
   readonly recorded: { readonly lines: number; readonly completed: number }
+  /** CPU per exchange of the recording alone, in this process, without the network (support/recording-work.ts). */
+  readonly recordingWork: { readonly micros: number; readonly rounds: readonly number[] }
 }
 
 /** mitmdump recording the same traffic, and its version (`mitmdump --version`). */
@@ -169,6 +173,7 @@ export async function measureRecordingCost(options: RecordingCostOptions): Promi
 
     await recorder.stop()
     const recorded = { lines: lines(), completed: throughRecorder }
+    const recordingWork = await measureRecordingWork({ target: new URL(upstream.url), exchange: benchExchange })
     const bareMedian = medianThroughput(rounds.map((each) => each.bare))
     const fitconformMedian = medianThroughput(rounds.map((each) => each.fitconform))
     return {
@@ -188,6 +193,7 @@ export async function measureRecordingCost(options: RecordingCostOptions): Promi
         saturationCeiling: saturationCeiling(cpuBare, cpuRecording),
       },
       recorded,
+      recordingWork,
     }
   } finally {
     await recorder.stop()
@@ -249,6 +255,14 @@ export function recordingCostFigures(result: RecordingCostResult): Figure[] {
       value: round(100 * cpu.saturationCeiling),
       unit: '%',
       note: '(load generator + upstream + bare) / (load generator + upstream + fitconform), CPU per exchange: what the throughput ratio tends to when all cores are busy',
+    }),
+    figure({
+      benchmark: 'proxy',
+      name: 'recording work per exchange, without the network (decode, validate, redact, write)',
+      value: result.recordingWork.micros,
+      unit: 'µs',
+      samples: result.recordingWork.rounds,
+      note: 'CPU of this process per exchange of the same traffic, the least of the rounds: other work on the machine only adds to a round',
     }),
     figure({
       benchmark: 'proxy',
@@ -368,6 +382,29 @@ export function feedPage(): Buffer {
     uri: `/fitnessActivities/${1001 + i}`,
   }))
   return Buffer.from(JSON.stringify({ size: 40, items, previous: 'http://127.0.0.1/fitnessActivities?page=2' }))
+}
+
+/** One exchange of this bench's traffic as the forwarding thread captures it, with buffers of its own. */
+function benchExchange(id: number): CapturedExchange {
+  const page = feedPage()
+  const now = performance.now()
+  return {
+    id,
+    startedAt: new Date(),
+    method: 'GET',
+    clientPath: FEED_PATH,
+    upstreamPath: FEED_PATH,
+    httpVersion: 'HTTP/1.1',
+    requestHeaders: ['host', '127.0.0.1:8080', 'authorization', HEADERS.authorization, 'accept', HEADERS.accept],
+    requestBody: { bytes: Buffer.alloc(0), size: 0, truncated: false },
+    response: {
+      status: 200,
+      statusText: 'OK',
+      rawHeaders: ['content-type', FEED_TYPE, 'content-length', String(page.length), 'last-modified', 'Tue, 01 Mar 2011 08:00:00 GMT', 'Date', new Date().toUTCString(), 'Connection', 'keep-alive', 'Keep-Alive', 'timeout=5'],
+      body: { bytes: page, size: page.length, truncated: false },
+    },
+    times: { start: now, requestSent: now + 0.05, responseStart: now + 0.2, end: now + 0.25 },
+  }
 }
 
 async function serveUpstream(): Promise<void> {
