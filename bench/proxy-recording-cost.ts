@@ -41,6 +41,8 @@ import { parseArgs } from 'node:util'
 import { createBareForwarder } from './support/bare-forwarder.js'
 import { figure, formatTable, type Figure } from './support/figures.js'
 import { cpuMicros, createLineCounter, load, median, round, startChild, waitForCount, type Child, type Load } from './support/proxy-load.js'
+import { measureRecordingWork } from './support/recording-work.js'
+import type { CapturedExchange } from '../proxy/recorder.js'
 
 const CLI_MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url))
 const TOKEN = 'bench-token-0123456789abcdef'
@@ -80,7 +82,7 @@ export interface RecordingCostResult {
   readonly fitconform: ProxyThroughput
   /** Median over the rounds of fitconform's throughput over the bare pass-through's, taken moments apart. */
   readonly ratio: number
-  readonly mitmdump: ProxyThroughput | 'not installed'
+  readonly mitmdump: MitmdumpThroughput | 'not installed'
   /** p50 in milliseconds, one connection, sequential requests. */
   readonly latency: { readonly direct: number; readonly bare: number; readonly fitconform: number; readonly addedOverDirect: number }
   /** CPU per exchange in microseconds at CPU_RATE requests per second. */
@@ -98,6 +100,13 @@ export interface RecordingCostResult {
     readonly saturationCeiling: number
   }
   readonly recorded: { readonly lines: number; readonly completed: number }
+  /** CPU per exchange of the recording alone, in this process, without the network (support/recording-work.ts). */
+  readonly recordingWork: { readonly micros: number; readonly rounds: readonly number[] }
+}
+
+/** mitmdump recording the same traffic, and its version (`mitmdump --version`). */
+export interface MitmdumpThroughput extends ProxyThroughput {
+  readonly version: string
 }
 
 /** CPU time per exchange, in microseconds, of every process an exchange goes through. */
@@ -164,6 +173,7 @@ export async function measureRecordingCost(options: RecordingCostOptions): Promi
 
     await recorder.stop()
     const recorded = { lines: lines(), completed: throughRecorder }
+    const recordingWork = await measureRecordingWork({ target: new URL(upstream.url), exchange: benchExchange })
     const bareMedian = medianThroughput(rounds.map((each) => each.bare))
     const fitconformMedian = medianThroughput(rounds.map((each) => each.fitconform))
     return {
@@ -183,6 +193,7 @@ export async function measureRecordingCost(options: RecordingCostOptions): Promi
         saturationCeiling: saturationCeiling(cpuBare, cpuRecording),
       },
       recorded,
+      recordingWork,
     }
   } finally {
     await recorder.stop()
@@ -200,7 +211,7 @@ export async function benchProxyRecordingCost(options: RecordingCostOptions): Pr
 export function recordingCostFigures(result: RecordingCostResult): Figure[] {
   const { bare, fitconform, mitmdump, latency, cpu, recorded } = result
   const load = `${result.connections} connections, ${result.bodyBytes} B feed page`
-  const rps = (each: ProxyThroughput): string => `p50 ${each.p50Ms} ms, p99 ${each.p99Ms} ms, ${each.errors} errors`
+  const rps = rpsNote
   const figures: Figure[] = [
     figure({ benchmark: 'proxy', name: `${load}: bare node:http pass-through`, value: bare.requestsPerSecond, unit: 'req/s', note: rps(bare) }),
     figure({
@@ -218,9 +229,7 @@ export function recordingCostFigures(result: RecordingCostResult): Figure[] {
       samples: result.rounds.map((each) => round((100 * each.fitconform.requestsPerSecond) / each.bare.requestsPerSecond)),
       note: 'median of the per-round ratios; goal >= 85 %',
     }),
-    mitmdump === 'not installed'
-      ? figure({ benchmark: 'proxy', name: `${load}: mitmdump -w (peer)`, value: NaN, unit: 'req/s', note: 'not installed (Debian package mitmproxy)' })
-      : figure({ benchmark: 'proxy', name: `${load}: mitmdump -w (peer)`, value: mitmdump.requestsPerSecond, unit: 'req/s', note: `fitconform is ${round(fitconform.requestsPerSecond / mitmdump.requestsPerSecond)}× mitmdump; goal >= 5×` }),
+    ...mitmdumpFigures(mitmdump, fitconform, load),
     figure({ benchmark: 'proxy', name: '1 connection: p50 direct', value: latency.direct, unit: 'ms' }),
     figure({ benchmark: 'proxy', name: '1 connection: p50 bare pass-through', value: latency.bare, unit: 'ms' }),
     figure({ benchmark: 'proxy', name: '1 connection: p50 fitconform proxy', value: latency.fitconform, unit: 'ms' }),
@@ -249,6 +258,14 @@ export function recordingCostFigures(result: RecordingCostResult): Figure[] {
     }),
     figure({
       benchmark: 'proxy',
+      name: 'recording work per exchange, without the network (decode, validate, redact, write)',
+      value: result.recordingWork.micros,
+      unit: 'µs',
+      samples: result.recordingWork.rounds,
+      note: 'CPU of this process per exchange of the same traffic, the least of the rounds: other work on the machine only adds to a round',
+    }),
+    figure({
+      benchmark: 'proxy',
       name: 'exchanges completed but not recorded',
       value: Math.max(0, recorded.completed - recorded.lines),
       unit: '',
@@ -259,6 +276,29 @@ export function recordingCostFigures(result: RecordingCostResult): Figure[] {
   // The ratio's goal is a floor: held as "shortfall below 85 % <= 0" so the table's verdict column reads it.
   figures.push(figure({ benchmark: 'proxy', name: 'shortfall below 85 % of bare', value: round(Math.max(0, 85 - 100 * result.ratio)), unit: 'points', goal: { comparison: '<=', limit: 0 } }))
   return figures
+}
+
+/** The peers table's mitmdump rows: its throughput and its share of ours, or why it did not run. */
+function mitmdumpFigures(mitmdump: MitmdumpThroughput | 'not installed', fitconform: ProxyThroughput, load: string): Figure[] {
+  const name = `mitmdump -w recording the same traffic (${load})`
+  if (mitmdump === 'not installed') return [figure({ benchmark: 'peers', name, value: Number.NaN, unit: 'req/s', note: 'not installed (Debian package mitmproxy)' })]
+  const times = round(fitconform.requestsPerSecond / mitmdump.requestsPerSecond)
+  return [
+    figure({ benchmark: 'peers', name: `mitmdump ${mitmdump.version} -w recording the same traffic (${load})`, value: mitmdump.requestsPerSecond, unit: 'req/s', note: rpsNote(mitmdump) }),
+    // The goal is "fitconform >= 5× mitmdump", held as its inverse so that the table's verdict column reads it.
+    figure({
+      benchmark: 'peers',
+      name: '  mitmdump / fitconform proxy, throughput, same run',
+      value: round(mitmdump.requestsPerSecond / fitconform.requestsPerSecond),
+      unit: '',
+      goal: { comparison: '<=', limit: 0.2 },
+      note: `fitconform is ${times}× mitmdump (goal >= 5×); fitconform's figure is the median of the rounds taken just before`,
+    }),
+  ]
+}
+
+function rpsNote(each: ProxyThroughput): string {
+  return `p50 ${each.p50Ms} ms, p99 ${each.p99Ms} ms, ${each.errors} errors`
 }
 
 /**
@@ -281,9 +321,11 @@ function medianThroughput(runs: readonly ProxyThroughput[]): ProxyThroughput {
 }
 
 /** mitmdump recording the same traffic (reverse proxy mode, `-w`), or 'not installed'. */
-async function measureMitmdump(upstreamUrl: string, dir: string, durationSeconds: number): Promise<ProxyThroughput | 'not installed'> {
+async function measureMitmdump(upstreamUrl: string, dir: string, durationSeconds: number): Promise<MitmdumpThroughput | 'not installed'> {
+  let version: string
   try {
-    execFileSync('mitmdump', ['--version'], { stdio: 'ignore' })
+    // "Mitmproxy: 8.1.1\nPython: …"
+    version = /Mitmproxy:\s*(\S+)/.exec(execFileSync('mitmdump', ['--version'], { encoding: 'utf8' }))?.[1] ?? 'unknown version'
   } catch {
     return 'not installed'
   }
@@ -294,7 +336,7 @@ async function measureMitmdump(upstreamUrl: string, dir: string, durationSeconds
     await waitForPort(port, 30_000)
     const url = `http://127.0.0.1:${port}${FEED_PATH}`
     await load({ url, connections: CONNECTIONS, durationSeconds: 1, headers: HEADERS })
-    return throughputOf(await load({ url, connections: CONNECTIONS, durationSeconds, headers: HEADERS }), 0)
+    return { ...throughputOf(await load({ url, connections: CONNECTIONS, durationSeconds, headers: HEADERS }), 0), version }
   } finally {
     child.kill('SIGTERM')
     await once(child, 'exit')
@@ -340,6 +382,32 @@ export function feedPage(): Buffer {
     uri: `/fitnessActivities/${1001 + i}`,
   }))
   return Buffer.from(JSON.stringify({ size: 40, items, previous: 'http://127.0.0.1/fitnessActivities?page=2' }))
+}
+
+let benchPage: Buffer | undefined
+
+/** One exchange of this bench's traffic as the forwarding thread captures it, with buffers of its own. */
+function benchExchange(id: number): CapturedExchange {
+  benchPage ??= feedPage()
+  const page = Buffer.from(benchPage) // a copy, as the recorder makes one
+  const now = performance.now()
+  return {
+    id,
+    startedAt: new Date(),
+    method: 'GET',
+    clientPath: FEED_PATH,
+    upstreamPath: FEED_PATH,
+    httpVersion: 'HTTP/1.1',
+    requestHeaders: ['host', '127.0.0.1:8080', 'authorization', HEADERS.authorization, 'accept', HEADERS.accept],
+    requestBody: { bytes: Buffer.alloc(0), size: 0, truncated: false },
+    response: {
+      status: 200,
+      statusText: 'OK',
+      rawHeaders: ['content-type', FEED_TYPE, 'content-length', String(page.length), 'last-modified', 'Tue, 01 Mar 2011 08:00:00 GMT', 'Date', new Date().toUTCString(), 'Connection', 'keep-alive', 'Keep-Alive', 'timeout=5'],
+      body: { bytes: page, size: page.length, truncated: false },
+    },
+    times: { start: now, requestSent: now + 0.05, responseStart: now + 0.2, end: now + 0.25 },
+  }
 }
 
 async function serveUpstream(): Promise<void> {

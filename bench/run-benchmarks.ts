@@ -1,5 +1,7 @@
 /**
- * `npm run bench` (issue 8): every benchmark in turn, one table on stdout, reports/bench.json.
+ * `npm run bench` (issue 8): every benchmark in turn, one table on stdout, then the peers table (Step CI
+ * on the 500-test workload, mitmdump recording the proxy's traffic: each timed beside fitconform in
+ * the same run, as ratios, issue 15 item 4), reports/bench.json.
  *
  *   node dist/bench/run-benchmarks.js [--only throughput,runner,concurrency,proxy,recording] [--runs 3]
  *                                     [--json reports/bench.json]
@@ -65,7 +67,10 @@ for (const benchmark of selected) {
   timings[benchmark.name] = round((performance.now() - started) / 1000, 1)
 }
 
-process.stdout.write(formatTable(figures) + '\n')
+// Peers get a table of their own: their rows are ratios to fitconform taken in the same run.
+const peers = figures.filter((each) => each.benchmark === 'peers')
+process.stdout.write(formatTable(figures.filter((each) => each.benchmark !== 'peers')) + '\n')
+if (peers.length > 0) process.stdout.write(`\npeers, each beside fitconform in the same run:\n${formatTable(peers)}\n`)
 const missed = figures.filter((each) => each.met === false)
 const loadAfter = loadavg()
 process.stdout.write(`\n${figures.filter((each) => each.met === true).length} goal(s) met, ${missed.length} missed${failures.length > 0 ? `, ${failures.length} benchmark(s) failed` : ''}; commands, samples and notes in ${relative(process.cwd(), values.json) || values.json}\n`)

@@ -30,7 +30,8 @@ import { cookiePairs, type Redactor } from './redaction.js'
 
 export interface EntryInput {
   readonly exchange: CapturedExchange
-  readonly target: URL
+  /** Where the request went: the target's origin and the path sent upstream. */
+  readonly url: URL
   readonly requestBody: DecodedBody
   readonly responseBody?: DecodedBody
   readonly endpoint?: EndpointRef
@@ -41,28 +42,44 @@ export interface EntryInput {
   readonly responseRepresentation?: string
 }
 
-/** Builds the entry; everything in it has passed through the redactor. */
+/**
+ * Builds the entry; everything in it has passed through the redactor. Every object is built with its
+ * keys in sorted order, as the line is written (stable-json.ts then only checks, copies nothing), and
+ * with the same keys every time: a member that does not apply is `undefined`, which JSON leaves out.
+ * (Spreading optional members in costs more than the rest of building the entry.)
+ */
 export function toExchangeEntry(input: EntryInput, redactor: Redactor): ExchangeEntry {
   const { exchange } = input
+  const { endpoint, tokenId } = input
+  const error = exchange.error
   const entry: ExchangeEntry = {
+    _endpoint: endpoint,
+    _error: error === undefined ? undefined : { afterResponseStart: error.afterResponseStart, code: error.code, message: redactor.scrub(error.message) },
+    _findings: input.findings.map((f) => sortedFinding(f, redactor)),
     _id: exchange.id,
-    ...(input.endpoint === undefined ? {} : { _endpoint: input.endpoint }),
-    _findings: input.findings.map((f) => ({ ...f, message: redactor.scrub(f.message) })),
-    ...(input.tokenId === undefined ? {} : { _tokenId: input.tokenId }),
-    ...(exchange.error === undefined ? {} : { _error: { ...exchange.error, message: redactor.scrub(exchange.error.message) } }),
-    startedDateTime: exchange.startedAt.toISOString(),
-    time: round(exchange.times.end - exchange.times.start),
+    _tokenId: tokenId,
+    cache: {},
     request: harRequest(input, redactor),
     response: harResponse(input, redactor),
-    cache: {},
+    startedDateTime: exchange.startedAt.toISOString(),
+    time: round(exchange.times.end - exchange.times.start),
     timings: harTimings(exchange),
   }
   return entry
 }
 
+function sortedFinding(f: Finding, redactor: Redactor): Finding {
+  return {
+    kind: f.kind,
+    message: redactor.scrub(f.message),
+    pointer: f.pointer,
+    rule: f.rule,
+    side: f.side,
+  }
+}
+
 function harRequest(input: EntryInput, redactor: Redactor): HarRequest {
-  const { exchange } = input
-  const url = new URL(`${input.target.origin}${exchange.upstreamPath}`)
+  const { exchange, url } = input
   const contentType = firstHeader(exchange.requestHeaders, 'content-type')
   const postData: HarPostData | undefined =
     exchange.requestBody.size === 0
@@ -70,23 +87,23 @@ function harRequest(input: EntryInput, redactor: Redactor): HarRequest {
       : (() => {
           const body = recordBody(input.requestBody, { redactor, representation: input.requestRepresentation, mimeType: contentType })
           return {
+            _encoding: body.base64 ? ('base64' as const) : undefined,
+            _redactedPaths: body.redactedPaths.length > 0 ? body.redactedPaths : undefined,
+            _truncated: body.truncated ? true : undefined,
             mimeType: contentType ?? 'application/octet-stream',
             text: body.text,
-            ...(body.base64 ? { _encoding: 'base64' as const } : {}),
-            ...(body.truncated ? { _truncated: true } : {}),
-            ...(body.redactedPaths.length > 0 ? { _redactedPaths: body.redactedPaths } : {}),
           }
         })()
   return {
-    method: exchange.method,
-    url: redactor.scrub(url.href),
-    httpVersion: exchange.httpVersion,
+    bodySize: exchange.requestBody.size,
     cookies: harCookies(exchange.requestHeaders, 'cookie', redactor),
     headers: harHeaders(exchange.requestHeaders, redactor),
-    queryString: [...url.searchParams].map(([name, value]) => ({ name: redactor.scrub(name), value: redactor.scrub(value) })),
-    ...(postData === undefined ? {} : { postData }),
     headersSize: -1,
-    bodySize: exchange.requestBody.size,
+    httpVersion: exchange.httpVersion,
+    method: exchange.method,
+    postData,
+    queryString: [...url.searchParams].map(([name, value]) => ({ name: redactor.scrub(name), value: redactor.scrub(value) })),
+    url: redactor.scrub(url.href),
   }
 }
 
@@ -96,51 +113,51 @@ function harResponse(input: EntryInput, redactor: Redactor): HarResponse {
   if (response === undefined || exchange.generated !== undefined) {
     const generated = exchange.generated
     return {
-      status: generated?.status ?? 0,
-      statusText: generated?.statusText ?? '',
-      httpVersion: generated === undefined ? '' : 'HTTP/1.1',
-      cookies: [],
-      headers: generated === undefined ? [] : [{ name: 'content-type', value: 'text/plain; charset=utf-8' }],
-      content: {
-        size: generated === undefined ? 0 : Buffer.byteLength(generated.body),
-        mimeType: generated === undefined ? 'x-unknown' : 'text/plain; charset=utf-8',
-        ...(generated === undefined ? {} : { text: redactor.scrub(generated.body) }),
-      },
-      redirectURL: '',
-      headersSize: -1,
       bodySize: generated === undefined ? 0 : Buffer.byteLength(generated.body),
       comment: generated === undefined ? 'no response reached the client' : 'generated by the fitconform proxy: the upstream gave no usable response',
+      content: {
+        mimeType: generated === undefined ? 'x-unknown' : 'text/plain; charset=utf-8',
+        size: generated === undefined ? 0 : Buffer.byteLength(generated.body),
+        text: generated === undefined ? undefined : redactor.scrub(generated.body),
+      },
+      cookies: [],
+      headers: generated === undefined ? [] : [{ name: 'content-type', value: 'text/plain; charset=utf-8' }],
+      headersSize: -1,
+      httpVersion: generated === undefined ? '' : 'HTTP/1.1',
+      redirectURL: '',
+      status: generated?.status ?? 0,
+      statusText: generated?.statusText ?? '',
     }
   }
   const contentType = firstHeader(response.rawHeaders, 'content-type')
   const decoded = input.responseBody
   const content: HarContent =
     decoded === undefined || decoded.bytes.length === 0
-      ? { size: 0, mimeType: contentType ?? 'x-unknown', ...(decoded?.truncated ? { _truncated: true } : {}) }
+      ? { _truncated: decoded?.truncated === true ? true : undefined, mimeType: contentType ?? 'x-unknown', size: 0 }
       : (() => {
           const body = recordBody(decoded, { redactor, representation: input.responseRepresentation, mimeType: contentType })
           const encoded = decoded.transferSize !== decoded.bytes.length
           return {
-            size: decoded.truncated && !encoded ? decoded.transferSize : decoded.bytes.length,
-            ...(encoded && !decoded.truncated ? { compression: decoded.bytes.length - decoded.transferSize } : {}),
+            _redactedPaths: body.redactedPaths.length > 0 ? body.redactedPaths : undefined,
+            _truncated: body.truncated ? true : undefined,
+            comment: decoded.decodeError,
+            compression: encoded && !decoded.truncated ? decoded.bytes.length - decoded.transferSize : undefined,
+            encoding: body.base64 ? ('base64' as const) : undefined,
             mimeType: contentType ?? 'x-unknown',
+            size: decoded.truncated && !encoded ? decoded.transferSize : decoded.bytes.length,
             text: body.text,
-            ...(body.base64 ? { encoding: 'base64' as const } : {}),
-            ...(decoded.decodeError === undefined ? {} : { comment: decoded.decodeError }),
-            ...(body.truncated ? { _truncated: true } : {}),
-            ...(body.redactedPaths.length > 0 ? { _redactedPaths: body.redactedPaths } : {}),
           }
         })()
   return {
-    status: response.status,
-    statusText: response.statusText,
-    httpVersion: 'HTTP/1.1',
+    bodySize: decoded?.transferSize ?? 0,
+    content,
     cookies: harCookies(response.rawHeaders, 'set-cookie', redactor),
     headers: harHeaders(response.rawHeaders, redactor),
-    content,
-    redirectURL: redactor.scrub(firstHeader(response.rawHeaders, 'location') ?? ''),
     headersSize: -1,
-    bodySize: decoded?.transferSize ?? 0,
+    httpVersion: 'HTTP/1.1',
+    redirectURL: redactor.scrub(firstHeader(response.rawHeaders, 'location') ?? ''),
+    status: response.status,
+    statusText: response.statusText,
   }
 }
 
@@ -199,7 +216,7 @@ function harTimings(exchange: CapturedExchange): HarTimings {
   const head = exchange.times.responseStart ?? end
   // A server may answer before it read the whole request: the send phase then ends at the head.
   const sent = Math.min(exchange.times.requestSent ?? head, head)
-  return { blocked: -1, dns: -1, connect: -1, send: round(sent - start), wait: round(head - sent), receive: round(end - head), ssl: -1 }
+  return { blocked: -1, connect: -1, dns: -1, receive: round(end - head), send: round(sent - start), ssl: -1, wait: round(head - sent) }
 }
 
 function firstHeader(rawHeaders: readonly string[], name: string): string | undefined {

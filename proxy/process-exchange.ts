@@ -89,15 +89,16 @@ async function toEntry(exchange: CapturedExchange, options: ProcessOptions): Pro
   const analyzed = analyzeExchange(view)
   const findings = options.strict ? applyStrict(analyzed) : analyzed
 
-  const tokenId = redactor.learn(pairs(exchange.requestHeaders), new URL(`${target.origin}${exchange.upstreamPath}`))
+  const upstreamUrl = new URL(`${target.origin}${exchange.upstreamPath}`)
+  const tokenId = redactor.learn(pairs(exchange.requestHeaders), upstreamUrl)
   if (response !== undefined) redactor.learn(pairs(response.rawHeaders))
-  redactor.learnFromBody(view.request.body.json, view.request.body.text)
-  if (view.response !== undefined) redactor.learnFromBody(view.response.body.json, view.response.body.text)
-  const endpointRef: EndpointRef | undefined = endpoint === undefined ? undefined : { row: endpoint.row, method: endpoint.method, path: endpoint.path }
+  redactor.learnFromBodyView(view.request.body)
+  if (view.response !== undefined) redactor.learnFromBodyView(view.response.body)
+  const endpointRef: EndpointRef | undefined = endpoint === undefined ? undefined : { method: endpoint.method, path: endpoint.path, row: endpoint.row }
   return toExchangeEntry(
     {
       exchange,
-      target,
+      url: upstreamUrl,
       requestBody,
       responseBody,
       endpoint: endpointRef,

@@ -181,6 +181,12 @@ export class Redactor {
     }
   }
 
+  /** `learnFromBody` for a body view (analyze/exchange-view.ts), whose JSON is read only when its text may name a credential field. */
+  learnFromBodyView(body: { readonly text?: string; readonly json?: unknown }): void {
+    if (body.text !== undefined && !TOKEN_FIELD_HINT.test(body.text)) return
+    this.learnFromBody(body.json, body.text)
+  }
+
   /** The header as it may be written. */
   redactHeader(name: string, value: string): string {
     const lower = name.toLowerCase()

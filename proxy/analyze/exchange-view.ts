@@ -52,15 +52,34 @@ export function headerOf(message: MessageView, name: string): string | undefined
 
 export const NO_BODY: BodyView = { size: 0, truncated: false }
 
-/** A body view from its text (parsed as JSON when it is JSON). */
+/**
+ * A body view from its text. The JSON is parsed on first use: a body whose findings are already known
+ * from its text (rules/response-body.ts) and that names no credential field is never parsed.
+ */
 export function bodyFromText(text: string, options: { size?: number; truncated?: boolean } = {}): BodyView {
   const size = options.size ?? Buffer.byteLength(text)
   const truncated = options.truncated ?? false
-  if (text.trim() === '') return { size, text, truncated, jsonError: 'empty body' }
+  let parsed: { readonly json?: unknown; readonly jsonError?: string } | undefined
+  const parse = (): { readonly json?: unknown; readonly jsonError?: string } => (parsed ??= parseJson(text))
+  return {
+    size,
+    text,
+    truncated,
+    get json() {
+      return parse().json
+    },
+    get jsonError() {
+      return parse().jsonError
+    },
+  }
+}
+
+function parseJson(text: string): { readonly json?: unknown; readonly jsonError?: string } {
+  if (text.trim() === '') return { jsonError: 'empty body' }
   try {
-    return { size, text, json: JSON.parse(text) as unknown, truncated }
+    return { json: JSON.parse(text) as unknown }
   } catch (err) {
-    return { size, text, truncated, jsonError: (err as Error).message }
+    return { jsonError: (err as Error).message }
   }
 }
 

@@ -18,8 +18,12 @@ export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(['authorization',
 /** Query, form and JSON field names that carry credentials (RFC 6749 §4–6, RFC 6750 §2.3, common API-key names). */
 const CREDENTIAL_NAMES = 'access_token|refresh_token|id_token|token|api[_-]?key|client_secret|password'
 const CREDENTIAL_FIELD = new RegExp(`^(?:${CREDENTIAL_NAMES})$`, 'i')
-/** A quick look before the full pattern: no credential name, nothing to do. */
-const CREDENTIAL_WORD = /token|key|secret|password/i
+/**
+ * A quick look before the full pattern: every credential name ends in one of these words, and the
+ * pattern wants it right before `=` or `"…:`. A recording line always holds `"_tokenId":`, which this
+ * passes over (a bare /token/ would not).
+ */
+const CREDENTIAL_WORD = /(?:token|key|secret|password)(?:=|"\s*:)/i
 
 /**
  * `name=value` in a query string or form body, and `"name": "value"` in JSON text, for a credential
@@ -69,8 +73,15 @@ function createScrubByValue(secrets: Iterable<readonly [string, string]>): Scrub
   // Which escapes the secrets could hide behind: a text without any of them holds only literal forms.
   const all = usable.map(([secret]) => secret).join('')
   const shortEscapes = /["\\/]/.test(all)
-  const spaces = all.includes(' ')
-  const encodedForms = (text: string): boolean => PERCENT_ESCAPE.test(text) || text.includes('\\u') || (shortEscapes && text.includes('\\')) || (spaces && text.includes('+'))
+  // A space may be written `+` (a form body, a query): with a few spaces, each spelling is a literal
+  // form too, so `+` in a text (as in every `…+json` media type) does not need the full pattern.
+  const spelled = usable.every(([secret]) => spaceCount(secret) <= MAX_SPELLED_SPACES)
+  if (spelled) {
+    for (const [secret, replacement] of usable) for (const form of plusSpellings(secret)) literal.push([form, replacement])
+    literal.sort((a, b) => b[0].length - a[0].length)
+  }
+  const plusMatters = !spelled && all.includes(' ')
+  const encodedForms = (text: string): boolean => PERCENT_ESCAPE.test(text) || text.includes('\\u') || (shortEscapes && text.includes('\\')) || (plusMatters && text.includes('+'))
   return (text) => {
     if (text.length < MIN_SCRUBBED_SECRET_LENGTH) return text
     // Fast path: without an escape character in the text only the literal forms can occur.
@@ -88,6 +99,21 @@ function createScrubByValue(secrets: Iterable<readonly [string, string]>): Scrub
 }
 
 const PERCENT_ESCAPE = /%[0-9a-f]{2}/i
+
+/** Secrets with more spaces than this are left to the full pattern whenever a text holds `+` (2^n spellings). */
+const MAX_SPELLED_SPACES = 4
+
+function spaceCount(secret: string): number {
+  return secret.split(' ').length - 1
+}
+
+/** The secret with each of its spaces written `+`, in every combination but the one with none. */
+function plusSpellings(secret: string): string[] {
+  const [first = '', ...rest] = secret.split(' ')
+  let forms = [first]
+  for (const part of rest) forms = forms.flatMap((form) => [`${form} ${part}`, `${form}+${part}`])
+  return forms.slice(1) // the first keeps every space: the secret itself
+}
 
 /** One character class per character of the secret: raw, percent-encoded, JSON-escaped. */
 function charwisePattern(secret: string): string {

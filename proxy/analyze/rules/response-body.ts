@@ -1,6 +1,7 @@
 import { validateRepresentation } from '../../../src/validation/schema-registry.js'
 import { finding, fromSchemaProblems } from '../findings.js'
 import { headerOf, type CheckDefinition } from '../exchange-view.js'
+import { TextMemo } from '../text-memo.js'
 import type { RepresentationName } from '../../../src/spec/representations.js'
 import type { Finding } from '../../../src/model/exchange.js'
 
@@ -34,11 +35,20 @@ export const responseBody: CheckDefinition = {
     }
     if (body.size === 0) return [finding('violation', 'response', emptyRule, `${response.status} without a body; §4 promises a ${representation}`)]
     if (body.truncated) return [finding('note', 'response', undefined, 'response body longer than --max-body-bytes: not validated')]
-    if (body.json === undefined) return [finding('violation', 'response', 'BODY-IS-JSON', `body is not JSON (${body.jsonError ?? 'binary'})`)]
-    const found = fromSchemaProblems(validateRepresentation(representation, body.json), 'response')
-    if (representation === 'ErrorMessage') found.push(...deleteHealthAsText(body.json))
-    return found
+    const checked = (): readonly Finding[] => checkRepresentation(representation, body.json, body.jsonError)
+    // The findings are a function of the representation and the text alone: a text seen before is not validated again.
+    return [...(body.text === undefined ? checked() : checkedBodies.get(representation, body.text, checked))]
   },
+}
+
+/** Texts of up to 64 KiB, 4 Mi characters in all (~8 MiB). */
+const checkedBodies = new TextMemo<readonly Finding[]>({ maxChars: 4 * 1024 * 1024, maxTextChars: 64 * 1024 })
+
+function checkRepresentation(representation: RepresentationName, json: unknown, jsonError: string | undefined): Finding[] {
+  if (json === undefined) return [finding('violation', 'response', 'BODY-IS-JSON', `body is not JSON (${jsonError ?? 'binary'})`)]
+  const found = fromSchemaProblems(validateRepresentation(representation, json), 'response')
+  if (representation === 'ErrorMessage') found.push(...deleteHealthAsText(json))
+  return found
 }
 
 /** §7: delete_health is a boolean "carried as the text \"true\" or \"false\"" in the samples: allowed, noted. */

@@ -10,12 +10,20 @@ describe('createScrub', () => {
     ['percent-encoded, upper case', `x ${encodeURIComponent(SECRET).replace("'", '%27')} y`],
     ['percent-encoded, lower case, space as +', 'x o%27Brien+tok%2f%2b%3d y'],
     ['JSON-escaped', 'x o\\u0027Brien tok\\/+\\u003D y'],
+    ['with its space as + and nothing else escaped', "x o'Brien+tok/+= y"],
     ['base64', `x ${Buffer.from(SECRET).toString('base64')} y`],
     ['base64url inside a longer base64 text', `x ${Buffer.from(`xy${SECRET}zz`).toString('base64url')} y`],
   ])('finds the secret %s', (_form, text) => {
     const scrubbed = scrub(text)
     expect(scrubbed).toContain('[R]')
     expect(scrubbed).not.toMatch(/Brien/)
+  })
+
+  it.each([
+    ['a few spaces', 'Bearer a b c d', 'x Bearer+a b+c+d, application/x+json'],
+    ['more spaces than are spelled out', 'one two three four five six', 'x one+two three+four five+six, application/x+json'],
+  ])('finds a secret with %s written with + for spaces', (_what, secret, text) => {
+    expect(createScrub([[secret, '[S]']])(text)).toBe('x [S], application/x+json')
   })
 
   it('leaves a secret shorter than four characters to redaction by name', () => {
