@@ -569,21 +569,35 @@ const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { '\\': '\\', '"': '"',
 
 /** A plain scalar by the YAML 1.2 core schema, in the composer's order of tags. */
 function resolvePlain(source: string): unknown {
-  if (source === '' || source === '~' || source === 'null' || source === 'Null' || source === 'NULL') return null
-  const first = source.charCodeAt(0)
-  // Most scalars are words: nothing below applies to something that starts with a letter other than t/f/T/F.
-  if (/^(?:[Tt]rue|TRUE)$/.test(source)) return true
-  if (/^(?:[Ff]alse|FALSE)$/.test(source)) return false
-  if ((first >= 0x30 && first <= 0x39) || first === 0x2b || first === DASH || first === 0x2e) {
-    if (/^0o[0-7]+$/.test(source)) return Number.parseInt(source.slice(2), 8)
-    if (/^[-+]?[0-9]+$/.test(source)) return Number.parseInt(source, 10)
-    if (/^0x[0-9a-fA-F]+$/.test(source)) return Number.parseInt(source.slice(2), 16)
-    if (/^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/.test(source)) {
-      if (source.slice(-3).toLowerCase() === 'nan') return Number.NaN
-      return source.startsWith('-') ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY
+  if (source.length <= 5) {
+    switch (source) {
+      case '':
+      case '~':
+      case 'null':
+      case 'Null':
+      case 'NULL':
+        return null
+      case 'true':
+      case 'True':
+      case 'TRUE':
+        return true
+      case 'false':
+      case 'False':
+      case 'FALSE':
+        return false
     }
-    if (/^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/.test(source)) return Number.parseFloat(source)
-    if (/^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/.test(source)) return Number.parseFloat(source)
   }
+  // Most scalars are words or paths: only one that starts with a digit, a sign or a dot can be a number.
+  const first = source.charCodeAt(0)
+  if (!((first >= 0x30 && first <= 0x39) || first === 0x2b || first === DASH || first === 0x2e)) return source
+  if (/^0o[0-7]+$/.test(source)) return Number.parseInt(source.slice(2), 8)
+  if (/^[-+]?[0-9]+$/.test(source)) return Number.parseInt(source, 10)
+  if (/^0x[0-9a-fA-F]+$/.test(source)) return Number.parseInt(source.slice(2), 16)
+  if (/^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/.test(source)) {
+    if (source.slice(-3).toLowerCase() === 'nan') return Number.NaN
+    return source.startsWith('-') ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY
+  }
+  if (/^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/.test(source)) return Number.parseFloat(source)
+  if (/^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/.test(source)) return Number.parseFloat(source)
   return source
 }
