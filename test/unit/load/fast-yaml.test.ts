@@ -152,6 +152,13 @@ describe('the quick YAML path', () => {
     ['a flow sequence over two lines', 'a: [1,\n  2]\n'],
     ['a nested map on the key line', 'a: b: c\n'],
     ['a missing comma', 'a: { b: 1 c: 2 }\n'],
+    ['a duplicate key in a flow map', 'a: { b: 1, b: 2 }\n'],
+    ['a plain scalar over two lines', 'a: one\n  two\n'],
+    ['a quoted scalar over two lines', 'a: "one\n  two"\n'],
+    ['keep chomping', 'a: |+\n  one\n\n'],
+    ['an indentation indicator', 'a: |2\n   one\n'],
+    ['a document marker', '---\na: 1\n'],
+    ['a CR line break', 'a: 1\r\nb: 2\r\n'],
   ])('leaves %s to the full composer', (_, text) => {
     expect(parseFastYaml(text)).toBeUndefined()
   })
