@@ -3,8 +3,8 @@
 // modules are loaded with jiti, which strips the types; the data is validated by run-options.ts the
 // same way whatever the file's language.
 import { existsSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { basename, extname, resolve } from 'node:path'
-import { createJiti } from 'jiti'
 import { ConformanceError, type SourceRef } from '../model/diagnostic.js'
 import type { YamlPath } from '../load/yaml-source.js'
 import { parseYamlSource } from '../load/yaml-source.js'
@@ -43,6 +43,8 @@ function readModuleConfig(path: string): ConfigSource {
     // Synchronous on purpose: options are resolved before anything runs. Node 20.19 can require() the
     // ES modules a config imports (`fitconform` itself); jiti transforms only what Node cannot load.
     // No cache on disk: a config is one small file, and we write nothing into the user's node_modules.
+    // Loaded here, not at start-up: most runs have no config module, and jiti costs ~0.1 s to load (issue 15).
+    const { createJiti } = createRequire(import.meta.url)('jiti') as typeof import('jiti')
     const jiti = createJiti(path, { fsCache: false, moduleCache: false, tryNative: true, interopDefault: false })
     const module = jiti(path) as { default?: unknown }
     exported = module?.default

@@ -1,20 +1,30 @@
 import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { join } from 'node:path'
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
+import type { ErrorObject, ValidateFunction } from 'ajv'
 import type { Diagnostic } from '../model/diagnostic.js'
 import { packageRoot } from '../package-root.js'
+import { loadCompiledValidator, SCENARIO_SCHEMA } from '../validation/compiled-validators.js'
 import { didYouMean } from './did-you-mean.js'
 import type { YamlSource } from './yaml-source.js'
 
 let validate: ValidateFunction | undefined
 
-/** schemas/scenario.schema.json is draft-07 (what yaml-language-server handles best): its own Ajv, compiled once. */
+/**
+ * The scenario schema's validator, made once: the one `npm run build` compiled, or, when there is
+ * none for this schema text, compiled here by Ajv (loaded only then) with the same options.
+ */
 function validator(): ValidateFunction {
   if (!validate) {
-    const schema = JSON.parse(readFileSync(join(packageRoot(), 'schemas', 'scenario.schema.json'), 'utf8')) as object
-    validate = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, verbose: true }).compile(schema)
+    const text = readFileSync(join(packageRoot(), 'schemas', SCENARIO_SCHEMA.file), 'utf8')
+    validate = loadCompiledValidator(SCENARIO_SCHEMA, text) ?? compileWithAjv(JSON.parse(text) as object)
   }
   return validate
+}
+
+function compileWithAjv(schema: object): ValidateFunction {
+  const { Ajv } = createRequire(import.meta.url)('ajv') as typeof import('ajv')
+  return new Ajv(SCENARIO_SCHEMA.options).compile(schema)
 }
 
 /** Validates a parsed scenario file; each problem points at its line and says what to do. */

@@ -1,7 +1,17 @@
+import { createRequire } from 'node:module'
 import { relative } from 'node:path'
-import { isNode, LineCounter, parseDocument, type Document } from 'yaml'
+import type { Document } from 'yaml'
 import type { Diagnostic, SourceRef } from '../model/diagnostic.js'
 import { type FastYaml, parseFastYaml } from './fast-yaml.js'
+
+// `yaml` (the composer) is loaded on first need: a file outside the quick subset, or a diagnostic
+// that points at a key. A run whose files all stay inside the subset does not pay for loading it
+// (issue 15). It is CommonJS under Node, so require() loads it synchronously, as import would.
+let yamlModule: typeof import('yaml') | undefined
+function yaml(): typeof import('yaml') {
+  yamlModule ??= createRequire(import.meta.url)('yaml') as typeof import('yaml')
+  return yamlModule
+}
 
 export type YamlPath = readonly (string | number)[]
 
@@ -19,24 +29,19 @@ function displayPath(absolutePath: string): string {
 
 export function parseYamlSource(absolutePath: string, text: string): { source?: YamlSource; diagnostics: Diagnostic[] } {
   const file = displayPath(absolutePath)
-  const lineCounter = new LineCounter()
-  const at = (offset: number): SourceRef => {
-    const { line, col } = lineCounter.linePos(offset)
-    return { file, line, column: col }
-  }
-  const fast = parseFastYaml(text, lineCounter.addNewLine)
+  const at = lineLocator(file, text)
+  const fast = parseFastYaml(text)
   if (fast) {
     // Values are located from the quick parse's offsets; a key, or a path that is not there, by the
     // full document, composed only the first time such a place is asked for (a diagnostic).
     let document: Document | undefined
     const full = (path: YamlPath, part?: 'key' | 'value'): SourceRef => {
-      document ??= parseDocument(text, { uniqueKeys: true, prettyErrors: false })
+      document ??= yaml().parseDocument(text, { uniqueKeys: true, prettyErrors: false })
       return locate(document, path, part, at)
     }
     return { source: { file, data: fast.data, locate: (path, part) => locateFast(fast, path, part, at) ?? full(path, part) }, diagnostics: [] }
   }
-  lineCounter.lineStarts.length = 0
-  const document = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false })
+  const document = yaml().parseDocument(text, { uniqueKeys: true, prettyErrors: false })
   if (document.errors.length > 0) {
     return {
       diagnostics: document.errors.map((error) => ({
@@ -57,6 +62,30 @@ export function parseYamlSource(absolutePath: string, text: string): { source?: 
   return { source: { file, data, locate: (path, part) => locate(document, path, part, at) }, diagnostics: [] }
 }
 
+/**
+ * file:line:col of an offset, with lines and columns counted from 1 as the composer's LineCounter
+ * counts them (line breaks are `\n`), so a place reads the same whichever way the file was parsed.
+ * The line starts are found on the first call.
+ */
+function lineLocator(file: string, text: string): (offset: number) => SourceRef {
+  let lineStarts: number[] | undefined
+  return (offset) => {
+    if (!lineStarts) {
+      lineStarts = [0]
+      for (let next = text.indexOf('\n'); next >= 0; next = text.indexOf('\n', next + 1)) lineStarts.push(next + 1)
+    }
+    // The last line start at or before the offset.
+    let low = 0
+    let high = lineStarts.length - 1
+    while (low < high) {
+      const middle = (low + high + 1) >> 1
+      if (lineStarts[middle]! <= offset) low = middle
+      else high = middle - 1
+    }
+    return { file, line: low + 1, column: offset - lineStarts[low]! + 1 }
+  }
+}
+
 function locateFast(fast: FastYaml, path: YamlPath, part: 'key' | 'value' | undefined, at: (offset: number) => SourceRef): SourceRef | undefined {
   if (part === 'key' || fast.rootOffset === undefined) return undefined
   let value = fast.data
@@ -73,6 +102,7 @@ function locateFast(fast: FastYaml, path: YamlPath, part: 'key' | 'value' | unde
 
 function locate(document: Document, path: YamlPath, part: 'key' | 'value' | undefined, at: (offset: number) => SourceRef): SourceRef {
   // Walk up to the nearest ancestor that exists (an absent key is reported at its parent).
+  const { isNode } = yaml()
   for (let length = path.length; length >= 0; length--) {
     const prefix = path.slice(0, length)
     if (part === 'key' && length === path.length && length > 0) {
@@ -88,6 +118,7 @@ function locate(document: Document, path: YamlPath, part: 'key' | 'value' | unde
 }
 
 function isKeyOf(item: unknown, name: unknown): boolean {
+  const { isNode } = yaml()
   if (!item || typeof item !== 'object' || !('key' in item)) return false
   const key = (item as { key: unknown }).key
   return isNode(key) && 'value' in key && (key as { value: unknown }).value === name
