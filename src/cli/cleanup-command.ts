@@ -6,7 +6,7 @@ import { DEFAULT_CONFIG_VALUES, type RunContext } from '../execute/run-context.j
 import { undoOpenWork } from '../execute/undo.js'
 import { formatDiagnostic } from '../report/format-diagnostic.js'
 import type { Screen } from '../report/reporter.js'
-import { EXIT } from './exit-codes.js'
+import { EXIT } from '../shared/exit-codes.js'
 import { resolveRunOptions, type RunFlags } from './run-options.js'
 import { processScreen } from './screen.js'
 

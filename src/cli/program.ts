@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander'
-import { packageVersion } from '../package-root.js'
+import { packageVersion } from '../shared/package-root.js'
 import { DEFAULT_REPORTERS } from '../report/default-reporters.js'
 import { collect, parseBaseUrl, parseDuration, parsePort, parsePositiveInt, parseSeed, parseShard } from './option-parsers.js'
 import { addProxyCommands } from './proxy-commands.js'

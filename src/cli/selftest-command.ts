@@ -4,7 +4,7 @@ import { writeReportFile } from '../report/output-path.js'
 import type { Screen } from '../report/reporter.js'
 import { runSelftest, type SelftestRow } from '../selftest/run-selftest.js'
 import { selftestTargets } from '../selftest/selftest-targets.js'
-import { EXIT } from './exit-codes.js'
+import { EXIT } from '../shared/exit-codes.js'
 import { builtInSuites } from './run-command.js'
 import { processScreen } from './screen.js'
 

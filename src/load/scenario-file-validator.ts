@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import type { Diagnostic } from '../model/diagnostic.js'
-import { packageRoot } from '../package-root.js'
+import { packageRoot } from '../shared/package-root.js'
 import { didYouMean } from './did-you-mean.js'
 import type { YamlSource } from './yaml-source.js'
 
