@@ -63,15 +63,3 @@ export function bodyFromText(text: string, options: { size?: number; truncated?:
     return { size, text, truncated, jsonError: (err as Error).message }
   }
 }
-
-/** A header map from a raw `[name, value, …]` list. */
-export function headerMap(rawHeaders: readonly string[]): Map<string, string[]> {
-  const map = new Map<string, string[]>()
-  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-    const name = (rawHeaders[i] as string).toLowerCase()
-    const list = map.get(name) ?? []
-    list.push(rawHeaders[i + 1] as string)
-    map.set(name, list)
-  }
-  return map
-}

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks'
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici'
 import { decodeContent } from '../shared/content-decoding.js'
+import { joinHeaders } from '../shared/headers.js'
 import { BodyTooLargeError } from './transport-error.js'
 import { sendOnWire } from './wire-client.js'
 
@@ -65,7 +66,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         signal: AbortSignal.timeout(options.timeoutMs),
       })
       const wire = await readCapped(response.body, cap, outgoing.url)
-      const headers = flattenHeaders(response.headers)
+      const headers = joinHeaders(Object.entries(response.headers))
       return decoded({ status: response.statusCode, headers, body: wire, wireBytes: wire.length, durationMs: performance.now() - started }, cap)
     },
     async close() {
@@ -100,14 +101,4 @@ async function decoded(response: IncomingResponse, cap: number): Promise<Incomin
   const { bytes, truncated, decodeError } = await decodeContent(response.body, coding, cap)
   if (truncated) throw new BodyTooLargeError('the decoded body', cap)
   return decodeError === undefined ? { ...response, body: bytes } : response
-}
-
-function flattenHeaders(headers: Readonly<Record<string, string | string[] | undefined>>): Record<string, string> {
-  const flat: Record<string, string> = {}
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue
-    const key = name.toLowerCase()
-    flat[key] = Array.isArray(value) ? value.join(key === 'set-cookie' ? '\n' : ', ') : value
-  }
-  return flat
 }

@@ -1,6 +1,7 @@
 import { connect as connectTcp, type Socket } from 'node:net'
 import { performance } from 'node:perf_hooks'
 import { connect as connectTls } from 'node:tls'
+import { headerMap, joinHeaders } from '../shared/headers.js'
 import type { HttpClientOptions, IncomingResponse, OutgoingRequest } from './http-client.js'
 import { BodyTooLargeError } from './transport-error.js'
 
@@ -93,14 +94,12 @@ export function parseRawResponse(raw: Buffer, method: string): Omit<IncomingResp
   const [statusLine = '', ...headerLines] = raw.subarray(0, end).toString('latin1').split('\r\n')
   const status = /^HTTP\/1\.[01] (\d{3})/.exec(statusLine)
   if (!status) throw wireError('UND_ERR_INVALID_RESPONSE', `not an HTTP/1.1 status line: ${JSON.stringify(statusLine.slice(0, 60))}`)
-  const headers: Record<string, string> = {}
+  const rawHeaders: string[] = []
   for (const line of headerLines) {
     const colon = line.indexOf(':')
-    if (colon <= 0) continue
-    const name = line.slice(0, colon).trim().toLowerCase()
-    const value = line.slice(colon + 1).trim()
-    headers[name] = headers[name] === undefined ? value : `${headers[name]}${name === 'set-cookie' ? '\n' : ', '}${value}`
+    if (colon > 0) rawHeaders.push(line.slice(0, colon).trim(), line.slice(colon + 1).trim())
   }
+  const headers = joinHeaders(headerMap(rawHeaders))
   const code = Number(status[1])
   const rest = raw.subarray(end + 4)
   const bodyForbidden = method === 'HEAD' || code === 204 || code === 304 || code < 200
