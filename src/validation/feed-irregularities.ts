@@ -1,6 +1,6 @@
 // The documented irregularities of feed items (§2.2, "Observed irregularities a builder must
 // tolerate"): they are not schema errors, so the schema allows them and this file reports them.
-import { describeValue } from './describe-problem.js'
+import { describeValue } from '../shared/format-value.js'
 import type { SchemaProblem } from './schema-problem.js'
 import type { ExpectedGap } from './schema-walk.js'
 
