@@ -2,45 +2,12 @@ import { performance } from 'node:perf_hooks'
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici'
 import { decodeContent } from '../shared/content-decoding.js'
 import { joinHeaders } from '../shared/headers.js'
-import { BodyTooLargeError } from './transport-error.js'
+import { BodyTooLargeError } from '../shared/transport-failure.js'
+import type { HttpClient, HttpClientOptions, IncomingResponse } from './http-exchange.js'
 import { sendOnWire } from './wire-client.js'
 
-/** The default of --max-body-bytes (the proxy's flag of the same name has the same default). */
+/** The default of the runner's --max-body-bytes (the proxy records bodies up to its own, smaller default). */
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024
-
-export interface HttpClientOptions {
-  readonly timeoutMs: number
-  /** PEM text of extra certificate authorities (--ca). */
-  readonly ca?: string
-  readonly insecure: boolean
-  /** A response body larger than this (as sent, or once decoded) is not read on: BodyTooLargeError. */
-  readonly maxBodyBytes?: number
-}
-
-export interface OutgoingRequest {
-  readonly method: string
-  readonly url: string
-  readonly headers: Readonly<Record<string, string>>
-  readonly body?: string
-  /** Read the raw bytes on a fresh socket (see wire-client.ts). */
-  readonly wire: boolean
-}
-
-export interface IncomingResponse {
-  readonly status: number
-  /** Lower-case names; repeated headers joined with ", " (set-cookie with "\n"). */
-  readonly headers: Readonly<Record<string, string>>
-  /** Decoded when the server sent a Content-Encoding (gzip, deflate, br). */
-  readonly body: Buffer
-  /** Bytes on the wire, before decoding: what Content-Length counts. */
-  readonly wireBytes: number
-  readonly durationMs: number
-}
-
-export interface HttpClient {
-  send(request: OutgoingRequest): Promise<IncomingResponse>
-  close(): Promise<void>
-}
 
 /**
  * The only file that imports undici. One keep-alive dispatcher per run; HTTP(S)_PROXY and NO_PROXY

@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../model/diagnostic.js'
 import type { TokenRole } from '../model/scenario.js'
 import { mediaTypeOf } from '../validation/representations.js'
-import type { IncomingResponse } from './http-client.js'
+import type { IncomingResponse } from './http-exchange.js'
 import { authorizationFor, type RunContext } from './run-context.js'
 import { resolveUrl } from './resolve-url.js'
 import { transportDiagnostic } from './transport-error.js'

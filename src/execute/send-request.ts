@@ -4,7 +4,7 @@ import type { Scope } from '../expression/evaluate-expression.js'
 import { renderTemplate } from '../expression/render-template.js'
 import { parseHttpDate } from '../validation/time-formats.js'
 import { mediaTypeOfNameOrType } from '../validation/representations.js'
-import type { IncomingResponse, OutgoingRequest } from './http-client.js'
+import type { IncomingResponse, OutgoingRequest } from './http-exchange.js'
 import { resolveUrl } from './resolve-url.js'
 import { authorizationFor, type RunContext } from './run-context.js'
 
