@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { loadSuites } from '../src/load/load-suites.js'
-import { packageRoot } from '../src/package-root.js'
+import { packageRoot } from '../src/shared/package-root.js'
 import { figure, type Figure } from './support/figures.js'
 import { CLI, runNode, startServerProcess, temporaryFolder } from './support/processes.js'
 import { greedySchedule } from './support/schedule.js'

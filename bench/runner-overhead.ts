@@ -12,7 +12,7 @@ import type { CapturedItem, CapturedRun } from './support/captured-run.js'
 import { captureSuiteRequests } from './support/request-capture.js'
 import { greedySchedule } from './support/schedule.js'
 import { median, round, sum } from './support/statistics.js'
-import { packageRoot } from '../src/package-root.js'
+import { packageRoot } from '../src/shared/package-root.js'
 
 const RUNNER_CONCURRENCY = 4
 

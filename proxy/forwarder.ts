@@ -15,6 +15,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { performance } from 'node:perf_hooks'
 import { Pool, type Dispatcher } from 'undici'
 import type { ExchangeError, ExchangeErrorCode } from '../src/model/exchange.js'
+import { classifyTransportError } from '../src/shared/transport-failure.js'
 import { endToEndHeaders } from './target.js'
 
 export interface ForwarderOptions {
@@ -215,20 +216,21 @@ class ClientGoneError extends Error {
   }
 }
 
-const CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL'])
-const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT'])
-const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'UND_ERR_CLOSED'])
-
 /** Maps a transport error to our code and a plain-text reason (no header values, so no token). */
 function describeUpstreamError(err: Error): [ExchangeErrorCode, string] {
   if (err instanceof ClientGoneError) return ['E_CLIENT_ABORTED', 'the client closed the connection']
-  const code = String((err as { code?: unknown }).code ?? '')
-  if (CONNECT_CODES.has(code)) return ['E_CONNECT', `upstream unreachable (${code})`]
-  if (code.startsWith('ERR_TLS') || /CERT|SSL|SELF_SIGNED/.test(code)) {
-    return ['E_CONNECT', `upstream TLS handshake failed (${code}); --insecure accepts a self-signed certificate`]
+  const { failure, code } = classifyTransportError(err)
+  switch (failure) {
+    case 'connect':
+      return ['E_CONNECT', `upstream unreachable (${code})`]
+    case 'tls':
+      return ['E_CONNECT', `upstream TLS handshake failed (${code}); --insecure accepts a self-signed certificate`]
+    case 'timeout':
+      return ['E_TIMEOUT', `upstream too slow (${code})`]
+    case 'reset':
+      return ['E_UPSTREAM_RESET', `upstream closed the connection (${code})`]
+    case 'invalid-response':
+      return ['E_UPSTREAM_RESET', `upstream response is not valid HTTP/1.1 (${code})`]
   }
-  if (TIMEOUT_CODES.has(code)) return ['E_TIMEOUT', `upstream too slow (${code})`]
-  if (RESET_CODES.has(code)) return ['E_UPSTREAM_RESET', `upstream closed the connection (${code})`]
-  if (code.startsWith('HPE_')) return ['E_UPSTREAM_RESET', `upstream response is not valid HTTP/1.1 (${code})`]
-  return ['E_TRANSPORT', `upstream request failed (${code === '' ? err.name : code})`]
+  return ['E_TRANSPORT', `upstream request failed (${code ?? err.name})`]
 }

@@ -27,6 +27,7 @@ import type {
 import type { DecodedBody } from './body-decoding.js'
 import type { CapturedExchange } from './recorder.js'
 import { cookiePairs, type Redactor } from './redaction.js'
+import { rawHeaderValues } from '../src/shared/headers.js'
 
 export interface EntryInput {
   readonly exchange: CapturedExchange
@@ -80,7 +81,7 @@ function sortedFinding(f: Finding, redactor: Redactor): Finding {
 
 function harRequest(input: EntryInput, redactor: Redactor): HarRequest {
   const { exchange, url } = input
-  const contentType = firstHeader(exchange.requestHeaders, 'content-type')
+  const contentType = rawHeaderValues(exchange.requestHeaders, 'content-type')[0]
   const postData: HarPostData | undefined =
     exchange.requestBody.size === 0
       ? undefined
@@ -129,7 +130,7 @@ function harResponse(input: EntryInput, redactor: Redactor): HarResponse {
       statusText: generated?.statusText ?? '',
     }
   }
-  const contentType = firstHeader(response.rawHeaders, 'content-type')
+  const contentType = rawHeaderValues(response.rawHeaders, 'content-type')[0]
   const decoded = input.responseBody
   const content: HarContent =
     decoded === undefined || decoded.bytes.length === 0
@@ -155,7 +156,7 @@ function harResponse(input: EntryInput, redactor: Redactor): HarResponse {
     headers: harHeaders(response.rawHeaders, redactor),
     headersSize: -1,
     httpVersion: 'HTTP/1.1',
-    redirectURL: redactor.scrub(firstHeader(response.rawHeaders, 'location') ?? ''),
+    redirectURL: redactor.scrub(rawHeaderValues(response.rawHeaders, 'location')[0] ?? ''),
     status: response.status,
     statusText: response.statusText,
   }
@@ -217,13 +218,6 @@ function harTimings(exchange: CapturedExchange): HarTimings {
   // A server may answer before it read the whole request: the send phase then ends at the head.
   const sent = Math.min(exchange.times.requestSent ?? head, head)
   return { blocked: -1, connect: -1, dns: -1, receive: round(end - head), send: round(sent - start), ssl: -1, wait: round(head - sent) }
-}
-
-function firstHeader(rawHeaders: readonly string[], name: string): string | undefined {
-  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-    if ((rawHeaders[i] as string).toLowerCase() === name) return rawHeaders[i + 1]
-  }
-  return undefined
 }
 
 function round(ms: number): number {

@@ -5,14 +5,15 @@
 import type { EndpointRef, ExchangeEntry, Finding, FindingKind } from '../src/model/exchange.js'
 import { analyzeExchange } from './analyze/index.js'
 import { matchEndpoint } from './analyze/endpoints.js'
-import { bodyFromText, headerMap, NO_BODY, type BodyView, type ExchangeView } from './analyze/exchange-view.js'
+import { bodyFromText, NO_BODY, type BodyView, type ExchangeView } from './analyze/exchange-view.js'
 import { applyStrict } from './analyze/findings.js'
 import { decodeBody, type DecodedBody } from './body-decoding.js'
 import type { ExchangeLog } from './exchange-log.js'
 import { toExchangeEntry } from './har-entry.js'
 import type { CapturedExchange } from './recorder.js'
 import type { Redactor } from './redaction.js'
-import { apiPathOf, rawHeaderValues } from './target.js'
+import { apiPathOf } from './target.js'
+import { headerMap, rawHeaderValues } from '../src/shared/headers.js'
 
 export interface ProcessOptions {
   readonly target: URL

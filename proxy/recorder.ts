@@ -6,7 +6,7 @@
 import type { IncomingMessage } from 'node:http'
 import type { ExchangeError } from '../src/model/exchange.js'
 import type { ForwardObserver, ForwardOutcome, ForwardTimes, ResponseHead } from './forwarder.js'
-import { rawHeaderValues } from './target.js'
+import { rawHeaderValues } from '../src/shared/headers.js'
 
 /** The first bytes of a body and its full length. */
 export interface CapturedBody {

@@ -17,6 +17,8 @@
 import { createHmac, randomBytes } from 'node:crypto'
 import { PATH_POINT_PERSONAL_FIELDS, PROFILE_PERSONAL_FIELDS } from '../src/model/personal-data-fields.js'
 import { CREDENTIAL_HEADERS, createScrub, isCredentialField, MIN_SCRUBBED_SECRET_LENGTH, type Scrub } from '../src/shared/secrets.js'
+import { ANY, parseJsonPath, type JsonPathSegment } from '../src/shared/json-path.js'
+import { escapePointerSegment } from '../src/shared/json-pointer.js'
 
 /** `a=1&b=2`: a form-encoded body (no spaces, no JSON). */
 const FORM_BODY = /^[\w.~%+-]+=[^&\s]*(?:&[\w.~%+-]+=[^&\s]*)*$/
@@ -62,14 +64,12 @@ export interface RedactionSettings {
 /** Token ids kept for reuse; past this many, the cache starts over. */
 const MAX_CACHED_IDS = 10_000
 
-type PathSegment = string | typeof WILDCARD
-const WILDCARD = Symbol('wildcard')
 
 /** Holds the key and the secrets seen so far; one per recording session. */
 export class Redactor {
   readonly #key: Buffer | string
   readonly #headers: ReadonlySet<string>
-  readonly #bodyPaths: readonly PathSegment[][]
+  readonly #bodyPaths: readonly JsonPathSegment[][]
   readonly #personal: boolean
   readonly #settings: RedactionSettings
   /** Secret → its replacement, longest first when applied. */
@@ -286,39 +286,24 @@ export function cookiePairs(value: string, isSetCookie: boolean): [string, strin
   return pairs
 }
 
-/** `$.path[*].latitude` → ['path', *, 'latitude']. Throws on an empty path. */
-export function parseJsonPath(path: string): PathSegment[] {
-  const body = path.trim().replace(/^\$\.?/, '')
-  const segments: PathSegment[] = []
-  for (const match of body.matchAll(/([^.[\]]+)|\[(\*|\d+|'[^']*'|"[^"]*")\]/g)) {
-    const name = match[1]
-    const bracket = match[2]
-    if (name !== undefined) segments.push(name === '*' ? WILDCARD : name)
-    else if (bracket === '*') segments.push(WILDCARD)
-    else if (bracket !== undefined) segments.push(bracket.replace(/^['"]|['"]$/g, ''))
-  }
-  if (segments.length === 0) throw new Error(`not a JSON path: "${path}"`)
-  return segments
-}
-
-function redactAt(value: unknown, path: readonly PathSegment[], pointer: string, hits: string[]): unknown {
+function redactAt(value: unknown, path: readonly JsonPathSegment[], pointer: string, hits: string[]): unknown {
   const [head, ...rest] = path
   if (head === undefined) {
     hits.push(pointer)
     return placeholderFor(value)
   }
   if (Array.isArray(value)) {
-    if (head === WILDCARD) return value.map((item, i) => redactAt(item, rest, `${pointer}/${i}`, hits))
+    if (head === ANY) return value.map((item, i) => redactAt(item, rest, `${pointer}/${i}`, hits))
     const index = Number(head)
     if (!Number.isInteger(index) || index < 0 || index >= value.length) return value
     return value.map((item, i) => (i === index ? redactAt(item, rest, `${pointer}/${i}`, hits) : item))
   }
   if (value === null || typeof value !== 'object') return value
   const record = value as Record<string, unknown>
-  const keys = head === WILDCARD ? Object.keys(record) : Object.hasOwn(record, head) ? [head] : []
+  const keys = head === ANY ? Object.keys(record) : Object.hasOwn(record, head) ? [head] : []
   if (keys.length === 0) return value
   const copy: Record<string, unknown> = { ...record }
-  for (const key of keys) copy[key] = redactAt(record[key], rest, `${pointer}/${escapePointer(key)}`, hits)
+  for (const key of keys) copy[key] = redactAt(record[key], rest, `${pointer}/${escapePointerSegment(key)}`, hits)
   return copy
 }
 
@@ -326,8 +311,4 @@ function placeholderFor(value: unknown): unknown {
   if (typeof value === 'number') return 0
   if (typeof value === 'boolean') return false
   return '[redacted]'
-}
-
-function escapePointer(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1')
 }

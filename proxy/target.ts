@@ -44,16 +44,6 @@ function connectionTokens(rawHeaders: readonly string[]): Set<string> {
   return tokens
 }
 
-/** All values of one header (case-insensitive) in a raw header list. */
-export function rawHeaderValues(rawHeaders: readonly string[], name: string): string[] {
-  const lower = name.toLowerCase()
-  const values: string[] = []
-  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-    if ((rawHeaders[i] as string).toLowerCase() === lower) values.push(rawHeaders[i + 1] as string)
-  }
-  return values
-}
-
 /** The base path of a target URL without its trailing slash ('' for the root). */
 function basePathOf(target: URL): string {
   return target.pathname.replace(/\/+$/, '')

@@ -82,15 +82,3 @@ function parseJson(text: string): { readonly json?: unknown; readonly jsonError?
     return { jsonError: (err as Error).message }
   }
 }
-
-/** A header map from a raw `[name, value, …]` list. */
-export function headerMap(rawHeaders: readonly string[]): Map<string, string[]> {
-  const map = new Map<string, string[]>()
-  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-    const name = (rawHeaders[i] as string).toLowerCase()
-    const list = map.get(name) ?? []
-    list.push(rawHeaders[i + 1] as string)
-    map.set(name, list)
-  }
-  return map
-}

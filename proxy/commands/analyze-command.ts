@@ -1,6 +1,7 @@
 import { createSkipWarnings } from '../read-exchanges.js'
 import { formatSummary, summarizeRecordings } from '../summarize-recording.js'
-import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, processIO, type CommandIO } from './io.js'
+import { EXIT } from '../../src/shared/exit-codes.js'
+import { processIO, type CommandIO } from './io.js'
 import { recordingParts } from './recording-parts.js'
 
 export interface AnalyzeCommandOptions {
@@ -14,12 +15,12 @@ export interface AnalyzeCommandOptions {
  */
 export async function runAnalyzeCommand(files: readonly string[], options: AnalyzeCommandOptions, io: CommandIO = processIO): Promise<number> {
   const parts = recordingParts(files, io)
-  if (parts === undefined) return EXIT_USAGE
+  if (parts === undefined) return EXIT.usage
   const warnings = createSkipWarnings(io.err)
   const summary = await summarizeRecordings(parts, warnings.onSkipped)
   const skipped = warnings.summary()
   if (skipped !== undefined) io.err(skipped)
   if (options.json === true) io.out(JSON.stringify({ schemaVersion: 1, ...summary }, null, 2))
   else for (const line of formatSummary(summary)) io.out(line)
-  return summary.kinds.violation > 0 ? EXIT_FINDINGS : EXIT_OK
+  return summary.kinds.violation > 0 ? EXIT.failed : EXIT.ok
 }

@@ -1,9 +1,10 @@
 import { createWriteStream } from 'node:fs'
 import { resolve } from 'node:path'
-import { packageVersion } from '../../src/package-root.js'
+import { packageVersion } from '../../src/shared/package-root.js'
 import { writeHarFile } from '../har-file.js'
 import { createSkipWarnings } from '../read-exchanges.js'
-import { EXIT_OK, EXIT_USAGE, processIO, type CommandIO } from './io.js'
+import { EXIT } from '../../src/shared/exit-codes.js'
+import { processIO, type CommandIO } from './io.js'
 import { recordingParts } from './recording-parts.js'
 
 export interface HarCommandOptions {
@@ -17,12 +18,12 @@ export interface HarCommandOptions {
  */
 export async function runHarCommand(files: readonly string[], options: HarCommandOptions, io: CommandIO = processIO): Promise<number> {
   const parts = recordingParts(files, io)
-  if (parts === undefined) return EXIT_USAGE
+  if (parts === undefined) return EXIT.usage
   const output = options.output ?? besideRecording(files[0] ?? 'recording')
   const toStdout = output === '-'
   if (!toStdout && parts.some((part) => resolve(part) === resolve(output))) {
     io.err(`error: ${output} is a recording being read; name another file with -o`)
-    return EXIT_USAGE
+    return EXIT.usage
   }
   const warnings = createSkipWarnings(io.err)
   try {
@@ -34,10 +35,10 @@ export async function runHarCommand(files: readonly string[], options: HarComman
     const receipt = `wrote ${result.entries} entries to ${toStdout ? 'stdout' : output}`
     if (toStdout) io.err(receipt)
     else io.out(receipt)
-    return EXIT_OK
+    return EXIT.ok
   } catch (err) {
     io.err(`error: cannot write ${toStdout ? 'stdout' : output}: ${(err as Error).message}`)
-    return EXIT_USAGE
+    return EXIT.usage
   }
 }
 

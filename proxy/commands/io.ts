@@ -17,9 +17,3 @@ export const processIO: CommandIO = {
   },
   stdout: process.stdout,
 }
-
-/** Exit codes, as in the rest of fitconform: 0 fine, 1 findings or a failure, 2 usage or unreadable input. */
-// These must equal EXIT in src/cli/exit-codes.ts (proxy/ may not import src/cli; test/unit/proxy/exit-codes.test.ts checks).
-export const EXIT_OK = 0
-export const EXIT_FINDINGS = 1
-export const EXIT_USAGE = 2

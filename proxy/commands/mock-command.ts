@@ -1,7 +1,8 @@
 import { loadMockRecording, startMockServer } from '../mock-server.js'
 import { REDACT_KEY_ENV } from '../proxy-defaults.js'
 import { createSkipWarnings } from '../read-exchanges.js'
-import { EXIT_OK, EXIT_USAGE, processIO, type CommandIO } from './io.js'
+import { EXIT } from '../../src/shared/exit-codes.js'
+import { processIO, type CommandIO } from './io.js'
 import { DEFAULT_HOST, hostWarning, listenErrorMessage, normalizeHost } from './listen-address.js'
 import { recordingParts } from './recording-parts.js'
 import { waitForStop } from './wait-for-stop.js'
@@ -23,7 +24,7 @@ export interface MockCommandOptions {
  */
 export async function runMockCommand(files: readonly string[], options: MockCommandOptions, io: CommandIO = processIO): Promise<number> {
   const parts = recordingParts(files, io)
-  if (parts === undefined) return EXIT_USAGE
+  if (parts === undefined) return EXIT.usage
   const warnings = createSkipWarnings(io.err)
   const recording = await loadMockRecording(parts, warnings.onSkipped)
   const skipped = warnings.summary()
@@ -38,7 +39,7 @@ export async function runMockCommand(files: readonly string[], options: MockComm
     mock = await startMockServer(recording, { port, host, ...(redactKey === undefined ? {} : { redactKey }), ...(options.quiet === true ? {} : { log: io.err }) })
   } catch (err) {
     io.err(`error: ${listenErrorMessage(err, { host, port }) ?? `cannot start the mock server: ${(err as Error).message}`}`)
-    return EXIT_USAGE
+    return EXIT.usage
   }
   const failed = recording.failed === 0 ? '' : ` (${recording.failed} failed exchanges left out)`
   const credentials = redactKey === undefined ? `credentials matched on presence only (set ${REDACT_KEY_ENV} to the recording's key to match which one)` : 'credentials matched by their keyed hash'
@@ -46,5 +47,5 @@ export async function runMockCommand(files: readonly string[], options: MockComm
   options.onReady?.(mock.url)
   await waitForStop(options.signal)
   await mock.close()
-  return EXIT_OK
+  return EXIT.ok
 }

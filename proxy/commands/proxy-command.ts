@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs'
 import { REDACT_KEY_ENV } from '../proxy-defaults.js'
 import { startProxy } from '../proxy-server.js'
 import { Redactor } from '../redaction.js'
-import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, processIO, type CommandIO } from './io.js'
+import { EXIT } from '../../src/shared/exit-codes.js'
+import { processIO, type CommandIO } from './io.js'
 import { DEFAULT_HOST, hostWarning, listenErrorMessage, normalizeHost } from './listen-address.js'
 import { waitForStop } from './wait-for-stop.js'
 
@@ -38,21 +39,21 @@ export interface ProxyCommandOptions {
 export async function runProxyCommand(options: ProxyCommandOptions, io: CommandIO = processIO): Promise<number> {
   if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) {
     io.err('error: --tls-cert and --tls-key go together')
-    return EXIT_USAGE
+    return EXIT.usage
   }
   let tls: { cert: Buffer; key: Buffer } | undefined
   try {
     if (options.tlsCert !== undefined && options.tlsKey !== undefined) tls = { cert: readFileSync(options.tlsCert), key: readFileSync(options.tlsKey) }
   } catch (err) {
     io.err(`error: cannot read the TLS certificate or key: ${(err as Error).message}`)
-    return EXIT_USAGE
+    return EXIT.usage
   }
   let redactor: Redactor
   try {
     redactor = new Redactor({ key: process.env[REDACT_KEY_ENV] || undefined, bodyPaths: options.redact, headers: options.redactHeader, personal: options.redactPersonal })
   } catch (err) {
     io.err(`error: ${(err as Error).message}`)
-    return EXIT_USAGE
+    return EXIT.usage
   }
   const host = normalizeHost(options.host ?? DEFAULT_HOST)
   const warning = hostWarning(host)
@@ -77,7 +78,7 @@ export async function runProxyCommand(options: ProxyCommandOptions, io: CommandI
     })
   } catch (err) {
     io.err(`error: ${listenErrorMessage(err, { host, port: options.port ?? 0 }) ?? `cannot start the proxy: ${(err as Error).message}`}`)
-    return EXIT_USAGE
+    return EXIT.usage
   }
   io.out(`fitconform proxy listening on ${proxy.url} → ${options.target.href}${options.record === undefined ? '' : `, recording to ${options.record}`}`)
   options.onReady?.(proxy.url)
@@ -91,7 +92,7 @@ export async function runProxyCommand(options: ProxyCommandOptions, io: CommandI
   )
   if (unrecorded > 0) {
     io.err(`error: ${unrecorded} of ${exchanges} exchanges were forwarded but are NOT in the recording ${options.record ?? ''} (see the errors above)`)
-    return EXIT_FINDINGS
+    return EXIT.failed
   }
-  return options.strict === true && findings.violation > 0 ? EXIT_FINDINGS : EXIT_OK
+  return options.strict === true && findings.violation > 0 ? EXIT.failed : EXIT.ok
 }

@@ -1,9 +1,10 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join, relative, resolve, sep } from 'node:path'
-import { packageRoot } from '../../src/package-root.js'
+import { packageRoot } from '../../src/shared/package-root.js'
 import { createSkipWarnings } from '../read-exchanges.js'
 import { scaffoldRecording } from '../scaffold/scaffold-recording.js'
-import { EXIT_OK, EXIT_USAGE, processIO, type CommandIO } from './io.js'
+import { EXIT } from '../../src/shared/exit-codes.js'
+import { processIO, type CommandIO } from './io.js'
 import { recordingParts } from './recording-parts.js'
 
 export interface ScaffoldCommandOptions {
@@ -20,12 +21,12 @@ export interface ScaffoldCommandOptions {
  */
 export async function runScaffoldCommand(files: readonly string[], options: ScaffoldCommandOptions, io: CommandIO = processIO): Promise<number> {
   const parts = recordingParts(files, io)
-  if (parts === undefined) return EXIT_USAGE
+  if (parts === undefined) return EXIT.usage
   const output = resolve(options.output)
   const builtIn = join(packageRoot(), 'suites')
   if (options.intoSuites !== true && (output === builtIn || output.startsWith(`${builtIn}${sep}`))) {
     io.err(`error: ${options.output} is inside the built-in suites/; scaffolded scenarios need review first (pass --into-suites to write there anyway)`)
-    return EXIT_USAGE
+    return EXIT.usage
   }
   const schemaPath = relative(output, join(packageRoot(), 'schemas', 'scenario.schema.json')).split(sep).join('/')
   const warnings = createSkipWarnings(io.err)
@@ -35,7 +36,7 @@ export async function runScaffoldCommand(files: readonly string[], options: Scaf
   const inTheWay = outcome.files.filter((file) => existsSync(join(output, file.name)))
   if (inTheWay.length > 0 && options.force !== true) {
     io.err(`error: these files exist in ${options.output} (pass --force to overwrite): ${inTheWay.map((file) => file.name).join(', ')}`)
-    return EXIT_USAGE
+    return EXIT.usage
   }
   mkdirSync(output, { recursive: true })
   for (const file of outcome.files) writeFileSync(join(output, file.name), file.text)
@@ -43,5 +44,5 @@ export async function runScaffoldCommand(files: readonly string[], options: Scaf
   for (const item of outcome.leftOut) io.out(`  left out exchange #${item.exchange}: ${item.reason}`)
   const unlisted = outcome.leftOutCount - outcome.leftOut.length
   if (unlisted > 0) io.out(`  … and ${unlisted} more exchange(s) left out`)
-  return EXIT_OK
+  return EXIT.ok
 }

@@ -2,6 +2,7 @@
 import type { EndpointRef, ExchangeEntry, Finding } from '../../src/model/exchange.js'
 import { matchEndpoint, type EndpointDefinition } from '../analyze/endpoints.js'
 import { pathnameOf, stripBasePath } from '../recording-paths.js'
+import { parseJsonOrUndefined } from '../../src/shared/parse-json.js'
 
 export interface ScaffoldExchange {
   readonly id: number
@@ -63,21 +64,12 @@ function firstValues(headers: readonly { name: string; value: string }[]): Map<s
 
 function parsedOrText(text: string | undefined): { requestJson?: unknown; requestText?: string } {
   if (text === undefined || text === '') return {}
-  const json = parseJson(text)
+  const json = parseJsonOrUndefined(text)
   return json === undefined ? { requestText: text } : { requestJson: json }
 }
 
 function responseJsonOf(status: number, text: string | undefined): { responseJson?: unknown } {
   if (status !== 403) return {}
-  const json = parseJson(text)
+  const json = parseJsonOrUndefined(text)
   return json === undefined ? {} : { responseJson: json }
-}
-
-function parseJson(text: string | undefined): unknown {
-  if (text === undefined || text.trim() === '') return undefined
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
-    return undefined
-  }
 }

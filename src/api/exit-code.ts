@@ -1,5 +1,5 @@
 import { isFailingRun, type ReportedRunResult } from '../model/reported-result.js'
-import { EXIT } from '../cli/exit-codes.js'
+import { EXIT } from '../shared/exit-codes.js'
 
 export interface ExitCodeOptions {
   /** Errors the reporters raised (a reporter that broke fails the run). */

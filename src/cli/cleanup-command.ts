@@ -4,7 +4,7 @@ import { createRedactor } from '../execute/redact.js'
 import { ledgerFiles, readOpenWork } from '../execute/ledger.js'
 import { formatDiagnostic } from '../report/format-diagnostic.js'
 import type { Screen } from '../model/reporter.js'
-import { EXIT } from './exit-codes.js'
+import { EXIT } from '../shared/exit-codes.js'
 import { resolveRunOptions, type RunFlags } from './run-options.js'
 import { processScreen } from './screen.js'
 

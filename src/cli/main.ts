@@ -1,7 +1,7 @@
 import { CommanderError } from 'commander'
 import { toDiagnostic } from '../model/diagnostic.js'
 import { formatDiagnostic } from '../report/format-diagnostic.js'
-import { EXIT } from './exit-codes.js'
+import { EXIT } from '../shared/exit-codes.js'
 import { createProgram } from './program.js'
 
 // `fitconform analyze rec.ndjson | head`: a reader that stops early is not an error of ours.

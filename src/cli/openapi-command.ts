@@ -3,10 +3,10 @@ import { dirname, join, resolve } from 'node:path'
 import { stringify } from 'yaml'
 import { loadRules } from '../load/load-rules.js'
 import { buildOpenApi } from '../openapi/build-openapi.js'
-import { packageRoot, packageVersion } from '../package-root.js'
+import { packageRoot, packageVersion } from '../shared/package-root.js'
 import { formatDiagnostic } from '../report/format-diagnostic.js'
 import type { Screen } from '../model/reporter.js'
-import { EXIT } from './exit-codes.js'
+import { EXIT } from '../shared/exit-codes.js'
 import { processScreen } from './screen.js'
 
 export interface OpenApiFlags {

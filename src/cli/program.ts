@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander'
-import { packageVersion } from '../package-root.js'
+import { packageVersion } from '../shared/package-root.js'
 import { DEFAULT_REPORTERS } from '../report/default-reporters.js'
 import { collect, parseBaseUrl, parseDuration, parsePort, parsePositiveInt, parseSeed, parseShard } from './option-parsers.js'
 import { addProxyCommands } from './proxy-commands.js'
@@ -27,12 +27,12 @@ export function createProgram(): Command {
     .command('run')
     .description('run the conformance scenarios against a server (default: the embedded reference server)')
     .argument('[paths...]', 'scenario files or folders (default: the built-in suites)')
-    .option('--base-url <url>', 'server under test, may carry a path prefix (env FITCONFORM_BASE_URL)', parseBaseUrl)
-    .option('--token <token>', 'a normal user with all permissions (env FITCONFORM_TOKEN)')
-    .option('--other-token <token>', 'a second user (env FITCONFORM_OTHER_TOKEN)')
-    .option('--revoked-token <token>', 'a user who disconnected the app without asking for deletion (env FITCONFORM_REVOKED_TOKEN)')
-    .option('--revoked-delete-token <token>', 'a user who disconnected the app and asked for deletion (env FITCONFORM_REVOKED_DELETE_TOKEN)')
-    .option('--limited-token <token>', 'an app token lacking the fitness-activities permission (env FITCONFORM_LIMITED_TOKEN)')
+    .addOption(new Option('--base-url <url>', 'server under test, may carry a path prefix').env('FITCONFORM_BASE_URL').argParser(parseBaseUrl))
+    .addOption(new Option('--token <token>', 'a normal user with all permissions').env('FITCONFORM_TOKEN'))
+    .addOption(new Option('--other-token <token>', 'a second user').env('FITCONFORM_OTHER_TOKEN'))
+    .addOption(new Option('--revoked-token <token>', 'a user who disconnected the app without asking for deletion').env('FITCONFORM_REVOKED_TOKEN'))
+    .addOption(new Option('--revoked-delete-token <token>', 'a user who disconnected the app and asked for deletion').env('FITCONFORM_REVOKED_DELETE_TOKEN'))
+    .addOption(new Option('--limited-token <token>', 'an app token lacking the fitness-activities permission').env('FITCONFORM_LIMITED_TOKEN'))
     .option('--config <file>', 'config file (default: fitconform.config.ts or .yaml when present)')
     .option('--reporter <list>', `comma-separated reporters: console, json, junit, html, markdown, or a module path; name:file sets the output (default ${DEFAULT_REPORTERS})`)
     .option('--output-dir <dir>', 'where report files go (default reports/)')
@@ -61,9 +61,9 @@ export function createProgram(): Command {
   program
     .command('fuzz')
     .description('generate request sequences, check every answer against a model of the spec, shrink a failure to a scenario file (default: the embedded reference server)')
-    .option('--base-url <url>', 'server under test, may carry a path prefix (env FITCONFORM_BASE_URL)', parseBaseUrl)
-    .option('--token <token>', 'a normal user with all permissions (env FITCONFORM_TOKEN)')
-    .option('--other-token <token>', 'a second user (env FITCONFORM_OTHER_TOKEN; redacted like the first)')
+    .addOption(new Option('--base-url <url>', 'server under test, may carry a path prefix').env('FITCONFORM_BASE_URL').argParser(parseBaseUrl))
+    .addOption(new Option('--token <token>', 'a normal user with all permissions').env('FITCONFORM_TOKEN'))
+    .addOption(new Option('--other-token <token>', 'a second user (redacted like the first)').env('FITCONFORM_OTHER_TOKEN'))
     .option('--runs <n>', 'sequences to try (default 100)', parsePositiveInt)
     .option('--time <duration>', 'fuzz for this long instead, e.g. 60s or 2m', parseDuration)
     .option('--seed <n>', 'seed of the generation (default: random, printed); the same seed replays the same sequences', parseSeed)
@@ -108,9 +108,9 @@ export function createProgram(): Command {
     .command('cleanup')
     .description('finish the cleanup of a run that was killed, from the ledger in --output-dir')
     .option('--output-dir <dir>', 'where the run wrote its ledger (default reports/)')
-    .option('--base-url <url>', 'the server to clean up (required: a ledger file is not trusted to name it; env FITCONFORM_BASE_URL)', parseBaseUrl)
-    .option('--token <token>', 'token of the user whose activities the run created (env FITCONFORM_TOKEN)')
-    .option('--other-token <token>', 'token of the second user (env FITCONFORM_OTHER_TOKEN)')
+    .addOption(new Option('--base-url <url>', 'the server to clean up (required: a ledger file is not trusted to name it)').env('FITCONFORM_BASE_URL').argParser(parseBaseUrl))
+    .addOption(new Option('--token <token>', 'token of the user whose activities the run created').env('FITCONFORM_TOKEN'))
+    .addOption(new Option('--other-token <token>', 'token of the second user').env('FITCONFORM_OTHER_TOKEN'))
     .option('--config <file>', 'config file (default: fitconform.config.ts or .yaml when present)')
     .option('--timeout <ms>', 'per-request timeout in milliseconds (default 10000)', parsePositiveInt)
     .option('--ca <file>', 'PEM file of certificate authorities to trust')

@@ -2,7 +2,7 @@ import type { Rule, Scenario } from '../model/scenario.js'
 import { loadSuites } from '../load/load-suites.js'
 import { formatDiagnostic } from '../report/format-diagnostic.js'
 import type { Screen } from '../model/reporter.js'
-import { EXIT } from './exit-codes.js'
+import { EXIT } from '../shared/exit-codes.js'
 import { builtInSuites } from './run-command.js'
 import { processScreen } from './screen.js'
 

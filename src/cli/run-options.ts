@@ -40,7 +40,11 @@ export interface RunFlags {
   maxPolling?: number
 }
 
-/** Everything a run needs, after flags, environment and config file are merged (in that order of precedence). */
+/**
+ * Everything a run needs, after flags, environment and config file are merged, in that order of
+ * precedence: commander puts an environment variable into its flag when the flag is not given
+ * (`Option.env()` in program.ts), so here a flag's value already stands for both.
+ */
 export interface RunOptions {
   readonly baseUrl?: URL
   readonly tokens: Partial<Record<TokenRole, string>>
@@ -88,19 +92,18 @@ const FLAG_OF_ROLE: Record<TokenRole, keyof RunFlags> = {
   'limited-token': 'limitedToken',
 }
 
-export function resolveRunOptions(flags: RunFlags, env: NodeJS.ProcessEnv = process.env): RunOptions {
+export function resolveRunOptions(flags: RunFlags): RunOptions {
   const config = readConfig(flags.config)
   const tokens: Partial<Record<TokenRole, string>> = {}
   for (const role of TOKEN_ROLES) {
-    const value = (flags[FLAG_OF_ROLE[role]] as string | undefined) ?? env[envVarOfRole(role)] ?? config.tokens?.[role]
+    const value = (flags[FLAG_OF_ROLE[role]] as string | undefined) ?? config.tokens?.[role]
     if (value) tokens[role] = value
     // Refused rather than warned about: a token that short cannot be scrubbed from what we write by value.
     if (value && value.length < MIN_SCRUBBED_SECRET_LENGTH) {
       throw usage(`the ${role} is ${value.length} character${value.length === 1 ? '' : 's'} long: fitconform refuses tokens shorter than ${MIN_SCRUBBED_SECRET_LENGTH} characters, because it could not find and scrub one from reports and logs without also scrubbing ordinary text`)
     }
   }
-  const baseUrlText = env['FITCONFORM_BASE_URL'] ?? config.baseUrl
-  const baseUrl = flags.baseUrl ?? (baseUrlText ? parseUrlSetting(baseUrlText, 'FITCONFORM_BASE_URL or baseUrl in the config') : undefined)
+  const baseUrl = flags.baseUrl ?? (config.baseUrl ? parseUrlSetting(config.baseUrl, 'baseUrl in the config') : undefined)
   return {
     ...(baseUrl ? { baseUrl } : {}),
     tokens,

@@ -5,7 +5,7 @@ import type { Screen } from '../model/reporter.js'
 import { runSelftest, type SelftestRow } from '../selftest/run-selftest.js'
 import { selftestTargets } from '../selftest/selftest-targets.js'
 import { BLAME_BUDGET } from '../selftest/blame.js'
-import { EXIT } from './exit-codes.js'
+import { EXIT } from '../shared/exit-codes.js'
 import { builtInSuites } from './run-command.js'
 import { processScreen } from './screen.js'
 

@@ -2,7 +2,7 @@ import { DEFAULT_HOST, hostWarning, listenErrorMessage, normalizeHost } from '..
 import { waitForStop } from '../../proxy/commands/wait-for-stop.js'
 import { fuzzMutants, mutants, serverModes, startReferenceServer, type ServerMode } from '../../reference-server/index.js'
 import type { Screen } from '../model/reporter.js'
-import { EXIT } from './exit-codes.js'
+import { EXIT } from '../shared/exit-codes.js'
 import { processScreen } from './screen.js'
 
 export interface ServeOptions {

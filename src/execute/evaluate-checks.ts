@@ -3,7 +3,7 @@ import type { AssertionResult } from '../model/result.js'
 import { evaluateExpression, type Scope } from '../expression/evaluate-expression.js'
 import { renderTemplate, UndefinedPlaceholderError } from '../expression/render-template.js'
 import { MATCHERS } from '../matchers/index.js'
-import { show } from '../matchers/matcher-definition.js'
+import { formatValue } from '../shared/format-value.js'
 
 /** Applies checks to a response scope; each gives one assertion, passed or not, with expected and actual. */
 export function evaluateChecks(checks: readonly Check[], scope: Scope): AssertionResult[] {
@@ -27,7 +27,7 @@ function evaluateCheck(check: Check, scope: Scope): AssertionResult {
   if (!matcher) return { ...base, ok: false, expected, actual, message: `unknown matcher ${check.matcher}` }
   const ok = matcher.test(actual, expected)
   const description = matcher.describe(expected)
-  const message = ok ? `${check.path} is ${description}` : `${check.path}: expected ${description}, got ${show(actual)}`
+  const message = ok ? `${check.path} is ${description}` : `${check.path}: expected ${description}, got ${formatValue(actual)}`
   return { ...base, ok, expected, ...(actual === undefined ? {} : { actual }), message }
 }
 

@@ -1,45 +1,13 @@
 import { performance } from 'node:perf_hooks'
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici'
 import { decodeContent } from '../shared/content-decoding.js'
-import { BodyTooLargeError } from './transport-error.js'
+import { joinHeaders } from '../shared/headers.js'
+import { BodyTooLargeError } from '../shared/transport-failure.js'
+import type { HttpClient, HttpClientOptions, IncomingResponse } from './http-exchange.js'
 import { sendOnWire } from './wire-client.js'
 
-/** The default of --max-body-bytes (the proxy's flag of the same name has the same default). */
+/** The default of the runner's --max-body-bytes (the proxy records bodies up to its own, smaller default). */
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024
-
-export interface HttpClientOptions {
-  readonly timeoutMs: number
-  /** PEM text of extra certificate authorities (--ca). */
-  readonly ca?: string
-  readonly insecure: boolean
-  /** A response body larger than this (as sent, or once decoded) is not read on: BodyTooLargeError. */
-  readonly maxBodyBytes?: number
-}
-
-export interface OutgoingRequest {
-  readonly method: string
-  readonly url: string
-  readonly headers: Readonly<Record<string, string>>
-  readonly body?: string
-  /** Read the raw bytes on a fresh socket (see wire-client.ts). */
-  readonly wire: boolean
-}
-
-export interface IncomingResponse {
-  readonly status: number
-  /** Lower-case names; repeated headers joined with ", " (set-cookie with "\n"). */
-  readonly headers: Readonly<Record<string, string>>
-  /** Decoded when the server sent a Content-Encoding (gzip, deflate, br). */
-  readonly body: Buffer
-  /** Bytes on the wire, before decoding: what Content-Length counts. */
-  readonly wireBytes: number
-  readonly durationMs: number
-}
-
-export interface HttpClient {
-  send(request: OutgoingRequest): Promise<IncomingResponse>
-  close(): Promise<void>
-}
 
 /**
  * The only file that imports undici. One keep-alive dispatcher per run; HTTP(S)_PROXY and NO_PROXY
@@ -65,7 +33,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         signal: AbortSignal.timeout(options.timeoutMs),
       })
       const wire = await readCapped(response.body, cap, outgoing.url)
-      const headers = flattenHeaders(response.headers)
+      const headers = joinHeaders(Object.entries(response.headers))
       return decoded({ status: response.statusCode, headers, body: wire, wireBytes: wire.length, durationMs: performance.now() - started }, cap)
     },
     async close() {
@@ -100,14 +68,4 @@ async function decoded(response: IncomingResponse, cap: number): Promise<Incomin
   const { bytes, truncated, decodeError } = await decodeContent(response.body, coding, cap)
   if (truncated) throw new BodyTooLargeError('the decoded body', cap)
   return decodeError === undefined ? { ...response, body: bytes } : response
-}
-
-function flattenHeaders(headers: Readonly<Record<string, string | string[] | undefined>>): Record<string, string> {
-  const flat: Record<string, string> = {}
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue
-    const key = name.toLowerCase()
-    flat[key] = Array.isArray(value) ? value.join(key === 'set-cookie' ? '\n' : ', ') : value
-  }
-  return flat
 }

@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../model/diagnostic.js'
 import type { AssertionResult, RecordedRequest, RecordedResponse, RunResult, ScenarioResult, StepResult } from '../model/result.js'
 import { PATH_POINT_PERSONAL_FIELDS, PROFILE_PERSONAL_FIELDS } from '../model/personal-data-fields.js'
+import { parseJsonPath } from '../shared/json-path.js'
 
 /*
  * Personal data in report files (issue 6), from the field list the proxy's `--redact-personal` uses
@@ -216,7 +217,9 @@ class Masker {
 
 /** The last key of a target in the body (`body.path[0].latitude` → `latitude`); `headers.location` is a URL, not where someone lives. */
 function bodyKeyOf(target: string): string | undefined {
-  return /^body\b/.test(target) ? target.split(/[.[\]]/).filter(Boolean).at(-1) : undefined
+  if (!/^body\b/.test(target)) return undefined
+  const last = parseJsonPath(target).at(-1)
+  return typeof last === 'string' ? last : undefined
 }
 
 function isSameValue(a: unknown, b: unknown): boolean {

@@ -15,7 +15,7 @@ import { preflight } from './preflight.js'
 import type { KnownFailure } from '../expectations/known-failures.js'
 import { envVarOfRole, planRun, type RunFilter, type RunPlan } from '../plan/plan-run.js'
 import type { MissingToken, Reporter, RunPlanView } from '../model/reporter.js'
-import { packageVersion } from '../package-root.js'
+import { packageVersion } from '../shared/package-root.js'
 
 export interface ConformanceTarget {
   readonly baseUrl: URL

@@ -1,5 +1,5 @@
 import type { AuthChoice, TokenRole } from '../model/scenario.js'
-import type { HttpClient } from './http-client.js'
+import type { HttpClient } from './http-exchange.js'
 import type { Ledger } from './ledger.js'
 import type { Redactor } from './redact.js'
 

@@ -5,6 +5,7 @@ import type { Reporter } from '../model/reporter.js'
 import type { RunPlan } from '../plan/plan-run.js'
 import type { RunContext } from './run-context.js'
 import { identityOf, runScenario, viewOf } from './run-scenario.js'
+import { forEachConcurrently } from '../shared/worker-pool.js'
 
 export interface RunPlanOptions {
   readonly context: RunContext
@@ -40,11 +41,7 @@ export async function runPlan(plan: RunPlan, options: RunPlanOptions): Promise<S
 
   for (const { scenario, reason } of plan.skipped) await reporter.onScenarioEnd?.(options.finalizeScenario(skipped(scenario, reason)))
   for (const scenario of plan.exclusive) await runOne(scenario)
-  const queue = [...plan.concurrent]
-  const workers = Array.from({ length: Math.max(1, Math.min(options.concurrency, queue.length)) }, async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) await runOne(next)
-  })
-  await Promise.all(workers)
+  await forEachConcurrently(plan.concurrent, options.concurrency, runOne)
   return plan.order.map((scenario) => results.get(scenario)!).filter(Boolean)
 }
 

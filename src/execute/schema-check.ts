@@ -4,6 +4,8 @@ import { isRepresentationName } from '../spec/representations.js'
 import { RULE } from '../spec/rule-ids.js'
 import type { SchemaProblem } from '../validation/schema-problem.js'
 import { validateRepresentation } from '../validation/schema-registry.js'
+import { pathOfPointer } from '../shared/json-path.js'
+import { pointerSegments } from '../shared/json-pointer.js'
 
 /**
  * The body against the representation's schema. Errors fail; listed fields that are absent warn; the
@@ -28,7 +30,7 @@ export function checkSchema(expectation: SchemaExpectation, body: unknown, bodyT
     severity: problem.severity === 'error' || (problem.severity === 'irregularity' && strict) ? 'failure' : 'warning',
     ...(problem.severity === 'irregularity' ? { irregularity: true } : {}),
     rules: [problem.rule],
-    target: `body${problem.pointer.replace(/\/(\d+)(?=\/|$)/g, '[$1]').replace(/\//g, '.')}`,
+    target: `body${pathOfPointer(problem.pointer)}`,
     message: count === 1 ? problem.message : `${count} of ${of} items: ${generalise(problem.message, problem.pointer)} (the first at ${problem.pointer})`,
   }))
 }
@@ -69,10 +71,10 @@ function generalise(message: string, pointer: string): string {
 /** The length of the array the first `*` of the pointer walks. */
 function arrayLength(body: unknown, pointer: string): number | undefined {
   let value = body
-  for (const segment of pointer.split('/').slice(1)) {
+  for (const segment of pointerSegments(pointer)) {
     if (Array.isArray(value)) return value.length
     if (typeof value !== 'object' || value === null) return undefined
-    value = (value as Record<string, unknown>)[segment.replace(/~1/g, '/').replace(/~0/g, '~')]
+    value = (value as Record<string, unknown>)[segment]
   }
   return undefined
 }

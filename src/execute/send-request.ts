@@ -4,9 +4,10 @@ import type { Scope } from '../expression/evaluate-expression.js'
 import { renderTemplate } from '../expression/render-template.js'
 import { parseHttpDate } from '../validation/time-formats.js'
 import { mediaTypeOfNameOrType } from '../spec/representations.js'
-import type { IncomingResponse, OutgoingRequest } from './http-client.js'
+import type { IncomingResponse, OutgoingRequest } from './http-exchange.js'
 import { resolveUrl } from './resolve-url.js'
 import { authorizationFor, type RunContext } from './run-context.js'
+import { parseJsonOrUndefined } from '../shared/parse-json.js'
 
 export interface PreparedRequest {
   readonly outgoing: OutgoingRequest
@@ -63,14 +64,5 @@ function retryAfterMs(value: string | undefined): number | undefined {
 /** The names checks and captures see for one response (docs/scenario-format.md § Expressions). */
 export function responseScope(response: IncomingResponse, url: string): Scope {
   const bodyText = response.body.toString('utf8')
-  return { status: response.status, headers: response.headers, body: parseJson(bodyText), bodyText, bodyBytes: response.wireBytes, url }
-}
-
-function parseJson(text: string): unknown {
-  if (text.trim() === '') return undefined
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
-    return undefined
-  }
+  return { status: response.status, headers: response.headers, body: parseJsonOrUndefined(bodyText), bodyText, bodyBytes: response.wireBytes, url }
 }

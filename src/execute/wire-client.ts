@@ -1,8 +1,9 @@
 import { connect as connectTcp, type Socket } from 'node:net'
 import { performance } from 'node:perf_hooks'
 import { connect as connectTls } from 'node:tls'
-import type { HttpClientOptions, IncomingResponse, OutgoingRequest } from './http-client.js'
-import { BodyTooLargeError } from './transport-error.js'
+import { headerMap, joinHeaders } from '../shared/headers.js'
+import { BodyTooLargeError, InvalidResponseError, ResponseTimeoutError } from '../shared/transport-failure.js'
+import type { HttpClientOptions, IncomingResponse, OutgoingRequest } from './http-exchange.js'
 
 /** After the last byte, how long a server that ignores `Connection: close` gets to send stray bytes. */
 const IDLE_AFTER_RESPONSE_MS = 300
@@ -46,7 +47,7 @@ export function sendOnWire(outgoing: OutgoingRequest, options: HttpClientOptions
         reject(parseError as Error)
       }
     }
-    const overall = setTimeout(() => finish(chunks.length > 0 ? undefined : wireError('UND_ERR_HEADERS_TIMEOUT', `no response within ${options.timeoutMs} ms`)), options.timeoutMs)
+    const overall = setTimeout(() => finish(chunks.length > 0 ? undefined : new ResponseTimeoutError(`no response within ${options.timeoutMs} ms`)), options.timeoutMs)
     socket.setNoDelay(true)
     socket.on('connect', () => socket.write(serialiseRequest(outgoing, url)))
     socket.on('secureConnect', () => undefined)
@@ -89,18 +90,16 @@ export function parseRawResponse(raw: Buffer, method: string): Omit<IncomingResp
     raw = raw.subarray(interimEnd + 4)
   }
   const end = raw.indexOf('\r\n\r\n')
-  if (end < 0) throw wireError('UND_ERR_INVALID_RESPONSE', 'the server closed the connection before the end of the response headers')
+  if (end < 0) throw new InvalidResponseError('the server closed the connection before the end of the response headers')
   const [statusLine = '', ...headerLines] = raw.subarray(0, end).toString('latin1').split('\r\n')
   const status = /^HTTP\/1\.[01] (\d{3})/.exec(statusLine)
-  if (!status) throw wireError('UND_ERR_INVALID_RESPONSE', `not an HTTP/1.1 status line: ${JSON.stringify(statusLine.slice(0, 60))}`)
-  const headers: Record<string, string> = {}
+  if (!status) throw new InvalidResponseError(`not an HTTP/1.1 status line: ${JSON.stringify(statusLine.slice(0, 60))}`)
+  const rawHeaders: string[] = []
   for (const line of headerLines) {
     const colon = line.indexOf(':')
-    if (colon <= 0) continue
-    const name = line.slice(0, colon).trim().toLowerCase()
-    const value = line.slice(colon + 1).trim()
-    headers[name] = headers[name] === undefined ? value : `${headers[name]}${name === 'set-cookie' ? '\n' : ', '}${value}`
+    if (colon > 0) rawHeaders.push(line.slice(0, colon).trim(), line.slice(colon + 1).trim())
   }
+  const headers = joinHeaders(headerMap(rawHeaders))
   const code = Number(status[1])
   const rest = raw.subarray(end + 4)
   const bodyForbidden = method === 'HEAD' || code === 204 || code === 304 || code < 200
@@ -126,8 +125,4 @@ function decodeChunked(data: Buffer): Buffer {
     position = lineEnd + 2 + size + 2
   }
   return Buffer.concat(parts)
-}
-
-function wireError(code: string, message: string): Error {
-  return Object.assign(new Error(message), { code })
 }

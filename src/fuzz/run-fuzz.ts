@@ -10,7 +10,7 @@ import { RESULT_SCHEMA_VERSION, type RunResult, type ScenarioResult } from '../m
 import type { Rule, Scenario } from '../model/scenario.js'
 import { runScenario } from '../execute/run-scenario.js'
 import { loadScenarioFile } from '../load/load-suites.js'
-import { packageVersion } from '../package-root.js'
+import { packageVersion } from '../shared/package-root.js'
 import { fuzzCommands } from '../spec/fuzz/fuzz-commands.js'
 import { createModel } from '../spec/fuzz/fuzz-model.js'
 import { openSession, type SessionSettings } from './fuzz-session.js'

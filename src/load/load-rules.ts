@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Diagnostic } from '../model/diagnostic.js'
 import type { Rule } from '../model/scenario.js'
-import { packageRoot } from '../package-root.js'
+import { packageRoot } from '../shared/package-root.js'
 import { parseYamlSource } from './yaml-source.js'
 
 interface RawRule { id: string; section: string; quote: string; appliesTo: 'server' | 'client'; irregularity?: boolean; retired?: boolean }

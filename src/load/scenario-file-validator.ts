@@ -3,10 +3,11 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import type { ErrorObject, ValidateFunction } from 'ajv'
 import type { Diagnostic } from '../model/diagnostic.js'
-import { packageRoot } from '../package-root.js'
+import { packageRoot } from '../shared/package-root.js'
 import { loadCompiledValidator, SCENARIO_SCHEMA } from '../validation/compiled-validators.js'
 import { didYouMean } from './did-you-mean.js'
 import type { YamlSource } from './yaml-source.js'
+import { pointerSegments } from '../shared/json-pointer.js'
 
 let validate: ValidateFunction | undefined
 
@@ -58,7 +59,7 @@ function mostSpecific(errors: readonly ErrorObject[]): ErrorObject[] {
 }
 
 function toDiagnostic(error: ErrorObject, source: YamlSource): Diagnostic {
-  const path = error.instancePath.split('/').slice(1).map((part) => (/^\d+$/.test(part) ? Number(part) : part.replace(/~1/g, '/').replace(/~0/g, '~')))
+  const path = pointerSegments(error.instancePath).map((part) => (/^\d+$/.test(part) ? Number(part) : part))
   if (error.keyword === 'additionalProperties') {
     const key = String(error.params['additionalProperty'])
     const known = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {})

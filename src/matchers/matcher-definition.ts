@@ -22,9 +22,3 @@ export function expectsNumber(expected: unknown): string | undefined {
 export function expectsString(expected: unknown): string | undefined {
   return typeof expected === 'string' ? undefined : 'expects a text'
 }
-
-export function show(value: unknown): string {
-  if (value === undefined) return 'undefined'
-  const text = JSON.stringify(value)
-  return text.length > 120 ? `${text.slice(0, 117)}...` : text
-}

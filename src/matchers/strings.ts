@@ -1,5 +1,6 @@
 import { isLike } from './deep-compare.js'
-import { expectsString, isTemplate, show, type MatcherDefinition } from './matcher-definition.js'
+import { expectsString, isTemplate, type MatcherDefinition } from './matcher-definition.js'
+import { formatValue } from '../shared/format-value.js'
 
 function containsValue(actual: unknown, expected: unknown): boolean {
   if (typeof actual === 'string') return typeof expected === 'string' && actual.includes(expected)
@@ -10,7 +11,7 @@ export const contains: MatcherDefinition = {
   name: 'contains',
   checkExpected: () => undefined,
   test: (actual, expected) => containsValue(actual, expected),
-  describe: (expected) => `containing ${show(expected)}`,
+  describe: (expected) => `containing ${formatValue(expected)}`,
 }
 
 /**
@@ -23,7 +24,7 @@ export const containsPartOf: MatcherDefinition = {
   checkExpected: (expected) => (isObjectOrTemplate(expected) ? undefined : 'expects an object'),
   test: (actual, expected) =>
     Array.isArray(actual) && actual.some((element) => isNonEmptyObject(element) && isLike(expected, element)),
-  describe: (expected) => `containing an element that agrees with ${show(expected)} on every field it has`,
+  describe: (expected) => `containing an element that agrees with ${formatValue(expected)} on every field it has`,
 }
 
 function isNonEmptyObject(value: unknown): boolean {
@@ -39,7 +40,7 @@ export const notContains: MatcherDefinition = {
   name: 'notContains',
   checkExpected: () => undefined,
   test: (actual, expected) => !containsValue(actual, expected),
-  describe: (expected) => `not containing ${show(expected)}`,
+  describe: (expected) => `not containing ${formatValue(expected)}`,
 }
 
 const compiled = new Map<string, RegExp>()

@@ -1,6 +1,7 @@
 import { toInstant } from '../expression/to-instant.js'
 import { isImfFixdate, parseSpecTime } from '../validation/time-formats.js'
-import { expectsTrue, isTemplate, show, type MatcherDefinition } from './matcher-definition.js'
+import { expectsTrue, isTemplate, type MatcherDefinition } from './matcher-definition.js'
+import { formatValue } from '../shared/format-value.js'
 
 /** Times compare as parsed instants, never as text: the spec gives formats, not spellings. */
 function temporal(name: string, words: string, compare: (a: number, b: number) => boolean): MatcherDefinition {
@@ -13,7 +14,7 @@ function temporal(name: string, words: string, compare: (a: number, b: number) =
       const b = toInstant(expected)
       return a !== undefined && b !== undefined && compare(a, b)
     },
-    describe: (expected) => `${words} ${show(expected)}`,
+    describe: (expected) => `${words} ${formatValue(expected)}`,
   }
 }
 

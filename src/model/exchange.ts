@@ -4,27 +4,17 @@
  * format, http://www.softwareishard.com/blog/har-12-spec/) plus our own fields, whose names start
  * with `_` as HAR 1.2 requires for custom fields.
  *
- * Pure types: this file imports nothing. Everything here is JSON-serializable.
+ * Pure types: the HAR 1.2 ones come from @types/har-format, our fields are added to them. Everything
+ * here is JSON-serializable.
  */
 
+import type { Content, Cookie, Entry, Header, PostDataCommon, Request, Response, Timings } from 'har-format'
+
 /** HAR 1.2 name/value pair (headers, query string). */
-export interface HarNameValue {
-  readonly name: string
-  readonly value: string
-  readonly comment?: string
-}
+export type HarNameValue = Readonly<Header>
 
 /** HAR 1.2 cookie. */
-export interface HarCookie {
-  readonly name: string
-  readonly value: string
-  readonly path?: string
-  readonly domain?: string
-  readonly expires?: string
-  readonly httpOnly?: boolean
-  readonly secure?: boolean
-  readonly comment?: string
-}
+export type HarCookie = Readonly<Cookie>
 
 /** What we add to a recorded body (`postData` or `content`). */
 export interface RecordedBodyExtras {
@@ -34,75 +24,41 @@ export interface RecordedBodyExtras {
   readonly _redactedPaths?: readonly string[]
 }
 
-/** HAR 1.2 `postData`; `_encoding: 'base64'` marks a binary request body (HAR has no field for it). */
-export interface HarPostData extends RecordedBodyExtras {
-  readonly mimeType: string
-  readonly text: string
-  readonly params?: readonly HarNameValue[]
-  readonly comment?: string
-  readonly _encoding?: 'base64'
-}
+/** HAR 1.2 `postData`, always with its `text`; `_encoding: 'base64'` marks a binary request body (HAR has no field for it). */
+export type HarPostData = Readonly<PostDataCommon> &
+  RecordedBodyExtras & {
+    readonly text: string
+    readonly params?: readonly HarNameValue[]
+    readonly _encoding?: 'base64'
+  }
 
 /** HAR 1.2 `content`: `text` is the decoded body (after Content-Encoding), base64 when binary. */
-export interface HarContent extends RecordedBodyExtras {
-  readonly size: number
-  readonly compression?: number
-  readonly mimeType: string
-  readonly text?: string
-  readonly encoding?: 'base64'
-  readonly comment?: string
-}
+export type HarContent = Readonly<Omit<Content, 'encoding'>> & RecordedBodyExtras & { readonly encoding?: 'base64' }
 
-export interface HarRequest {
-  readonly method: string
-  readonly url: string
-  readonly httpVersion: string
+type HarMessageLists = 'cookies' | 'headers'
+
+export type HarRequest = Readonly<Omit<Request, HarMessageLists | 'queryString' | 'postData'>> & {
   readonly cookies: readonly HarCookie[]
   readonly headers: readonly HarNameValue[]
   readonly queryString: readonly HarNameValue[]
   readonly postData?: HarPostData
-  readonly headersSize: number
-  readonly bodySize: number
-  readonly comment?: string
 }
 
-export interface HarResponse {
-  readonly status: number
-  readonly statusText: string
-  readonly httpVersion: string
+export type HarResponse = Readonly<Omit<Response, HarMessageLists | 'content'>> & {
   readonly cookies: readonly HarCookie[]
   readonly headers: readonly HarNameValue[]
   readonly content: HarContent
-  readonly redirectURL: string
-  readonly headersSize: number
-  readonly bodySize: number
-  readonly comment?: string
 }
 
-/** HAR 1.2 timings in milliseconds; -1 where the phase does not apply or was not measured. */
-export interface HarTimings {
-  readonly blocked?: number
-  readonly dns?: number
-  readonly connect?: number
-  readonly send: number
-  readonly wait: number
-  readonly receive: number
-  readonly ssl?: number
-  readonly comment?: string
-}
+/** HAR 1.2 timings in milliseconds; -1 where the phase does not apply or was not measured. We always measure `send`. */
+export type HarTimings = Readonly<Timings> & { readonly send: number }
 
-/** HAR 1.2 `entry`. */
-export interface HarEntry {
-  readonly pageref?: string
-  readonly startedDateTime: string
-  readonly time: number
+/** HAR 1.2 `entry` (the types of @types/har-format, read-only, with the parts above). */
+export type HarEntry = Readonly<Omit<Entry, 'request' | 'response' | 'cache' | 'timings'>> & {
   readonly request: HarRequest
   readonly response: HarResponse
   readonly cache: Record<string, never>
   readonly timings: HarTimings
-  readonly serverIPAddress?: string
-  readonly connection?: string
-  readonly comment?: string
 }
 
 /** How a finding relates to the spec. */

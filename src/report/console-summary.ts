@@ -6,7 +6,8 @@ import type { MissingToken } from '../model/reporter.js'
 import { describeKnownFailure } from './known-failure-text.js'
 import { countOutcomes, formatClosingLine, formatCounts, groupBySection, outcomeOf } from './run-summary.js'
 import { createStyler, type Styler } from './text-style.js'
-import { formatDuration, truncateText } from './values.js'
+import { truncateText } from '../shared/format-value.js'
+import { formatDuration } from './values.js'
 
 export interface ConsoleSummaryOptions {
   readonly colors: boolean

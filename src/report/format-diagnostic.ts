@@ -2,7 +2,9 @@ import type { Diagnostic, SourceRef } from '../model/diagnostic.js'
 import type { AssertionResult } from '../model/result.js'
 import type { Rule } from '../model/scenario.js'
 import { createStyler, type Styler } from './text-style.js'
-import { diffValues, formatValue, isPlainObject } from './values.js'
+import { formatValue } from '../shared/format-value.js'
+import { diffValues, isPlainObject } from './values.js'
+import { parseJsonPath, valueAtPath } from '../shared/json-path.js'
 
 /** Rule id → rule, from the catalogue the plan carries (`RunPlanView.rules`). */
 export type RuleIndex = ReadonlyMap<string, Rule>
@@ -92,13 +94,10 @@ function comparisonLines(assertion: AssertionResult, responseBody: unknown): str
 /** `body.items[3].has_map` in the response body; undefined when the path is not there. */
 export function valueAtTarget(body: unknown, target: string): { readonly value: unknown } | undefined {
   if (body === undefined || !/^body(?=$|[.[])/.test(target)) return undefined
-  let value: unknown = body
-  for (const [, key, index] of target.slice('body'.length).matchAll(/\.([^.[\]]+)|\[(\d+)\]/g)) {
-    if (index !== undefined && Array.isArray(value)) value = value[Number(index)]
-    else if (key !== undefined && isPlainObject(value)) value = value[key]
-    else return { value: undefined }
-  }
-  return { value }
+  const path = target.slice('body'.length)
+  // parseJsonPath refuses a path of dots and brackets alone: that is the body itself.
+  if (!/[^.[\]]/.test(path)) return { value: body }
+  return { value: valueAtPath(body, parseJsonPath(path)) }
 }
 
 function describeExpected(matcher: string, expected: unknown): string {

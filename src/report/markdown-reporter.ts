@@ -7,7 +7,8 @@ import { writeReportFile, type FileReporterOptions } from './output-path.js'
 import type { Reporter, RunPlanView } from '../model/reporter.js'
 import { describeKnownFailure } from './known-failure-text.js'
 import { describeOutcome, formatClosingLine, groupBySection, outcomeOf, plural, type Outcome } from './run-summary.js'
-import { truncateText, formatDuration } from './values.js'
+import { truncateText } from '../shared/format-value.js'
+import { formatDuration } from './values.js'
 
 const MARKDOWN_REPORT_FILE = 'summary.md'
 /** GitHub shows at most 1 MiB of step summary; one scenario's evidence never takes more than this. */

@@ -1,25 +1,9 @@
+import { formatValue } from '../shared/format-value.js'
+
 /** Size limits of rendered evidence: enough to understand a failure, short enough for a CI log. */
-const VALUE_MAX_CHARS = 200
 const BODY_MAX_CHARS = 4000
 const BODY_MAX_LINES = 80
 const DIFF_MAX_ENTRIES = 6
-
-/** One value on one line: JSON for data, `(absent)` for undefined, cut past `maxChars`. */
-export function formatValue(value: unknown, maxChars = VALUE_MAX_CHARS): string {
-  if (value === undefined) return '(absent)'
-  let text: string
-  try {
-    text = JSON.stringify(value) ?? String(value)
-  } catch {
-    text = String(value)
-  }
-  return truncateText(text, maxChars)
-}
-
-export function truncateText(text: string, maxChars: number): string {
-  if (text.length <= maxChars) return text
-  return `${text.slice(0, maxChars)}… (${text.length - maxChars} more characters)`
-}
 
 export interface PrettyBody {
   readonly text: string

@@ -4,6 +4,7 @@ import { runConformance } from '../execute/run-conformance.js'
 import { startReferenceServer } from '../../reference-server/index.js'
 import type { SelftestTarget } from './selftest-targets.js'
 import { BLAME_BUDGET, judgeBlame, type Blame } from './blame.js'
+import { forEachConcurrently } from '../shared/worker-pool.js'
 
 export interface SelftestRow {
   readonly target: string
@@ -35,15 +36,11 @@ export interface SelftestOptions {
  */
 export async function runSelftest(targets: readonly SelftestTarget[], scenarios: readonly Scenario[], rules: readonly Rule[], options: SelftestOptions): Promise<SelftestRow[]> {
   const rows = new Map<SelftestTarget, SelftestRow>()
-  const queue = [...targets]
-  const workers = Array.from({ length: Math.max(1, Math.min(options.concurrency, queue.length)) }, async () => {
-    for (let target = queue.shift(); target; target = queue.shift()) {
-      const row = await runTarget(target, scenarios, rules, options.timeoutMs)
-      rows.set(target, row)
-      options.onRow?.(row)
-    }
+  await forEachConcurrently(targets, options.concurrency, async (target) => {
+    const row = await runTarget(target, scenarios, rules, options.timeoutMs)
+    rows.set(target, row)
+    options.onRow?.(row)
   })
-  await Promise.all(workers)
   return targets.map((target) => rows.get(target)!)
 }
 

@@ -1,6 +1,6 @@
 // The documented irregularities of feed items (§2.2, "Observed irregularities a builder must
 // tolerate"): they are not schema errors, so the schema allows them and this file reports them.
-import { describeValue } from '../validation/describe-problem.js'
+import { describeValue } from '../shared/format-value.js'
 import type { SchemaProblem } from '../validation/schema-problem.js'
 import type { ExpectedGap } from '../validation/schema-walk.js'
 import type { RepresentationName } from './representations.js'

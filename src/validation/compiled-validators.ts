@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import type { Options, ValidateFunction } from 'ajv'
-import { packageRoot } from '../package-root.js'
+import { packageRoot } from '../shared/package-root.js'
 
 /** A schema of schemas/ that has a validator compiled at build time, and the Ajv options it is compiled with. */
 export interface CompiledSchema {

@@ -1,8 +1,7 @@
 // Plain-words messages for Ajv errors and absent fields: the JSON path, what was wanted and,
 // where there is one, the actual value, shortened.
 import type { ErrorObject } from 'ajv/dist/2020.js'
-
-const MAX_TEXT = 40
+import { describeValue } from '../shared/format-value.js'
 
 const FORMAT_WORDS: Readonly<Record<string, string>> = {
   'spec-time': 'a time in the form "<weekday>, <day> <month> <year> <HH:MM:SS>" whose weekday is that of the date, e.g. "Tue, 1 Mar 2011 07:00:00"',
@@ -24,22 +23,6 @@ const TYPE_WORDS: Readonly<Record<string, string>> = {
 /** The JSON path as a reader sees it: the pointer, or "the body" for the root. */
 export function describePath(pointer: string): string {
   return pointer === '' ? 'the body' : pointer
-}
-
-/**
- * A short phrase naming a value and its JSON type.
- * @example describeValue(true) // 'the boolean true'
- */
-export function describeValue(value: unknown): string {
-  if (value === null) return 'null'
-  if (typeof value === 'string') {
-    const shown = value.length > MAX_TEXT ? `${value.slice(0, MAX_TEXT - 1)}…` : value
-    return `the text ${JSON.stringify(shown)}`
-  }
-  if (typeof value === 'boolean' || typeof value === 'number') return `the ${typeof value} ${String(value)}`
-  if (Array.isArray(value)) return `an array of ${value.length} item${value.length === 1 ? '' : 's'}`
-  if (typeof value === 'object') return 'an object'
-  return 'nothing'
 }
 
 /** The message for one Ajv error (run with `verbose`, so that `data` and `parentSchema` are set). */

@@ -1,5 +1,6 @@
 // Media types as sent in Content-Type and Accept (§1 rule 3), parsed by the grammar of
 // RFC 9110 §8.3.1: type "/" subtype *( OWS ";" OWS [ parameter ] ).
+import { MIMEType } from 'node:util'
 
 export interface MediaType {
   /** `type/subtype`, lower-cased; type and subtype are case-insensitive (RFC 9110 §8.3.1). */
@@ -8,30 +9,27 @@ export interface MediaType {
   parameters: Record<string, string>
 }
 
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
-const QUOTED_STRING = /^"((?:[^"\\]|\\.)*)"$/
+// RFC 9110 §5.6.2 token and §5.6.4 quoted-string; OWS is spaces and tabs.
+const TOKEN = "[!#$%&'*+\\-.^_`|~0-9A-Za-z]+"
+const QUOTED_STRING = '"(?:[^"\\\\]|\\\\.)*"'
+const PARAMETER = `(?:${TOKEN}=(?:${TOKEN}|${QUOTED_STRING}))?`
+const MEDIA_TYPE = new RegExp(`^[ \\t]*${TOKEN}/${TOKEN}(?:[ \\t]*;[ \\t]*${PARAMETER})*[ \\t]*$`)
 
 /**
- * The essence and parameters of a media-type header value; undefined when it is malformed.
+ * The essence and parameters of a media-type header value; undefined when it is malformed. Node's
+ * MIMEType parses it; it follows the WHATWG MIME Sniffing rules, which skip a malformed parameter
+ * (`a/b; charset`) that RFC 9110 does not allow, so the RFC's grammar is checked first.
  * @example parseMediaType('application/json; charset=utf-8') // { essence: 'application/json', parameters: { charset: 'utf-8' } }
  */
 export function parseMediaType(headerValue: string): MediaType | undefined {
-  const [essencePart = '', ...parameterParts] = splitOutsideQuotes(headerValue)
-  const [type = '', subtype = '', ...rest] = essencePart.trim().split('/')
-  if (rest.length > 0 || !TOKEN.test(type) || !TOKEN.test(subtype)) return undefined
-  const parameters: Record<string, string> = {}
-  for (const part of parameterParts) {
-    const text = part.trim()
-    if (text === '') continue // RFC 9110 allows empty parameters ("a/b;;c=d")
-    const equals = text.indexOf('=')
-    if (equals <= 0) return undefined
-    const name = text.slice(0, equals).toLowerCase()
-    const value = unquote(text.slice(equals + 1))
-    if (!TOKEN.test(name) || value === undefined) return undefined
-    // The first occurrence wins; RFC 9110 leaves repeated names undefined.
-    if (!(name in parameters)) parameters[name] = value
+  if (!MEDIA_TYPE.test(headerValue)) return undefined
+  try {
+    const parsed = new MIMEType(headerValue)
+    // MIMEType keeps the first of a repeated parameter, as we want: RFC 9110 leaves repeated names undefined.
+    return { essence: parsed.essence, parameters: Object.fromEntries(parsed.params) }
+  } catch {
+    return undefined
   }
-  return { essence: `${type}/${subtype}`.toLowerCase(), parameters }
 }
 
 /**
@@ -55,31 +53,4 @@ function essenceOf(headerValue: string): string | undefined {
   if (essences.size >= MAX_CACHED_ESSENCES) essences.clear()
   essences.set(headerValue, essence)
   return essence
-}
-
-function unquote(value: string): string | undefined {
-  if (TOKEN.test(value)) return value
-  const quoted = QUOTED_STRING.exec(value)
-  return quoted ? (quoted[1] ?? '').replace(/\\(.)/g, '$1') : undefined
-}
-
-function splitOutsideQuotes(text: string): string[] {
-  const parts: string[] = []
-  let current = ''
-  let inQuotes = false
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i] ?? ''
-    if (char === '\\' && inQuotes) {
-      current += char + (text[i + 1] ?? '')
-      i++
-    } else if (char === ';' && !inQuotes) {
-      parts.push(current)
-      current = ''
-    } else {
-      if (char === '"') inQuotes = !inQuotes
-      current += char
-    }
-  }
-  parts.push(current)
-  return parts
 }

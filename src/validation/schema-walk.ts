@@ -2,6 +2,8 @@
 // evaluates it: `$ref`s are followed, so a shared definition (the §2.3 path point) takes the
 // `x-rule` of the place that uses it. Only the constructs our schemas use are followed.
 
+import { pointerOf, pointerSegments } from '../shared/json-pointer.js'
+
 export type SchemaNode = Readonly<Record<string, unknown>>
 
 /** A subschema together with the `$id` its relative `$ref`s resolve against. */
@@ -49,7 +51,7 @@ export class SchemaStore {
     const pointer = decodeURIComponent(url.hash.slice(1))
     url.hash = ''
     let node: unknown = this.#byId.get(url.href)
-    for (const segment of pointer.split('/').slice(1).map(unescapePointer)) {
+    for (const segment of pointerSegments(pointer)) {
       node = isObject(node) ? node[segment] : undefined
     }
     const found = isObject(node) ? { node, baseId: url.href } : undefined
@@ -73,7 +75,7 @@ export class SchemaStore {
  */
 export function ruleAt(store: SchemaStore, rootId: string, instancePath: string, target: object): string | undefined {
   const root = store.get(rootId)
-  const segments = instancePath === '' ? [] : instancePath.split('/').slice(1).map(unescapePointer)
+  const segments = pointerSegments(instancePath)
   const seen = new Map<SchemaNode, Set<number>>()
   const search = (at: Located, depth: number, inherited: string | undefined): { rule?: string } | undefined => {
     const rule = typeof at.node['x-rule'] === 'string' ? at.node['x-rule'] : inherited
@@ -174,12 +176,6 @@ function reachesExpected(store: SchemaStore, start: Located): boolean {
   return false
 }
 
-function pointerOf(path: readonly string[]): string {
-  let pointer = ''
-  for (const segment of path) pointer += `/${escapePointer(segment)}`
-  return pointer
-}
-
 // Subschemas that apply at the same place in the body. Conditional ones (if/then/else, anyOf,
 // oneOf, not) are included only when searching, since which of them applies is not known here.
 function sameLocation(store: SchemaStore, at: Located, withConditional: boolean): Located[] {
@@ -238,12 +234,4 @@ function compiledPattern(pattern: string): RegExp {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-export function escapePointer(segment: string): string {
-  return segment.replaceAll('~', '~0').replaceAll('/', '~1')
-}
-
-function unescapePointer(segment: string): string {
-  return segment.replaceAll('~1', '/').replaceAll('~0', '~')
 }

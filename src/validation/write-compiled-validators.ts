@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { Ajv } from 'ajv'
 import standaloneCode from 'ajv/dist/standalone/index.js'
-import { packageRoot } from '../package-root.js'
+import { packageRoot } from '../shared/package-root.js'
 import { COMPILED_SCHEMAS, compiledValidatorFile, schemaDigest } from './compiled-validators.js'
 
 for (const schema of COMPILED_SCHEMAS) {

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { ReportedRunResult } from '../../model/reported-result.js'
+import { packageRoot } from '../../shared/package-root.js'
 import { indexRules, type RuleIndex } from '../format-diagnostic.js'
 import { writeReportFile, type FileReporterOptions } from '../output-path.js'
 import type { Reporter, RunPlanView } from '../../model/reporter.js'
@@ -76,18 +77,7 @@ export function findTemplate(): string {
   const here = path.dirname(fileURLToPath(import.meta.url))
   const nextToModule = path.join(here, TEMPLATE_NAME)
   if (existsSync(nextToModule)) return nextToModule
-  for (let dir = here; dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    const candidate = path.join(dir, 'src', 'report', 'html', TEMPLATE_NAME)
-    if (isFitconformRoot(dir) && existsSync(candidate)) return candidate
-  }
+  const inSources = path.join(packageRoot(), 'src', 'report', 'html', TEMPLATE_NAME)
+  if (existsSync(inSources)) return inSources
   throw new Error(`cannot find the HTML report template (looked next to ${here} and in the package's src/report/html/)`)
-}
-
-function isFitconformRoot(dir: string): boolean {
-  try {
-    const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: unknown }
-    return manifest.name === 'fitconform'
-  } catch {
-    return false
-  }
 }

@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import fc from 'fast-check'
-import { packageRoot } from '../../package-root.js'
+import { packageRoot } from '../../shared/package-root.js'
 import { FUZZ_MONTH } from './fuzz-days.js'
 
 interface SchemaProperty {

@@ -17,7 +17,7 @@ import { run } from '../../../src/api/run.js'
 import { loadRules } from '../../../src/load/load-rules.js'
 import type { RunResult } from '../../../src/model/result.js'
 import { buildOpenApi } from '../../../src/openapi/build-openapi.js'
-import { packageRoot } from '../../../src/package-root.js'
+import { packageRoot } from '../../../src/shared/package-root.js'
 
 const PRISM_CLI = join(dirname(createRequire(import.meta.url).resolve('@stoplight/prism-cli/package.json')), 'dist', 'index.js')
 

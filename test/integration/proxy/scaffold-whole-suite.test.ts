@@ -6,7 +6,7 @@ import { makeTempDir } from '../../helpers/temp-dir.js'
 import { runScaffoldCommand } from '../../../proxy/commands/scaffold-command.js'
 import { startReferenceServer, type RunningReferenceServer } from '../../../reference-server/index.js'
 import { loadSuites } from '../../../src/load/load-suites.js'
-import { packageRoot } from '../../../src/package-root.js'
+import { packageRoot } from '../../../src/shared/package-root.js'
 import { runConformance, type ConformanceTarget } from '../../../src/execute/run-conformance.js'
 import { startTestProxy } from './helpers.js'
 

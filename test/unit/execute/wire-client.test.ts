@@ -76,6 +76,6 @@ describe('parseRawResponse', () => {
     { text: 'garbage', message: 'the server closed the connection before the end of the response headers' },
     { text: 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n', message: 'the server closed the connection before the end of the response headers' },
   ])('refuses $text: $message', ({ text, message }) => {
-    expect(() => parseRawResponse(raw(text), 'GET')).toThrow(expect.objectContaining({ code: 'UND_ERR_INVALID_RESPONSE', message }))
+    expect(() => parseRawResponse(raw(text), 'GET')).toThrow(expect.objectContaining({ name: 'InvalidResponseError', message }))
   })
 })

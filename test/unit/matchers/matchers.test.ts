@@ -428,7 +428,7 @@ describe('describe', () => {
     { name: 'mediaType', expected: 'User', words: `the media type ${USER} (parameters such as charset allowed)` },
     { name: 'notStatusClass', expected: '2xx', words: 'a status other than 2xx' },
     { name: 'every', expected: { type: 'string', minLength: 1 }, words: 'a list whose every element is of type string and of length at least 1' },
-    { name: 'equals', expected: 'x'.repeat(200), words: `equal to "${'x'.repeat(116)}...` },
+    { name: 'equals', expected: 'x'.repeat(300), words: `equal to "${'x'.repeat(199)}… (102 more characters)` },
   ])('$name $expected reads "$words"', ({ name, expected, words }) => {
     expect(MATCHERS.get(name)?.describe(expected)).toBe(words)
   })

@@ -8,7 +8,7 @@ import { openApiCommand } from '../../../src/cli/openapi-command.js'
 import type { Rule } from '../../../src/model/scenario.js'
 import { loadRules } from '../../../src/load/load-rules.js'
 import { buildOpenApi, type OpenApiDocument } from '../../../src/openapi/build-openapi.js'
-import { packageRoot } from '../../../src/package-root.js'
+import { packageRoot } from '../../../src/shared/package-root.js'
 import { validateRepresentation } from '../../../src/validation/schema-registry.js'
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any

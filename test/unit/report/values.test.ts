@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { diffValues, formatDuration, formatValue, prettyBody } from '../../../src/report/values.js'
+import { formatValue } from '../../../src/shared/format-value.js'
+import { diffValues, formatDuration, prettyBody } from '../../../src/report/values.js'
 
 describe('formatValue', () => {
   it.each([
