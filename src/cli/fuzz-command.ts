@@ -21,7 +21,7 @@ export interface FuzzFlags extends Pick<RunFlags, 'baseUrl' | 'token' | 'otherTo
   seed?: number
 }
 
-/** `fitconform fuzz`: returns the exit code (0 no failure, 1 failure found, 2 usage, 3 unreachable). */
+/** `fitconform fuzz`: returns the exit code (0 no failure, 1 failure found, 2 usage, 3 unreachable, 130 interrupted). */
 export async function fuzzCommand(flags: FuzzFlags, screen: Screen = processScreen()): Promise<number> {
   const printDiagnostic = (diagnostic: Diagnostic): void => screen.err(formatDiagnostic(diagnostic, { colors: screen.colors }) + '\n')
   if (flags.runs !== undefined && flags.time !== undefined) {
@@ -92,7 +92,9 @@ export async function fuzzCommand(flags: FuzzFlags, screen: Screen = processScre
       screen.err(`  reproduction: ${failure.file}${failure.reproduced ? '' : ' (did not fail again when run from the file)'}\n  replay:       ${failure.replay}\n  fuzz again:   ${failure.refuzz}\n`)
     }
     if (result.cleanup?.openLedger) screen.err(`NOT everything was undone: run \`fitconform cleanup --output-dir ${options.outputDir}\` (ledger ${result.cleanup.openLedger})\n`)
-    return failure || isFailingRun(result) || reporter.errors().length > 0 || interrupt.signal.aborted ? EXIT.failed : EXIT.ok
+    // Interrupted wins over a failure found: the shell's code for SIGINT, given only after the cleanup (as `run` does).
+    if (interrupt.signal.aborted) return EXIT.interrupted
+    return failure || isFailingRun(result) || reporter.errors().length > 0 ? EXIT.failed : EXIT.ok
   } catch (error) {
     printDiagnostic(toDiagnostic(error))
     return EXIT.failed

@@ -70,3 +70,27 @@ it('finishes the cleanup with `fitconform cleanup` after a run was killed hard',
   const again = await runCli(['cleanup', '--output-dir', outputDir, '--base-url', server.url, ...DEMO_TOKEN_FLAGS.slice(0, 4)])
   expect(again.stdout).toContain('Nothing to clean up')
 }, 120_000)
+
+it('fuzz: exits 130 after undoing the sequence in flight when interrupted with SIGINT', async () => {
+  const before = await accounts()
+  const outputDir = makeTempDir('fitconform-fuzz-sigint-')
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/fitconform.js'), 'fuzz', '--time', '5m', '--seed', '1', '--base-url', server.url, ...DEMO_TOKEN_FLAGS.slice(0, 4), '--output-dir', outputDir, '--reporter', 'console'], {
+    stdio: 'ignore',
+    env: { ...process.env, NO_COLOR: '1' },
+  })
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
+  let created = false
+  for (let waited = 0; waited < 60_000 && !created && child.exitCode === null; waited += 100) {
+    await sleep(100)
+    const ledgers = (await readdir(outputDir)).filter((name) => name.startsWith('ledger-'))
+    for (const ledger of ledgers) if ((await readFile(join(outputDir, ledger), 'utf8')).includes('"type":"created"')) created = true
+  }
+  if (!created) {
+    child.kill('SIGKILL')
+    await exited
+    throw new Error('precondition not reached: the fuzz run created nothing before the signal, so the test would prove nothing about cleanup')
+  }
+  child.kill('SIGINT')
+  expect(await exited).toBe(130)
+  expect(await accounts()).toEqual(before)
+}, 120_000)
