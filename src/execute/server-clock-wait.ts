@@ -32,7 +32,8 @@ export interface ClockedRequest<T> {
   dateOf(outcome: T): string | undefined
 }
 
-const EVERY_MS = 50
+/** Pause between resends; the bench's replay sleeps as long (bench/support/request-capture.ts). */
+export const CLOCK_RESEND_EVERY_MS = 50
 const BOUND_MS = 3000
 /** One second of HTTP-date resolution plus a margin: what `wait: 1100` gave before. */
 const FALLBACK_MS = 1100
@@ -44,7 +45,7 @@ const FALLBACK_MS = 1100
  * date is none) gets one resend after the fixed fallback wait instead, so it neither fails nor hangs.
  */
 export async function sendUntilServerDateAfter<T>(request: ClockedRequest<T>, wait: ServerClockWait): Promise<{ outcome: T; attempts: number }> {
-  const everyMs = wait.everyMs ?? EVERY_MS
+  const everyMs = wait.everyMs ?? CLOCK_RESEND_EVERY_MS
   const boundMs = wait.boundMs ?? BOUND_MS
   const started = performance.now()
   let outcome = await request.send()
