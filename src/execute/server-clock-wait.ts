@@ -5,6 +5,13 @@
 // needs the server's clock to have crossed into a later second. A fixed `wait: 1100` is the worst
 // case of that; following the server's `Date` ends the wait when the second has turned, ~0.5 s on
 // average.
+//
+// A change sent right after the wait must be stamped in a later second than the captured date, and a
+// server may stamp changes with a clock other than the one its `Date` comes from: RFC 9110 §6.6.1
+// asks of `Date` only the best available approximation, and §8.8.2.1 bounds Last-Modified by Date
+// from above only. So the wait ends a margin after the answer that shows the later second: a
+// modification clock up to that much behind `Date` still stamps the change later. `wait: 1100`
+// left the same slack in its worst case (1.1 s after a date read at the end of its second).
 import { performance } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Scope } from '../expression/evaluate-expression.js'
@@ -22,6 +29,8 @@ export interface ServerClockWait {
   readonly boundMs?: number
   /** Without a usable `Date`: resend once, this long after the first send (the old fixed wait). */
   readonly fallbackMs?: number
+  /** After the answer dated later: pause this long before the next step (see the file's comment). */
+  readonly marginMs?: number
 }
 
 export interface ClockedRequest<T> {
@@ -37,10 +46,12 @@ export const CLOCK_RESEND_EVERY_MS = 50
 const BOUND_MS = 3000
 /** One second of HTTP-date resolution plus a margin: what `wait: 1100` gave before. */
 const FALLBACK_MS = 1100
+/** How far behind `Date` a server's modification clock may run and a change sent next still fall in a later second. */
+const MARGIN_MS = 100
 
 /**
  * Sends, then resends while the answer's `Date` is not later than `afterMs`, up to the bound; the
- * last answer is the step's. No new failure of its own: a server whose clock never turns is judged
+ * last answer is the step's, and once it is dated later the wait lasts the margin more. No new failure of its own: a server whose clock never turns is judged
  * by the step's checks on its last answer. A server without a parseable `Date` (or a step whose
  * date is none) gets one resend after the fixed fallback wait instead, so it neither fails nor hangs.
  */
@@ -57,7 +68,11 @@ export async function sendUntilServerDateAfter<T>(request: ClockedRequest<T>, wa
       if (attempts > 1) break
       await pause(started + (wait.fallbackMs ?? FALLBACK_MS) - performance.now())
     } else {
-      if (serverDate > wait.afterMs || performance.now() + everyMs - started > boundMs) break
+      if (serverDate > wait.afterMs) {
+        await pause(wait.marginMs ?? MARGIN_MS)
+        break
+      }
+      if (performance.now() + everyMs - started > boundMs) break
       await pause(everyMs)
     }
     if (wait.signal.aborted) break

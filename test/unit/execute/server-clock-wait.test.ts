@@ -43,7 +43,7 @@ async function readUntil(url: string, wait: Partial<ServerClockWait>): Promise<{
       isFailure: (outcome) => outcome instanceof Error,
       dateOf: (outcome) => (outcome instanceof Error ? undefined : outcome.headers['date']),
     },
-    { afterMs: CHANGED, signal: new AbortController().signal, everyMs: 5, ...wait },
+    { afterMs: CHANGED, signal: new AbortController().signal, everyMs: 5, marginMs: 0, ...wait },
   )
 }
 
@@ -64,6 +64,15 @@ describe('sendUntilServerDateAfter', () => {
     const { attempts } = await readUntil(url, {})
     expect(attempts).toBe(1)
     expect(arrivals).toHaveLength(1)
+  })
+
+  it('once an answer is dated later, returns no sooner than the margin after it, so a change sent next falls in that later second even on a modification clock running behind Date', async () => {
+    const { url, arrivals } = await startClockServer((n) => (n < 1 ? SAME_SECOND : NEXT_SECOND))
+    const { attempts } = await readUntil(url, { marginMs: 120 })
+    const returned = Date.now()
+    expect(attempts).toBe(2)
+    // A lower bound only, as below: the margin was waited after the later-dated answer arrived.
+    expect(returned - arrivals[1]!).toBeGreaterThanOrEqual(115)
   })
 
   it('treats an earlier Date like the same second: not later, so it resends', async () => {
