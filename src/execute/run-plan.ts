@@ -18,8 +18,10 @@ export interface RunPlanOptions {
 
 /**
  * Exclusive scenarios first, one at a time (they need an account nothing of ours writes to), then
- * the rest with bounded concurrency. Results come back in plan order, whatever finished first, so
- * reports are the same from run to run.
+ * the rest with bounded concurrency. The concurrent scenarios that send no write (no request but GET
+ * and HEAD, cleanup included) do not wait for the exclusive ones: they run beside them on the
+ * workers the exclusive one leaves free, as reads change nothing an exclusive scenario relies on.
+ * Results come back in plan order, whatever finished first, so reports are the same from run to run.
  */
 export async function runPlan(plan: RunPlan, options: RunPlanOptions): Promise<ScenarioResult[]> {
   const { context, reporter } = options
@@ -40,8 +42,14 @@ export async function runPlan(plan: RunPlan, options: RunPlanOptions): Promise<S
   }
 
   for (const { scenario, reason } of plan.skipped) await reporter.onScenarioEnd?.(options.finalizeScenario(skipped(scenario, reason)))
-  for (const scenario of plan.exclusive) await runOne(scenario)
-  await forEachConcurrently(plan.concurrent, options.concurrency, runOne)
+  // With --concurrency 1 nothing runs beside anything: one scenario at a time, in plan order.
+  const alongside = options.concurrency > 1 && plan.exclusive.length > 0 ? plan.concurrent.filter((scenario) => !scenario.writes) : []
+  const afterwards = plan.concurrent.filter((scenario) => !alongside.includes(scenario))
+  const runExclusive = async (): Promise<void> => {
+    for (const scenario of plan.exclusive) await runOne(scenario)
+  }
+  await Promise.all([runExclusive(), forEachConcurrently(alongside, options.concurrency - 1, runOne)])
+  await forEachConcurrently(afterwards, options.concurrency, runOne)
   return plan.order.map((scenario) => results.get(scenario)!).filter(Boolean)
 }
 
