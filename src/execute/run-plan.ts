@@ -5,7 +5,7 @@ import type { Reporter } from '../model/reporter.js'
 import type { RunPlan } from '../plan/plan-run.js'
 import type { RunContext } from './run-context.js'
 import { identityOf, runScenario, viewOf } from './run-scenario.js'
-import { forEachConcurrently } from '../shared/worker-pool.js'
+import { forEachInSlots, type Park } from './scenario-slots.js'
 
 export interface RunPlanOptions {
   readonly context: RunContext
@@ -18,7 +18,8 @@ export interface RunPlanOptions {
 
 /**
  * Exclusive scenarios first, one at a time (they need an account nothing of ours writes to), then
- * the rest with bounded concurrency. The concurrent scenarios that send no write (no request but GET
+ * the rest with bounded concurrency (a scenario waiting out a clock gives its slot up meanwhile:
+ * scenario-slots.ts). The concurrent scenarios that send no write (no request but GET
  * and HEAD, cleanup included) do not wait for the exclusive ones: they run beside them on the
  * workers the exclusive one leaves free, as reads change nothing an exclusive scenario relies on.
  * Results come back in plan order, whatever finished first, so reports are the same from run to run.
@@ -29,13 +30,13 @@ export async function runPlan(plan: RunPlan, options: RunPlanOptions): Promise<S
   let bailed = false
   for (const { scenario, reason } of plan.skipped) results.set(scenario, skipped(scenario, reason))
 
-  const runOne = async (scenario: Scenario): Promise<void> => {
+  const runOne = async (scenario: Scenario, park?: Park): Promise<void> => {
     if (bailed || context.interrupted.aborted) {
       results.set(scenario, skipped(scenario, bailed ? 'not run: --bail stopped the run after a failure' : 'not run: the run was interrupted'))
       return
     }
     await reporter.onScenarioStart?.(viewOf(scenario))
-    const result = await runScenario(scenario, context, { onStepEnd: (step, view) => reporter.onStepEnd?.(step, view) })
+    const result = await runScenario(scenario, park ? { ...context, park } : context, { onStepEnd: (step, view) => reporter.onStepEnd?.(step, view) })
     results.set(scenario, result)
     await reporter.onScenarioEnd?.(options.finalizeScenario(result))
     if (options.bail && result.status === 'failed') bailed = true
@@ -48,8 +49,8 @@ export async function runPlan(plan: RunPlan, options: RunPlanOptions): Promise<S
   const runExclusive = async (): Promise<void> => {
     for (const scenario of plan.exclusive) await runOne(scenario)
   }
-  await Promise.all([runExclusive(), forEachConcurrently(alongside, options.concurrency - 1, runOne)])
-  await forEachConcurrently(afterwards, options.concurrency, runOne)
+  await Promise.all([runExclusive(), forEachInSlots(alongside, options.concurrency - 1, runOne)])
+  await forEachInSlots(afterwards, options.concurrency, runOne)
   return plan.order.map((scenario) => results.get(scenario)!).filter(Boolean)
 }
 

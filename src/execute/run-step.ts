@@ -67,7 +67,8 @@ async function attemptStep(step: Step, state: ScenarioState, context: RunContext
     result: context.redact({ name: step.name, at: step.at, durationMs: performance.now() - started, ...fields, rules: rulesOf(step) }),
     ...(skipReason ? { skipReason } : {}),
   })
-  if (step.waitMs) await sleep(step.waitMs, undefined, { signal: context.interrupted }).catch(() => undefined)
+  const waitMs = step.waitMs
+  if (waitMs) await parkerOf(context)(() => sleep(waitMs, undefined, { signal: context.interrupted }).catch(() => undefined))
   const variables: Scope = { ...state.variables, run: context.run, config: context.config }
   if (!step.request) {
     const assertions = evaluateChecks(step.expect.checks, variables)
@@ -109,6 +110,11 @@ async function attemptStep(step: Step, state: ScenarioState, context: RunContext
   )
 }
 
+/** How a clock wait runs: with the scenario's concurrency slot given up when the pool allows it. */
+function parkerOf(context: RunContext): NonNullable<RunContext['park']> {
+  return context.park ?? ((wait) => wait())
+}
+
 /**
  * Sends the step; with `eventually`, sends again while only its `checks` fail (a feed catching up
  * with a write). Status, media type and schema are judged on the first answer and never retried: a
@@ -116,12 +122,13 @@ async function attemptStep(step: Step, state: ScenarioState, context: RunContext
  */
 async function sendUntilChecksPass(step: Step, variables: Scope, context: RunContext): Promise<{ outcome: PagesOutcome; attempts: number; clockResends: number; capped: boolean }> {
   // With `untilServerDateAfter`, the first answer is the one sent once the server's clock moved on.
-  const { outcome: firstOutcome, attempts: sent } = step.untilServerDateAfter === undefined
+  const afterDate = step.untilServerDateAfter
+  const { outcome: firstOutcome, attempts: sent } = afterDate === undefined
     ? { outcome: await fetchPages(step, variables, context), attempts: 1 }
-    : await sendUntilServerDateAfter(
+    : await parkerOf(context)(() => sendUntilServerDateAfter(
       { send: () => fetchPages(step, variables, context), isFailure: (o) => 'error' in o, dateOf: (o) => ('error' in o ? undefined : o.first.response.headers['date']) },
-      { afterMs: clockInstant(step.untilServerDateAfter, variables), signal: context.interrupted },
-    )
+      { afterMs: clockInstant(afterDate, variables), signal: context.interrupted },
+    ))
   const clockResends = sent - 1
   if ('error' in firstOutcome || !step.eventually) return { outcome: firstOutcome, attempts: 1, clockResends, capped: false }
   const judgedOnce = firstOutcome.assertions.filter(isJudgedOnFirstAnswer)
