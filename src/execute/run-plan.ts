@@ -22,7 +22,7 @@ export interface RunPlanOptions {
  * reports are the same from run to run. Exclusive scenarios run one at a time, with nothing of ours
  * writing meanwhile; the others with bounded concurrency, a scenario waiting out a clock lending its
  * slot meanwhile (scenario-slots.ts). With `--concurrency 1`: the exclusive ones first, then the rest,
- * one at a time.
+ * one at a time, in load order.
  */
 export async function runPlan(plan: RunPlan, options: RunPlanOptions): Promise<ScenarioResult[]> {
   const { context, reporter } = options
@@ -47,7 +47,10 @@ export async function runPlan(plan: RunPlan, options: RunPlanOptions): Promise<S
     await runExclusiveBesideTheRest(plan, options.concurrency, context, runOne)
   } else {
     for (const scenario of plan.exclusive) await runOne(scenario, context)
-    await forEachInSlots(plan.concurrent, options.concurrency, (scenario, park) => runOne(scenario, { ...context, park }))
+    // One at a time gains nothing from starting long waits first: load order, as a reader expects.
+    const concurrent = new Set(plan.concurrent)
+    const ordered = options.concurrency === 1 ? plan.order.filter((scenario) => concurrent.has(scenario)) : plan.concurrent
+    await forEachInSlots(ordered, options.concurrency, (scenario, park) => runOne(scenario, { ...context, park }))
   }
   return plan.order.map((scenario) => results.get(scenario)!).filter(Boolean)
 }
