@@ -62,27 +62,39 @@ export async function runPlan(plan: RunPlan, options: RunPlanOptions): Promise<S
  * that waits out a clock has started and is parked in its wait (or done): those writes that must come
  * before such a wait are made before the gate closes, the wait passes during the exclusive ones, and
  * the writes after it follow when the gate opens, so the exclusive chain and the others' clock waits
- * share the same seconds instead of following each other (issue 15). The exclusive lane takes one of
- * the `concurrency` slots while it runs.
+ * share the same seconds instead of following each other (issue 15). Until then nothing else starts,
+ * so that the chain starts as soon as it can; the scenarios without a wait start with it. The
+ * exclusive lane takes one of the `concurrency` slots while it runs.
  */
 async function runExclusiveBesideTheRest(plan: RunPlan, concurrency: number, context: RunContext, runOne: (scenario: Scenario, context: RunContext) => Promise<void>): Promise<void> {
   const slots = createSlots(concurrency)
   const gate = createWriteGate()
-  const waiters = trackWaiters(plan.concurrent.filter((scenario) => declaredWaitMs(scenario) > 0))
+  const waiting = plan.concurrent.filter((scenario) => declaredWaitMs(scenario) > 0)
+  const waiters = trackWaiters(waiting)
+  let gateClosed!: () => void
+  const chainStarted = new Promise<void>((resolve) => (gateClosed = resolve))
   const exclusiveLane = async (): Promise<void> => {
     await waiters.allParked
     await slots.takeFirst()
-    await gate.close()
     try {
+      await gate.close()
+      gateClosed()
       for (const scenario of plan.exclusive) await runOne(scenario, context)
     } finally {
       gate.open()
       slots.release()
     }
   }
-  const others = forEachInSlots(plan.concurrent, slots, (scenario, park) =>
-    waiters.run(scenario, park, (tracked) => runOne(scenario, { ...context, client: gate.gated(context.client, tracked), park: tracked })))
-  await Promise.all([exclusiveLane(), others])
+  const runGated = (scenario: Scenario, park: Park): Promise<void> =>
+    waiters.run(scenario, park, (tracked) => runOne(scenario, { ...context, client: gate.gated(context.client, tracked), park: tracked }))
+  // Before the chain, only what must come before it: the waiters, up to their waits. The rest starts
+  // with the chain: its reads fill the seconds the chain spends waiting, its writes follow the chain.
+  const rest = plan.concurrent.filter((scenario) => !waiting.includes(scenario))
+  await Promise.all([
+    exclusiveLane(),
+    forEachInSlots(waiting, slots, runGated),
+    chainStarted.then(() => forEachInSlots(rest, slots, runGated)),
+  ])
 }
 
 /** Knows when every scenario that waits out a clock has started and is in a wait or done. */
