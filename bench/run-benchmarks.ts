@@ -3,7 +3,7 @@
  * on the 500-test workload, mitmdump recording the proxy's traffic: each timed beside fitconform in
  * the same run, as ratios, issue 15 item 4), reports/bench.json.
  *
- *   node dist/bench/run-benchmarks.js [--only throughput,runner,concurrency,proxy,recording] [--runs 3]
+ *   node dist/bench/run-benchmarks.js [--only throughput,suite,runner,concurrency,proxy,recording] [--runs 3]
  *                                     [--json reports/bench.json]
  *
  * Loopback only: every server is ours, started on 127.0.0.1 port 0 and stopped at the end. Bounded:
@@ -16,6 +16,7 @@ import { dirname, join, relative } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import { benchConcurrencyScaling } from './concurrency-scaling.js'
+import { benchEmbeddedSuite } from './embedded-suite.js'
 import { benchProxyRecordingCost } from './proxy-recording-cost.js'
 import { benchRecordingAtScale } from './recording-at-scale.js'
 import { benchRunnerOverhead } from './runner-overhead.js'
@@ -32,6 +33,7 @@ interface Benchmark {
 
 const BENCHMARKS: readonly Benchmark[] = [
   { name: 'throughput', title: '500 single-request scenarios, whole process', run: (runs) => benchThroughput({ runs: Math.max(runs, 5) }) },
+  { name: 'suite', title: 'default suite against the embedded server, whole process', run: (runs) => benchEmbeddedSuite({ runs }) },
   { name: 'runner', title: 'runner overhead against a plain replay', run: (runs) => benchRunnerOverhead({ runs }) },
   { name: 'concurrency', title: 'scaling with --concurrency, 20 ms server latency', run: () => benchConcurrencyScaling() },
   { name: 'proxy', title: 'proxy overhead (bench/proxy-recording-cost.ts)', run: () => benchProxyRecordingCost({ durationSeconds: 3 }) },

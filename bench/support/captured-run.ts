@@ -16,7 +16,7 @@ export type CapturedItem =
       answered?: Answered
     }
   | { readonly kind: 'wire'; bytes: string; status?: number; answered?: Answered }
-  | { readonly kind: 'wait'; readonly ms: number; readonly why: 'wait' | 'eventually' }
+  | { readonly kind: 'wait'; readonly ms: number; readonly why: 'wait' | 'eventually' | 'clock' }
 
 /**
  * Response headers whose values later requests may carry and that differ from run to run: the ids of

@@ -7,7 +7,7 @@
  * channels, not by wrapping our code: `undici:request:create` for the keep-alive client and
  * `net.client.socket` for the raw-socket probes (HEAD, `noBody`), whose bytes are kept as written.
  * Waits come from the scenario model: a step's `wait` goes before the step's first request, and each
- * extra `eventually` attempt adds its `every`. Cleanup steps report no events, so a wait in one could
+ * extra `eventually` attempt adds its `every`, each `untilServerDateAfter` resend its 50 ms. Cleanup steps report no events, so a wait in one could
  * not be placed: the capture refuses such a suite rather than replay it without the wait.
  */
 import diagnosticsChannel from 'node:diagnostics_channel'
@@ -17,6 +17,7 @@ import type { Scenario, Step } from '../../src/model/scenario.js'
 import type { StepResult } from '../../src/model/result.js'
 import type { Reporter, ScenarioView } from '../../src/model/reporter.js'
 import { runConformance } from '../../src/execute/run-conformance.js'
+import { CLOCK_RESEND_EVERY_MS } from '../../src/execute/server-clock-wait.js'
 import { answeredIn, type CapturedItem, type CapturedRun, type CapturedScenario } from './captured-run.js'
 import type { ServerProcess } from './processes.js'
 
@@ -49,6 +50,11 @@ export async function captureSuiteRequests(server: ServerProcess, suitePaths: re
         // Where exactly each poll's sleep fell among the step's requests does not change the total.
         const polls = Array.from({ length: result.attempts - 1 }, () => ({ kind: 'wait' as const, ms: step.eventually!.everyMs, why: 'eventually' as const }))
         current.splice(Math.max(stepStart, current.length - 1), 0, ...polls)
+      }
+      if (result.clockResends) {
+        // untilServerDateAfter slept between its resends (the reference server always sends Date).
+        const sleeps = Array.from({ length: result.clockResends }, () => ({ kind: 'wait' as const, ms: CLOCK_RESEND_EVERY_MS, why: 'clock' as const }))
+        current.splice(Math.max(stepStart, current.length - 1), 0, ...sleeps)
       }
       stepStart = current.length
     },

@@ -40,7 +40,7 @@ export function createProgram(): Command {
     .option('--max-body-bytes <n>', 'a response body larger than this is not read on and its step is not judged (default 8388608 = 8 MiB)', parsePositiveInt)
     .option('--tag <tag>', 'only scenarios with this tag (repeatable, or comma-separated)', collect)
     .option('--shard <i/n>', 'run the i-th of n slices of the scenarios', parseShard)
-    .option('--concurrency <n>', 'scenarios run at once (default 4)', parsePositiveInt)
+    .option('--concurrency <n>', 'scenarios at work at once (default 4; one waiting out the server\'s clock lends its place)', parsePositiveInt)
     .option('--timeout <ms>', 'per-request timeout in milliseconds (default 10000)', parsePositiveInt)
     .option('--bail', 'stop starting scenarios after the first failure')
     .option('--strict', 'the documented irregularities of §2.2 fail instead of warn')

@@ -12,6 +12,7 @@ import type { IncomingResponse } from './http-exchange.js'
 import type { RunContext } from './run-context.js'
 import { RULE } from '../spec/rule-ids.js'
 import { checkSchema } from './schema-check.js'
+import { clockInstant, sendUntilServerDateAfter } from './server-clock-wait.js'
 import { prepareRequest, responseScope, sendWithRetry, type PreparedRequest } from './send-request.js'
 import { resolveUrl } from './resolve-url.js'
 import { transportDiagnostic } from './transport-error.js'
@@ -66,7 +67,8 @@ async function attemptStep(step: Step, state: ScenarioState, context: RunContext
     result: context.redact({ name: step.name, at: step.at, durationMs: performance.now() - started, ...fields, rules: rulesOf(step) }),
     ...(skipReason ? { skipReason } : {}),
   })
-  if (step.waitMs) await sleep(step.waitMs, undefined, { signal: context.interrupted }).catch(() => undefined)
+  const waitMs = step.waitMs
+  if (waitMs) await parkerOf(context)(() => sleep(waitMs, undefined, { signal: context.interrupted }).catch(() => undefined))
   const variables: Scope = { ...state.variables, run: context.run, config: context.config }
   if (!step.request) {
     const assertions = evaluateChecks(step.expect.checks, variables)
@@ -74,11 +76,12 @@ async function attemptStep(step: Step, state: ScenarioState, context: RunContext
     return finish({ status: statusOf(assertions), assertions, attempts: 1 })
   }
 
-  const { outcome, attempts, capped } = await sendUntilChecksPass(step, variables, context)
+  const { outcome, attempts, clockResends, capped } = await sendUntilChecksPass(step, variables, context)
+  const resent = clockResends > 0 ? { clockResends } : {}
   // A body past --max-body-bytes blocks the step: not judged, no rule fails (the spec sets no size).
   if ('error' in outcome) {
     const blocked = outcome.error.code === 'E_BODY_TOO_LARGE'
-    return finish({ status: blocked ? 'blocked' : 'error', assertions: [], attempts, error: outcome.error, ...(blocked ? { block: { reason: outcome.error.message, byRules: [] } } : {}), ...(outcome.prepared ? recordRequest(outcome.prepared, step) : {}) })
+    return finish({ status: blocked ? 'blocked' : 'error', assertions: [], attempts, ...resent, error: outcome.error, ...(blocked ? { block: { reason: outcome.error.message, byRules: [] } } : {}), ...(outcome.prepared ? recordRequest(outcome.prepared, step) : {}) })
   }
 
   const { first, shown, pages } = outcome
@@ -98,6 +101,7 @@ async function attemptStep(step: Step, state: ScenarioState, context: RunContext
       status: skip ? 'skipped' : statusOf(withHint),
       assertions: withHint,
       attempts,
+      ...resent,
       ...(step.follow ? { pages } : {}),
       ...recordRequest(shown.prepared, step),
       response: recordResponse(shown.response, shown.scope, context),
@@ -106,17 +110,30 @@ async function attemptStep(step: Step, state: ScenarioState, context: RunContext
   )
 }
 
+/** How a clock wait runs: with the scenario's concurrency slot given up when the pool allows it. */
+function parkerOf(context: RunContext): NonNullable<RunContext['park']> {
+  return context.park ?? ((wait) => wait())
+}
+
 /**
  * Sends the step; with `eventually`, sends again while only its `checks` fail (a feed catching up
  * with a write). Status, media type and schema are judged on the first answer and never retried: a
  * wrong status does not become right by waiting. All steps of a run share one polling budget.
  */
-async function sendUntilChecksPass(step: Step, variables: Scope, context: RunContext): Promise<{ outcome: PagesOutcome; attempts: number; capped: boolean }> {
-  const firstOutcome = await fetchPages(step, variables, context)
-  if ('error' in firstOutcome || !step.eventually) return { outcome: firstOutcome, attempts: 1, capped: false }
+async function sendUntilChecksPass(step: Step, variables: Scope, context: RunContext): Promise<{ outcome: PagesOutcome; attempts: number; clockResends: number; capped: boolean }> {
+  // With `untilServerDateAfter`, the first answer is the one sent once the server's clock moved on.
+  const afterDate = step.untilServerDateAfter
+  const { outcome: firstOutcome, attempts: sent } = afterDate === undefined
+    ? { outcome: await fetchPages(step, variables, context), attempts: 1 }
+    : await parkerOf(context)(() => sendUntilServerDateAfter(
+      { send: () => fetchPages(step, variables, context), isFailure: (o) => 'error' in o, dateOf: (o) => ('error' in o ? undefined : o.first.response.headers['date']) },
+      { afterMs: clockInstant(afterDate, variables), signal: context.interrupted },
+    ))
+  const clockResends = sent - 1
+  if ('error' in firstOutcome || !step.eventually) return { outcome: firstOutcome, attempts: 1, clockResends, capped: false }
   const judgedOnce = firstOutcome.assertions.filter(isJudgedOnFirstAnswer)
   const retryable = (outcome: Exclude<PagesOutcome, { error: Diagnostic }>): boolean => statusOf(outcome.assertions.filter((a) => !isJudgedOnFirstAnswer(a))) === 'failed'
-  if (statusOf(judgedOnce) === 'failed' || !retryable(firstOutcome)) return { outcome: firstOutcome, attempts: 1, capped: false }
+  if (statusOf(judgedOnce) === 'failed' || !retryable(firstOutcome)) return { outcome: firstOutcome, attempts: 1, clockResends, capped: false }
   const deadline = performance.now() + step.eventually.withinMs
   let outcome: PagesOutcome = firstOutcome
   let attempts = 1
@@ -134,9 +151,9 @@ async function sendUntilChecksPass(step: Step, variables: Scope, context: RunCon
     outcome = await fetchPages(step, variables, context)
     if (budget) budget.spentMs += performance.now() - waited
   }
-  if ('error' in outcome) return { outcome, attempts, capped }
+  if ('error' in outcome) return { outcome, attempts, clockResends, capped }
   // The first answer's status, media type and schema verdicts stand; the checks are the last answer's.
-  return { outcome: { ...outcome, first: firstOutcome.first, assertions: [...judgedOnce, ...outcome.assertions.filter((a) => !isJudgedOnFirstAnswer(a))] }, attempts, capped }
+  return { outcome: { ...outcome, first: firstOutcome.first, assertions: [...judgedOnce, ...outcome.assertions.filter((a) => !isJudgedOnFirstAnswer(a))] }, attempts, clockResends, capped }
 }
 
 /**

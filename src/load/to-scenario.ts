@@ -3,6 +3,7 @@ import type { AuthChoice, Check, Expectations, RequestTemplate, Scenario, Step, 
 import { TOKEN_ROLES } from '../model/scenario.js'
 import { MATCHERS } from '../matchers/index.js'
 import { mediaTypeRuleOf } from '../spec/rule-ids.js'
+import { toInstant } from '../expression/to-instant.js'
 import { BUILTIN_ROOTS, checkExpression, checkTemplates } from './check-expression.js'
 import { didYouMean } from './did-you-mean.js'
 import type { YamlPath, YamlSource } from './yaml-source.js'
@@ -39,6 +40,7 @@ interface RawStep {
   creates?: string
   follow?: { next: string; maxPages?: number; collect?: Record<string, string> }
   eventually?: { within?: number; every?: number }
+  untilServerDateAfter?: string
   skipIf?: { checks: RawCheck[]; reason: string }
   onRejected?: string
   rule?: string | string[]
@@ -96,6 +98,7 @@ class ScenarioBuilder {
       checks: raw.skipIf.checks.flatMap((check, index) => this.check(check, [...path, 'skipIf', 'checks', index], rules)),
     }
     if (raw.creates !== undefined) this.expression(raw.creates, [...path, 'creates'], responseNames)
+    if (raw.untilServerDateAfter !== undefined) this.clockWait(raw.untilServerDateAfter, raw.request?.method, [...path, 'untilServerDateAfter'])
     if (raw.follow) {
       this.expression(raw.follow.next, [...path, 'follow', 'next'], responseNames)
       for (const [name, expression] of Object.entries(raw.follow.collect ?? {})) {
@@ -113,12 +116,26 @@ class ScenarioBuilder {
       ...(raw.wait !== undefined ? { waitMs: raw.wait } : {}),
       ...(raw.follow ? { follow: { next: raw.follow.next, maxPages: raw.follow.maxPages ?? 1000, collect: raw.follow.collect ?? {} } } : {}),
       ...(raw.eventually ? { eventually: { withinMs: raw.eventually.within ?? 10_000, everyMs: raw.eventually.every ?? 500 } } : {}),
+      ...(raw.untilServerDateAfter !== undefined ? { untilServerDateAfter: raw.untilServerDateAfter } : {}),
       ...(skipIf ? { skipIf } : {}),
       expect,
       capture: raw.capture ?? {},
       ...(raw.creates !== undefined ? { creates: raw.creates } : {}),
       ...(raw.onRejected !== undefined ? { onRejected: raw.onRejected } : {}),
     }
+  }
+
+  /** Only reads are resent until the server's clock moves on: resending a change would repeat it. */
+  private clockWait(value: string, method: RequestTemplate['method'] | undefined, path: YamlPath): void {
+    if (method !== 'GET' && method !== 'HEAD') {
+      this.report('E_SCENARIO_SCHEMA', `untilServerDateAfter is allowed only on a GET or HEAD step, not ${method ? `on ${method}` : 'on a step without a request'}`, path, 'put it on a read before the change, e.g. an extra GET /user step')
+      return
+    }
+    if (!value.includes('${') && toInstant(value) === undefined) {
+      this.report('E_SCENARIO_SCHEMA', `untilServerDateAfter needs a date (an HTTP date, or a \${…} template such as \${changed}), not ${JSON.stringify(value)}`, path)
+      return
+    }
+    this.templates(value, path)
   }
 
   private request(raw: RawRequest, path: YamlPath): RequestTemplate {

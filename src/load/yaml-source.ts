@@ -86,6 +86,11 @@ function lineLocator(file: string, text: string): (offset: number) => SourceRef 
   }
 }
 
+/**
+ * A value's place from the quick parse's offsets. A path that is not there is reported at its nearest
+ * ancestor that is, as locate() does with the composed document (the loader asks for such paths on
+ * every run, e.g. the `path` of a `status:` check it writes itself, so this must not compose).
+ */
 function locateFast(fast: FastYaml, path: YamlPath, part: 'key' | 'value' | undefined, at: (offset: number) => SourceRef): SourceRef | undefined {
   if (part === 'key' || fast.rootOffset === undefined) return undefined
   let value = fast.data
@@ -93,7 +98,7 @@ function locateFast(fast: FastYaml, path: YamlPath, part: 'key' | 'value' | unde
   for (const step of path) {
     const offsets = value !== null && typeof value === 'object' ? fast.offsets.get(value) : undefined
     const next = offsets instanceof Map ? (typeof step === 'string' ? offsets.get(step) : undefined) : typeof step === 'number' ? offsets?.[step] : undefined
-    if (next === undefined) return undefined
+    if (next === undefined) return at(offset)
     value = (value as Record<string | number, unknown>)[step]
     offset = next
   }

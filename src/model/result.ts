@@ -61,6 +61,8 @@ export interface StepResult {
   readonly error?: Diagnostic
   /** How many times an `eventually` step was sent before it passed (1 = first try). */
   readonly attempts: number
+  /** Resends of an `untilServerDateAfter` step while the server's `Date` was not yet later than the step's date (before `attempts`). */
+  readonly clockResends?: number
   /** Pages fetched by a `follow` step. */
   readonly pages?: number
   /** A ready-to-run reproduction, token replaced by $FITCONFORM_TOKEN. */

@@ -101,6 +101,8 @@ export interface Step {
   readonly waitMs?: number
   readonly follow?: FollowLinks
   readonly eventually?: Eventually
+  /** GET/HEAD only: a template giving a date; the request is resent until the server's `Date` is later (execute/server-clock-wait.ts). */
+  readonly untilServerDateAfter?: string
   readonly skipIf?: SkipCondition
   readonly expect: Expectations
   /** variable → expression, evaluated after the checks (also when they fail). */

@@ -26,7 +26,10 @@ export interface SkippedScenario {
 export interface RunPlan {
   /** Need a quiet account: run one at a time, before anything else (nothing of ours writes meanwhile). */
   readonly exclusive: readonly Scenario[]
-  /** Independent of each other (own far-past dates, own resources): run with bounded concurrency. */
+  /**
+   * Independent of each other (own far-past dates, own resources): run with bounded concurrency, the
+   * ones that wait longest first (so a long wait does not start last and end the run late).
+   */
   readonly concurrent: readonly Scenario[]
   /** Selected but not runnable here, each with the reason a user can act on. */
   readonly skipped: readonly SkippedScenario[]
@@ -47,7 +50,24 @@ export function planRun(scenarios: readonly Scenario[], filter: RunFilter): RunP
     if (reason) skipped.push({ scenario, reason, ...(missingRoles.length > 0 ? { missingRoles } : {}) })
     else (scenario.exclusive ? exclusive : concurrent).push(scenario)
   }
-  return { exclusive, concurrent, skipped, order: sharded }
+  return { exclusive, concurrent: longestWaitFirst(concurrent), skipped, order: sharded }
+}
+
+/** A clock wait (`untilServerDateAfter`) lasts until the server's next second: up to a second, plus its margin. */
+const CLOCK_WAIT_ESTIMATE_MS = 1000
+
+/** How long a scenario's steps wait by declaration: `wait:` as written, each clock wait as up to a second. */
+export function declaredWaitMs(scenario: Scenario): number {
+  let total = 0
+  for (const step of scenario.steps) total += (step.waitMs ?? 0) + (step.untilServerDateAfter !== undefined ? CLOCK_WAIT_ESTIMATE_MS : 0)
+  return total
+}
+
+/** Stable: scenarios that wait the same keep their load order. */
+function longestWaitFirst(scenarios: readonly Scenario[]): Scenario[] {
+  return scenarios.map((scenario, position) => ({ scenario, position, waitMs: declaredWaitMs(scenario) }))
+    .sort((a, b) => b.waitMs - a.waitMs || a.position - b.position)
+    .map(({ scenario }) => scenario)
 }
 
 function matchesFilter(scenario: Scenario, filter: RunFilter): boolean {

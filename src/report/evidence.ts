@@ -53,6 +53,7 @@ export function formatStepEvidence(step: StepResult, options: EvidenceOptions): 
   const assertionOptions = { ...options, fallbackRules: options.scenarioRules ?? [], responseBody: step.response?.body }
   const blocks = failedAssertions(step).map((assertion) => formatAssertion(assertion, assertionOptions))
   if (step.error) blocks.push(formatDiagnostic(step.error, options))
+  if (step.clockResends) blocks.push(`resent ${step.clockResends} time${step.clockResends === 1 ? '' : 's'} until the server's Date was later than the step's date (untilServerDateAfter); the last answer is shown`)
   if (step.attempts > 1) blocks.push(`sent ${step.attempts} times (eventually); the last attempt is shown`)
   if (step.pages !== undefined && step.pages > 1) blocks.push(`walked ${step.pages} pages; the first failing page is shown`)
   if (options.transcript === false) return blocks.join('\n')

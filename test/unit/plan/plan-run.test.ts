@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import type { Scenario, TokenRole } from '../../../src/model/scenario.js'
-import { envVarOfRole, planRun, type RunFilter } from '../../../src/plan/plan-run.js'
+import type { Scenario, Step, TokenRole } from '../../../src/model/scenario.js'
+import { declaredWaitMs, envVarOfRole, planRun, type RunFilter } from '../../../src/plan/plan-run.js'
 
-function scenario(id: string, fields: Partial<Pick<Scenario, 'title' | 'tags' | 'tokens' | 'writes' | 'exclusive'>> = {}): Scenario {
+function scenario(id: string, fields: Partial<Pick<Scenario, 'title' | 'tags' | 'tokens' | 'writes' | 'exclusive' | 'steps'>> = {}): Scenario {
   return {
     id,
     title: fields.title ?? `title of ${id}`,
@@ -13,7 +13,7 @@ function scenario(id: string, fields: Partial<Pick<Scenario, 'title' | 'tags' | 
     tokens: fields.tokens ?? ['token'],
     writes: fields.writes ?? false,
     exclusive: fields.exclusive ?? false,
-    steps: [],
+    steps: fields.steps ?? [],
     cleanup: [],
   }
 }
@@ -99,7 +99,29 @@ describe('planRun', () => {
     expect(grouped.length + plan.skipped.length).toBe(suite.length)
   })
 
-  it('runs exclusive scenarios apart from the concurrent ones, each group in load order', () => {
+  describe('waits', () => {
+    const step = (fields: Partial<Pick<Step, 'waitMs' | 'untilServerDateAfter'>>): Step => ({ name: 'a step', at: { file: 'suites/x.yaml', line: 1, column: 1 }, expect: { checks: [] }, capture: {}, ...fields }) as Step
+    const waiting = [
+      scenario('no-wait'),
+      scenario('one-clock-wait', { steps: [step({}), step({ untilServerDateAfter: '${changed}' })] }),
+      scenario('also-no-wait'),
+      scenario('fixed-wait', { steps: [step({ waitMs: 1100 })] }),
+      scenario('two-clock-waits', { steps: [step({ untilServerDateAfter: '${a}' }), step({ untilServerDateAfter: '${b}' })] }),
+      scenario('another-clock-wait', { steps: [step({ untilServerDateAfter: '${changed}' })] }),
+    ]
+
+    it('counts a fixed wait as written and a clock wait as up to a second', () => {
+      expect(waiting.map(declaredWaitMs)).toEqual([0, 1000, 0, 1100, 2000, 0 + 1000])
+    })
+
+    it('starts the concurrent scenarios that wait longest first, the rest (and equal waits) in load order, and reports in load order', () => {
+      const plan = planRun(waiting, everything)
+      expect(ids(plan.concurrent)).toEqual(['two-clock-waits', 'fixed-wait', 'one-clock-wait', 'another-clock-wait', 'no-wait', 'also-no-wait'])
+      expect(ids(plan.order)).toEqual(ids(waiting))
+    })
+  })
+
+  it('runs exclusive scenarios apart from the concurrent ones, each group in load order when none waits', () => {
     const plan = planRun(suite, everything)
     expect(ids(plan.exclusive)).toEqual(['feed-walk', 'conditional-feed'])
     expect(ids(plan.concurrent)).toEqual(['user-entry-point', 'activity-lifecycle', 'forbidden-other-user', 'revoked-token', 'limited-delete'])

@@ -1,0 +1,82 @@
+// runPlan (src/execute/run-plan.ts): what runs beside the exclusive scenarios. The client is a fake
+// that answers at once and notes every request it is sent, so the test sees, in the order things
+// happened, which requests went out while the exclusive scenario ran.
+import { describe, expect, it } from 'vitest'
+import type { RequestTemplate, Scenario, Step } from '../../../src/model/scenario.js'
+import type { ScenarioResult } from '../../../src/model/result.js'
+import type { ReportedScenarioResult } from '../../../src/model/reported-result.js'
+import { planRun } from '../../../src/plan/plan-run.js'
+import { runPlan } from '../../../src/execute/run-plan.js'
+import { createRedactor } from '../../../src/execute/redact.js'
+import { createRunValues } from '../../../src/execute/run-values.js'
+import type { RunContext } from '../../../src/execute/run-context.js'
+import type { HttpClient } from '../../../src/execute/http-exchange.js'
+
+const at = { file: 'suites/x.yaml', line: 1, column: 1 }
+
+function step(name: string, fields: { method?: RequestTemplate['method']; waitMs?: number } = {}): Step {
+  const request: RequestTemplate | undefined = fields.method && { method: fields.method, url: `/${name}`, query: {}, headers: {}, auth: 'token', wire: false }
+  return { name, at, expect: { checks: [] }, capture: {}, ...(request ? { request } : {}), ...(fields.waitMs ? { waitMs: fields.waitMs } : {}) } as unknown as Step
+}
+
+function scenario(id: string, steps: Step[], fields: Partial<Pick<Scenario, 'exclusive'>> = {}): Scenario {
+  const writes = steps.some((s) => s.request && s.request.method !== 'GET' && s.request.method !== 'HEAD')
+  return { id, title: id, file: at.file, at, rules: ['USER-READ'], tags: [], tokens: ['token'], writes, exclusive: fields.exclusive ?? false, steps, cleanup: [] }
+}
+
+const suite = [
+  scenario('reads', [step('read-a', { method: 'GET' }), step('read-b', { method: 'GET' })]),
+  scenario('exclusive', [step('exclusive-write', { method: 'POST' }), step('exclusive-gap', { waitMs: 120 }), step('exclusive-read', { method: 'GET' })], { exclusive: true }),
+  scenario('writes-around-a-wait', [step('write-before-wait', { method: 'POST' }), step('a-wait', { waitMs: 40 }), step('write-after-wait', { method: 'PUT' })]),
+  scenario('writes-at-once', [step('quick-write', { method: 'DELETE' })]),
+]
+
+async function eventsAt(concurrency: number): Promise<string[]> {
+  const events: string[] = []
+  const client: HttpClient = {
+    send: (request) => {
+      events.push(`${request.method} ${new URL(request.url).pathname.slice(1)}`)
+      return Promise.resolve({ status: 200, headers: {}, body: Buffer.alloc(0), wireBytes: 0, durationMs: 0 })
+    },
+    close: () => Promise.resolve(),
+  }
+  const context: RunContext = {
+    baseUrl: new URL('http://127.0.0.1:9/'), tokens: { token: 'test-token' }, client, timeoutMs: 1000, strict: false,
+    run: createRunValues(new Date()), config: {}, redact: createRedactor(new Map()), interrupted: new AbortController().signal,
+  }
+  const plan = planRun(suite, { readOnly: false, availableRoles: new Set(['token']) })
+  const results = await runPlan(plan, {
+    context, concurrency, bail: false,
+    finalizeScenario: (result: ScenarioResult) => result as unknown as ReportedScenarioResult,
+    reporter: {
+      onScenarioStart: (view) => void events.push(`start ${view.id}`),
+      onScenarioEnd: (result) => void events.push(`end ${result.id}`),
+    },
+  })
+  expect(results.map((result) => [result.id, result.status])).toEqual(suite.map(({ id }) => [id, 'passed']))
+  return events
+}
+
+describe('runPlan', () => {
+  it('while the exclusive scenario runs, no other scenario writes: writes before a wait go first, the rest after it', async () => {
+    const events = await eventsAt(4)
+    const from = events.indexOf('start exclusive')
+    const to = events.indexOf('end exclusive')
+    const during = events.slice(from, to)
+    expect(during.filter((event) => /^(POST|PUT|DELETE) /.test(event) && event !== 'POST exclusive-write')).toEqual([])
+    // The scenario that waits made its first write before, and its second after.
+    expect(events.indexOf('POST write-before-wait')).toBeLessThan(from)
+    expect(events.indexOf('PUT write-after-wait')).toBeGreaterThan(to)
+    expect(events.indexOf('DELETE quick-write')).toBeGreaterThan(-1)
+  })
+
+  it('with --concurrency 1 runs one scenario at a time: the exclusive one first, then the rest in load order', async () => {
+    const starts = (await eventsAt(1)).filter((event) => event.startsWith('start') || event.startsWith('end'))
+    expect(starts).toEqual([
+      'start exclusive', 'end exclusive',
+      'start reads', 'end reads',
+      'start writes-around-a-wait', 'end writes-around-a-wait',
+      'start writes-at-once', 'end writes-at-once',
+    ])
+  })
+})
