@@ -7,6 +7,11 @@ export type Redactor = <T>(value: T) => T
  * The runner's redaction (the rules are src/shared/secrets.ts, the same as the proxy's): every token,
  * in every encoded form, becomes `[REDACTED <role>]`; credential headers and token fields are
  * redacted by name whatever their length. Walks any depth without recursion.
+ *
+ * An object this redactor returned (or any object inside it) is redacted already: when it comes back
+ * inside a larger value (a step result inside the whole run's result), it is kept as it is and only
+ * what is new around it is walked. That makes redacting the whole result at the end cost what was
+ * added since, not the whole run again.
  */
 export function createRedactor(secrets: ReadonlyMap<string, string>): Redactor {
   const scrub = createScrub([...secrets].map(([value, label]) => [value, `[REDACTED ${label}]`] as const))
@@ -15,7 +20,8 @@ export function createRedactor(secrets: ReadonlyMap<string, string>): Redactor {
     if (isCredentialField(key)) return '[REDACTED]'
     return undefined
   }
-  return (value) => scrubDeep(value, scrub, byName)
+  const options = { redactField: byName, scrubbed: new WeakSet<object>() }
+  return (value) => scrubDeep(value, scrub, options)
 }
 
 /** `Bearer abc` → `Bearer [REDACTED]`, unless the value already shows only a redaction. */
