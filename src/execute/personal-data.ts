@@ -57,6 +57,19 @@ export function maskScenarioPersonalData<S extends ScenarioResult>(scenario: S):
 
 class Masker {
   private readonly found = new Map<string, string>()
+  /** What text() replaces, in order; made again only after a new value is found. */
+  private replacements: (readonly [string, string])[] | undefined
+
+  /** The values found, longest first, then their JSON-escaped forms where those differ. */
+  private replacementList(): readonly (readonly [string, string])[] {
+    if (!this.replacements) {
+      const originals = [...this.found.keys()].sort((a, b) => b.length - a.length)
+      const plain = originals.map((original) => [original, this.found.get(original) ?? ''] as const)
+      const escaped = originals.map((original) => [JSON.stringify(original).slice(1, -1), this.found.get(original) ?? ''] as const).filter(([form], index) => form !== originals[index])
+      this.replacements = [...plain, ...escaped]
+    }
+    return this.replacements
+  }
 
   scenario<S extends ScenarioResult>(scenario: S): S {
     return {
@@ -170,13 +183,11 @@ class Masker {
       return this.remember(value, key === 'altitude' ? maskAltitude(value) : maskCoordinate(value))
     }
     if (Array.isArray(value)) {
-      const items = value.map((item) => this.value(item, undefined))
+      const items = mapUnlessSame(value, (item) => this.value(item, undefined))
       if (key !== 'path' || items.length <= PATH_POINTS_KEPT || !value.some(isPathPoint)) return items
       return [...items.slice(0, PATH_POINTS_KEPT), `… ${items.length - PATH_POINTS_KEPT} more points hidden (personal data)`]
     }
-    if (isPlainObject(value)) {
-      return Object.fromEntries(Object.entries(value).map(([name, child]) => [name, this.value(child, name)]))
-    }
+    if (isPlainObject(value)) return mapFieldsUnlessSame(value, (child, name) => this.value(child, name))
     return value
   }
 
@@ -187,27 +198,25 @@ class Masker {
       const masked = this.found.get(String(value))
       return masked === undefined ? value : Number(masked)
     }
-    if (Array.isArray(value)) return value.map((item) => this.deepText(item))
-    if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([name, child]) => [name, this.deepText(child)]))
+    if (Array.isArray(value)) return mapUnlessSame(value, (item) => this.deepText(item))
+    if (isPlainObject(value)) return mapFieldsUnlessSame(value, (child) => this.deepText(child))
     return value
   }
 
   private remember<V extends string | number>(original: V, masked: V): V {
     const text = String(original)
     const isWorthReplacing = typeof original === 'string' ? text.length >= MIN_REPLACED_LENGTH : /\.\d{2,}/.test(text)
-    if (isWorthReplacing && text !== String(masked)) this.found.set(text, String(masked))
+    if (isWorthReplacing && text !== String(masked) && this.found.get(text) !== String(masked)) {
+      this.found.set(text, String(masked))
+      this.replacements = undefined
+    }
     return masked
   }
 
   /** Replaces every value met in a body or check, longest first so a name inside a location still goes. */
   private text(text: string): string {
     let masked = text
-    const originals = [...this.found.keys()].sort((a, b) => b.length - a.length)
-    for (const original of originals) masked = masked.split(original).join(this.found.get(original) ?? '')
-    for (const original of originals) {
-      const escaped = JSON.stringify(original).slice(1, -1)
-      if (escaped !== original) masked = masked.split(escaped).join(this.found.get(original) ?? '')
-    }
+    for (const [original, replacement] of this.replacementList()) if (masked.includes(original)) masked = masked.split(original).join(replacement)
     return masked.replace(NUMBER_IN_TEXT, (_match, prefix: string, key: string, number: string) => {
       const rounded = key === 'altitude' ? maskAltitude(Number(number)) : maskCoordinate(Number(number))
       return `${prefix}${rounded}`
@@ -232,6 +241,33 @@ function isPathPoint(value: unknown): boolean {
 
 /** `"latitude": 51.50722` inside a curl line or a message. */
 const NUMBER_IN_TEXT = new RegExp(`("(${PATH_POINT_PERSONAL_FIELDS.join('|')})"\\s*:\\s*)(-?\\d+(?:\\.\\d+)?(?:[eE][-+]?\\d+)?)`, 'g')
+
+/*
+ * Copy on write: most of a report holds no personal data, and copying every body and value of it
+ * twice (the scenario as it ends, the whole run at the end) was most of what masking cost. A list or
+ * object whose children all come back unchanged is returned itself; the output serialises the same.
+ */
+function mapUnlessSame(list: readonly unknown[], map: (item: unknown) => unknown): unknown[] {
+  let copy: unknown[] | undefined
+  for (let index = 0; index < list.length; index++) {
+    const item = list[index]
+    const mapped = map(item)
+    if (copy === undefined && !Object.is(mapped, item)) copy = list.slice(0, index)
+    copy?.push(mapped)
+  }
+  return copy ?? (list as unknown[])
+}
+
+function mapFieldsUnlessSame(record: Record<string, unknown>, map: (child: unknown, name: string) => unknown): Record<string, unknown> {
+  const entries = Object.entries(record)
+  let changed = false
+  const mapped = entries.map(([name, child]) => {
+    const next = map(child, name)
+    if (!Object.is(next, child)) changed = true
+    return [name, next] as const
+  })
+  return changed ? Object.fromEntries(mapped) : record
+}
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
