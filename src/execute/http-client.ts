@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events'
 import { createRequire } from 'node:module'
 import { performance } from 'node:perf_hooks'
 import type { Dispatcher } from 'undici'
@@ -41,21 +42,54 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       if (outgoing.wire) return decoded(await sendOnWire(outgoing, { ...options, maxBodyBytes: cap }), cap)
       const started = performance.now()
       const url = new URL(outgoing.url)
-      const response = await dispatchRequest.call(dispatcher, {
-        origin: url.origin,
-        path: `${url.pathname}${url.search}`,
-        method: outgoing.method as Dispatcher.HttpMethod,
-        headers: outgoing.headers,
-        body: outgoing.body,
-        signal: AbortSignal.timeout(options.timeoutMs),
-      })
-      const wire = await readCapped(response.body, cap, outgoing.url)
-      const headers = joinHeaders(Object.entries(response.headers))
-      return decoded({ status: response.statusCode, headers, body: wire, wireBytes: wire.length, durationMs: performance.now() - started }, cap)
+      const deadline = new Deadline(options.timeoutMs)
+      try {
+        const response = await dispatchRequest.call(dispatcher, {
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
+          method: outgoing.method as Dispatcher.HttpMethod,
+          headers: outgoing.headers,
+          body: outgoing.body,
+          signal: deadline,
+        })
+        const wire = await readCapped(response.body, cap, outgoing.url)
+        const headers = joinHeaders(Object.entries(response.headers))
+        return await decoded({ status: response.statusCode, headers, body: wire, wireBytes: wire.length, durationMs: performance.now() - started }, cap)
+      } finally {
+        deadline.clear()
+      }
     },
     async close() {
       await dispatcher.close()
     },
+  }
+}
+
+/**
+ * The whole exchange, headers and body, ends within the timeout (undici's own timeouts count only
+ * the wait for the headers and between two chunks, so a body that trickles in would go on for ever).
+ * undici takes an EventEmitter as its signal: an emitter and a timer cost half of what
+ * AbortSignal.timeout and its EventTarget listeners do, on every request. The reason is the one
+ * AbortSignal.timeout gives, so a timeout reads the same (TimeoutError) in every diagnostic.
+ */
+class Deadline extends EventEmitter {
+  aborted = false
+  reason: unknown
+  private readonly timer: NodeJS.Timeout
+
+  constructor(timeoutMs: number) {
+    super()
+    this.timer = setTimeout(() => {
+      this.aborted = true
+      this.reason = new DOMException('The operation was aborted due to timeout', 'TimeoutError')
+      this.emit('abort')
+    }, timeoutMs)
+    // As AbortSignal.timeout's: a pending deadline alone does not keep the process alive.
+    this.timer.unref()
+  }
+
+  clear(): void {
+    clearTimeout(this.timer)
   }
 }
 

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createHttpClient } from '../../../src/execute/http-client.js'
+import { classifyTransportError } from '../../../src/shared/transport-failure.js'
 import { startLoopbackServer, type LoopbackServer } from '../../helpers/loopback-server.js'
 
 const servers: LoopbackServer[] = []
@@ -34,6 +35,23 @@ describe('the runner HTTP client (undici)', () => {
     }
     expect(server.requests).toEqual(['POST /a/b?c=1&d=%20'])
     expect(bodies).toEqual(['p {"n":1}'])
+  })
+
+  it('gives up on a body that trickles in past the timeout, as a timeout', async () => {
+    // A byte every 100 ms: undici's headers and body timeouts (the wait between chunks) never fire.
+    const server = await startLoopbackServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/plain' })
+      const drip = setInterval(() => response.write('x'), 100)
+      response.on('close', () => clearInterval(drip))
+    })
+    servers.push(server)
+    const client = createHttpClient({ timeoutMs: 500, insecure: false })
+    try {
+      const error = await client.send({ method: 'GET', url: `${server.url}/slow`, headers: {}, wire: false }).then(() => undefined, (thrown: unknown) => thrown)
+      expect(classifyTransportError(error)).toEqual({ failure: 'timeout', code: 'TimeoutError' })
+    } finally {
+      await client.close()
+    }
   })
 
   it('goes through the proxy that HTTP_PROXY names', async () => {
