@@ -56,6 +56,10 @@ export function createProgram(): Command {
     .action(async (paths: string[], flags: RunFlags) => {
       const { runCommand } = await import('./run-command.js')
       process.exitCode = await runCommand(paths, flags)
+      // The run is over and its reports are written: end now, once stdout and stderr are out, rather
+      // than let Node free a large run's heap page by page (~50 ms of every run, issue 15).
+      await Promise.all([process.stdout, process.stderr].map((stream) => new Promise((resolve) => stream.write('', resolve))))
+      process.exit()
     })
 
   program

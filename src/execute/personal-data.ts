@@ -57,64 +57,72 @@ export function maskScenarioPersonalData<S extends ScenarioResult>(scenario: S):
 
 class Masker {
   private readonly found = new Map<string, string>()
+  /** What text() replaces, in order; made again only after a new value is found. */
+  private replacements: (readonly [string, string])[] | undefined
+
+  /** The values found, longest first, then their JSON-escaped forms where those differ. */
+  private replacementList(): readonly (readonly [string, string])[] {
+    if (!this.replacements) {
+      const originals = [...this.found.keys()].sort((a, b) => b.length - a.length)
+      const plain = originals.map((original) => [original, this.found.get(original) ?? ''] as const)
+      const escaped = originals.map((original) => [JSON.stringify(original).slice(1, -1), this.found.get(original) ?? ''] as const).filter(([form], index) => form !== originals[index])
+      this.replacements = [...plain, ...escaped]
+    }
+    return this.replacements
+  }
 
   scenario<S extends ScenarioResult>(scenario: S): S {
-    return {
-      ...scenario,
-      steps: scenario.steps.map((step) => this.step(step)),
-      cleanup: scenario.cleanup.map((step) => this.step(step)),
-      warnings: scenario.warnings.map((assertion) => this.assertion(assertion)),
-    }
+    return withFields<ScenarioResult>(scenario, {
+      steps: mapUnlessSame(scenario.steps, (step) => this.step(step)),
+      cleanup: mapUnlessSame(scenario.cleanup, (step) => this.step(step)),
+      warnings: mapUnlessSame(scenario.warnings, (assertion) => this.assertion(assertion)),
+    }) as S
   }
 
   scenarioText<S extends ScenarioResult>(scenario: S): S {
-    const stepText = (step: StepResult): StepResult => ({
-      ...step,
-      assertions: step.assertions.map((assertion) => this.assertionText(assertion)),
-      ...(step.error ? { error: this.diagnosticText(step.error) } : {}),
-      ...(step.curl ? { curl: this.curl(step.curl) } : {}),
-      ...(step.request ? { request: this.requestText(step.request) } : {}),
-      ...(typeof step.response?.body === 'string' ? { response: { ...step.response, body: this.text(step.response.body) } } : {}),
-    })
-    return {
-      ...scenario,
-      steps: scenario.steps.map(stepText),
-      cleanup: scenario.cleanup.map(stepText),
-      warnings: scenario.warnings.map((assertion) => this.assertionText(assertion)),
+    const stepText = (step: StepResult): StepResult =>
+      withFields(step, {
+        assertions: mapUnlessSame(step.assertions, (assertion) => this.assertionText(assertion)),
+        ...(step.error ? { error: this.diagnosticText(step.error) } : {}),
+        ...(step.curl ? { curl: this.curl(step.curl) } : {}),
+        ...(step.request ? { request: this.requestText(step.request) } : {}),
+        ...(typeof step.response?.body === 'string' ? { response: withFields(step.response, { body: this.text(step.response.body) }) } : {}),
+      })
+    return withFields<ScenarioResult>(scenario, {
+      steps: mapUnlessSame(scenario.steps, stepText),
+      cleanup: mapUnlessSame(scenario.cleanup, stepText),
+      warnings: mapUnlessSame(scenario.warnings, (assertion) => this.assertionText(assertion)),
       ...(scenario.skipReason ? { skipReason: this.text(scenario.skipReason) } : {}),
-    }
+    }) as S
   }
 
   diagnosticText(diagnostic: Diagnostic): Diagnostic {
-    return {
-      ...diagnostic,
+    return withFields(diagnostic, {
       message: this.text(diagnostic.message),
-      ...(diagnostic.details ? { details: diagnostic.details.map((detail) => this.text(detail)) } : {}),
-    }
+      ...(diagnostic.details ? { details: mapUnlessSame(diagnostic.details, (detail) => this.text(detail)) } : {}),
+    })
   }
 
   private requestText(request: RecordedRequest): RecordedRequest {
-    return {
-      ...request,
+    return withFields(request, {
       url: this.text(request.url),
       ...(request.body === undefined ? {} : { body: this.text(request.body) }),
-    }
+    })
   }
 
   private step(step: StepResult): StepResult {
-    return {
-      ...step,
+    return withFields(step, {
       ...(step.request ? { request: this.request(step.request) } : {}),
       ...(step.response ? { response: this.response(step.response) } : {}),
-      assertions: step.assertions.map((assertion) => this.assertion(assertion)),
-    }
+      assertions: mapUnlessSame(step.assertions, (assertion) => this.assertion(assertion)),
+    })
   }
 
   private request(request: RecordedRequest): RecordedRequest {
     if (request.body === undefined) return request
     try {
       const parsed: unknown = JSON.parse(request.body)
-      return { ...request, body: JSON.stringify(this.value(parsed, undefined)) }
+      return withFields(request, { body: JSON.stringify(this.value(parsed, undefined)) })
     } catch {
       return request
     }
@@ -122,7 +130,7 @@ class Masker {
 
   private response(response: RecordedResponse): RecordedResponse {
     if (response.body === undefined) return response
-    return { ...response, body: this.value(response.body, undefined) }
+    return withFields(response, { body: this.value(response.body, undefined) })
   }
 
   /** Expected and actual are masked alike, so that values equal before masking are equal after it. */
@@ -132,30 +140,29 @@ class Masker {
     const actual = this.value(assertion.actual, key)
     const expected = this.expected(assertion, key)
     const isHidden = !assertion.ok && !isSameValue(assertion.expected, assertion.actual) && isSameValue(expected, actual)
-    return {
-      ...assertion,
+    return withFields(assertion, {
       ...('expected' in assertion ? { expected } : {}),
       ...('actual' in assertion ? { actual } : {}),
       // Without this, a failed check would show two equal values and no difference.
       ...(isHidden ? { message: `${assertion.message} ${DIFFERENCE_MASKED_NOTE}` } : {}),
-    }
+    })
   }
 
   private expected(assertion: AssertionResult, key: string | undefined): unknown {
     const { matcher, expected } = assertion
-    if (matcher === 'oneOf' && Array.isArray(expected)) return expected.map((candidate) => this.value(candidate, key))
+    if (matcher === 'oneOf' && Array.isArray(expected)) return mapUnlessSame(expected, (candidate) => this.value(candidate, key))
     return VALUE_MATCHERS.has(matcher) ? this.value(expected, key) : expected
   }
 
   /** Then by value: a value captured from a response may sit in an expected value of any matcher. */
   private assertionText(assertion: AssertionResult): AssertionResult {
-    return {
-      ...assertion,
+    return withFields(assertion, {
       message: this.text(assertion.message),
       ...('expected' in assertion ? { expected: this.deepText(assertion.expected) } : {}),
       ...('actual' in assertion ? { actual: this.deepText(assertion.actual) } : {}),
-    }
+    })
   }
+
 
   /** A masked curl line no longer reproduces the request: it says so on the line above. */
   private curl(line: string): string {
@@ -170,13 +177,11 @@ class Masker {
       return this.remember(value, key === 'altitude' ? maskAltitude(value) : maskCoordinate(value))
     }
     if (Array.isArray(value)) {
-      const items = value.map((item) => this.value(item, undefined))
+      const items = mapUnlessSame<unknown>(value, (item) => this.value(item, undefined))
       if (key !== 'path' || items.length <= PATH_POINTS_KEPT || !value.some(isPathPoint)) return items
       return [...items.slice(0, PATH_POINTS_KEPT), `… ${items.length - PATH_POINTS_KEPT} more points hidden (personal data)`]
     }
-    if (isPlainObject(value)) {
-      return Object.fromEntries(Object.entries(value).map(([name, child]) => [name, this.value(child, name)]))
-    }
+    if (isPlainObject(value)) return mapFieldsUnlessSame(value, (child, name) => this.value(child, name))
     return value
   }
 
@@ -187,27 +192,25 @@ class Masker {
       const masked = this.found.get(String(value))
       return masked === undefined ? value : Number(masked)
     }
-    if (Array.isArray(value)) return value.map((item) => this.deepText(item))
-    if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([name, child]) => [name, this.deepText(child)]))
+    if (Array.isArray(value)) return mapUnlessSame<unknown>(value, (item) => this.deepText(item))
+    if (isPlainObject(value)) return mapFieldsUnlessSame(value, (child) => this.deepText(child))
     return value
   }
 
   private remember<V extends string | number>(original: V, masked: V): V {
     const text = String(original)
     const isWorthReplacing = typeof original === 'string' ? text.length >= MIN_REPLACED_LENGTH : /\.\d{2,}/.test(text)
-    if (isWorthReplacing && text !== String(masked)) this.found.set(text, String(masked))
+    if (isWorthReplacing && text !== String(masked) && this.found.get(text) !== String(masked)) {
+      this.found.set(text, String(masked))
+      this.replacements = undefined
+    }
     return masked
   }
 
   /** Replaces every value met in a body or check, longest first so a name inside a location still goes. */
   private text(text: string): string {
     let masked = text
-    const originals = [...this.found.keys()].sort((a, b) => b.length - a.length)
-    for (const original of originals) masked = masked.split(original).join(this.found.get(original) ?? '')
-    for (const original of originals) {
-      const escaped = JSON.stringify(original).slice(1, -1)
-      if (escaped !== original) masked = masked.split(escaped).join(this.found.get(original) ?? '')
-    }
+    for (const [original, replacement] of this.replacementList()) if (masked.includes(original)) masked = masked.split(original).join(replacement)
     return masked.replace(NUMBER_IN_TEXT, (_match, prefix: string, key: string, number: string) => {
       const rounded = key === 'altitude' ? maskAltitude(Number(number)) : maskCoordinate(Number(number))
       return `${prefix}${rounded}`
@@ -215,11 +218,16 @@ class Masker {
   }
 }
 
+/** Check targets come from the scenario files: a run has a few hundred at most, met again on every step. */
+const bodyKeys = new Map<string, string | undefined>()
+
 /** The last key of a target in the body (`body.path[0].latitude` → `latitude`); `headers.location` is a URL, not where someone lives. */
 function bodyKeyOf(target: string): string | undefined {
-  if (!/^body\b/.test(target)) return undefined
-  const last = parseJsonPath(target).at(-1)
-  return typeof last === 'string' ? last : undefined
+  if (bodyKeys.has(target)) return bodyKeys.get(target)
+  const last = /^body\b/.test(target) ? parseJsonPath(target).at(-1) : undefined
+  const key = typeof last === 'string' ? last : undefined
+  bodyKeys.set(target, key)
+  return key
 }
 
 function isSameValue(a: unknown, b: unknown): boolean {
@@ -232,6 +240,43 @@ function isPathPoint(value: unknown): boolean {
 
 /** `"latitude": 51.50722` inside a curl line or a message. */
 const NUMBER_IN_TEXT = new RegExp(`("(${PATH_POINT_PERSONAL_FIELDS.join('|')})"\\s*:\\s*)(-?\\d+(?:\\.\\d+)?(?:[eE][-+]?\\d+)?)`, 'g')
+
+/*
+ * Copy on write: most of a report holds no personal data, and copying every body and value of it
+ * twice (the scenario as it ends, the whole run at the end) was most of what masking cost. A list or
+ * object whose children all come back unchanged is returned itself; the output serialises the same.
+ */
+function mapUnlessSame<T>(list: readonly T[], map: (item: T) => T): T[] {
+  let copy: T[] | undefined
+  for (let index = 0; index < list.length; index++) {
+    const item = list[index] as T
+    const mapped = map(item)
+    if (copy === undefined && !Object.is(mapped, item)) copy = list.slice(0, index)
+    copy?.push(mapped)
+  }
+  return copy ?? (list as T[])
+}
+
+/** `{ ...record, ...fields }`, or the record itself when every field is the value it already holds (fields never add a key). */
+function withFields<T extends object>(record: T, fields: Partial<T>): T {
+  for (const key of Object.keys(fields) as (keyof T)[]) {
+    if (!Object.is(fields[key], record[key])) return { ...record, ...fields }
+  }
+  return record
+}
+
+function mapFieldsUnlessSame(record: Record<string, unknown>, map: (child: unknown, name: string) => unknown): Record<string, unknown> {
+  const names = Object.keys(record)
+  let mapped: unknown[] | undefined
+  for (let index = 0; index < names.length; index++) {
+    const name = names[index] as string
+    const child = record[name]
+    const next = map(child, name)
+    if (mapped === undefined && !Object.is(next, child)) mapped = names.slice(0, index).map((earlier) => record[earlier])
+    mapped?.push(next)
+  }
+  return mapped === undefined ? record : Object.fromEntries(names.map((name, index) => [name, mapped[index]]))
+}
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)

@@ -101,6 +101,7 @@ export async function runConformance(
     const cleanup = await finishCleanup(context, { wrote, posted })
     const polling = pollingSummary(context)
     // Redacted whole before it is finalized: cleanup messages and diagnostics name URLs a server chose (a Location may carry a token).
+    // The step results in it were redacted as they ended: the redactor keeps those and walks only what is new around them.
     const result = finalizer.run(context.redact({ ...buildRunResult(results, settings, startedAt, cleanup.problems), ...(cleanup.summary ? { cleanup: cleanup.summary } : {}), ...(polling ? { polling } : {}) }))
     await reporter.onRunEnd?.(result, view)
     return { kind: 'ran', result, plan }

@@ -68,7 +68,11 @@ interface TestCase {
 /** The whole document; pure, so tests can read it without touching the disk. */
 export function renderJunit(result: ReportedRunResult, rules: RuleIndex): string {
   const byFile = new Map<string, ReportedScenarioResult[]>()
-  for (const scenario of result.scenarios) byFile.set(scenario.file, [...(byFile.get(scenario.file) ?? []), scenario])
+  for (const scenario of result.scenarios) {
+    const inFile = byFile.get(scenario.file)
+    if (inFile) inFile.push(scenario)
+    else byFile.set(scenario.file, [scenario])
+  }
   const total = emptyCounts()
   const brokenIn = new Map<string, string[]>()
   for (const verdict of result.rules) {

@@ -1,10 +1,8 @@
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { createConsoleReporter } from './console-reporter.js'
-import { createHtmlReporter } from './html/html-reporter.js'
 import { createJsonReporter } from './json-reporter.js'
 import { createJunitReporter } from './junit-reporter.js'
-import { createMarkdownReporter } from './markdown-reporter.js'
 import type { FileReporterOptions } from './output-path.js'
 import type { Reporter, Screen } from '../model/reporter.js'
 
@@ -31,15 +29,16 @@ export interface ReporterSpec {
   readonly option?: string
 }
 
-type Factory = (context: ReporterContext, option: string | undefined) => Reporter
+type Factory = (context: ReporterContext, option: string | undefined) => Reporter | Promise<Reporter>
 
+/** The default reporters (console, json, junit) are loaded with the CLI; html and markdown only when asked for, as start-up counts on every run. */
 const BUILTIN: Readonly<Record<string, Factory>> = {
   console: (context, option) => createConsoleReporter({ screen: context.screen, mode: consoleMode(option), verbose: context.verbose ?? false }),
   json: (context, option) => createJsonReporter(fileOptions(context, option)),
   junit: (context, option) => createJunitReporter(fileOptions(context, option)),
-  html: (context, option) => createHtmlReporter(fileOptions(context, option)),
-  markdown: (context, option) =>
-    createMarkdownReporter({ ...fileOptions(context, option), stepSummaryFile: (context.env ?? process.env)['GITHUB_STEP_SUMMARY'] || undefined }),
+  html: async (context, option) => (await import('./html/html-reporter.js')).createHtmlReporter(fileOptions(context, option)),
+  markdown: async (context, option) =>
+    (await import('./markdown-reporter.js')).createMarkdownReporter({ ...fileOptions(context, option), stepSummaryFile: (context.env ?? process.env)['GITHUB_STEP_SUMMARY'] || undefined }),
 }
 
 export const BUILTIN_REPORTERS: readonly string[] = Object.keys(BUILTIN)
@@ -55,7 +54,7 @@ export async function createReporters(list: string, context: ReporterContext): P
   const reporters: Reporter[] = []
   for (const spec of parseReporterList(list)) {
     const factory = BUILTIN[spec.name]
-    reporters.push(factory ? factory(context, spec.option) : await loadCustomReporter(spec, context))
+    reporters.push(factory ? await factory(context, spec.option) : await loadCustomReporter(spec, context))
   }
   if (!reporters.some((reporter) => reporter.printsToStdout?.() === true)) {
     reporters.push(createConsoleReporter({ screen: context.screen, mode: 'summary', verbose: context.verbose ?? false }))

@@ -5,13 +5,23 @@ export function stripInvalidXmlChars(text: string): string {
   return text.replace(FORBIDDEN_IN_XML, '')
 }
 
+/*
+ * Most texts of a report (ids, rule names, titles, times) need no escaping at all: one test of the
+ * characters that are always safe spares them the chain of replacements. Everything else (and every
+ * character outside the Basic Multilingual Plane, allowed or not) takes the full path.
+ */
+const ONLY_SAFE_TEXT = /^[\t\n\r\u0020-\u0025\u0027-\u003b\u003d\u003f-\ud7ff\ue000-\ufffd]*$/
+const ONLY_SAFE_ATTRIBUTE = /^[\u0020\u0021\u0023-\u0025\u0028-\u003b\u003d\u003f-\ud7ff\ue000-\ufffd]*$/
+
 /** Text content: `&`, `<`, `>` escaped; forbidden characters removed. */
 export function escapeXmlText(text: string): string {
+  if (ONLY_SAFE_TEXT.test(text)) return text
   return stripInvalidXmlChars(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 }
 
 /** Attribute values (double-quoted): also quotes, and line breaks kept as character references. */
 export function escapeXmlAttribute(text: string): string {
+  if (ONLY_SAFE_ATTRIBUTE.test(text)) return text
   return escapeXmlText(text)
     .replace(/"/g, '&quot;')
     .replace(/'/g, '&apos;')

@@ -1,10 +1,11 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { runCommand } from '../../../src/cli/run-command.js'
 import type { Screen } from '../../../src/model/reporter.js'
+import { answerUserEntryPoint, startLoopbackServer } from '../../helpers/loopback-server.js'
 import { startHostileAccount, type HostileAccount } from './hostile-account.js'
 
 const FIXTURE = fileURLToPath(new URL('../../fixtures/runner/create-then-read.yaml', import.meta.url))
@@ -53,6 +54,39 @@ describe('no token reaches a byte the run writes', () => {
     // Nor any escaping we did not list (an HTML entity, mixed-case hex): the token's two ends never meet.
     expect(written).not.toMatch(/safe(?:'|%27|&#0*39;|&#x0*27;|&apos;|\\u0027)tok/i)
     expect(written).not.toMatch(/en(?:\+|%2b|&#0*43;|\\u002b)42/i)
+  })
+
+  it('scrubs a token from what the run adds around the step results: a scenario title, a blocked step', async () => {
+    // Step results are redacted as each ends; the scenario around them and the steps a failure blocks are not.
+    const account = await startLoopbackServer((request, response) => void (answerUserEntryPoint(request, response) || response.writeHead(404).end()))
+    try {
+      outputDir = await mkdtemp(join(tmpdir(), 'fitconform-no-token-'))
+      const suite = join(outputDir, 'named.yaml')
+      await writeFile(suite, [
+        'scenarios:',
+        '  - id: named-after-the-token',
+        `    title: ${JSON.stringify(`reads with ${TOKEN}`)}`,
+        '    rules: [USER-READ]',
+        '    steps:',
+        '      - name: read a page that is not there',
+        '        request: { method: GET, url: /missing }',
+        '        expect: { status: 200 }',
+        `      - name: ${JSON.stringify(`then ${TOKEN}`)}`,
+        '        request: { method: GET, url: /user }',
+        '        expect: { status: 200 }',
+        '',
+      ].join('\n'))
+      const screen: Screen = { out: () => undefined, err: () => undefined, colors: false, isTTY: false, width: 100 }
+      const code = await runCommand([suite], { baseUrl: new URL(account.url), token: TOKEN, outputDir, reporter: 'json,junit,markdown,html' }, screen)
+      expect(code).toBe(1)
+      const results = await readFile(join(outputDir, 'results.json'), 'utf8')
+      expect(results).toContain('"title": "reads with [REDACTED token]"')
+      expect(results).toContain('"name": "then [REDACTED token]"')
+      const written = (await everyFile(outputDir)).replace(await readFile(suite, 'utf8'), '')
+      for (const form of FORMS) expect(written, `the form ${form}`).not.toContain(form)
+    } finally {
+      await account.close()
+    }
   })
 
   it('refuses a token shorter than four characters (exit 2), since it could not be scrubbed by value', async () => {

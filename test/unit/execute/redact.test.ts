@@ -37,6 +37,21 @@ describe('createRedactor', () => {
     expect(JSON.stringify(redacted)).not.toContain(TOKEN)
   })
 
+  it('keeps what it redacted before as it is and redacts what is new around it', () => {
+    const redactor = createRedactor(new Map([[TOKEN, 'token']]))
+    const step = redactor({ url: `https://h/x?t=${TOKEN}`, assertions: [{ message: `got ${TOKEN}` }] })
+    const run = redactor({ title: `about ${TOKEN}`, steps: [step], warnings: [step.assertions[0]], extra: { [TOKEN]: [TOKEN] } })
+    expect(run.steps[0]).toBe(step)
+    expect(run.warnings[0]).toBe(step.assertions[0])
+    expect(run).toEqual({ title: 'about [REDACTED token]', steps: [{ url: 'https://h/x?t=[REDACTED token]', assertions: [{ message: 'got [REDACTED token]' }] }], warnings: [{ message: 'got [REDACTED token]' }], extra: { '[REDACTED token]': ['[REDACTED token]'] } })
+  })
+
+  it('walks again an object it did not return, even one holding the same values', () => {
+    const redactor = createRedactor(new Map([[TOKEN, 'token']]))
+    const step = redactor({ url: TOKEN })
+    expect(redactor({ ...step, error: `failed with ${TOKEN}` })).toEqual({ url: '[REDACTED token]', error: 'failed with [REDACTED token]' })
+  })
+
   it('redacts the Authorization header by name, whatever the length of its token', () => {
     const value = { authorization: 'Bearer x', accept: 'application/json' }
     expect(createRedactor(new Map())(value)).toEqual({ authorization: 'Bearer [REDACTED]', accept: 'application/json' })

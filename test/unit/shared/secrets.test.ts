@@ -42,7 +42,7 @@ describe('scrubDeep', () => {
 
   it('keeps a "__proto__" key as data and redacts named fields whatever their length', () => {
     const value = JSON.parse('{"__proto__":{"x":"abcd"},"authorization":"Bearer a"}') as unknown
-    const out = scrubDeep(value, scrub, (key) => (key === 'authorization' ? '[H]' : undefined))
+    const out = scrubDeep(value, scrub, { redactField: (key) => (key === 'authorization' ? '[H]' : undefined) })
     expect(JSON.stringify(out)).toBe('{"__proto__":{"x":"[A]"},"authorization":"[H]"}')
   })
 })
