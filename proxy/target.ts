@@ -44,9 +44,14 @@ function connectionTokens(rawHeaders: readonly string[]): Set<string> {
   return tokens
 }
 
+/** Base paths by target: read on both threads for every exchange, and a URL's getters are not cheap. */
+const basePaths = new WeakMap<URL, string>()
+
 /** The base path of a target URL without its trailing slash ('' for the root). */
 function basePathOf(target: URL): string {
-  return target.pathname.replace(/\/+$/, '')
+  let base = basePaths.get(target)
+  if (base === undefined) basePaths.set(target, (base = target.pathname.replace(/\/+$/, '')))
+  return base
 }
 
 /** Where a client request goes upstream, or why it cannot go anywhere (the proxy answers 400). */
