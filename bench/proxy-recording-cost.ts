@@ -19,15 +19,17 @@
  *                is written and validated")
  *   latency      one connection, sequential keep-alive requests: p50 of the exact response times,
  *                direct (no proxy), bare and fitconform; the figure is fitconform minus direct
- *   CPU          at a fixed rate every proxy sustains, the CPU time each proxy process used per exchange
- *                (Linux /proc), until its recording caught up; for fitconform also the share of its
- *                forwarding (main) thread. On 2 cores the load generator, the upstream and the proxy
- *                compete, so this is the figure that says where the time goes whatever else runs
+ *   CPU          the CPU time every process used per exchange (Linux /proc): the proxy (for fitconform
+ *                also its forwarding thread alone), the upstream and the load generator, during each
+ *                throughput round (saturation; fitconform's until its recording caught up) and again at
+ *                a fixed rate every proxy sustains. From the saturation figures: the ratio the CPU
+ *                budgets allow when both cores are busy, and how many cores each setup kept busy (what
+ *                the two leave idle is lost to waiting, not to work)
  *
  * After the run the recording is counted: every request autocannon completed must be on its own line.
  *
  * Run: npx tsc -p tsconfig.build.json && node dist/bench/proxy-recording-cost.js [--duration 3] [--json FILE]
- * Bounded: about 14 × duration + 10 seconds, loopback only.
+ * Bounded: about 18 × duration + 10 seconds, loopback only.
  */
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -50,7 +52,8 @@ const FEED_TYPE = 'application/vnd.com.service.FitnessActivityFeed+json'
 const HEADERS = { authorization: `Bearer ${TOKEN}`, accept: FEED_TYPE }
 const FEED_PATH = '/fitnessActivities'
 const CONNECTIONS = 10
-const ROUNDS = 3
+/** Five short rounds, alternating: a median that a burst of other work on a shared machine moves less. */
+const ROUNDS = 5
 /** A rate all three proxies sustain on 2 cores, so each handles the same exchanges for the CPU figure. */
 const CPU_RATE = 1000
 /** Longest a recording may take to catch up after a load before the bench gives up. */
@@ -70,6 +73,8 @@ export interface ProxyThroughput {
   readonly p50Ms: number
   readonly p99Ms: number
   readonly errors: number
+  /** CPU per exchange of every process during this load (mitmdump: none). */
+  readonly cpu?: CpuShares
 }
 
 /** Every figure of the run, for the bench table and for a peers table beside it. */
@@ -92,12 +97,19 @@ export interface RecordingCostResult {
     readonly fitconform: CpuShares
     /** fitconform's process over the bare pass-through's. */
     readonly addedByRecording: number
+  }
+  /** CPU per exchange in microseconds during the throughput rounds (medians), and what follows from it. */
+  readonly saturation: {
+    readonly bare: CpuShares
+    readonly fitconform: CpuShares
     /**
      * The ratio the two CPU budgets allow when every core is busy with this bench (load generator +
      * upstream + proxy on the same cores): (gen + up + bare) / (gen + up + fitconform), gen and up
      * averaged over both runs.
      */
-    readonly saturationCeiling: number
+    readonly ceiling: number
+    /** Cores the three processes kept busy: CPU per exchange × exchanges a second. */
+    readonly coresBusy: { readonly bare: number; readonly fitconform: number }
   }
   readonly recorded: { readonly lines: number; readonly completed: number }
   /** CPU per exchange of the recording alone, in this process, without the network (support/recording-work.ts). */
@@ -128,6 +140,20 @@ export async function measureRecordingCost(options: RecordingCostOptions): Promi
   const recorder = await startChild(process.execPath, [CLI_MAIN, 'proxy', '--target', upstream.url, '--record', recording, '--quiet'])
   const lines = createLineCounter(recording)
   let throughRecorder = 0
+  // CPU per exchange of every process an exchange goes through, over one measured load.
+  const cpuOf = async <T extends { completed: number }>(child: Child, measure: () => Promise<T>): Promise<T & { cpu: CpuShares }> => {
+    const before = { proxy: cpuMicros(child.pid), main: cpuMicros(child.pid, child.pid), upstream: cpuMicros(upstream.pid), generator: process.cpuUsage() }
+    const measured = await measure()
+    const per = (spent: number): number => round(spent / Math.max(1, measured.completed))
+    const generator = process.cpuUsage(before.generator)
+    const cpu = {
+      proxy: per(cpuMicros(child.pid) - before.proxy),
+      forwardingThread: per(cpuMicros(child.pid, child.pid) - before.main),
+      upstream: per(cpuMicros(upstream.pid) - before.upstream),
+      generator: per(generator.user + generator.system),
+    }
+    return { ...measured, cpu }
+  }
   const run = async (base: string, extra: { connections?: number; rate?: number; seconds?: number } = {}): Promise<Load> =>
     load({ url: `${base}${FEED_PATH}`, connections: extra.connections ?? CONNECTIONS, durationSeconds: extra.seconds ?? options.durationSeconds, rate: extra.rate, headers: HEADERS })
   /** A load through fitconform, timed until its recording holds every exchange. */
@@ -144,7 +170,10 @@ export async function measureRecordingCost(options: RecordingCostOptions): Promi
     await run(bare.url, { seconds: 1 })
     await runRecorder({ seconds: 1 })
     const rounds: { bare: ProxyThroughput; fitconform: ProxyThroughput }[] = []
-    for (let i = 0; i < ROUNDS; i += 1) rounds.push({ bare: throughputOf(await run(bare.url), 0), fitconform: await runRecorder() })
+    for (let i = 0; i < ROUNDS; i += 1) {
+      const bareRound = await cpuOf(bare, () => run(bare.url))
+      rounds.push({ bare: { ...throughputOf(bareRound, 0), cpu: bareRound.cpu }, fitconform: await cpuOf(recorder, () => runRecorder()) })
+    }
     const mitmdump = await measureMitmdump(upstream.url, dir, options.durationSeconds)
 
     const p50 = async (measure: () => Promise<{ p50Ms: number }>): Promise<number> => (await measure()).p50Ms
@@ -156,26 +185,15 @@ export async function measureRecordingCost(options: RecordingCostOptions): Promi
 
     // CPU at a fixed rate, per exchange: each proxy process (and fitconform's forwarding thread), and
     // what the upstream and the load generator (this process) spend on the same exchanges.
-    const cpuOf = async (child: Child, measure: () => Promise<{ completed: number }>): Promise<CpuShares> => {
-      const before = { proxy: cpuMicros(child.pid), main: cpuMicros(child.pid, child.pid), upstream: cpuMicros(upstream.pid), generator: process.cpuUsage() }
-      const { completed } = await measure()
-      const per = (spent: number): number => round(spent / Math.max(1, completed))
-      const generator = process.cpuUsage(before.generator)
-      return {
-        proxy: per(cpuMicros(child.pid) - before.proxy),
-        forwardingThread: per(cpuMicros(child.pid, child.pid) - before.main),
-        upstream: per(cpuMicros(upstream.pid) - before.upstream),
-        generator: per(generator.user + generator.system),
-      }
-    }
-    const cpuBare = await cpuOf(bare, () => run(bare.url, { rate: CPU_RATE }))
-    const cpuRecording = await cpuOf(recorder, () => runRecorder({ rate: CPU_RATE }))
+    const cpuBare = (await cpuOf(bare, () => run(bare.url, { rate: CPU_RATE }))).cpu
+    const cpuRecording = (await cpuOf(recorder, () => runRecorder({ rate: CPU_RATE }))).cpu
 
     await recorder.stop()
     const recorded = { lines: lines(), completed: throughRecorder }
     const recordingWork = await measureRecordingWork({ target: new URL(upstream.url), exchange: benchExchange })
     const bareMedian = medianThroughput(rounds.map((each) => each.bare))
     const fitconformMedian = medianThroughput(rounds.map((each) => each.fitconform))
+    const saturated = { bare: medianCpu(rounds.map((each) => each.bare.cpu)), fitconform: medianCpu(rounds.map((each) => each.fitconform.cpu)) }
     return {
       bodyBytes: feedPage().length,
       connections: CONNECTIONS,
@@ -190,7 +208,11 @@ export async function measureRecordingCost(options: RecordingCostOptions): Promi
         bare: cpuBare,
         fitconform: cpuRecording,
         addedByRecording: round(cpuRecording.proxy - cpuBare.proxy),
-        saturationCeiling: saturationCeiling(cpuBare, cpuRecording),
+      },
+      saturation: {
+        ...saturated,
+        ceiling: saturationCeiling(saturated.bare, saturated.fitconform),
+        coresBusy: { bare: coresBusy(saturated.bare, bareMedian), fitconform: coresBusy(saturated.fitconform, fitconformMedian) },
       },
       recorded,
       recordingWork,
@@ -209,7 +231,7 @@ export async function benchProxyRecordingCost(options: RecordingCostOptions): Pr
 }
 
 export function recordingCostFigures(result: RecordingCostResult): Figure[] {
-  const { bare, fitconform, mitmdump, latency, cpu, recorded } = result
+  const { bare, fitconform, mitmdump, latency, cpu, saturation, recorded } = result
   const load = `${result.connections} connections, ${result.bodyBytes} B feed page`
   const rps = rpsNote
   const figures: Figure[] = [
@@ -251,10 +273,31 @@ export function recordingCostFigures(result: RecordingCostResult): Figure[] {
     figure({ benchmark: 'proxy', name: `CPU per exchange at ${cpu.rate} req/s: fitconform over bare`, value: cpu.addedByRecording, unit: 'µs' }),
     figure({
       benchmark: 'proxy',
+      name: 'CPU per exchange at saturation: bare pass-through',
+      value: saturation.bare.proxy,
+      unit: 'µs',
+      note: `upstream ${saturation.bare.upstream} µs, load generator ${saturation.bare.generator} µs (medians of the throughput rounds)`,
+    }),
+    figure({
+      benchmark: 'proxy',
+      name: 'CPU per exchange at saturation: fitconform proxy',
+      value: saturation.fitconform.proxy,
+      unit: 'µs',
+      note: `${saturation.fitconform.forwardingThread} µs on the forwarding thread, ${round(saturation.fitconform.proxy - saturation.fitconform.forwardingThread)} µs on the recording and V8's threads; upstream ${saturation.fitconform.upstream} µs, load generator ${saturation.fitconform.generator} µs`,
+    }),
+    figure({
+      benchmark: 'proxy',
       name: 'ratio the CPU budgets allow at saturation',
-      value: round(100 * cpu.saturationCeiling),
+      value: round(100 * saturation.ceiling),
       unit: '%',
-      note: '(load generator + upstream + bare) / (load generator + upstream + fitconform), CPU per exchange: what the throughput ratio tends to when all cores are busy',
+      note: '(load generator + upstream + bare) / (load generator + upstream + fitconform), CPU per exchange during the throughput rounds: what the throughput ratio tends to when all cores are busy',
+    }),
+    figure({
+      benchmark: 'proxy',
+      name: 'cores kept busy at saturation: fitconform (bare in the note)',
+      value: saturation.coresBusy.fitconform,
+      unit: '',
+      note: `bare ${saturation.coresBusy.bare}; load generator + upstream + proxy, CPU per exchange × exchanges a second, of 2 cores shared with whatever else runs`,
     }),
     figure({
       benchmark: 'proxy',
@@ -310,13 +353,23 @@ function saturationCeiling(bare: CpuShares, fitconform: CpuShares): number {
   return round((shared + bare.proxy) / (shared + fitconform.proxy))
 }
 
+function medianCpu(runs: readonly (CpuShares | undefined)[]): CpuShares {
+  const known = runs.filter((each): each is CpuShares => each !== undefined)
+  const pick = (field: keyof CpuShares): number => round(median(known.map((each) => each[field])))
+  return { proxy: pick('proxy'), forwardingThread: pick('forwardingThread'), upstream: pick('upstream'), generator: pick('generator') }
+}
+
+function coresBusy(cpu: CpuShares, throughput: ProxyThroughput): number {
+  return round(((cpu.proxy + cpu.upstream + cpu.generator) * throughput.requestsPerSecond) / 1e6)
+}
+
 function throughputOf(loaded: Load, catchUpMs: number): ProxyThroughput {
   const seconds = loaded.seconds + catchUpMs / 1000
   return { requestsPerSecond: Math.round(loaded.completed / seconds), completed: loaded.completed, catchUpMs: round(catchUpMs), p50Ms: loaded.p50Ms, p99Ms: loaded.p99Ms, errors: loaded.errors }
 }
 
 function medianThroughput(runs: readonly ProxyThroughput[]): ProxyThroughput {
-  const pick = (field: keyof ProxyThroughput): number => round(median(runs.map((each) => each[field])))
+  const pick = (field: Exclude<keyof ProxyThroughput, 'cpu'>): number => round(median(runs.map((each) => each[field])))
   return { requestsPerSecond: pick('requestsPerSecond'), completed: pick('completed'), catchUpMs: pick('catchUpMs'), p50Ms: pick('p50Ms'), p99Ms: pick('p99Ms'), errors: pick('errors') }
 }
 

@@ -23,6 +23,8 @@ export interface ProcessOptions {
   readonly maxBodyBytes: number
   /** One line of live output (no newline); already redacted. */
   readonly print: (line: string) => void
+  /** Print only the finding lines, not one line per exchange (`--quiet`): that line is then not even built. */
+  readonly quiet: boolean
   /** A line about recording itself going wrong: shown even with `--quiet`. */
   readonly printProblem: (line: string) => void
 }
@@ -58,10 +60,15 @@ export async function processExchange(exchange: CapturedExchange, options: Proce
     return
   }
   for (const f of entry._findings) stats.findings[f.kind] += 1
+  if (!options.quiet) printExchangeLine(exchange, entry, options)
+  for (const f of entry._findings) options.print(formatFinding(f))
+}
+
+/** `#12 GET /fitnessActivities 200 3.1 ms` */
+function printExchangeLine(exchange: CapturedExchange, entry: ExchangeEntry, options: ProcessOptions): void {
   const status = exchange.generated?.status ?? exchange.response?.status
   const outcome = exchange.error === undefined ? `${status ?? '-'}` : `failed (${exchange.error.code}: ${exchange.error.message})${status === undefined ? '' : ` → ${status}`}`
   options.print(options.redactor.scrub(`#${exchange.id} ${exchange.method} ${apiPathOf(options.target, exchange.upstreamPath)} ${outcome} ${entry.time.toFixed(1)} ms`))
-  for (const f of entry._findings) options.print(formatFinding(f))
 }
 
 /** Decodes, analyzes and redacts: the recording line's entry. */

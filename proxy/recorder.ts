@@ -1,7 +1,7 @@
 /**
  * The recorder only records (STYLE §2.12): it taps one exchange as the forwarder streams it and keeps
  * its head and the first `maxBodyBytes` of each body. No judgement, no redaction, no I/O: the capture
- * stays in memory until the exchange is over, then goes to the exchange pipeline (and its thread).
+ * stays in memory until the exchange is over, then is appended to the exchange pipeline's ring.
  */
 import type { IncomingMessage } from 'node:http'
 import type { ExchangeError } from '../src/model/exchange.js'
@@ -104,7 +104,7 @@ class BodyTap {
     this.#kept += take
     // Copy: the forwarder's buffers may be reused once written.
     if (this.#declared !== undefined && this.#chunks.length === 0 && this.#inWhole + take <= this.#declared) {
-      this.#whole ??= Buffer.allocUnsafeSlow(this.#declared)
+      this.#whole ??= Buffer.allocUnsafe(this.#declared)
       this.#inWhole += chunk.copy(this.#whole, this.#inWhole, 0, take)
     } else {
       this.#chunks.push(Buffer.from(chunk.subarray(0, take)))
@@ -117,9 +117,8 @@ class BodyTap {
     return { bytes, size: this.#size, truncated: this.#size > this.#kept }
   }
 
-  /** In a memory of its own (not a slice of Node's shared pool), so that it can be moved to the recording thread. */
   #joined(): Buffer {
-    const bytes = Buffer.allocUnsafeSlow(this.#kept)
+    const bytes = Buffer.allocUnsafe(this.#kept)
     let at = this.#whole?.copy(bytes, 0, 0, this.#inWhole) ?? 0
     for (const chunk of this.#chunks) at += chunk.copy(bytes, at)
     return bytes

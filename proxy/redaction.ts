@@ -19,6 +19,7 @@ import { PATH_POINT_PERSONAL_FIELDS, PROFILE_PERSONAL_FIELDS } from '../src/mode
 import { CREDENTIAL_HEADERS, createScrub, isCredentialField, MIN_SCRUBBED_SECRET_LENGTH, type Scrub } from '../src/shared/secrets.js'
 import { ANY, parseJsonPath, type JsonPathSegment } from '../src/shared/json-path.js'
 import { escapePointerSegment } from '../src/shared/json-pointer.js'
+import { TextMemo } from './analyze/text-memo.js'
 
 /** `a=1&b=2`: a form-encoded body (no spaces, no JSON). */
 const FORM_BODY = /^[\w.~%+-]+=[^&\s]*(?:&[\w.~%+-]+=[^&\s]*)*$/
@@ -64,6 +65,15 @@ export interface RedactionSettings {
 /** Token ids kept for reuse; past this many, the cache starts over. */
 const MAX_CACHED_IDS = 10_000
 
+/**
+ * Scrubbed texts kept for texts seen again: header values repeat from exchange to exchange, and so
+ * does a polled page. The scrubber is a pure function of the text and the secrets known, so the memo
+ * starts over whenever a secret is learnt. Bounded as the validation memo is.
+ */
+function scrubMemo(): TextMemo<string> {
+  return new TextMemo({ maxChars: 4 * 1024 * 1024, maxTextChars: 64 * 1024 })
+}
+
 
 /** Holds the key and the secrets seen so far; one per recording session. */
 export class Redactor {
@@ -76,6 +86,7 @@ export class Redactor {
   readonly #secrets = new Map<string, string>()
   /** Built again from #secrets when a new secret is learnt. */
   #scrub: Scrub = createScrub([], '[redacted]')
+  #scrubbed = scrubMemo()
   /** `prefix secret` → id: the same token comes with every request, its HMAC is computed once. */
   readonly #ids = new Map<string, string>()
 
@@ -101,6 +112,7 @@ export class Redactor {
     const redactor = new Redactor({ ...settings, key })
     for (const [secret, replacement] of settings.secrets ?? []) redactor.#secrets.set(secret, replacement)
     redactor.#scrub = createScrub(redactor.#secrets, '[redacted]')
+    redactor.#scrubbed = scrubMemo()
     return redactor
   }
 
@@ -202,7 +214,7 @@ export class Redactor {
 
   /** Replaces every known secret in a text, in every encoded form, and credential fields by name. */
   scrub(text: string): string {
-    return this.#scrub(text)
+    return this.#scrubbed.get('', text, () => this.#scrub(text))
   }
 
   /** Same as `scrub`, for bytes that are written as base64. */
@@ -224,7 +236,7 @@ export class Redactor {
     return out
   }
 
-  /** The final check of a written line (the scrubber finds JSON-escaped forms too). */
+  /** The final check of a written line (the scrubber finds JSON-escaped forms too); each line is new, so not kept. */
   scrubLine(line: string): string {
     return this.#scrub(line)
   }
@@ -247,6 +259,7 @@ export class Redactor {
     if (secret.length < MIN_SCRUBBED_SECRET_LENGTH || this.#secrets.has(secret)) return
     this.#secrets.set(secret, replacement)
     this.#scrub = createScrub(this.#secrets, '[redacted]')
+    this.#scrubbed = scrubMemo()
   }
 
   #redactCookieHeader(value: string, isSetCookie: boolean): string {

@@ -20,33 +20,44 @@ const HOP_BY_HOP = new Set([
  * Keeps the end-to-end headers of a raw `[name, value, name, value, …]` list in their order, drops the
  * hop-by-hop ones and those named by `Connection`, and the ones in `alsoDrop` (lower-case).
  */
-export function endToEndHeaders(rawHeaders: readonly string[], alsoDrop: ReadonlySet<string> = new Set()): string[] {
-  const named = connectionTokens(rawHeaders)
+export function endToEndHeaders(rawHeaders: readonly string[], alsoDrop: ReadonlySet<string> = NONE): string[] {
+  // Twice an exchange on the forwarding thread: each name is lower-cased once, in one pass that also
+  // reads the `Connection` header, when there is one.
+  const lower = new Array<string>(rawHeaders.length >> 1)
+  let named: Set<string> | undefined
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = (rawHeaders[i] as string).toLowerCase()
+    lower[i >> 1] = name
+    if (name === 'connection') named = connectionTokens(rawHeaders[i + 1] as string, named)
+  }
   const kept: string[] = []
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-    const name = rawHeaders[i] as string
-    const lower = name.toLowerCase()
-    if (HOP_BY_HOP.has(lower) || named.has(lower) || alsoDrop.has(lower)) continue
-    kept.push(name, rawHeaders[i + 1] as string)
+    const name = lower[i >> 1] as string
+    if (HOP_BY_HOP.has(name) || named?.has(name) === true || alsoDrop.has(name)) continue
+    kept.push(rawHeaders[i] as string, rawHeaders[i + 1] as string)
   }
   return kept
 }
 
-function connectionTokens(rawHeaders: readonly string[]): Set<string> {
-  const tokens = new Set<string>()
-  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-    if ((rawHeaders[i] as string).toLowerCase() !== 'connection') continue
-    for (const token of (rawHeaders[i + 1] as string).split(',')) {
-      const trimmed = token.trim().toLowerCase()
-      if (trimmed !== '') tokens.add(trimmed)
-    }
+const NONE: ReadonlySet<string> = new Set()
+
+/** The header names a `Connection` value lists (RFC 9110 §7.6.1), added to `tokens`. */
+function connectionTokens(value: string, tokens = new Set<string>()): Set<string> {
+  for (const token of value.split(',')) {
+    const trimmed = token.trim().toLowerCase()
+    if (trimmed !== '') tokens.add(trimmed)
   }
   return tokens
 }
 
+/** Base paths by target: read on both threads for every exchange, and a URL's getters are not cheap. */
+const basePaths = new WeakMap<URL, string>()
+
 /** The base path of a target URL without its trailing slash ('' for the root). */
 function basePathOf(target: URL): string {
-  return target.pathname.replace(/\/+$/, '')
+  let base = basePaths.get(target)
+  if (base === undefined) basePaths.set(target, (base = target.pathname.replace(/\/+$/, '')))
+  return base
 }
 
 /** Where a client request goes upstream, or why it cannot go anywhere (the proxy answers 400). */

@@ -30,7 +30,7 @@ export async function measureRecordingWork(options: RecordingWorkOptions): Promi
   const redactor = new Redactor()
   const log = openExchangeLog({ file: join(dir, 'work.ndjson'), redactor })
   const stats = emptyStats()
-  const processOptions = { target: options.target, redactor, log, strict: false, maxBodyBytes: 1024 * 1024, print: () => {}, printProblem: () => {} }
+  const processOptions = { target: options.target, redactor, log, strict: false, maxBodyBytes: 1024 * 1024, quiet: true, print: () => {}, printProblem: () => {} }
   let id = 0
   const round = async (count: number): Promise<number> => {
     const before = process.cpuUsage()

@@ -36,7 +36,5 @@ describe('captureExchange keeps the first bytes of a body', () => {
     expect(body?.bytes.toString()).toBe(kept.toString())
     expect(body?.size).toBe(chunks.reduce((sum, chunk) => sum + chunk.length, 0))
     expect(body?.truncated).toBe(truncated)
-    // Owns its memory whole, so that it can be moved to the recording thread.
-    expect(body?.bytes.buffer.byteLength).toBe(body?.bytes.byteLength)
   })
 })

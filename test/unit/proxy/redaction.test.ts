@@ -43,6 +43,16 @@ describe('Redactor', () => {
     expect(slashy.scrubLine(JSON.stringify({ v: 'a/b"c\\d-long' }))).not.toContain('a/b\\"c\\\\d-long')
   })
 
+  it('scrubs a text seen before again once a new secret is learnt (scrubbed texts are kept only while the secrets stay the same)', () => {
+    const redactor = new Redactor({ key: 'fixed-test-key' })
+    const text = `{"notes":"${TOKEN}"}`
+    expect(redactor.scrub(text)).toBe(text)
+    expect(redactor.scrub(text)).toBe(text)
+    redactor.learn([['Authorization', `Bearer ${TOKEN}`]])
+    expect(redactor.scrub(text)).not.toContain(TOKEN)
+    expect(redactor.scrub(`{"notes":"${TOKEN}"}`)).not.toContain(TOKEN)
+  })
+
   it('hands its key and what it learnt to another thread: the copy names and replaces alike', () => {
     const original = learnt()
     original.learnFromBody({ access_token: 'issued-in-a-body-42' })
