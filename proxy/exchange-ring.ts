@@ -46,6 +46,11 @@ export function createRingMemory(bytes: number): RingMemory {
   return { data: new SharedArrayBuffer(align(bytes)), state: new SharedArrayBuffer(4 * STATE_SLOTS) }
 }
 
+/** Both ends' views of the same shared memory. */
+function viewsOf(memory: RingMemory): { bytes: Buffer; state: Int32Array; capacity: number } {
+  return { bytes: Buffer.from(memory.data), state: new Int32Array(memory.state), capacity: memory.data.byteLength }
+}
+
 /** The forwarding thread's end. */
 export class RingWriter {
   readonly #bytes: Buffer
@@ -53,9 +58,7 @@ export class RingWriter {
   readonly #capacity: number
 
   constructor(memory: RingMemory) {
-    this.#bytes = Buffer.from(memory.data)
-    this.#state = new Int32Array(memory.state)
-    this.#capacity = memory.data.byteLength
+    ;({ bytes: this.#bytes, state: this.#state, capacity: this.#capacity } = viewsOf(memory))
   }
 
   get capacity(): number {
@@ -123,9 +126,7 @@ export class RingReader {
   readonly #capacity: number
 
   constructor(memory: RingMemory) {
-    this.#bytes = Buffer.from(memory.data)
-    this.#state = new Int32Array(memory.state)
-    this.#capacity = memory.data.byteLength
+    ;({ bytes: this.#bytes, state: this.#state, capacity: this.#capacity } = viewsOf(memory))
   }
 
   /** The next exchange, copied out of the ring (its room is free again), or undefined when the ring is empty. */

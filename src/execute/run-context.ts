@@ -29,7 +29,7 @@ export interface RunContext {
   readonly ledger?: Ledger
   /** The run's polling budget (--max-polling), shared by every `eventually` step; absent: no cap. */
   readonly polling?: PollingBudget
-  /** Runs a clock wait with the scenario's concurrency slot given up (execute/scenario-slots.ts); absent: the wait keeps it. */
+  /** Runs a clock wait with the scenario's concurrency slot given up (shared/worker-pool.ts); absent: the wait keeps it. */
   readonly park?: <T>(wait: () => Promise<T>) => Promise<T>
 }
 

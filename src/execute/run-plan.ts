@@ -5,7 +5,7 @@ import type { Reporter } from '../model/reporter.js'
 import { declaredWaitMs, type RunPlan } from '../plan/plan-run.js'
 import type { RunContext } from './run-context.js'
 import { identityOf, runScenario, viewOf } from './run-scenario.js'
-import { createSlots, forEachInSlots, type Park } from './scenario-slots.js'
+import { createSlots, forEachInSlots, type Park } from '../shared/worker-pool.js'
 import { createWriteGate } from './write-gate.js'
 
 export interface RunPlanOptions {
@@ -21,7 +21,7 @@ export interface RunPlanOptions {
  * Runs every scenario of the plan; results come back in plan order, whatever finished first, so
  * reports are the same from run to run. Exclusive scenarios run one at a time, with nothing of ours
  * writing meanwhile; the others with bounded concurrency, a scenario waiting out a clock lending its
- * slot meanwhile (scenario-slots.ts). With `--concurrency 1`: the exclusive ones first, then the rest,
+ * slot meanwhile (src/shared/worker-pool.ts). With `--concurrency 1`: the exclusive ones first, then the rest,
  * one at a time, in load order.
  */
 export async function runPlan(plan: RunPlan, options: RunPlanOptions): Promise<ScenarioResult[]> {

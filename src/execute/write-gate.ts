@@ -5,7 +5,7 @@
 // Reads pass at any time: they change nothing an exclusive scenario relies on. A write held here
 // is a wait like a clock wait: it is run parked, so its scenario's concurrency slot goes to others.
 import type { HttpClient, OutgoingRequest, IncomingResponse } from './http-exchange.js'
-import type { Park } from './scenario-slots.js'
+import type { Park } from '../shared/worker-pool.js'
 
 export interface WriteGate {
   /** Resolves once no write is in flight; from then on writes wait for open(). */

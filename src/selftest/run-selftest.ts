@@ -4,7 +4,7 @@ import { runConformance } from '../execute/run-conformance.js'
 import { startReferenceServer } from '../../reference-server/index.js'
 import type { SelftestTarget } from './selftest-targets.js'
 import { BLAME_BUDGET, judgeBlame, type Blame } from './blame.js'
-import { forEachConcurrently } from '../shared/worker-pool.js'
+import { forEachInSlots } from '../shared/worker-pool.js'
 
 export interface SelftestRow {
   readonly target: string
@@ -36,7 +36,7 @@ export interface SelftestOptions {
  */
 export async function runSelftest(targets: readonly SelftestTarget[], scenarios: readonly Scenario[], rules: readonly Rule[], options: SelftestOptions): Promise<SelftestRow[]> {
   const rows = new Map<SelftestTarget, SelftestRow>()
-  await forEachConcurrently(targets, options.concurrency, async (target) => {
+  await forEachInSlots(targets, options.concurrency, async (target) => {
     const row = await runTarget(target, scenarios, rules, options.timeoutMs)
     rows.set(target, row)
     options.onRow?.(row)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { forEachConcurrently } from '../../../src/shared/worker-pool.js'
+import { forEachInSlots } from '../../../src/shared/worker-pool.js'
 
 /** Work items that finish only when the test says so: how many run at once is then plain to see. */
 function gatedWork() {
@@ -20,10 +20,10 @@ function gatedWork() {
   return { work, release, started, peak: () => peak }
 }
 
-describe('forEachConcurrently', () => {
+describe('forEachInSlots', () => {
   it('starts items in order and never runs more than the limit at once', async () => {
     const { work, release, started, peak } = gatedWork()
-    const done = forEachConcurrently([1, 2, 3, 4, 5], 2, work)
+    const done = forEachInSlots([1, 2, 3, 4, 5], 2, work)
     await new Promise((resolve) => setImmediate(resolve))
     expect(started).toEqual([1, 2])
     await release(2)
@@ -35,8 +35,8 @@ describe('forEachConcurrently', () => {
   })
 
   it('does nothing for no items, and rejects with the first error', async () => {
-    await expect(forEachConcurrently([], 4, () => Promise.reject(new Error('never called')))).resolves.toBeUndefined()
-    await expect(forEachConcurrently([1, 2], 1, async (item) => {
+    await expect(forEachInSlots([], 4, () => Promise.reject(new Error('never called')))).resolves.toBeUndefined()
+    await expect(forEachInSlots([1, 2], 1, async (item) => {
       if (item === 2) throw new Error('item 2 broke')
     })).rejects.toThrow('item 2 broke')
   })

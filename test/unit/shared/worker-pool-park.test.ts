@@ -1,8 +1,8 @@
-// forEachInSlots (src/execute/scenario-slots.ts): at most N items at work, a parked item's slot lent
+// forEachInSlots (src/shared/worker-pool.ts): at most N items at work, a parked item's slot lent
 // to the next, taken back before anything new starts. Waits are promises the test resolves itself,
 // so what overlaps is decided by the test, not by timers.
 import { describe, expect, it } from 'vitest'
-import { forEachInSlots, type Park } from '../../../src/execute/scenario-slots.js'
+import { forEachInSlots, type Park } from '../../../src/shared/worker-pool.js'
 
 interface Gate { readonly opened: Promise<void>; open(): void }
 function gate(): Gate {
