@@ -120,6 +120,7 @@ export const mutantCatalogue = [
   { name: 'no-last-modified-on-head', rule: 'HEAD-HEADERS', description: 'HEAD answers without Last-Modified (§4 endpoint 9, §2.3).' },
   { name: 'head-wrong-content-length', rule: 'HEAD-MATCHES-GET', description: 'HEAD announces a Content-Length ten bytes longer than the GET body (§4 endpoint 9).' },
   { name: 'head-last-modified-now', rule: 'HEAD-MATCHES-GET', description: 'HEAD gives the current time as Last-Modified instead of the activity\'s (§4 endpoint 9).' },
+  { name: 'get-last-modified-now', rule: 'HEAD-MATCHES-GET', description: 'GET of an activity gives the current time as Last-Modified instead of the activity\'s; HEAD gives the activity\'s (§4 endpoint 9, §2.3).' },
 
   // §5, §7: authentication and the three 403s
   { name: 'no-token-served', rule: 'AUTH-REQUIRED', description: 'A request without Authorization is served as the first demo user (§5 rule 1).' },

@@ -2,7 +2,7 @@
 // 304 (§4 rule 3). HEAD (§4 endpoint 9) is this handler with the body taken off (dispatch.ts).
 import type { Call } from '../call.js'
 import { isNotModified, lastModifiedHeader, notModifiedReply } from '../conditional.js'
-import { parseHttpDate, wholeSeconds } from '../http-date.js'
+import { formatHttpDate, parseHttpDate, wholeSeconds } from '../http-date.js'
 import { activityBody } from '../representations.js'
 import { jsonReply, type Reply } from '../reply.js'
 import { findOwnActivity } from './find-activity.js'
@@ -18,6 +18,7 @@ export function readActivity(call: Call): Reply {
   if (faults.is('activity-media-type-wrong')) reply.headers['Content-Type'] = 'application/json'
   // The read mutants spare HEAD, which has mutants of its own (send-reply.ts).
   if (!call.isHead && faults.is('no-last-modified-on-read')) delete reply.headers['Last-Modified']
+  if (!call.isHead && faults.is('get-last-modified-now')) reply.headers['Last-Modified'] = formatHttpDate(call.server.now())
   if (!call.isHead && faults.is('last-modified-not-gmt')) reply.headers['Last-Modified'] = reply.headers['Last-Modified']!.replace(/GMT$/, 'UTC')
   return reply
 }

@@ -293,6 +293,11 @@ export const probes: Record<MutantName, Probe> = {
     const read = await lastModifiedThenLater(s, path)
     return header(await s.send(path, { method: 'HEAD' }), 'last-modified') !== read
   },
+  'get-last-modified-now': async (s) => {
+    const path = await ownActivity(s)
+    s.clock.advance(60)
+    return header(await s.send(path), 'last-modified') !== header(await s.send(path, { method: 'HEAD' }), 'last-modified')
+  },
 
   // authentication, isolation and the three 403s
   'no-token-served': async (s) => (await s.send('/user', { token: null })).status === 200,
