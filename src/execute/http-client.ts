@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events'
 import { createRequire } from 'node:module'
 import { performance } from 'node:perf_hooks'
 import type { Dispatcher } from 'undici'
@@ -10,17 +9,14 @@ import { sendOnWire } from './wire-client.js'
 
 /*
  * undici's entry point loads all of undici (fetch, WebSocket, caches, mocks): ~100 ms of every run's
- * start-up, more than a hundred requests cost. The runner needs the keep-alive Agent and `request`
- * only, so it loads those two modules by path, and EnvHttpProxyAgent only when a proxy variable is
- * set. test/unit/execute/undici-modules.test.ts proves these paths are the entry point's own exports,
- * so an undici upgrade that moves them fails there rather than here.
+ * start-up, more than a hundred requests cost. The runner needs the keep-alive Agent only, so it loads
+ * that module by path, and EnvHttpProxyAgent only when a proxy variable is set.
+ * test/unit/execute/undici-modules.test.ts proves the path is the entry point's own export, so an
+ * undici upgrade that moves it fails there rather than here.
  */
 const require = createRequire(import.meta.url)
 export const UNDICI_AGENT_MODULE = 'undici/lib/dispatcher/agent.js'
-export const UNDICI_REQUEST_MODULE = 'undici/lib/api/api-request.js'
 const Agent = require(UNDICI_AGENT_MODULE) as typeof import('undici').Agent
-/** Called with the dispatcher as `this`, as undici's entry point does when it adds it to Dispatcher.prototype. */
-const dispatchRequest = require(UNDICI_REQUEST_MODULE) as (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>
 
 /** The default of the runner's --max-body-bytes (the proxy records bodies up to its own, smaller default). */
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024
@@ -42,22 +38,15 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       if (outgoing.wire) return decoded(await sendOnWire(outgoing, { ...options, maxBodyBytes: cap }), cap)
       const started = performance.now()
       const url = new URL(outgoing.url)
-      const deadline = new Deadline(options.timeoutMs)
-      try {
-        const response = await dispatchRequest.call(dispatcher, {
-          origin: url.origin,
-          path: `${url.pathname}${url.search}`,
-          method: outgoing.method as Dispatcher.HttpMethod,
-          headers: outgoing.headers,
-          body: outgoing.body,
-          signal: deadline,
-        })
-        const wire = await readCapped(response.body, cap, outgoing.url)
-        const headers = joinHeaders(Object.entries(response.headers))
-        return await decoded({ status: response.statusCode, headers, body: wire, wireBytes: wire.length, durationMs: performance.now() - started }, cap)
-      } finally {
-        deadline.clear()
-      }
+      const { status, rawHeaders, wire } = await exchange(dispatcher, {
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: outgoing.method as Dispatcher.HttpMethod,
+        headers: outgoing.headers,
+        body: outgoing.body ?? null,
+      }, { timeoutMs: options.timeoutMs, cap, url: outgoing.url })
+      const headers = joinRawHeaders(rawHeaders)
+      return await decoded({ status, headers, body: wire, wireBytes: wire.length, durationMs: performance.now() - started }, cap)
     },
     async close() {
       await dispatcher.close()
@@ -65,47 +54,79 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   }
 }
 
-/**
- * The whole exchange, headers and body, ends within the timeout (undici's own timeouts count only
- * the wait for the headers and between two chunks, so a body that trickles in would go on for ever).
- * undici takes an EventEmitter as its signal: an emitter and a timer cost half of what
- * AbortSignal.timeout and its EventTarget listeners do, on every request. The reason is the one
- * AbortSignal.timeout gives, so a timeout reads the same (TimeoutError) in every diagnostic.
- */
-class Deadline extends EventEmitter {
-  aborted = false
-  reason: unknown
-  private readonly timer: NodeJS.Timeout
-
-  constructor(timeoutMs: number) {
-    super()
-    this.timer = setTimeout(() => {
-      this.aborted = true
-      this.reason = new DOMException('The operation was aborted due to timeout', 'TimeoutError')
-      this.emit('abort')
-    }, timeoutMs)
-    // As AbortSignal.timeout's: a pending deadline alone does not keep the process alive.
-    this.timer.unref()
-  }
-
-  clear(): void {
-    clearTimeout(this.timer)
-  }
+interface RawResponse {
+  readonly status: number
+  /** `[name, value, name, value, …]` as received. */
+  readonly rawHeaders: readonly Buffer[]
+  readonly wire: Buffer
 }
 
-/** Reads a body chunk by chunk and stops (closing the stream) as soon as it passes the cap. */
-async function readCapped(body: Dispatcher.ResponseData['body'], cap: number, url: string): Promise<Buffer> {
-  const chunks: Buffer[] = []
-  let length = 0
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    length += chunk.length
-    if (length > cap) {
-      body.destroy()
-      throw new BodyTooLargeError(url, cap)
+/**
+ * One request through undici's `dispatch` with a handler of our own, not its `request` API: no
+ * stream, async resource or promise per chunk between the socket and our buffer, which was a tenth
+ * of what a 500-scenario run spent per request (issue 15). The body is read to the end (the socket
+ * goes back to the pool) unless it passes the cap, when the request is aborted at once.
+ *
+ * The whole exchange, headers and body, ends within the timeout (undici's own timeouts count only
+ * the wait for the headers and between two chunks, so a body that trickles in would go on for ever).
+ * Its reason is the one AbortSignal.timeout gives, so a timeout reads the same (TimeoutError) in every
+ * diagnostic.
+ */
+function exchange(dispatcher: Dispatcher, request: Dispatcher.DispatchOptions, limits: { timeoutMs: number; cap: number; url: string }): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    let abort: ((reason: Error) => void) | undefined
+    let failure: Error | undefined
+    let status = 0
+    let rawHeaders: readonly Buffer[] = []
+    const chunks: Buffer[] = []
+    let length = 0
+    const stop = (reason: Error): void => {
+      failure ??= reason
+      abort?.(reason)
     }
-    chunks.push(chunk)
-  }
-  return Buffer.concat(chunks, length)
+    const timer = setTimeout(() => stop(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), limits.timeoutMs)
+    // As AbortSignal.timeout's: a pending deadline alone does not keep the process alive.
+    timer.unref()
+    const settle = (error: Error | undefined): void => {
+      clearTimeout(timer)
+      if (error) reject(error)
+      else resolve({ status, rawHeaders, wire: Buffer.concat(chunks, length) })
+    }
+    dispatcher.dispatch(request, {
+      onConnect(abortRequest: (reason: Error) => void) {
+        abort = abortRequest
+        if (failure) abortRequest(failure)
+      },
+      onHeaders(statusCode: number, headers: Buffer[], _resume: () => void) {
+        if (statusCode < 200) return true // 1xx: an interim answer, the final one follows
+        status = statusCode
+        rawHeaders = headers
+        return true
+      },
+      onData(chunk: Buffer) {
+        length += chunk.length
+        if (length > limits.cap) {
+          stop(new BodyTooLargeError(limits.url, limits.cap))
+          return false
+        }
+        chunks.push(chunk)
+        return true
+      },
+      onComplete() {
+        settle(failure)
+      },
+      onError(error: Error) {
+        settle(failure ?? error)
+      },
+    } as Dispatcher.DispatchHandler)
+  })
+}
+
+/** Values read as latin1, as undici's own header objects read them; joinHeaders lower-cases and joins repeats. */
+function joinRawHeaders(raw: readonly Buffer[]): Record<string, string> {
+  const pairs: [string, string][] = []
+  for (let index = 0; index + 1 < raw.length; index += 2) pairs.push([raw[index]!.toString('latin1'), raw[index + 1]!.toString('latin1')])
+  return joinHeaders(pairs)
 }
 
 /**
