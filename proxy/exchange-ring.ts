@@ -124,6 +124,8 @@ export class RingReader {
   readonly #bytes: Buffer
   readonly #state: Int32Array
   readonly #capacity: number
+  /** Where the read offset goes once the record `peek` gave is done with. */
+  #peeked: number | undefined
 
   constructor(memory: RingMemory) {
     ;({ bytes: this.#bytes, state: this.#state, capacity: this.#capacity } = viewsOf(memory))
@@ -131,6 +133,18 @@ export class RingReader {
 
   /** The next exchange, copied out of the ring (its room is free again), or undefined when the ring is empty. */
   next(): CapturedExchange | undefined {
+    const record = this.peek()
+    if (record === undefined) return undefined
+    const exchange = decodeRecord(record)
+    this.advance()
+    return exchange
+  }
+
+  /**
+   * The next record, in place (see `decodeRecord`, `recordClock`, `recordIdentity`), or undefined
+   * when the ring is empty. A view of shared memory: valid until `advance`, which frees its room.
+   */
+  peek(): Buffer | undefined {
     let read = Atomics.load(this.#state, READ)
     if (read === Atomics.load(this.#state, WRITE)) return undefined
     let length = this.#bytes.readUInt32LE(read)
@@ -138,9 +152,15 @@ export class RingReader {
       read = 0
       length = this.#bytes.readUInt32LE(0)
     }
-    const exchange = decode(this.#bytes, read + HEADER)
-    Atomics.store(this.#state, READ, align(read + HEADER + length) % this.#capacity)
-    return exchange
+    this.#peeked = align(read + HEADER + length) % this.#capacity
+    return this.#bytes.subarray(read + HEADER, read + HEADER + length)
+  }
+
+  /** Frees the room of the record `peek` gave (the writer may then write over it). */
+  advance(): void {
+    if (this.#peeked === undefined) return
+    Atomics.store(this.#state, READ, this.#peeked)
+    this.#peeked = undefined
   }
 
   /** Whether the writer asked for an acknowledgement (and clears the request). */
@@ -183,6 +203,36 @@ function align(offset: number): number {
 // ---------------------------------------------------------------------------------------------
 // The record: numbers first (f64), then strings (u32 UTF-8 length + bytes), bodies (size, truncated,
 // u32 length + bytes), and the optional parts behind a presence byte. NaN stands for "not measured".
+
+/** Bytes of a record before its identity: the id and the five clock readings (f64 each). */
+const CLOCK_BYTES = 6 * 8
+
+/** What a record says of when its exchange happened, and its id: all that differs between two equal exchanges. */
+export interface RecordClock {
+  readonly id: number
+  readonly startedAt: Date
+  readonly times: CapturedExchange['times']
+}
+
+export function recordClock(bytes: Buffer): RecordClock {
+  const measured = (at: number): number | undefined => {
+    const value = bytes.readDoubleLE(at)
+    return Number.isNaN(value) ? undefined : value
+  }
+  return {
+    id: bytes.readDoubleLE(0),
+    startedAt: new Date(bytes.readDoubleLE(8)),
+    times: { start: bytes.readDoubleLE(16), requestSent: measured(24), responseStart: measured(32), end: bytes.readDoubleLE(40) },
+  }
+}
+
+/**
+ * The bytes of a record that say what the exchange was (request, response, how it ended): everything
+ * but its id and clock. Two records with equal identities are the same exchange made again.
+ */
+export function recordIdentity(bytes: Buffer): Buffer {
+  return bytes.subarray(CLOCK_BYTES)
+}
 
 /** At most the bytes `encode` writes, header included: strings counted at 3 bytes a UTF-16 unit. */
 function recordBound(exchange: CapturedExchange): number {
@@ -260,8 +310,9 @@ function encode(exchange: CapturedExchange, bytes: Buffer, start: number): numbe
   return at
 }
 
-function decode(bytes: Buffer, start: number): CapturedExchange {
-  let at = start
+/** The exchange a record holds, its bodies copied out of the ring. */
+export function decodeRecord(bytes: Buffer): CapturedExchange {
+  let at = 0
   const number = (): number => {
     const value = bytes.readDoubleLE(at)
     at += 8

@@ -7,7 +7,10 @@
  * lines to print, the running totals) only when there is something to print or the forwarding thread
  * asked (it wants room, a drain, or to close): at saturation, in `--quiet`, no message at all.
  *
- *   forwarding thread ── ring (shared memory) ──► here ── processExchange ──► log.flush()
+ * An exchange made again (the same bytes but for its id and clock, exchange-memo.ts) is recorded from
+ * what the first one left (`processAgain`), without being decoded.
+ *
+ *   forwarding thread ── ring (shared memory) ──► here ── processExchange / processAgain ──► log.flush()
  *                     ◄── { processed: done, printed, stats } (when asked, or lines to print) ──
  */
 import { readlinkSync } from 'node:fs'
@@ -15,8 +18,9 @@ import { setPriority } from 'node:os'
 import { setTimeout as delay } from 'node:timers/promises'
 import { parentPort, workerData } from 'node:worker_threads'
 import { openExchangeLog, type ExchangeLog, type FlushResult } from './exchange-log.js'
-import { emptyStats, processExchange, type PipelineStats } from './process-exchange.js'
-import { RingReader, type RingMemory } from './exchange-ring.js'
+import { ExchangeMemo } from './exchange-memo.js'
+import { emptyStats, processAgain, processExchange, type KnownExchange, type PipelineStats } from './process-exchange.js'
+import { decodeRecord, recordClock, recordIdentity, RingReader, type RingMemory } from './exchange-ring.js'
 import { Redactor, type RedactionSettings } from './redaction.js'
 
 export interface PipelineWorkerData {
@@ -46,6 +50,13 @@ export type FromWorker =
       readonly problems: readonly string[]
       readonly stats: PipelineStats
     }
+
+/**
+ * Memory for exchanges seen before (exchange-memo.ts): at saturation a client typically polls a few
+ * pages, and an exchange seen before costs this thread a fraction of a new one (measured: README
+ * "Benchmarks").
+ */
+const SEEN_BYTES = 8 * 1024 * 1024
 
 /** Exchanges processed, at most, before their lines are written and acknowledged. */
 const EXCHANGES_PER_WRITE = 64
@@ -93,6 +104,7 @@ function startWorker(port: NonNullable<typeof parentPort>, data: PipelineWorkerD
   const stats = emptyStats()
   const target = new URL(data.target)
   const ring = new RingReader(data.ring)
+  const seen = new ExchangeMemo<KnownExchange>({ maxBytes: SEEN_BYTES })
   let closing = false
   let done = 0
   let idlePolls = 0
@@ -129,9 +141,20 @@ function startWorker(port: NonNullable<typeof parentPort>, data: PipelineWorkerD
       }
       // One at a time out of the ring: what waits stays there, so memory is the ring's.
       let count = 0
-      for (let exchange = ring.next(); exchange !== undefined; exchange = count < EXCHANGES_PER_WRITE ? ring.next() : undefined) {
-        await processExchange(exchange, options, stats)
+      for (let record = ring.peek(); record !== undefined; record = count < EXCHANGES_PER_WRITE ? ring.peek() : undefined) {
         count += 1
+        const identity = recordIdentity(record)
+        const known = seen.get(identity)
+        if (known !== undefined && known.generation === redactor.generation) {
+          processAgain(known, recordClock(record), options, stats)
+          ring.advance()
+          continue
+        }
+        const exchange = decodeRecord(record)
+        const processed = await processExchange(exchange, options, stats)
+        // The record's room is still held (the identity is a view of it) until the memo has its copy.
+        if (processed !== undefined) seen.set(identity, processed, 2 * ((processed.parts?.head.length ?? 0) + (processed.parts?.body.length ?? 0)))
+        ring.advance()
       }
       if (count > 0) {
         done += count
