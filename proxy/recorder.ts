@@ -44,11 +44,12 @@ export function captureExchange(
   options: RecorderOptions & { readonly id: number; readonly onCaptured: (exchange: CapturedExchange) => void },
 ): ForwardObserver {
   const startedAt = new Date()
-  const requestBody = new BodyTap(options.maxBodyBytes, req.headers['content-length'])
+  // Made by the first chunk: most requests have no body (and node's `req.headers` is then never built).
+  let requestBody: BodyTap | undefined
   let head: ResponseHead | undefined
   let responseBody: BodyTap | undefined
   return {
-    onRequestBody: (chunk) => requestBody.add(chunk),
+    onRequestBody: (chunk) => (requestBody ??= new BodyTap(options.maxBodyBytes, req.headers['content-length'])).add(chunk),
     onResponseHead: (responseHead) => {
       head = responseHead
       responseBody = new BodyTap(options.maxBodyBytes, rawHeaderValues(responseHead.rawHeaders, 'content-length')[0])
@@ -63,7 +64,7 @@ export function captureExchange(
         upstreamPath: outcome.upstreamPath,
         httpVersion: `HTTP/${req.httpVersion}`,
         requestHeaders: req.rawHeaders,
-        requestBody: requestBody.result(),
+        requestBody: requestBody?.result() ?? NO_BODY,
         response: head === undefined || responseBody === undefined ? undefined : { ...head, body: responseBody.result() },
         generated: outcome.generated,
         error: outcome.error,
@@ -72,6 +73,8 @@ export function captureExchange(
     },
   }
 }
+
+const NO_BODY: CapturedBody = { bytes: Buffer.alloc(0), size: 0, truncated: false }
 
 /** The body bytes an exchange holds in memory. */
 export function capturedBytes(exchange: CapturedExchange): number {
