@@ -202,7 +202,8 @@ class ForwardJob {
     if (this.#done) return
     this.#done = true
     const times: ForwardTimes = { start: this.#start, requestSent: this.#requestSent, responseStart: this.#responseStart, end: performance.now() }
-    this.#observer.onDone({ times, upstreamPath: this.#upstreamPath, ...extra })
+    // Every member written out, none spread in: a spread gives each outcome a shape of its own (measured).
+    this.#observer.onDone({ times, upstreamPath: this.#upstreamPath, error: extra.error, generated: extra.generated })
   }
 
   #fail(code: ExchangeErrorCode, message: string): void {
