@@ -7,10 +7,9 @@
  * lines to print, the running totals) only when there is something to print or the forwarding thread
  * asked (it wants room, a drain, or to close): at saturation, in `--quiet`, no message at all.
  *
- * An exchange made again (the same bytes but for its id and clock, exchange-memo.ts) is recorded from
- * what the first one left (`processAgain`), without being decoded.
+ * Each step is ring-recording.ts's: an exchange made again is not decoded, validated or redacted again.
  *
- *   forwarding thread ── ring (shared memory) ──► here ── processExchange / processAgain ──► log.flush()
+ *   forwarding thread ── ring (shared memory) ──► here ── RingRecording.recordNext ──► log.flush()
  *                     ◄── { processed: done, printed, stats } (when asked, or lines to print) ──
  */
 import { readlinkSync } from 'node:fs'
@@ -18,9 +17,9 @@ import { setPriority } from 'node:os'
 import { setTimeout as delay } from 'node:timers/promises'
 import { parentPort, workerData } from 'node:worker_threads'
 import { openExchangeLog, type ExchangeLog, type FlushResult } from './exchange-log.js'
-import { ExchangeMemo } from './exchange-memo.js'
-import { emptyStats, processAgain, processExchange, type KnownExchange, type PipelineStats } from './process-exchange.js'
-import { decodeRecord, recordClock, recordIdentity, RingReader, type RingMemory } from './exchange-ring.js'
+import { emptyStats, type PipelineStats } from './process-exchange.js'
+import { RingReader, type RingMemory } from './exchange-ring.js'
+import { RingRecording } from './ring-recording.js'
 import { Redactor, type RedactionSettings } from './redaction.js'
 
 export interface PipelineWorkerData {
@@ -50,13 +49,6 @@ export type FromWorker =
       readonly problems: readonly string[]
       readonly stats: PipelineStats
     }
-
-/**
- * Memory for exchanges seen before (exchange-memo.ts): at saturation a client typically polls a few
- * pages, and an exchange seen before costs this thread a fraction of a new one (measured: README
- * "Benchmarks").
- */
-const SEEN_BYTES = 8 * 1024 * 1024
 
 /** Exchanges processed, at most, before their lines are written and acknowledged. */
 const EXCHANGES_PER_WRITE = 64
@@ -104,7 +96,7 @@ function startWorker(port: NonNullable<typeof parentPort>, data: PipelineWorkerD
   const stats = emptyStats()
   const target = new URL(data.target)
   const ring = new RingReader(data.ring)
-  const seen = new ExchangeMemo<KnownExchange>({ maxBytes: SEEN_BYTES })
+  const recording = new RingRecording(ring)
   let closing = false
   let done = 0
   let idlePolls = 0
@@ -141,20 +133,10 @@ function startWorker(port: NonNullable<typeof parentPort>, data: PipelineWorkerD
       }
       // One at a time out of the ring: what waits stays there, so memory is the ring's.
       let count = 0
-      for (let record = ring.peek(); record !== undefined; record = count < EXCHANGES_PER_WRITE ? ring.peek() : undefined) {
+      while (count < EXCHANGES_PER_WRITE) {
+        const next = recording.recordNext(options, stats)
+        if (!(typeof next === 'boolean' ? next : await next)) break
         count += 1
-        const identity = recordIdentity(record)
-        const known = seen.get(identity)
-        if (known !== undefined && known.generation === redactor.generation) {
-          processAgain(known, recordClock(record), options, stats)
-          ring.advance()
-          continue
-        }
-        const exchange = decodeRecord(record)
-        const processed = await processExchange(exchange, options, stats)
-        // The record's room is still held (the identity is a view of it) until the memo has its copy.
-        if (processed !== undefined) seen.set(identity, processed, 2 * ((processed.parts?.head.length ?? 0) + (processed.parts?.body.length ?? 0)))
-        ring.advance()
       }
       if (count > 0) {
         done += count
