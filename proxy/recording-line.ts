@@ -28,6 +28,7 @@ export interface LineParts {
 
 /** The first member of the clock part: it and the members after it change from exchange to exchange. */
 const FIRST_CLOCK_MEMBER = 'startedDateTime'
+const CLOCK_MEMBERS: ReadonlySet<string> = new Set([FIRST_CLOCK_MEMBER, 'time', 'timings'])
 
 /** Scrubbed parts of an entry's line (`scrubsLineInParts` must hold). */
 export function lineParts(entry: ExchangeEntry, redactor: Redactor): LineParts {
@@ -39,7 +40,11 @@ export function lineParts(entry: ExchangeEntry, redactor: Redactor): LineParts {
       afterId = true
       continue
     }
-    if (key >= FIRST_CLOCK_MEMBER) break
+    if (key >= FIRST_CLOCK_MEMBER) {
+      // `joinLine` writes these from the clock: a member it does not know of would be lost.
+      if (!CLOCK_MEMBERS.has(key)) throw new Error(`recording-line.ts does not know where the entry member ${key} goes`)
+      continue
+    }
     const value = (entry as unknown as Record<string, unknown>)[key]
     if (value === undefined) continue
     const member = `${JSON.stringify(key)}:${stableStringify(value)}`
