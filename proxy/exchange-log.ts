@@ -36,6 +36,8 @@ export interface FlushResult {
 export interface ExchangeLog {
   /** Adds the entry's line; it reaches the file with the next `flush` (or `close`). */
   append(entry: ExchangeEntry): void
+  /** Adds a line that has passed the redactor's final check already (recording-line.ts), as `append` would. */
+  appendLine(line: string): void
   /** Writes the lines appended since the last flush; never throws. */
   flush(): FlushResult
   close(): FlushResult
@@ -103,15 +105,18 @@ export function openExchangeLog(options: ExchangeLogOptions): ExchangeLog {
     problem = undefined
     return outcome
   }
+  const appendLine = (line: string): void => {
+    if (closed) return
+    const bytes = Buffer.byteLength(line) + 1
+    if (options.maxBytes !== undefined && size + pending.size > 0 && size + pending.size + bytes > options.maxBytes) rotate()
+    pending.add(line, bytes)
+    if (pending.size >= FLUSH_BYTES) writePending()
+  }
   return {
     append(entry) {
-      if (closed) return
-      const line = options.redactor.scrubLine(stableStringify(entry))
-      const bytes = Buffer.byteLength(line) + 1
-      if (options.maxBytes !== undefined && size + pending.size > 0 && size + pending.size + bytes > options.maxBytes) rotate()
-      pending.add(line, bytes)
-      if (pending.size >= FLUSH_BYTES) writePending()
+      if (!closed) appendLine(options.redactor.scrubLine(stableStringify(entry)))
     },
+    appendLine,
     flush() {
       if (!closed) writePending()
       return result()

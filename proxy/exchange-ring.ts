@@ -124,6 +124,8 @@ export class RingReader {
   readonly #bytes: Buffer
   readonly #state: Int32Array
   readonly #capacity: number
+  /** Where the read offset goes once the record `peek` gave is done with. */
+  #peeked: number | undefined
 
   constructor(memory: RingMemory) {
     ;({ bytes: this.#bytes, state: this.#state, capacity: this.#capacity } = viewsOf(memory))
@@ -131,6 +133,18 @@ export class RingReader {
 
   /** The next exchange, copied out of the ring (its room is free again), or undefined when the ring is empty. */
   next(): CapturedExchange | undefined {
+    const record = this.peek()
+    if (record === undefined) return undefined
+    const exchange = decodeRecord(record)
+    this.advance()
+    return exchange
+  }
+
+  /**
+   * The next record, in place (see `decodeRecord`, `recordClock`, `recordIdentity`), or undefined
+   * when the ring is empty. A view of shared memory: valid until `advance`, which frees its room.
+   */
+  peek(): Buffer | undefined {
     let read = Atomics.load(this.#state, READ)
     if (read === Atomics.load(this.#state, WRITE)) return undefined
     let length = this.#bytes.readUInt32LE(read)
@@ -138,9 +152,15 @@ export class RingReader {
       read = 0
       length = this.#bytes.readUInt32LE(0)
     }
-    const exchange = decode(this.#bytes, read + HEADER)
-    Atomics.store(this.#state, READ, align(read + HEADER + length) % this.#capacity)
-    return exchange
+    this.#peeked = align(read + HEADER + length) % this.#capacity
+    return this.#bytes.subarray(read + HEADER, read + HEADER + length)
+  }
+
+  /** Frees the room of the record `peek` gave (the writer may then write over it). */
+  advance(): void {
+    if (this.#peeked === undefined) return
+    Atomics.store(this.#state, READ, this.#peeked)
+    this.#peeked = undefined
   }
 
   /** Whether the writer asked for an acknowledgement (and clears the request). */
@@ -181,8 +201,38 @@ function align(offset: number): number {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The record: numbers first (f64), then strings (u32 UTF-8 length + bytes), bodies (size, truncated,
+// The record: numbers first (f64), then lists of strings (`putStrings`), bodies (size, truncated,
 // u32 length + bytes), and the optional parts behind a presence byte. NaN stands for "not measured".
+
+/** Bytes of a record before its identity: the id and the five clock readings (f64 each). */
+const CLOCK_BYTES = 6 * 8
+
+/** What a record says of when its exchange happened, and its id: all that differs between two equal exchanges. */
+export interface RecordClock {
+  readonly id: number
+  readonly startedAt: Date
+  readonly times: CapturedExchange['times']
+}
+
+export function recordClock(bytes: Buffer): RecordClock {
+  const measured = (at: number): number | undefined => {
+    const value = bytes.readDoubleLE(at)
+    return Number.isNaN(value) ? undefined : value
+  }
+  return {
+    id: bytes.readDoubleLE(0),
+    startedAt: new Date(bytes.readDoubleLE(8)),
+    times: { start: bytes.readDoubleLE(16), requestSent: measured(24), responseStart: measured(32), end: bytes.readDoubleLE(40) },
+  }
+}
+
+/**
+ * The bytes of a record that say what the exchange was (request, response, how it ended): everything
+ * but its id and clock. Two records with equal identities are the same exchange made again.
+ */
+export function recordIdentity(bytes: Buffer): Buffer {
+  return bytes.subarray(CLOCK_BYTES)
+}
 
 /** At most the bytes `encode` writes, header included: strings counted at 3 bytes a UTF-16 unit. */
 function recordBound(exchange: CapturedExchange): number {
@@ -196,7 +246,7 @@ function recordBound(exchange: CapturedExchange): number {
 }
 
 function strings(list: readonly string[]): number {
-  let bound = 4
+  let bound = 8
   for (const each of list) bound += 4 + 3 * each.length
   return bound
 }
@@ -206,119 +256,108 @@ function bodyBound(body: CapturedBody): number {
 }
 
 function encode(exchange: CapturedExchange, bytes: Buffer, start: number): number {
-  let at = start
-  const number = (value: number | undefined): void => {
-    at = bytes.writeDoubleLE(value ?? Number.NaN, at)
-  }
-  const string = (value: string): void => {
-    const length = bytes.write(value, at + 4)
-    bytes.writeUInt32LE(length, at)
-    at += 4 + length
-  }
-  const list = (values: readonly string[]): void => {
-    at = bytes.writeUInt32LE(values.length, at)
-    for (const each of values) string(each)
-  }
-  const body = (value: CapturedBody): void => {
-    number(value.size)
-    bytes[at++] = value.truncated ? 1 : 0
-    at = bytes.writeUInt32LE(value.bytes.length, at)
-    at += value.bytes.copy(bytes, at)
-  }
   const { times, response, generated, error } = exchange
-  number(exchange.id)
-  number(exchange.startedAt.getTime())
-  number(times.start)
-  number(times.requestSent)
-  number(times.responseStart)
-  number(times.end)
-  string(exchange.method)
-  string(exchange.clientPath)
-  string(exchange.upstreamPath)
-  string(exchange.httpVersion)
-  list(exchange.requestHeaders)
-  body(exchange.requestBody)
+  let at = bytes.writeDoubleLE(exchange.id, start)
+  at = bytes.writeDoubleLE(exchange.startedAt.getTime(), at)
+  at = bytes.writeDoubleLE(times.start, at)
+  at = bytes.writeDoubleLE(times.requestSent ?? Number.NaN, at)
+  at = bytes.writeDoubleLE(times.responseStart ?? Number.NaN, at)
+  at = bytes.writeDoubleLE(times.end, at)
+  at = putStrings(bytes, at, [exchange.method, exchange.clientPath, exchange.upstreamPath, exchange.httpVersion])
+  at = putStrings(bytes, at, exchange.requestHeaders)
+  at = putBody(bytes, at, exchange.requestBody)
   bytes[at++] = response === undefined ? 0 : 1
   if (response !== undefined) {
     at = bytes.writeUInt16LE(response.status, at)
-    string(response.statusText)
-    list(response.rawHeaders)
-    body(response.body)
+    at = putStrings(bytes, at, [response.statusText])
+    at = putStrings(bytes, at, response.rawHeaders)
+    at = putBody(bytes, at, response.body)
   }
   bytes[at++] = generated === undefined ? 0 : 1
   if (generated !== undefined) {
     at = bytes.writeUInt16LE(generated.status, at)
-    string(generated.statusText)
-    string(generated.body)
+    at = putStrings(bytes, at, [generated.statusText, generated.body])
   }
   bytes[at++] = error === undefined ? 0 : 1
   if (error !== undefined) {
-    string(error.code)
-    string(error.message)
+    at = putStrings(bytes, at, [error.code, error.message])
     bytes[at++] = error.afterResponseStart ? 1 : 0
   }
   return at
 }
 
-function decode(bytes: Buffer, start: number): CapturedExchange {
-  let at = start
-  const number = (): number => {
-    const value = bytes.readDoubleLE(at)
-    at += 8
-    return value
-  }
-  const measured = (): number | undefined => {
-    const value = number()
-    return Number.isNaN(value) ? undefined : value
-  }
-  const string = (): string => {
+/**
+ * A list of strings: their count, each one's length in UTF-16 units, then all of them as one UTF-8
+ * text (one native write for a whole header list instead of one per name and value).
+ */
+function putStrings(bytes: Buffer, start: number, values: readonly string[]): number {
+  let at = bytes.writeUInt32LE(values.length, start)
+  for (const each of values) at = bytes.writeUInt32LE(each.length, at)
+  const length = bytes.write(values.length === 1 ? (values[0] as string) : values.join(''), at + 4)
+  bytes.writeUInt32LE(length, at)
+  return at + 4 + length
+}
+
+function putBody(bytes: Buffer, start: number, body: CapturedBody): number {
+  let at = bytes.writeDoubleLE(body.size, start)
+  bytes[at++] = body.truncated ? 1 : 0
+  at = bytes.writeUInt32LE(body.bytes.length, at)
+  bytes.set(body.bytes, at) // (TypedArray's own copy: Buffer#copy's checks cost more than 1 KB of copying)
+  return at + body.bytes.length
+}
+
+/** The exchange a record holds, its bodies copied out of the ring. */
+export function decodeRecord(bytes: Buffer): CapturedExchange {
+  const { id, startedAt, times } = recordClock(bytes)
+  let at = CLOCK_BYTES
+  const strings = (): string[] => {
+    const count = bytes.readUInt32LE(at)
+    const lengths = at + 4
+    at = lengths + 4 * count
     const length = bytes.readUInt32LE(at)
     at += 4 + length
-    return bytes.toString('utf8', at - length, at)
-  }
-  const list = (): string[] => {
-    const count = bytes.readUInt32LE(at)
-    at += 4
+    const joined = bytes.toString('utf8', at - length, at)
+    if (count === 1) return [joined]
     const values = new Array<string>(count)
-    for (let i = 0; i < count; i += 1) values[i] = string()
+    let from = 0
+    for (let i = 0; i < count; i += 1) {
+      const to = from + bytes.readUInt32LE(lengths + 4 * i)
+      values[i] = joined.slice(from, to)
+      from = to
+    }
     return values
   }
   const body = (): CapturedBody => {
-    const size = number()
-    const truncated = bytes[at++] === 1
-    const length = bytes.readUInt32LE(at)
-    at += 4
+    const size = bytes.readDoubleLE(at)
+    const truncated = bytes[at + 8] === 1
+    const length = bytes.readUInt32LE(at + 9)
+    at += 13
     // A copy: the ring's room is written over once it is freed.
     const copy = Buffer.allocUnsafe(length)
     at += bytes.copy(copy, 0, at, at + length)
     return { bytes: copy, size, truncated }
   }
-  const id = number()
-  const startedAt = new Date(number())
-  const times = { start: number(), requestSent: measured(), responseStart: measured(), end: number() }
-  const method = string()
-  const clientPath = string()
-  const upstreamPath = string()
-  const httpVersion = string()
-  const requestHeaders = list()
+  const [method = '', clientPath = '', upstreamPath = '', httpVersion = ''] = strings()
+  const requestHeaders = strings()
   const requestBody = body()
   let response: CapturedExchange['response']
   if (bytes[at++] === 1) {
     const status = bytes.readUInt16LE(at)
     at += 2
-    response = { status, statusText: string(), rawHeaders: list(), body: body() }
+    const [statusText = ''] = strings()
+    response = { status, statusText, rawHeaders: strings(), body: body() }
   }
   let generated: CapturedExchange['generated']
   if (bytes[at++] === 1) {
     const status = bytes.readUInt16LE(at)
     at += 2
-    generated = { status, statusText: string(), body: string() }
+    const [statusText = '', text = ''] = strings()
+    generated = { status, statusText, body: text }
   }
   let error: CapturedExchange['error']
   if (bytes[at++] === 1) {
-    const code = string() as NonNullable<CapturedExchange['error']>['code']
-    const message = string()
-    error = { code, message, afterResponseStart: bytes[at++] === 1 }
+    const [code = '', message = ''] = strings()
+    error = { code: code as NonNullable<CapturedExchange['error']>['code'], message, afterResponseStart: bytes[at++] === 1 }
   }
   return { id, startedAt, method, clientPath, upstreamPath, httpVersion, requestHeaders, requestBody, response, generated, error, times }
 }

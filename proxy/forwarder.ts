@@ -16,7 +16,7 @@ import { performance } from 'node:perf_hooks'
 import { Pool, type Dispatcher } from 'undici'
 import type { ExchangeError, ExchangeErrorCode } from '../src/model/exchange.js'
 import { classifyTransportError } from '../src/shared/transport-failure.js'
-import { endToEndHeaders } from './target.js'
+import { CONDITIONAL, endToEndHeaders, HAS_BODY, upstreamRequestHead } from './target.js'
 
 export interface ForwarderOptions {
   /** The server to forward to; a base path is put in front of every client path. */
@@ -74,9 +74,6 @@ export interface Forwarder {
   close(): Promise<void>
 }
 
-/** Request headers a client sends to us that must not go on: `Host` is the target's, `Expect` is answered here. */
-const DROP_FROM_REQUEST = new Set(['host', 'expect'])
-
 export function createForwarder(options: ForwarderOptions): Forwarder {
   const timeout = options.timeoutMs ?? 30_000
   const pool = new Pool(options.target.origin, {
@@ -86,9 +83,10 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     bodyTimeout: timeout,
     connect: { rejectUnauthorized: options.insecure !== true, timeout },
   })
+  const host = options.target.host
   return {
     forward: (request) => {
-      forwardOne({ ...request, pool, target: options.target })
+      new ForwardJob(request).start(pool, host)
     },
     close: async () => {
       await pool.close()
@@ -96,33 +94,126 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
   }
 }
 
-interface ForwardJob extends ForwardRequest {
-  readonly pool: Pool
-  readonly target: URL
-}
+/**
+ * One exchange on its way: undici's raw handler (undici calls its methods on it) and the response's
+ * close listener. A class, not closures: at saturation every allocation per exchange shows.
+ *
+ * undici's typings describe `onBodySent(size, total)` but the runtime passes the chunk
+ * (lib/dispatcher/client-h1.js), hence the cast where it is dispatched.
+ */
+class ForwardJob {
+  readonly #req: IncomingMessage
+  readonly #res: ServerResponse
+  readonly #upstreamPath: string
+  readonly #observer: ForwardObserver
+  readonly #start = performance.now()
+  #requestSent: number | undefined
+  #responseStart: number | undefined
+  #abortUpstream: ((reason?: Error) => void) | undefined
+  #resume: (() => void) | undefined
+  #done = false
 
-function forwardOne(job: ForwardJob): void {
-  const { pool, target, req, res, upstreamPath, observer } = job
-  const start = performance.now()
-  let requestSent: number | undefined
-  let responseStart: number | undefined
-  let abortUpstream: ((reason?: Error) => void) | undefined
-  let done = false
-
-  const finish = (extra: Pick<ForwardOutcome, 'error' | 'generated'> = {}): void => {
-    if (done) return
-    done = true
-    const times: ForwardTimes = { start, requestSent, responseStart, end: performance.now() }
-    observer.onDone({ times, upstreamPath, ...extra })
+  constructor(request: ForwardRequest) {
+    this.#req = request.req
+    this.#res = request.res
+    this.#upstreamPath = request.upstreamPath
+    this.#observer = request.observer
   }
 
-  const fail = (code: ExchangeErrorCode, message: string): void => {
+  start(pool: Pool, host: string): void {
+    const req = this.#req
+    const res = this.#res
+    if (res.destroyed) {
+      // Gone while the request was held back (the recording thread catching up): nothing to forward.
+      this.#fail('E_CLIENT_ABORTED', 'the client closed the connection before the request was forwarded')
+      return
+    }
+    res.on('close', () => {
+      if (res.writableFinished || this.#done) return
+      this.#abortUpstream?.(new ClientGoneError())
+      this.#fail('E_CLIENT_ABORTED', 'the client closed the connection before the exchange completed')
+    })
+    const { headers, flags } = upstreamRequestHead(req.rawHeaders, host)
+    try {
+      pool.dispatch(
+        {
+          path: this.#upstreamPath,
+          method: req.method ?? 'GET',
+          headers,
+          body: (flags & HAS_BODY) !== 0 ? req : null,
+          // A bodiless answer (HEAD, 304) followed by stray bytes must not poison the next exchange:
+          // such sockets are not reused.
+          reset: req.method === 'HEAD' || (flags & CONDITIONAL) !== 0 ? true : undefined,
+        },
+        this as unknown as Dispatcher.DispatchHandler,
+      )
+    } catch (err) {
+      this.#fail('E_TRANSPORT', `could not forward the request: ${(err as Error).message}`)
+    }
+  }
+
+  onConnect(abort: (reason?: Error) => void): void {
+    this.#abortUpstream = abort
+    if (this.#done) abort(new ClientGoneError())
+  }
+
+  onBodySent(chunk: Buffer | string): void {
+    this.#observer.onRequestBody?.(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
+  }
+
+  onRequestSent(): void {
+    this.#requestSent = performance.now()
+  }
+
+  onHeaders(status: number, rawHeaders: Buffer[], resume: () => void, statusText: string): boolean {
+    if (status < 200) return true // 1xx: node answers `Expect` itself; others are not forwarded
+    this.#responseStart = performance.now()
+    const raw = new Array<string>(rawHeaders.length)
+    for (let i = 0; i < rawHeaders.length; i += 1) raw[i] = (rawHeaders[i] as Buffer).toString('latin1')
+    const head: ResponseHead = { status, statusText, rawHeaders: raw }
+    this.#observer.onResponseHead?.(head)
+    if (this.#done) return false
+    this.#res.writeHead(status, statusText === '' ? undefined : statusText, endToEndHeaders(raw))
+    this.#resume = resume
+    return true
+  }
+
+  onData(chunk: Buffer): boolean {
+    this.#observer.onResponseBody?.(chunk)
+    if (this.#done) return false
+    if (this.#res.write(chunk)) return true
+    // Backpressure: undici holds the upstream until the client has taken what was written.
+    if (this.#resume !== undefined) this.#res.once('drain', this.#resume)
+    return false
+  }
+
+  onComplete(): void {
+    if (this.#done) return
+    this.#res.end(() => this.#finish())
+  }
+
+  onError(err: Error): void {
+    if (this.#done) return
+    const [code, message] = describeUpstreamError(err)
+    this.#fail(code, message)
+  }
+
+  #finish(extra: Pick<ForwardOutcome, 'error' | 'generated'> = {}): void {
+    if (this.#done) return
+    this.#done = true
+    const times: ForwardTimes = { start: this.#start, requestSent: this.#requestSent, responseStart: this.#responseStart, end: performance.now() }
+    // Every member written out, none spread in: a spread gives each outcome a shape of its own (measured).
+    this.#observer.onDone({ times, upstreamPath: this.#upstreamPath, error: extra.error, generated: extra.generated })
+  }
+
+  #fail(code: ExchangeErrorCode, message: string): void {
+    const res = this.#res
     const afterResponseStart = res.headersSent
     const error: ExchangeError = { code, message, afterResponseStart }
     if (afterResponseStart || res.destroyed || code === 'E_CLIENT_ABORTED') {
       // The status line is gone already: the only honest signal left is a cut connection.
       res.destroy()
-      finish({ error })
+      this.#finish({ error })
       return
     }
     const status = code === 'E_TIMEOUT' ? 504 : 502
@@ -133,79 +224,7 @@ function forwardOne(job: ForwardJob): void {
       'content-length': Buffer.byteLength(body),
     })
     res.end(body)
-    finish({ error, generated: { status, statusText, body } })
-  }
-
-  if (res.destroyed) {
-    // Gone while the request was held back (the recording thread catching up): nothing to forward.
-    fail('E_CLIENT_ABORTED', 'the client closed the connection before the request was forwarded')
-    return
-  }
-  res.on('close', () => {
-    if (res.writableFinished || done) return
-    abortUpstream?.(new ClientGoneError())
-    fail('E_CLIENT_ABORTED', 'the client closed the connection before the exchange completed')
-  })
-
-  const hasBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined
-  const conditional = req.headers['if-modified-since'] !== undefined || req.headers['if-none-match'] !== undefined
-  const headers = endToEndHeaders(req.rawHeaders, DROP_FROM_REQUEST)
-  headers.push('host', target.host)
-
-  // undici's raw handler; its typings describe `onBodySent(size, total)` but the runtime passes the
-  // chunk (lib/dispatcher/client-h1.js), hence the cast below.
-  const handler = {
-    onConnect(abort: (reason?: Error) => void) {
-      abortUpstream = abort
-      if (done) abort(new ClientGoneError())
-    },
-    onBodySent(chunk: Buffer | string) {
-      observer.onRequestBody?.(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
-    },
-    onRequestSent() {
-      requestSent = performance.now()
-    },
-    onHeaders(status: number, rawHeaders: Buffer[], resume: () => void, statusText: string) {
-      if (status < 200) return true // 1xx: node answers `Expect` itself; others are not forwarded
-      responseStart = performance.now()
-      const raw = rawHeaders.map((value) => value.toString('latin1'))
-      const head: ResponseHead = { status, statusText, rawHeaders: raw }
-      observer.onResponseHead?.(head)
-      if (done) return false
-      res.writeHead(status, statusText === '' ? undefined : statusText, endToEndHeaders(raw))
-      res.on('drain', resume)
-      return true
-    },
-    onData(chunk: Buffer) {
-      observer.onResponseBody?.(chunk)
-      if (done) return false
-      return res.write(chunk)
-    },
-    onComplete() {
-      if (done) return
-      res.end(() => finish())
-    },
-    onError(err: Error) {
-      if (done) return
-      const [code, message] = describeUpstreamError(err)
-      fail(code, message)
-    },
-  }
-  try {
-    pool.dispatch(
-      {
-        path: upstreamPath,
-        method: req.method ?? 'GET',
-        headers,
-        body: hasBody ? req : null,
-        // A bodiless answer (HEAD, 304) followed by stray bytes must not poison the next exchange:
-        // such sockets are not reused.
-        reset: req.method === 'HEAD' || conditional ? true : undefined,
-      },
-      handler as unknown as Dispatcher.DispatchHandler,
-    )
-  } catch (err) {
-    fail('E_TRANSPORT', `could not forward the request: ${(err as Error).message}`)
+    this.#finish({ error, generated: { status, statusText, body } })
   }
 }
 

@@ -53,6 +53,7 @@ export function toExchangeEntry(input: EntryInput, redactor: Redactor): Exchange
   const { exchange } = input
   const { endpoint, tokenId } = input
   const error = exchange.error
+  const { startedDateTime, time, timings } = clockMembers(exchange)
   const entry: ExchangeEntry = {
     _endpoint: endpoint,
     _error: error === undefined ? undefined : { afterResponseStart: error.afterResponseStart, code: error.code, message: redactor.scrub(error.message) },
@@ -62,11 +63,18 @@ export function toExchangeEntry(input: EntryInput, redactor: Redactor): Exchange
     cache: {},
     request: harRequest(input, redactor),
     response: harResponse(input, redactor),
-    startedDateTime: exchange.startedAt.toISOString(),
-    time: round(exchange.times.end - exchange.times.start),
-    timings: harTimings(exchange),
+    startedDateTime,
+    time,
+    timings,
   }
   return entry
+}
+
+/** What an entry says of when its exchange happened: the members that differ between two equal exchanges. */
+export type ClockInput = Pick<CapturedExchange, 'startedAt' | 'times'>
+
+export function clockMembers(exchange: ClockInput): Pick<ExchangeEntry, 'startedDateTime' | 'time' | 'timings'> {
+  return { startedDateTime: exchange.startedAt.toISOString(), time: round(exchange.times.end - exchange.times.start), timings: harTimings(exchange) }
 }
 
 function sortedFinding(f: Finding, redactor: Redactor): Finding {
@@ -212,7 +220,7 @@ function harCookies(rawHeaders: readonly string[], header: 'cookie' | 'set-cooki
   return cookies
 }
 
-function harTimings(exchange: CapturedExchange): HarTimings {
+function harTimings(exchange: ClockInput): HarTimings {
   const { start, end } = exchange.times
   const head = exchange.times.responseStart ?? end
   // A server may answer before it read the whole request: the send phase then ends at the head.

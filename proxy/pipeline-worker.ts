@@ -7,7 +7,9 @@
  * lines to print, the running totals) only when there is something to print or the forwarding thread
  * asked (it wants room, a drain, or to close): at saturation, in `--quiet`, no message at all.
  *
- *   forwarding thread ── ring (shared memory) ──► here ── processExchange ──► log.flush()
+ * Each step is ring-recording.ts's: an exchange made again is not decoded, validated or redacted again.
+ *
+ *   forwarding thread ── ring (shared memory) ──► here ── RingRecording.recordNext ──► log.flush()
  *                     ◄── { processed: done, printed, stats } (when asked, or lines to print) ──
  */
 import { readlinkSync } from 'node:fs'
@@ -15,8 +17,9 @@ import { setPriority } from 'node:os'
 import { setTimeout as delay } from 'node:timers/promises'
 import { parentPort, workerData } from 'node:worker_threads'
 import { openExchangeLog, type ExchangeLog, type FlushResult } from './exchange-log.js'
-import { emptyStats, processExchange, type PipelineStats } from './process-exchange.js'
+import { emptyStats, type PipelineStats } from './process-exchange.js'
 import { RingReader, type RingMemory } from './exchange-ring.js'
+import { RingRecording } from './ring-recording.js'
 import { Redactor, type RedactionSettings } from './redaction.js'
 
 export interface PipelineWorkerData {
@@ -93,6 +96,7 @@ function startWorker(port: NonNullable<typeof parentPort>, data: PipelineWorkerD
   const stats = emptyStats()
   const target = new URL(data.target)
   const ring = new RingReader(data.ring)
+  const recording = new RingRecording(ring)
   let closing = false
   let done = 0
   let idlePolls = 0
@@ -129,8 +133,9 @@ function startWorker(port: NonNullable<typeof parentPort>, data: PipelineWorkerD
       }
       // One at a time out of the ring: what waits stays there, so memory is the ring's.
       let count = 0
-      for (let exchange = ring.next(); exchange !== undefined; exchange = count < EXCHANGES_PER_WRITE ? ring.next() : undefined) {
-        await processExchange(exchange, options, stats)
+      while (count < EXCHANGES_PER_WRITE) {
+        const next = recording.recordNext(options, stats)
+        if (!(typeof next === 'boolean' ? next : await next)) break
         count += 1
       }
       if (count > 0) {

@@ -9,8 +9,10 @@ import { bodyFromText, NO_BODY, type BodyView, type ExchangeView } from './analy
 import { applyStrict } from './analyze/findings.js'
 import { decodeBody, type DecodedBody } from './body-decoding.js'
 import type { ExchangeLog } from './exchange-log.js'
-import { toExchangeEntry } from './har-entry.js'
+import type { RecordClock } from './exchange-ring.js'
+import { clockMembers, toExchangeEntry } from './har-entry.js'
 import type { CapturedExchange } from './recorder.js'
+import { joinLine, lineParts, type LineParts } from './recording-line.js'
 import type { Redactor } from './redaction.js'
 import { apiPathOf } from './target.js'
 import { headerMap, rawHeaderValues } from '../src/shared/headers.js'
@@ -44,31 +46,91 @@ export function emptyStats(): PipelineStats {
 }
 
 /**
- * Processes one exchange; a bug of ours becomes one problem line (naming no header or body) and an
- * exchange counted as not recorded, never a throw.
+ * What an exchange that completed normally leaves to record the same exchange made again
+ * (`processAgain`): its findings and the parts of its line, scrubbed with the secrets of `generation`.
  */
-export async function processExchange(exchange: CapturedExchange, options: ProcessOptions, stats: PipelineStats): Promise<void> {
+export interface KnownExchange {
+  readonly generation: number
+  readonly method: string
+  readonly apiPath: string
+  readonly status: number
+  /** As written in the line: scrubbed. */
+  readonly findings: readonly Finding[]
+  /** Set when there is a recording. */
+  readonly parts?: LineParts
+}
+
+/**
+ * Processes one exchange; a bug of ours becomes one problem line (naming no header or body) and an
+ * exchange counted as not recorded, never a throw. Returns what `processAgain` needs to record the
+ * same exchange made again, when it completed normally.
+ */
+export async function processExchange(exchange: CapturedExchange, options: ProcessOptions, stats: PipelineStats): Promise<KnownExchange | undefined> {
   stats.exchanges += 1
   if (exchange.error !== undefined) stats.failed += 1
+  const { log, redactor } = options
   let entry: ExchangeEntry
+  let parts: LineParts | undefined
   try {
     entry = await toEntry(exchange, options)
-    options.log?.append(entry)
+    if (log !== undefined && redactor.scrubsLineInParts()) {
+      parts = lineParts(entry, redactor)
+      log.appendLine(joinLine(parts, exchange.id, exchange, redactor))
+    } else {
+      log?.append(entry)
+    }
   } catch (err) {
-    if (options.log !== undefined) stats.unrecorded += 1
-    options.printProblem(`error: #${exchange.id} internal error while recording: ${(err as Error).name}: ${options.redactor.scrub((err as Error).message)}`)
+    if (log !== undefined) stats.unrecorded += 1
+    options.printProblem(`error: #${exchange.id} internal error while recording: ${(err as Error).name}: ${redactor.scrub((err as Error).message)}`)
+    return undefined
+  }
+  const apiPath = apiPathOf(options.target, exchange.upstreamPath)
+  const status = exchange.generated?.status ?? exchange.response?.status
+  noteFindings(entry._findings, stats)
+  if (!options.quiet) printExchangeLine({ id: exchange.id, method: exchange.method, apiPath, status, error: exchange.error, time: entry.time }, options)
+  printFindings(entry._findings, options)
+  const completed = exchange.error === undefined && exchange.generated === undefined && status !== undefined
+  if (!completed || (log !== undefined && parts === undefined)) return undefined
+  return { generation: redactor.generation, method: exchange.method, apiPath, status, findings: entry._findings, parts }
+}
+
+/**
+ * Records an exchange equal to one processed before (exchange-ring.ts `recordIdentity`) while no
+ * secret was learnt since: the same findings, the same line but for its id and clock. Decoding,
+ * validating and redacting it again would give the same (they are functions of the exchange and of
+ * the secrets known), so only what differs is computed.
+ */
+export function processAgain(known: KnownExchange, clock: RecordClock, options: ProcessOptions, stats: PipelineStats): void {
+  stats.exchanges += 1
+  const { log, redactor } = options
+  try {
+    if (log !== undefined && known.parts !== undefined) log.appendLine(joinLine(known.parts, clock.id, clock, redactor))
+  } catch (err) {
+    stats.unrecorded += 1
+    options.printProblem(`error: #${clock.id} internal error while recording: ${(err as Error).name}: ${redactor.scrub((err as Error).message)}`)
     return
   }
-  for (const f of entry._findings) stats.findings[f.kind] += 1
-  if (!options.quiet) printExchangeLine(exchange, entry, options)
-  for (const f of entry._findings) options.print(formatFinding(f))
+  noteFindings(known.findings, stats)
+  if (!options.quiet) printExchangeLine({ id: clock.id, method: known.method, apiPath: known.apiPath, status: known.status, time: clockMembers(clock).time }, options)
+  printFindings(known.findings, options)
+}
+
+function noteFindings(findings: readonly Finding[], stats: PipelineStats): void {
+  for (const f of findings) stats.findings[f.kind] += 1
+}
+
+function printFindings(findings: readonly Finding[], options: ProcessOptions): void {
+  for (const f of findings) options.print(formatFinding(f))
 }
 
 /** `#12 GET /fitnessActivities 200 3.1 ms` */
-function printExchangeLine(exchange: CapturedExchange, entry: ExchangeEntry, options: ProcessOptions): void {
-  const status = exchange.generated?.status ?? exchange.response?.status
-  const outcome = exchange.error === undefined ? `${status ?? '-'}` : `failed (${exchange.error.code}: ${exchange.error.message})${status === undefined ? '' : ` → ${status}`}`
-  options.print(options.redactor.scrub(`#${exchange.id} ${exchange.method} ${apiPathOf(options.target, exchange.upstreamPath)} ${outcome} ${entry.time.toFixed(1)} ms`))
+function printExchangeLine(
+  line: { id: number; method: string; apiPath: string; status: number | undefined; error?: CapturedExchange['error']; time: number },
+  options: ProcessOptions,
+): void {
+  const { status, error } = line
+  const outcome = error === undefined ? `${status ?? '-'}` : `failed (${error.code}: ${error.message})${status === undefined ? '' : ` → ${status}`}`
+  options.print(options.redactor.scrub(`#${line.id} ${line.method} ${line.apiPath} ${outcome} ${line.time.toFixed(1)} ms`))
 }
 
 /** Decodes, analyzes and redacts: the recording line's entry. */

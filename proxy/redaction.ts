@@ -62,6 +62,9 @@ export interface RedactionSettings {
   readonly secrets?: readonly (readonly [string, string])[]
 }
 
+/** The JSON syntax a recording line is cut next to (recording-line.ts). */
+const SEPARATOR = /[,:]/
+
 /** Token ids kept for reuse; past this many, the cache starts over. */
 const MAX_CACHED_IDS = 10_000
 
@@ -89,6 +92,10 @@ export class Redactor {
   #scrubbed = scrubMemo()
   /** `prefix secret` → id: the same token comes with every request, its HMAC is computed once. */
   readonly #ids = new Map<string, string>()
+  /** Counts the secrets learnt: what was scrubbed at one generation is scrubbed alike while it lasts. */
+  #generation = 0
+  /** Whether a secret holds `,` or `:` (see `scrubsLineInParts`). */
+  #separatorInSecret = false
 
   constructor(options: RedactionOptions = {}) {
     this.#key = options.key ?? randomBytes(32)
@@ -110,7 +117,10 @@ export class Redactor {
   static fromSettings(settings: RedactionSettings): Redactor {
     const key = typeof settings.key === 'string' ? settings.key : Buffer.from(settings.key)
     const redactor = new Redactor({ ...settings, key })
-    for (const [secret, replacement] of settings.secrets ?? []) redactor.#secrets.set(secret, replacement)
+    for (const [secret, replacement] of settings.secrets ?? []) {
+      redactor.#secrets.set(secret, replacement)
+      redactor.#separatorInSecret ||= SEPARATOR.test(secret)
+    }
     redactor.#scrub = createScrub(redactor.#secrets, '[redacted]')
     redactor.#scrubbed = scrubMemo()
     return redactor
@@ -241,6 +251,23 @@ export class Redactor {
     return this.#scrub(line)
   }
 
+  /** Changes whenever a secret is learnt: a text scrubbed before then may need scrubbing again. */
+  get generation(): number {
+    return this.#generation
+  }
+
+  /**
+   * Whether `scrubLine` of a JSON line equals the concatenation of `scrubLine` of its parts, when the
+   * line is cut only next to a `,` or `:` of the JSON syntax (outside any string: recording-line.ts).
+   * True while no secret holds `,` or `:`: then no form of a secret (raw, percent- or JSON-escaped,
+   * base64) holds either character raw, so no secret found in the line spans a cut; and the credential
+   * fields found by name (`"token":"…"`, `token=…`) lie within one JSON string or one key and its value,
+   * which the cuts never split.
+   */
+  scrubsLineInParts(): boolean {
+    return !this.#separatorInSecret
+  }
+
   /**
    * Redacts the configured paths of a parsed JSON body; `representation` selects the personal paths.
    * Returns the new value and the JSON pointers that were replaced (none: the same value back).
@@ -260,6 +287,8 @@ export class Redactor {
     this.#secrets.set(secret, replacement)
     this.#scrub = createScrub(this.#secrets, '[redacted]')
     this.#scrubbed = scrubMemo()
+    this.#generation += 1
+    this.#separatorInSecret ||= SEPARATOR.test(secret)
   }
 
   #redactCookieHeader(value: string, isSetCookie: boolean): string {

@@ -21,14 +21,45 @@ const HOP_BY_HOP = new Set([
  * hop-by-hop ones and those named by `Connection`, and the ones in `alsoDrop` (lower-case).
  */
 export function endToEndHeaders(rawHeaders: readonly string[], alsoDrop: ReadonlySet<string> = NONE): string[] {
+  return filterHeaders(rawHeaders, alsoDrop, NO_FLAGS).kept
+}
+
+/** What the forwarder needs to know of a request's headers (`upstreamRequestHead`). */
+export const HAS_BODY = 1
+export const CONDITIONAL = 2
+const REQUEST_FLAGS: ReadonlyMap<string, number> = new Map([
+  ['content-length', HAS_BODY],
+  ['transfer-encoding', HAS_BODY],
+  ['if-modified-since', CONDITIONAL],
+  ['if-none-match', CONDITIONAL],
+])
+/** Request headers a client sends to us that must not go on: `Host` is the target's, `Expect` is answered here. */
+const DROP_FROM_REQUEST: ReadonlySet<string> = new Set(['host', 'expect'])
+
+/**
+ * A client request's headers as they go upstream (end-to-end ones, `Host` the target's), and `flags`:
+ * HAS_BODY when it declares a body, CONDITIONAL when it is a conditional read. One pass over the list
+ * (node's `req.headers` object is never built).
+ */
+export function upstreamRequestHead(rawHeaders: readonly string[], host: string): { readonly headers: string[]; readonly flags: number } {
+  const { kept, flags } = filterHeaders(rawHeaders, DROP_FROM_REQUEST, REQUEST_FLAGS)
+  kept.push('host', host)
+  return { headers: kept, flags }
+}
+
+const NO_FLAGS: ReadonlyMap<string, number> = new Map()
+
+function filterHeaders(rawHeaders: readonly string[], alsoDrop: ReadonlySet<string>, flagsOf: ReadonlyMap<string, number>): { kept: string[]; flags: number } {
   // Twice an exchange on the forwarding thread: each name is lower-cased once, in one pass that also
   // reads the `Connection` header, when there is one.
   const lower = new Array<string>(rawHeaders.length >> 1)
   let named: Set<string> | undefined
+  let flags = 0
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
     const name = (rawHeaders[i] as string).toLowerCase()
     lower[i >> 1] = name
     if (name === 'connection') named = connectionTokens(rawHeaders[i + 1] as string, named)
+    flags |= flagsOf.get(name) ?? 0
   }
   const kept: string[] = []
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
@@ -36,7 +67,7 @@ export function endToEndHeaders(rawHeaders: readonly string[], alsoDrop: Readonl
     if (HOP_BY_HOP.has(name) || named?.has(name) === true || alsoDrop.has(name)) continue
     kept.push(rawHeaders[i] as string, rawHeaders[i + 1] as string)
   }
-  return kept
+  return { kept, flags }
 }
 
 const NONE: ReadonlySet<string> = new Set()

@@ -1,17 +1,22 @@
 /**
  * The recording thread's work per exchange, without the network: exchanges as the proxy captures
- * them, decoded, validated, redacted and written (proxy/process-exchange.ts, proxy/exchange-log.ts)
- * in this process, one after the other. CPU time per exchange, the least of several rounds: other
- * work on the machine can only add to a round, so the least is the figure closest to the work itself,
- * and it stays comparable from run to run when throughput ratios on a shared machine do not.
+ * them, appended to a ring and recorded by the recording thread's own step (proxy/ring-recording.ts:
+ * decoded, validated, redacted and written, or, for an exchange made again, its line rebuilt from the
+ * first one's) in this process, one after the other. Two figures: every exchange new (its request
+ * carries a header of its own), and every exchange the same page polled again (the proxy bench's
+ * traffic). CPU time per exchange, the least of several rounds: other work on the machine can only add
+ * to a round, so the least is the figure closest to the work itself, and it stays comparable from run
+ * to run when throughput ratios on a shared machine do not.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openExchangeLog } from '../../proxy/exchange-log.js'
-import { emptyStats, processExchange } from '../../proxy/process-exchange.js'
+import { createRingMemory, RingReader, RingWriter } from '../../proxy/exchange-ring.js'
+import { emptyStats } from '../../proxy/process-exchange.js'
 import type { CapturedExchange } from '../../proxy/recorder.js'
 import { Redactor } from '../../proxy/redaction.js'
+import { RingRecording } from '../../proxy/ring-recording.js'
 
 /** How the recording thread writes: one append per this many exchanges (pipeline-worker.ts). */
 const EXCHANGES_PER_WRITE = 64
@@ -25,17 +30,37 @@ export interface RecordingWorkOptions {
 }
 
 /** Microseconds of CPU (all threads of this process) per exchange: the least round, and every round. */
-export async function measureRecordingWork(options: RecordingWorkOptions): Promise<{ readonly micros: number; readonly rounds: readonly number[] }> {
+export interface RecordingWork {
+  readonly micros: number
+  readonly rounds: readonly number[]
+}
+
+/** The work per exchange when every exchange is new, and when every exchange is made again. */
+export async function measureRecordingWork(options: RecordingWorkOptions): Promise<{ readonly distinct: RecordingWork; readonly repeated: RecordingWork }> {
+  const distinct = await measure(options, (id) => {
+    const { startedAt, method, clientPath, upstreamPath, httpVersion, requestHeaders, requestBody, response, times } = options.exchange(id)
+    // Written out, not spread: a spread object gets a hidden class of its own, which the proxy's never do.
+    return { id, startedAt, method, clientPath, upstreamPath, httpVersion, requestHeaders: [...requestHeaders, 'x-request-id', String(id)], requestBody, response, times }
+  })
+  const repeated = await measure(options, options.exchange)
+  return { distinct, repeated }
+}
+
+async function measure(options: RecordingWorkOptions, exchange: (id: number) => CapturedExchange): Promise<RecordingWork> {
   const dir = mkdtempSync(join(tmpdir(), 'fitconform-recording-work-'))
   const redactor = new Redactor()
   const log = openExchangeLog({ file: join(dir, 'work.ndjson'), redactor })
   const stats = emptyStats()
   const processOptions = { target: options.target, redactor, log, strict: false, maxBodyBytes: 1024 * 1024, quiet: true, print: () => {}, printProblem: () => {} }
+  const memory = createRingMemory(8 * 1024 * 1024)
+  const writer = new RingWriter(memory)
+  const recording = new RingRecording(new RingReader(memory))
   let id = 0
   const round = async (count: number): Promise<number> => {
     const before = process.cpuUsage()
     for (let i = 1; i <= count; i += 1) {
-      await processExchange(options.exchange(++id), processOptions, stats)
+      if (!writer.tryAppend(exchange(++id))) throw new Error('the ring is full: the bench reads every exchange it appends')
+      await recording.recordNext(processOptions, stats)
       if (i % EXCHANGES_PER_WRITE === 0) log.flush()
     }
     log.flush()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { apiPathOf, endToEndHeaders, upstreamPathFor } from '../../../proxy/target.js'
+import { apiPathOf, CONDITIONAL, endToEndHeaders, HAS_BODY, upstreamPathFor, upstreamRequestHead } from '../../../proxy/target.js'
 import { stableStringify } from '../../../proxy/stable-json.js'
 
 describe('paths under the target', () => {
@@ -29,6 +29,21 @@ describe('endToEndHeaders', () => {
   it('drops hop-by-hop headers and those named by Connection, keeps order and repeats', () => {
     const raw = ['Set-Cookie', 'a=1', 'Connection', 'keep-alive, X-Hop', 'X-Hop', 'h', 'Keep-Alive', 'timeout=5', 'Transfer-Encoding', 'chunked', 'Set-Cookie', 'b=2', 'Host', 'x']
     expect(endToEndHeaders(raw, new Set(['host']))).toEqual(['Set-Cookie', 'a=1', 'Set-Cookie', 'b=2'])
+  })
+})
+
+describe('upstreamRequestHead', () => {
+  it.each([
+    { raw: ['Host', 'proxy:1', 'Accept', 'a/b'], flags: 0 },
+    { raw: ['Content-Length', '2', 'Expect', '100-continue'], flags: HAS_BODY },
+    { raw: ['transfer-encoding', 'chunked', 'If-None-Match', '"x"'], flags: HAS_BODY | CONDITIONAL },
+    { raw: ['IF-MODIFIED-SINCE', 'Tue, 01 Mar 2011 08:00:00 GMT'], flags: CONDITIONAL },
+  ])('says whether $raw declares a body or makes the read conditional, and sends the target as Host', ({ raw, flags }) => {
+    const head = upstreamRequestHead(raw, 'target:8080')
+    expect(head.flags).toBe(flags)
+    const kept = raw.filter((_, i) => i % 2 === 0 && !['host', 'expect', 'transfer-encoding'].includes((raw[i] as string).toLowerCase()))
+    expect(head.headers.filter((_, i) => i % 2 === 0)).toEqual([...kept, 'host'])
+    expect(head.headers.at(-1)).toBe('target:8080')
   })
 })
 

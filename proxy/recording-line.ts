@@ -1,0 +1,62 @@
+/**
+ * A recording line in three parts, so that an exchange made again costs only what differs.
+ *
+ *   {"_endpoint":…,"_findings":[…],"_id":  12  ,"_tokenId":…,"request":{…},"response":{…}  ,"startedDateTime":…,"time":…,"timings":{…}}
+ *   └────────────── head ─────────────────┘ id └──────────────── body ───────────────────┘ └──────────────── clock ─────────────────────┘
+ *
+ * The head and the body depend only on what the exchange was (and on the secrets known); the id and
+ * the clock change with every exchange. Joined, the parts are exactly `stableStringify(entry)`: the
+ * entry's keys are in sorted order (har-entry.ts), the members are cut at the `_id` and at
+ * `startedDateTime`, and each member is written as stable-json.ts writes it.
+ *
+ * Each part is scrubbed on its own when the redactor allows it (`Redactor.scrubsLineInParts`: every
+ * cut is next to a `,` or `:` of the JSON syntax), so the head and the body of an exchange seen
+ * before are taken as they were scrubbed then (process-exchange.ts).
+ */
+import type { ExchangeEntry } from '../src/model/exchange.js'
+import { clockMembers, type ClockInput } from './har-entry.js'
+import type { Redactor } from './redaction.js'
+import { stableStringify } from './stable-json.js'
+
+/** The parts of a line that depend only on the exchange, scrubbed. */
+export interface LineParts {
+  /** `{` and the members before `_id`, then `"_id":`. */
+  readonly head: string
+  /** The members between `_id` and `startedDateTime`, each after a `,`. */
+  readonly body: string
+}
+
+/** The first member of the clock part: it and the members after it change from exchange to exchange. */
+const FIRST_CLOCK_MEMBER = 'startedDateTime'
+const CLOCK_MEMBERS: ReadonlySet<string> = new Set([FIRST_CLOCK_MEMBER, 'time', 'timings'])
+
+/** Scrubbed parts of an entry's line (`scrubsLineInParts` must hold). */
+export function lineParts(entry: ExchangeEntry, redactor: Redactor): LineParts {
+  let head = '{'
+  let body = ''
+  let afterId = false
+  for (const key of Object.keys(entry).sort()) {
+    if (key === '_id') {
+      afterId = true
+      continue
+    }
+    if (key >= FIRST_CLOCK_MEMBER) {
+      // `joinLine` writes these from the clock: a member it does not know of would be lost.
+      if (!CLOCK_MEMBERS.has(key)) throw new Error(`recording-line.ts does not know where the entry member ${key} goes`)
+      continue
+    }
+    const value = (entry as unknown as Record<string, unknown>)[key]
+    if (value === undefined) continue
+    const member = `${JSON.stringify(key)}:${stableStringify(value)}`
+    if (afterId) body += `,${member}`
+    else head += `${member},`
+  }
+  return { head: redactor.scrubLine(`${head}"_id":`), body: redactor.scrubLine(body) }
+}
+
+/** The whole line of an exchange: its parts, and its id and clock scrubbed here. */
+export function joinLine(parts: LineParts, id: number, clock: ClockInput, redactor: Redactor): string {
+  const { startedDateTime, time, timings } = clockMembers(clock)
+  const tail = `,"startedDateTime":${JSON.stringify(startedDateTime)},"time":${JSON.stringify(time)},"timings":${stableStringify(timings)}}`
+  return `${parts.head}${redactor.scrubLine(JSON.stringify(id))}${parts.body}${redactor.scrubLine(tail)}`
+}
