@@ -211,6 +211,8 @@ class Masker {
   private text(text: string): string {
     let masked = text
     for (const [original, replacement] of this.replacementList()) if (masked.includes(original)) masked = masked.split(original).join(replacement)
+    // Most texts (messages, URLs, curl lines) name no coordinate key and skip the pattern.
+    if (!QUOTED_NUMBER_KEYS.some((quoted) => masked.includes(quoted))) return masked
     return masked.replace(NUMBER_IN_TEXT, (_match, prefix: string, key: string, number: string) => {
       const rounded = key === 'altitude' ? maskAltitude(Number(number)) : maskCoordinate(Number(number))
       return `${prefix}${rounded}`
@@ -239,6 +241,7 @@ function isPathPoint(value: unknown): boolean {
 }
 
 /** `"latitude": 51.50722` inside a curl line or a message. */
+const QUOTED_NUMBER_KEYS = PATH_POINT_PERSONAL_FIELDS.map((field) => `"${field}"`)
 const NUMBER_IN_TEXT = new RegExp(`("(${PATH_POINT_PERSONAL_FIELDS.join('|')})"\\s*:\\s*)(-?\\d+(?:\\.\\d+)?(?:[eE][-+]?\\d+)?)`, 'g')
 
 /*

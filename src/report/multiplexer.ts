@@ -21,20 +21,27 @@ export type Multiplexer = Required<Omit<Reporter, 'outputFiles'>> & {
 export function createMultiplexer(reporters: readonly Reporter[]): Multiplexer {
   const errors: Diagnostic[] = []
 
-  const call = async (index: number, hook: Hook, invoke: (reporter: Reporter) => unknown): Promise<void> => {
+  /** A reporter's hook; a promise only when the hook returned one, so that sync reporters cost no tick per event. */
+  const call = (index: number, hook: Hook, invoke: (reporter: Reporter) => unknown): Promise<void> | undefined => {
     const reporter = reporters[index]
-    if (reporter?.[hook] === undefined) return
-    try {
-      await invoke(reporter)
-    } catch (error) {
+    if (reporter?.[hook] === undefined) return undefined
+    const failed = (error: unknown): void => {
       errors.push(reporterError(reporter, index, hook, error))
+    }
+    try {
+      const returned = invoke(reporter)
+      return isPromiseLike(returned) ? Promise.resolve(returned).then(() => undefined, failed) : undefined
+    } catch (error) {
+      failed(error)
+      return undefined
     }
   }
 
   const dispatch = async (hook: Hook, invoke: (reporter: Reporter) => unknown): Promise<void> => {
     for (let index = 0; index < reporters.length; index++) {
       const before = errors.length
-      await call(index, hook, invoke)
+      const pending = call(index, hook, invoke)
+      if (pending) await pending
       const failure = errors[before]
       if (failure === undefined) continue
       // Tell the others; a reporter failing in onDiagnostic is recorded but not reported again.
@@ -73,4 +80,8 @@ function reporterError(reporter: Reporter, index: number, hook: Hook, error: unk
 function reporterName(reporter: Reporter, index: number): string {
   const name = (reporter as { readonly name?: unknown }).name
   return typeof name === 'string' && name !== '' ? `"${name}"` : `#${index + 1}`
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
 }
