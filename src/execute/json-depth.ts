@@ -15,5 +15,6 @@ export function isDeeperThan(value: unknown, limit: number): boolean {
 
 /** A value safe to keep in a result: too deep a value becomes a note saying so. */
 export function recordable(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value // most checks compare a number or a text
   return isDeeperThan(value, MAX_RECORDED_DEPTH) ? `(JSON nested deeper than ${MAX_RECORDED_DEPTH} levels, not shown)` : value
 }

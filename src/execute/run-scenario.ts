@@ -159,6 +159,7 @@ function failsARule(step: StepResult): boolean {
 }
 
 async function runCleanupSteps(steps: readonly Step[], state: ScenarioState, context: RunContext): Promise<StepResult[]> {
+  if (steps.length === 0) return []
   const results: StepResult[] = []
   // Cleanup runs even after an interrupt: it is what leaves the account as it was found.
   const uninterrupted = { ...context, interrupted: new AbortController().signal }

@@ -192,7 +192,10 @@ function blameBodyThatIsNotJson(assertions: readonly AssertionResult[], scope: S
 /** Expected and actual values travel into every report: too deep a value is replaced by a note. */
 function keepRecordable(assertion: AssertionResult): AssertionResult {
   if (!('actual' in assertion) && !('expected' in assertion)) return assertion
-  return { ...assertion, ...('actual' in assertion ? { actual: recordable(assertion.actual) } : {}), ...('expected' in assertion ? { expected: recordable(assertion.expected) } : {}) }
+  const actual = recordable(assertion.actual)
+  const expected = recordable(assertion.expected)
+  if (actual === assertion.actual && expected === assertion.expected) return assertion
+  return { ...assertion, ...('actual' in assertion ? { actual } : {}), ...('expected' in assertion ? { expected } : {}) }
 }
 
 function isJudgedOnFirstAnswer(assertion: AssertionResult): boolean {
