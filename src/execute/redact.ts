@@ -34,8 +34,12 @@ function redactCredentialHeader(value: string, scrub: (text: string) => string):
   return scheme ? `${scheme} [REDACTED]` : '[REDACTED]'
 }
 
-/** Short texts worth remembering: keys and the words results repeat on every step (`passed`, `status`, …). */
-const LONGEST_REMEMBERED = 64
+/**
+ * Texts worth remembering: keys, the words results repeat on every step (`passed`, `status`, …) and the
+ * lines a suite repeats across scenarios (URLs, curl lines, check messages). A hit costs a hash and a
+ * compare; a miss, a search for every form of every secret. At most ~10 MB (10,000 × 512 characters, twice).
+ */
+const LONGEST_REMEMBERED = 512
 /** Past this many, the memory starts again: a server's body full of distinct keys cannot grow it without bound. */
 const MOST_REMEMBERED = 10_000
 
