@@ -4,7 +4,7 @@ import { computeRuleVerdicts } from '../model/rule-verdicts.js'
 import type { Rule } from '../model/scenario.js'
 import { applyKnownFailures, markScenario } from '../expectations/apply-known-failures.js'
 import type { KnownFailure } from '../expectations/known-failures.js'
-import { maskPersonalData, maskScenarioPersonalData } from './personal-data.js'
+import { maskPersonalData, maskScenarioPersonalDataOnRead } from './personal-data.js'
 
 /*
  * The finalize stage, between execute and report: known failures applied, rules judged, personal
@@ -21,7 +21,7 @@ export interface FinalizeOptions {
 }
 
 export interface Finalizer {
-  /** One scenario as it ends, for progress: known failures decidable from it alone, masking. */
+  /** One scenario as it ends, for progress: known failures decidable from it alone, masking (done when its evidence is read). */
   scenario(result: ScenarioResult): ReportedScenarioResult
   /** The whole run, once, at the end. */
   run(result: RunResult): ReportedRunResult
@@ -31,7 +31,7 @@ export function createFinalizer(options: FinalizeOptions): Finalizer {
   return {
     scenario: (result) => {
       const marked = markScenario(result, options.knownFailures)
-      return options.showPersonalData ? marked : maskScenarioPersonalData(marked)
+      return options.showPersonalData ? marked : maskScenarioPersonalDataOnRead(marked)
     },
     run: (result) => finalizeRun(result, options),
   }

@@ -123,6 +123,20 @@ describe('expected values', () => {
     for (const coordinate of COORDINATES) expect(output).not.toContain(coordinate)
   })
 
+  it('gives reporters a progress event whose every way of reading shows masked values only', () => {
+    const raw = profileRun().scenarios[0]!
+    const finalizer = createFinalizer({ knownFailures: [], showPersonalData: false, rules: [] })
+    const masked = JSON.stringify(maskPersonalData(runResult([raw])).scenarios[0])
+    for (const read of [(event: object) => JSON.stringify(event), (event: object) => JSON.stringify({ ...event }), (event: object) => JSON.stringify(structuredClone(event))]) {
+      const shown = read(finalizer.scenario(raw))
+      for (const personal of ['51.507222', 'Lovelace', 'London']) expect(shown).not.toContain(personal)
+      expect(shown).toBe(masked)
+    }
+    const event = finalizer.scenario(raw)
+    expect(event.steps[0]?.response?.body).toMatchObject({ name: 'A… [masked]', location: 'L… [masked]' })
+    expect([event.id, event.status]).toEqual([raw.id, raw.status])
+  })
+
   it('masks a captured coordinate in the expected value of any matcher, by value', () => {
     const masked = maskPersonalData(readBack({ target: 'body.path[0].latitude', matcher: 'every', expected: { equals: 47.3769 }, actual: 47.3769 }))
     const check = masked.scenarios[0]?.steps[0]?.assertions[0]
