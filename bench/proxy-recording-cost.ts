@@ -43,10 +43,10 @@ import { parseArgs } from 'node:util'
 import { createBareForwarder } from './support/bare-forwarder.js'
 import { figure, formatTable, type Figure } from './support/figures.js'
 import { cpuMicros, createLineCounter, load, median, round, startChild, waitForCount, type Child, type Load } from './support/proxy-load.js'
+import { CLI } from './support/processes.js'
 import { measureRecordingWork, type RecordingWork } from './support/recording-work.js'
 import type { CapturedExchange } from '../proxy/recorder.js'
 
-const CLI_MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url))
 const TOKEN = 'bench-token-0123456789abcdef'
 const FEED_TYPE = 'application/vnd.com.service.FitnessActivityFeed+json'
 const HEADERS = { authorization: `Bearer ${TOKEN}`, accept: FEED_TYPE }
@@ -137,7 +137,7 @@ export async function measureRecordingCost(options: RecordingCostOptions): Promi
   const self = fileURLToPath(import.meta.url)
   const upstream = await startChild(process.execPath, [self, '--role', 'upstream'])
   const bare = await startChild(process.execPath, [self, '--role', 'bare', '--target', upstream.url])
-  const recorder = await startChild(process.execPath, [CLI_MAIN, 'proxy', '--target', upstream.url, '--record', recording, '--quiet'])
+  const recorder = await startChild(process.execPath, [CLI, 'proxy', '--target', upstream.url, '--record', recording, '--quiet'])
   const lines = createLineCounter(recording)
   let throughRecorder = 0
   // CPU per exchange of every process an exchange goes through, over one measured load.
