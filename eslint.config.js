@@ -63,7 +63,8 @@ function restrict(patterns) {
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'reports/**', 'coverage/**'] },
   js.configs.recommended,
-  { files: ['bin/**/*.js'], languageOptions: { globals: { console: 'readonly', process: 'readonly' } } },
+  // Node scripts outside the TypeScript project: the globals they use.
+  { files: ['bin/**/*.js', 'scripts/**/*.mjs'], languageOptions: { globals: { console: 'readonly', process: 'readonly', URL: 'readonly' } } },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -10,15 +10,20 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error
 })
 
+// No top-level await: the bundle bin/fitconform.js starts is CommonJS (scripts/bundle-cli.mjs says why).
+void main()
+
 /** The only top-level catch: an unexpected error is printed as a diagnostic; the stack only with --debug. */
-try {
-  await createProgram().parseAsync(process.argv)
-} catch (error) {
-  if (error instanceof CommanderError) {
-    // commander has already printed its message (or the help / version text).
-    process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage
-  } else {
-    reportUnexpected(error)
+async function main(): Promise<void> {
+  try {
+    await createProgram().parseAsync(process.argv)
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // commander has already printed its message (or the help / version text).
+      process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage
+    } else {
+      reportUnexpected(error)
+    }
   }
 }
 

@@ -5,6 +5,7 @@ import { createJsonReporter } from './json-reporter.js'
 import { createJunitReporter } from './junit-reporter.js'
 import type { FileReporterOptions } from './output-path.js'
 import type { Reporter, Screen } from '../model/reporter.js'
+import { importModule } from '../shared/import-module.js'
 
 /** What the CLI hands to every reporter factory. */
 export interface ReporterContext {
@@ -81,7 +82,7 @@ async function loadCustomReporter(spec: ReporterSpec, context: ReporterContext):
   const specifier = isPath ? pathToFileURL(path.resolve(cwd, spec.name)).href : spec.name
   let module: { default?: unknown }
   try {
-    module = (await import(specifier)) as { default?: unknown }
+    module = (await importModule(specifier)) as { default?: unknown }
   } catch (cause) {
     const known = BUILTIN_REPORTERS.join(', ')
     const notFound = (cause as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND'

@@ -1,7 +1,7 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runCli } from '../helpers/cli.js'
+import { REPO_ROOT, runCli } from '../helpers/cli.js'
 import { startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js'
 import { startReferenceProcess } from '../helpers/reference-process.js'
 import { makeTempDir } from '../helpers/temp-dir.js'
@@ -85,6 +85,19 @@ describe('fitconform run', () => {
     } finally {
       reference.stop()
     }
+  })
+
+  // The CLI runs from a code-cached script, where import() cannot run (scripts/bundle-cli.mjs): a
+  // reporter module of the user's must still load, ES module or CommonJS.
+  it('loads a reporter module of the user from --reporter, ES module or CommonJS', async () => {
+    const folder = makeTempDir('fitconform-reporter-')
+    await writeFile(join(folder, 'count.mjs'), `export default { onRunEnd: (result) => console.log('ESM reporter saw ' + result.summary.failed + ' failed') }\n`)
+    await writeFile(join(folder, 'count.cjs'), `module.exports = () => ({ onRunEnd: (result) => console.log('CJS reporter saw ' + result.summary.failed + ' failed') })\n`)
+    const outcome = await runCli(['run', join(REPO_ROOT, 'suites/user'), '--base-url', wrongServer.url, '--token', SECRET, '--reporter', 'console,./count.mjs,./count.cjs'], { cwd: folder })
+    expect(outcome.stderr).not.toContain('cannot load reporter')
+    expect(outcome.stdout).toMatch(/ESM reporter saw [1-9]\d* failed/)
+    expect(outcome.stdout).toMatch(/CJS reporter saw [1-9]\d* failed/)
+    expect(outcome.code).toBe(1)
   })
 
   it('rejects a --shard that is not i/n as a usage error', async () => {

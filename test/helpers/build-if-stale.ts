@@ -6,9 +6,9 @@ import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { REPO_ROOT } from './cli.js'
 
-// What tsconfig.build.json compiles, and the configs that shape the output.
+// What tsconfig.build.json compiles, and the files that shape the output (the CLI bundle's script included).
 const SOURCE_FOLDERS = ['src', 'proxy', 'reference-server', 'bench']
-const CONFIG_FILES = ['tsconfig.json', 'tsconfig.build.json']
+const CONFIG_FILES = ['tsconfig.json', 'tsconfig.build.json', 'scripts/bundle-cli.mjs']
 
 /** Newest modification time (ms) of the files under `folder` whose names pass `keep`; 0 when there are none. */
 function newestMtime(folder: string, keep: (name: string) => boolean): number {
@@ -31,7 +31,7 @@ export default function setup(): void {
     ...SOURCE_FOLDERS.map((folder) => newestMtime(join(REPO_ROOT, folder), (name) => name.endsWith('.ts'))),
     ...CONFIG_FILES.map((file) => statSync(join(REPO_ROOT, file)).mtimeMs),
   )
-  const built = newestMtime(join(REPO_ROOT, 'dist'), (name) => name.endsWith('.js'))
+  const built = newestMtime(join(REPO_ROOT, 'dist'), (name) => name.endsWith('.js') || name.endsWith('.cjs'))
   if (sources <= built) return
   console.log('dist/ is older than the sources: running `npm run build` before the tests')
   execFileSync('npm', ['run', 'build', '--silent'], { cwd: REPO_ROOT, stdio: 'inherit' })
