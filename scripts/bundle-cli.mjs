@@ -22,7 +22,6 @@
 // `./pipeline-worker.<its own extension>` next to its own file, which in the bundle is dist/cli/.
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { isBuiltin } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { rolldown } from 'rolldown'
@@ -40,15 +39,17 @@ const BUNDLED_PACKAGES = new Set(['commander'])
 const LAZY_REQUIRE = '\0lazy-require:'
 
 /**
- * A package import becomes a CommonJS module of one line, `module.exports = require(package)`, which
- * rolldown runs on first use. Left external, rolldown would hoist every package's require() to the top
- * of the bundle and load undici, fast-check and yaml in every run; bundled, they would triple the
- * bytes read at every start. Imports of import-module.js become a require() of its own file the same way.
+ * An import of a package or a Node built-in becomes a CommonJS module of one line,
+ * `module.exports = require(name)`, which rolldown runs on first use. Left external, rolldown would
+ * hoist every require() to the top of the bundle, and every run would load undici, fast-check, yaml,
+ * and the built-ins of the proxy, the reference server and the self-test (worker_threads, http2,
+ * child_process, readline, …); bundled, the packages would triple the bytes read at every start.
+ * Imports of import-module.js become a require() of its own file the same way.
  */
 const lazyRequires = {
   name: 'lazy-requires',
   resolveId(source, importer) {
-    if (importer === undefined || isBuiltin(source) || source.startsWith('\0')) return null
+    if (importer === undefined || source.startsWith('\0')) return null
     if (importer.startsWith(LAZY_REQUIRE)) return { id: source, external: true }
     if (/^[./]/.test(source)) return resolve(dirname(importer), source) === IMPORT_MODULE ? `${LAZY_REQUIRE}./import-module.cjs` : null
     return BUNDLED_PACKAGES.has(source) ? null : LAZY_REQUIRE + source
@@ -60,7 +61,7 @@ const lazyRequires = {
 
 rmSync(OUT_DIR, { recursive: true, force: true })
 for (const [name, input] of Object.entries(ENTRIES)) {
-  const bundle = await rolldown({ input, platform: 'node', external: (id) => isBuiltin(id), plugins: [lazyRequires], logLevel: 'warn' })
+  const bundle = await rolldown({ input, platform: 'node', plugins: [lazyRequires], logLevel: 'warn' })
   const file = `${OUT_DIR}/${name}.cjs`
   await bundle.write({ file, format: 'cjs', codeSplitting: false, charset: 'ascii', comments: false })
   await bundle.close()
