@@ -82,16 +82,18 @@ function assertNoImportCall(file) {
 
 /**
  * Runs the main job once with FITCONFORM_RECORD_CODE_CACHE set, so bin/fitconform.js writes the cache
- * as the process exits. In a folder of its own: the run writes reports. Without NODE_OPTIONS: V8
- * ignores a cache recorded under other flags. A build without a cache still works, only slower, so a
- * failed recording is a warning.
+ * as the process exits. Against the embedded reference server only: without the builder's
+ * FITCONFORM_* variables (FITCONFORM_BASE_URL would point the run at their server, and it writes) and
+ * proxy variables, in a folder of its own (no config file is found, the reports land there). Without
+ * NODE_OPTIONS: V8 ignores a cache recorded under other flags. A build without a cache still works,
+ * only slower, so a failed recording is a warning.
  */
 function recordCodeCache() {
   const cache = `${OUT_DIR}/fitconform.cjs.cache`
   const folder = mkdtempSync(join(tmpdir(), 'fitconform-code-cache-'))
   try {
-    const env = { ...process.env, FITCONFORM_RECORD_CODE_CACHE: '1' }
-    delete env.NODE_OPTIONS
+    const inherited = Object.entries(process.env).filter(([name]) => !/^(FITCONFORM_|NODE_OPTIONS$|(https?|all|no)_proxy$)/i.test(name))
+    const env = { ...Object.fromEntries(inherited), FITCONFORM_RECORD_CODE_CACHE: '1' }
     const run = spawnSync(process.execPath, [resolve('bin/fitconform.js'), 'run', '--output-dir', folder], { cwd: folder, env, encoding: 'utf8', timeout: 120_000 })
     if (!existsSync(cache)) {
       console.warn(`bundle-cli: no code cache recorded (fitconform run exited ${run.status}); the CLI works, it only starts slower.\n${run.stderr}`)
