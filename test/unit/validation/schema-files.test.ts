@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Ajv2020 } from 'ajv/dist/2020.js'
 import { afterAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { REPRESENTATION_NAMES, schemaIdOf } from '../../../src/spec/representations.js'
@@ -34,6 +35,13 @@ describe('schemas/api', () => {
     expect(schema.additionalProperties).toBeUndefined()
   })
 
+  // The registry does not check its own files against the meta-schema at run time (it costs ~0.1 s
+  // of every run): this is where a broken keyword in one of them is caught.
+  it.each(schemas)('$file is a valid JSON Schema 2020-12 document (its meta-schema)', ({ schema }) => {
+    const ajv = new Ajv2020({ strict: false })
+    expect(ajv.validateSchema(schema), ajv.errorsText()).toBe(true)
+  })
+
   it.each(schemas)('$file names only rules of suites/rules.yaml in x-rule', ({ schema }) => {
     const rules = objectsIn(schema).flatMap((node) => (typeof node['x-rule'] === 'string' ? [node['x-rule']] : []))
     expect(rules.length).toBeGreaterThan(0)
@@ -63,6 +71,12 @@ describe('resolveSchemaId and validateAgainstSchemaFile', () => {
   it('says undefined for an unknown schema and throws when asked to validate with it', () => {
     expect(resolveSchemaId('api/nothing.schema.json')).toBeUndefined()
     expect(() => validateAgainstSchemaFile('api/nothing.schema.json', {})).toThrow(/no schema/)
+  })
+
+  it('refuses a schema file of the user that breaks the 2020-12 meta-schema, saying why', () => {
+    const file = join(tempDir, 'typo.schema.json')
+    writeFileSync(file, JSON.stringify({ $schema: 'https://json-schema.org/draft/2020-12/schema', $id: 'https://fitconform.dev/test/typo.schema.json', type: 'objekt' }))
+    expect(() => validateAgainstSchemaFile(file, {})).toThrow(/schema is invalid: data\/type must be equal to one of the allowed values/)
   })
 
   it('loads a 2020-12 schema file outside schemas/api by absolute path, once', () => {
