@@ -14,7 +14,7 @@
 // - the file is ASCII without comments, so bin/fitconform.js reads it as latin1: a third of the bytes
 //   of the commented bundle, and no UTF-8 decoding (reading the 2.4 MB UTF-8 bundle took ~45 ms).
 // - packages stay in node_modules (lazyRequires below), except commander, which every command needs.
-// Measured side by side on the 500-test workload: 0.86 -> 0.78 s wall, 1.27 -> 1.17 s CPU; the code
+// Measured side by side on the 500-test workload: 0.85 -> 0.78 s wall, 1.26 -> 1.16 s CPU; the code
 // cache saves compiling, the small ASCII file saves reading (README § Benchmarks).
 // The library API (`import … from 'fitconform'`) and the benchmarks keep using dist/src/ as tsc wrote it.
 //
