@@ -63,9 +63,14 @@ function restrict(patterns) {
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'reports/**', 'coverage/**'] },
   js.configs.recommended,
-  // Node scripts outside the TypeScript project: the globals they use.
-  { files: ['bin/**/*.js', 'scripts/**/*.mjs'], languageOptions: { globals: { console: 'readonly', process: 'readonly', URL: 'readonly' } } },
+  // Node scripts outside the TypeScript project: the globals they use. bin/ is CommonJS (bin/package.json).
+  { files: ['scripts/**/*.mjs'], languageOptions: { globals: { console: 'readonly', process: 'readonly' } } },
   ...tseslint.configs.recommended,
+  {
+    files: ['bin/**/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { console: 'readonly', process: 'readonly', require: 'readonly', module: 'readonly', __dirname: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
