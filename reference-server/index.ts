@@ -6,7 +6,9 @@ import type { ServerContext } from './call.js'
 import { demoTokens, type DemoTokens } from './demo-accounts.js'
 import { createFaults } from './faults.js'
 import { createHttpServer, type InternalErrorListener } from './http-server.js'
-import { behaviourOf, isServerMode, serverModes, type ServerMode } from './modes.js'
+import { behaviourOf, isServerMode, serverModes, type ModeBehaviour, type ServerMode } from './modes.js'
+import { realisticHistory } from './realistic-history.js'
+import { seedActivities, type ActivityDraft } from './seed.js'
 import { fuzzMutantCatalogue } from './fuzz-mutants.js'
 import { mutantCatalogue, type MutantDefinition } from './mutants.js'
 import { Store, type Clock } from './store.js'
@@ -23,7 +25,7 @@ export const mutants: readonly MutantDefinition[] = mutantCatalogue
 export const fuzzMutants: readonly MutantDefinition[] = fuzzMutantCatalogue
 
 export interface ReferenceServerOptions {
-  /** reference (default), quirky (the §2.2 irregularities) or other-choices (the other open branches). */
+  /** reference (default), quirky (the §2.2 irregularities), other-choices (the other open branches) or realistic (years of history). */
   mode?: ServerMode
   /** A mutant name from `mutants`; an unknown name throws. */
   mutant?: string
@@ -35,6 +37,8 @@ export interface ReferenceServerOptions {
   basePath?: string
   /** Clock in epoch milliseconds (default Date.now): modification times, Last-Modified, Date. */
   now?: () => number
+  /** realistic mode: how many activities the main demo user holds (default REALISTIC_HISTORY_SIZE). */
+  historySize?: number
   /** Called with unexpected exceptions (answered 500); default: printed to stderr. */
   onInternalError?: (error: unknown) => void
 }
@@ -65,7 +69,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const behaviour = behaviourOf(mode)
   const basePath = normalizeBasePath(options.basePath ?? '')
   let origin = ''
-  const context: ServerContext = { mode, behaviour, store: new Store(behaviour.idStyle, now), faults, now, basePath, ownOrigin: () => origin }
+  const context: ServerContext = { mode, behaviour, store: new Store(behaviour.idStyle, now, seedOf(behaviour, options.historySize)), faults, now, basePath, ownOrigin: () => origin }
   const server = createHttpServer(context, options.onInternalError ?? printInternalError)
 
   await new Promise<void>((resolve, reject) => {
@@ -90,6 +94,10 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   }
   if (faults.active !== undefined) running.mutant = faults.active
   return running
+}
+
+function seedOf(behaviour: ModeBehaviour, historySize: number | undefined): ActivityDraft[] {
+  return behaviour.history === 'realistic' ? realisticHistory(historySize) : seedActivities()
 }
 
 /** '' or '/segment…' without a trailing slash; anything else is a caller error. */

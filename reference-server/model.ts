@@ -56,6 +56,10 @@ export interface Activity {
   entryMode: 'API' | 'Web'
   /** Last modification, UTC milliseconds, always a whole second (Last-Modified has second resolution). */
   modifiedAt: number
+  /** When it was recorded, when a later edit moved modifiedAt away from it (realistic-history.ts). */
+  createdAt?: number
+  /** Part of the seed, not created through the API: some mutants misbehave on such activities only. */
+  seeded?: boolean
 }
 
 /** §2.6 Profile, stored exactly as rendered. */

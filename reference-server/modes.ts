@@ -2,9 +2,9 @@
 // switches instead of comparing mode names, so adding a choice is one field here plus one `if`.
 import type { IdStyle } from './ids.js'
 
-export type ServerMode = 'reference' | 'quirky' | 'other-choices'
+export type ServerMode = 'reference' | 'quirky' | 'other-choices' | 'realistic'
 
-export const serverModes: readonly ServerMode[] = ['reference', 'quirky', 'other-choices']
+export const serverModes: readonly ServerMode[] = ['reference', 'quirky', 'other-choices', 'realistic']
 
 export interface ModeBehaviour {
   /** §2.2 does not say which end of the history comes first. */
@@ -42,6 +42,8 @@ export interface ModeBehaviour {
   extraHeaders: boolean
   /** The §2.2 and §7 irregularities: feed-item spellings, text delete_health, extra fields, charset. */
   quirks: boolean
+  /** The seed: the small demo data (seed.ts) or years of realistic history (realistic-history.ts). */
+  history: 'demo' | 'realistic'
 }
 
 export type EditableActivityField = 'notes' | 'type' | 'equipment' | 'total_climb'
@@ -64,6 +66,7 @@ const reference: ModeBehaviour = {
   chunked: false,
   extraHeaders: false,
   quirks: false,
+  history: 'demo',
 }
 
 const behaviours: Record<ServerMode, ModeBehaviour> = {
@@ -89,6 +92,8 @@ const behaviours: Record<ServerMode, ModeBehaviour> = {
     chunked: true,
     extraHeaders: true,
   },
+  // Conforming, the reference's choices, over an account that looks like years of real use.
+  realistic: { ...reference, history: 'realistic' },
 }
 
 export function isServerMode(value: string): value is ServerMode {

@@ -26,8 +26,9 @@ export class Store {
   constructor(
     private readonly idStyle: IdStyle,
     private readonly now: Clock,
+    seed: readonly ActivityDraft[] = seedActivities(),
   ) {
-    for (const draft of seedActivities()) this.insert(draft)
+    for (const draft of seed) this.insert(draft)
   }
 
   user(key: UserKey): User {

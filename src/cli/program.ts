@@ -45,6 +45,9 @@ export function createProgram(): Command {
     .option('--bail', 'stop starting scenarios after the first failure')
     .option('--strict', 'the documented irregularities of §2.2 fail instead of warn')
     .option('--read-only', 'run only scenarios that change nothing (GET/HEAD), for production accounts')
+    .option('--survey', 'judge the account\'s existing activities first, read-only (default: on when no path, --grep, --tag or --shard narrows the run; docs/account-survey.md)')
+    .option('--no-survey', 'do not survey the account\'s existing activities')
+    .option('--survey-max-activities <n>', 'the survey walks the feed up to this many activities, then stops and says so (default 2500)', parsePositiveInt)
     .option('--fail-on-skip', 'exit 1 when a scenario is skipped (e.g. a token role was not given)')
     .option('--ca <file>', 'PEM file of certificate authorities to trust')
     .option('--insecure', 'do not verify TLS certificates (staging servers)')
@@ -100,7 +103,7 @@ export function createProgram(): Command {
     .description('start the reference server (prints its URL and its public demo tokens)')
     .option('--port <n>', 'port (default 0: any free port; the URL is printed)', parsePort, 0)
     .option('--host <address>', 'address to listen on (default 127.0.0.1; anything else is reachable from the network)')
-    .addOption(new Option('--mode <mode>', 'conforming variant').choices(['reference', 'quirky', 'other-choices']).default('reference'))
+    .addOption(new Option('--mode <mode>', 'conforming variant').choices(['reference', 'quirky', 'other-choices', 'realistic']).default('reference'))
     .option('--mutant <name>', 'break exactly one rule (see --list-mutants)')
     .option('--list-mutants', 'list the mutants and exit')
     .action(async (options: ServeOptions & { listMutants?: boolean }) => {
