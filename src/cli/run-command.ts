@@ -80,6 +80,7 @@ export async function runCommand(paths: readonly string[], flags: RunFlags, scre
       knownFailures: known,
       showPersonalData: options.showPersonalData,
       maxPollingMs: options.maxPollingMs,
+      ...(surveys(paths, options) ? { survey: { maxActivities: options.surveyMaxActivities } } : {}),
     }, reporter)
     if (outcome.kind === 'unreachable') {
       printDiagnostic(outcome.diagnostic)
@@ -129,4 +130,12 @@ function describeFilters(options: RunOptions, loaded: number): string {
 function shortPath(file: string): string {
   const shown = relative(process.cwd(), file)
   return shown === '' || shown.startsWith('..') ? file : shown
+}
+
+/**
+ * The survey belongs to a run of the whole suite: on unless a path, --grep, --tag or --shard narrows
+ * the run to some scenarios (a run of one file should run that file), or --survey / --no-survey says.
+ */
+function surveys(paths: readonly string[], options: RunOptions): boolean {
+  return options.survey ?? (paths.length === 0 && !options.grep && options.tags.length === 0 && !options.shard)
 }

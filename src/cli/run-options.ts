@@ -8,6 +8,7 @@ import { readConfigFile } from './config-file.js'
 import { parseGrep, type GrepFilter } from '../plan/grep-filter.js'
 import { DEFAULT_MAX_BODY_BYTES } from '../execute/http-client.js'
 import { MIN_SCRUBBED_SECRET_LENGTH } from '../shared/secrets.js'
+import { DEFAULT_SURVEY_MAX_ACTIVITIES } from '../survey/run-survey.js'
 
 /** The flags of `fitconform run` as commander hands them over (names are a public contract for CI scripts). */
 export interface RunFlags {
@@ -29,6 +30,9 @@ export interface RunFlags {
   bail?: boolean
   strict?: boolean
   readOnly?: boolean
+  /** --survey / --no-survey; undefined: decided by what narrows the run (run-command.ts). */
+  survey?: boolean
+  surveyMaxActivities?: number
   failOnSkip?: boolean
   ca?: string
   insecure?: boolean
@@ -59,6 +63,9 @@ export interface RunOptions {
   readonly bail: boolean
   readonly strict: boolean
   readonly readOnly: boolean
+  /** --survey / --no-survey as given; undefined when neither was. */
+  readonly survey?: boolean
+  readonly surveyMaxActivities: number
   readonly failOnSkip: boolean
   readonly ca?: string
   readonly insecure: boolean
@@ -117,6 +124,8 @@ export function resolveRunOptions(flags: RunFlags): RunOptions {
     bail: flags.bail ?? false,
     strict: flags.strict ?? config.strict ?? false,
     readOnly: flags.readOnly ?? false,
+    ...(flags.survey !== undefined ? { survey: flags.survey } : {}),
+    surveyMaxActivities: flags.surveyMaxActivities ?? DEFAULT_SURVEY_MAX_ACTIVITIES,
     failOnSkip: flags.failOnSkip ?? false,
     ...(flags.ca ? { ca: readCa(flags.ca) } : {}),
     insecure: flags.insecure ?? false,

@@ -16,6 +16,7 @@ import type { KnownFailure } from '../expectations/known-failures.js'
 import { envVarOfRole, planRun, type RunFilter, type RunPlan } from '../plan/plan-run.js'
 import type { MissingToken, Reporter, RunPlanView } from '../model/reporter.js'
 import { packageVersion } from '../shared/package-root.js'
+import { runSurvey, type SurveySettings } from '../survey/run-survey.js'
 
 export interface ConformanceTarget {
   readonly baseUrl: URL
@@ -46,6 +47,8 @@ export interface ConformanceSettings {
   readonly showPersonalData?: boolean
   /** --max-polling: how long all `eventually` steps of the run may keep resending, together (default 60 s). */
   readonly maxPollingMs?: number
+  /** The account survey (src/survey/): read-only checks over existing activities, before any scenario writes. Absent: not run. */
+  readonly survey?: SurveySettings
 }
 
 export const DEFAULT_MAX_POLLING_MS = 60_000
@@ -94,7 +97,9 @@ export async function runConformance(
     const context: RunContext = { ...probeContext, ...(ledger ? { ledger } : {}) }
     const view: RunPlanView = { target: settings.target.label, strict: settings.strict, rules, scenarios: plan.order.map(({ id, title, file, rules: r, tags }) => ({ id, title, file, rules: r, tags })), missingTokens: missingTokens(plan) }
     await reporter.onRunStart?.(view)
-    const results = await runPlan(plan, { context, reporter, concurrency: settings.concurrency, bail: settings.bail, finalizeScenario: finalizer.scenario })
+    // The survey judges the account as it is, so it runs before any scenario can write to it.
+    const surveyed = settings.survey ? await runSurvey(context, settings.survey, { onScenarioEnd: (result) => reporter.onScenarioEnd?.(finalizer.scenario(result)) }) : []
+    const results = [...surveyed, ...(await runPlan(plan, { context, reporter, concurrency: settings.concurrency, bail: settings.bail, finalizeScenario: finalizer.scenario }))]
     const wrote = results.some((result) => result.steps.some((step) => step.request !== undefined && step.request.method !== 'GET' && step.request.method !== 'HEAD'))
     // Only a POST can have created something whose Location never reached us.
     const posted = results.some((result) => result.steps.some((step) => step.request?.method === 'POST'))

@@ -1,0 +1,68 @@
+// The survey's one way to the server: a GET or HEAD, recorded as a step records it, so reports
+// show the survey's evidence like any scenario's. Only GET and HEAD exist here: the survey never
+// changes anything on the account.
+import type { Diagnostic } from '../model/diagnostic.js'
+import type { RecordedRequest, RecordedResponse } from '../model/result.js'
+import type { TokenRole } from '../model/scenario.js'
+import { curlLine } from '../execute/curl-line.js'
+import { resolveUrl } from '../execute/resolve-url.js'
+import { authorizationFor, type RunContext } from '../execute/run-context.js'
+import { sendWithRetry } from '../execute/send-request.js'
+import { parseJsonOrUndefined } from '../shared/parse-json.js'
+import { mediaTypeOf, type RepresentationName } from '../spec/representations.js'
+
+export interface SurveyRequest {
+  readonly method: 'GET' | 'HEAD'
+  /** A path (`/user`) or a URI / URL the server gave; never a template. */
+  readonly target: string
+  readonly query?: Readonly<Record<string, string>>
+  readonly headers?: Readonly<Record<string, string>>
+  readonly accept?: RepresentationName
+  /** Default: the main token. */
+  readonly auth?: TokenRole
+}
+
+export interface SurveyExchange {
+  readonly request: RecordedRequest
+  readonly curl: string
+  /** 0 when nothing came back (`error` says why). */
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  /** Parsed JSON, or undefined. */
+  readonly body: unknown
+  /** Bytes on the wire (before any Content-Encoding was decoded). */
+  readonly wireBytes: number
+  /** Bytes of the decoded body. */
+  readonly bodyBytes: number
+  readonly error?: Diagnostic
+}
+
+/** Sends one read. A transport failure comes back as an exchange with status 0 and `error`. */
+export async function surveySend(context: RunContext, request: SurveyRequest): Promise<SurveyExchange> {
+  const { url } = resolveUrl(request.target, context.baseUrl, request.query ?? {})
+  const headers: Record<string, string> = { 'accept-encoding': 'identity' }
+  if (request.accept) headers['accept'] = mediaTypeOf(request.accept)
+  const auth = request.auth ?? 'token'
+  const authorization = authorizationFor(auth, context)
+  if (authorization) headers['authorization'] = authorization
+  for (const [name, value] of Object.entries(request.headers ?? {})) headers[name.toLowerCase()] = value
+  // HEAD goes on a raw socket, as the scenarios send it, so a body the server should not send is seen.
+  const outgoing = { method: request.method, url, headers, wire: request.method === 'HEAD' }
+  const recorded: RecordedRequest = { method: request.method, url, headers }
+  const curl = curlLine(outgoing, auth)
+  try {
+    const { response } = await sendWithRetry(outgoing, context)
+    const text = response.body.toString('utf8')
+    return { request: recorded, curl, status: response.status, headers: response.headers, body: parseJsonOrUndefined(text), wireBytes: response.wireBytes, bodyBytes: response.body.length }
+  } catch (error) {
+    const message = `${request.method} ${url} got no answer: ${error instanceof Error ? error.message : String(error)}`
+    return { request: recorded, curl, status: 0, headers: {}, body: undefined, wireBytes: 0, bodyBytes: 0, error: { code: 'E_TRANSPORT', kind: 'error', message } }
+  }
+}
+
+/** What a report keeps of an answer: a body only when it is small (a long GPS path would swamp it). */
+export function recordedResponseOf(exchange: SurveyExchange, keepBody: boolean): RecordedResponse | undefined {
+  if (exchange.status === 0) return undefined
+  const small = exchange.bodyBytes <= 16_384
+  return { status: exchange.status, headers: exchange.headers, ...(keepBody && small && exchange.body !== undefined ? { body: exchange.body } : {}), bodyBytes: exchange.wireBytes, ...(keepBody && !small ? { truncated: true } : {}) }
+}
