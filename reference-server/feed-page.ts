@@ -21,8 +21,8 @@ export function selectFeedPage(activities: readonly Activity[], query: FeedQuery
   if (scope) {
     // §2.2: a time-scoped feed is one page, size counts what it returns, and previous is absent.
     // `page` is ignored here. With more matches than fit, the reference keeps the newest ones.
-    const matching = activities.filter((activity) => isInScope(scope, activity.startTime, activity.modifiedAt, faults))
-    const window = behaviour.scopedWindow === 'newest' ? matching.slice(Math.max(0, matching.length - pageSize)) : matching.slice(0, pageSize)
+    const matching = activities.filter((activity) => isInScope(scope, activity.startTime, activity.modifiedAt, faults, activity.createdAt))
+    const window = faults.is('scoped-page-ignores-page-size') ? matching : behaviour.scopedWindow === 'newest' ? matching.slice(Math.max(0, matching.length - pageSize)) : matching.slice(0, pageSize)
     const size = window.length
     return faults.is('scoped-previous-present') ? { items: inOrder(window), size, previousPage: 1 } : { items: inOrder(window), size }
   }
@@ -38,6 +38,7 @@ export function selectFeedPage(activities: readonly Activity[], query: FeedQuery
 function itemsPerPage(query: FeedQuery, faults: Faults): number {
   if (!query.pageSizeGiven) return query.pageSize
   if (faults.is('page-size-ignored')) return defaultPageSize
+  if (faults.is('large-page-size-capped')) return Math.min(query.pageSize, 100)
   return faults.is('page-size-off-by-one') ? query.pageSize + 1 : query.pageSize
 }
 

@@ -48,15 +48,17 @@ export function parseFeedQuery(query: URLSearchParams): FeedQuery {
 }
 
 /** §4 rule 1: scopes are whole days, both ends included. The scope mutants misread one bound each. */
-export function isInScope(scope: TimeScope, startTime: number, modifiedAt: number, faults: Faults): boolean {
+export function isInScope(scope: TimeScope, startTime: number, modifiedAt: number, faults: Faults, createdAt = modifiedAt): boolean {
   if (scopeListsNothing(scope, faults)) return false
   const startDay = dayNumber(startTime)
   const modifiedDay = dayNumber(modifiedAt)
+  const startFromDay = faults.is('start-scope-in-other-zone') ? dayNumber(startTime - 3 * 3_600_000) : startDay
+  const modifiedFromDay = faults.is('modified-scope-on-creation-date') ? dayNumber(createdAt) : modifiedDay
   const reading = (ignored: boolean, exclusive = false): BoundReading => (ignored ? 'ignored' : exclusive ? 'exclusive' : 'inclusive')
   return (
-    isWithin(faults.is('no-earlier-than-on-modified-date') ? modifiedDay : startDay, scope.startFrom, 'lower', reading(faults.is('no-earlier-than-ignored'), faults.is('no-earlier-than-exclusive'))) &&
+    isWithin(faults.is('no-earlier-than-on-modified-date') ? modifiedDay : startFromDay, scope.startFrom, 'lower', reading(faults.is('no-earlier-than-ignored'), faults.is('no-earlier-than-exclusive'))) &&
     isWithin(startDay, scope.startTo, 'upper', reading(faults.is('no-later-than-ignored'), faults.is('no-later-than-exclusive'))) &&
-    isWithin(modifiedDay, scope.modifiedFrom, faults.is('modified-no-earlier-than-inverted') ? 'upper' : 'lower', reading(faults.is('modified-no-earlier-than-ignored'), faults.is('modified-no-earlier-than-exclusive'))) &&
+    isWithin(modifiedFromDay, scope.modifiedFrom, faults.is('modified-no-earlier-than-inverted') ? 'upper' : 'lower', reading(faults.is('modified-no-earlier-than-ignored'), faults.is('modified-no-earlier-than-exclusive'))) &&
     isWithin(modifiedDay, scope.modifiedTo, faults.is('modified-no-later-than-inverted') ? 'lower' : 'upper', reading(faults.is('modified-no-later-than-ignored'), faults.is('modified-no-later-than-exclusive')))
   )
 }

@@ -19,6 +19,8 @@ export interface MutantDefinition {
   rule: string
   /** What the server does wrong, in one sentence. */
   description: string
+  /** The mode whose data shows the fault (default reference): `realistic` for faults that live in years of history. */
+  mode?: 'realistic'
 }
 
 export const mutantCatalogue = [
@@ -175,6 +177,23 @@ export const mutantCatalogue = [
   { name: 'modified-no-later-than-exclusive', rule: 'SCOPE-MODIFIED-NO-LATER-THAN', description: 'modifiedNoLaterThan leaves out activities last modified on the bound day (§4 rule 1).' },
   { name: 'feed-empty-object-after-delete', rule: 'FEED-FIELDS', description: 'A time-scoped feed read whose scope holds an activity the user deleted answers 200 with an empty object {}, a feed without its §2.2 fields (after §4 endpoint 8).' },
   { name: 'profile-empty-edit-partial', rule: 'PROFILE-EDIT-FULL', description: 'A profile edit with no field to change answers without the picture URLs the other edits carry (§4 rule 8).' },
+
+  // The account survey (src/survey/): faults that live in existing data, shown by the realistic
+  // history (years of activities, long paths, same-day and midnight starts, later edits). Only the
+  // survey's read-only checks see them: the scenarios judge the activities they create.
+  { name: 'stored-item-start-shifted', rule: 'FEED-ITEM-MATCHES-ACTIVITY', mode: 'realistic', description: 'Feed items of activities the server held before the run show a start time one hour later than the activity does; items of new activities are right (§2.2, §2.3 "same format as in 2.2").' },
+  { name: 'stored-activity-owner-differs', rule: 'ACTIVITY-OWNER', mode: 'realistic', description: 'Activities the server held before the run carry one more than their owner\'s userID; new activities are right (§2.1, §2.3 userID).' },
+  { name: 'other-user-shares-user-id', rule: 'ACTIVITY-OWNER', mode: 'realistic', description: '/user gives the second demo user the first one\'s userID, while the second user\'s activities carry their own (§2.1, §2.3 userID).' },
+  { name: 'head-length-short-for-large-body', rule: 'HEAD-MATCHES-GET', mode: 'realistic', description: 'HEAD announces a Content-Length one byte short for bodies over 64 KiB (§4 endpoint 9; RFC 9110 §9.3.2).' },
+  { name: 'ims-obsolete-forms-ignored', rule: 'COND-ACTIVITY-NOT-MODIFIED', mode: 'realistic', description: 'An activity read ignores If-Modified-Since in the RFC 850 and asctime forms and answers 200 (§4 rule 3; RFC 9110 §5.6.7: a recipient MUST accept them).' },
+  { name: 'ims-invalid-date-304', rule: 'COND-ACTIVITY-MODIFIED', mode: 'realistic', description: 'An activity read answers 304 to an If-Modified-Since that is not an HTTP date instead of ignoring it (§4 rule 3; RFC 9110 §13.1.3).' },
+  { name: 'head-304-when-modified', rule: 'COND-ACTIVITY-MODIFIED', mode: 'realistic', description: 'HEAD of an activity answers 304 to any valid If-Modified-Since, also one earlier than its Last-Modified, where GET answers 200 (§4 rule 3).' },
+  { name: 'previous-skips-same-day', rule: 'ACTIVITY-PREVIOUS-NEIGHBOUR', mode: 'realistic', description: 'previous skips an earlier activity that starts on the same day and names the one before it (§2.3).' },
+  { name: 'modified-scope-on-creation-date', rule: 'SCOPE-MODIFIED-NO-EARLIER-THAN', mode: 'realistic', description: 'modifiedNoEarlierThan is compared with the day an activity was recorded, not the day it was last modified, which differ for activities edited later (§4 rule 1).' },
+  { name: 'start-scope-in-other-zone', rule: 'SCOPE-NO-EARLIER-THAN', mode: 'realistic', description: 'noEarlierThan judges start times three hours earlier than displayed, as if in another zone: an activity shown at 02:00:00 on the 5th counts for the 4th (§4 rule 1, §2.2).' },
+  { name: 'scoped-page-ignores-page-size', rule: 'FEED-PAGE-SIZE', mode: 'realistic', description: 'A time-scoped feed lists every match, whatever pageSize asks (§4 rule 2).' },
+  { name: 'large-page-size-capped', rule: 'FEED-PAGE-SIZE', mode: 'realistic', description: 'A pageSize above 100 is cut to 100 silently, and previous still carries the value asked (§4 rule 2; §8 shows no maximum).' },
+  { name: 'page-size-equal-to-size-500', rule: 'ERROR-CLIENT-NOT-5XX', mode: 'realistic', description: 'A feed read whose pageSize equals the feed\'s size is answered 500 (§7 rule 5).' },
 ] as const satisfies readonly MutantDefinition[]
 
 export type MutantName = (typeof mutantCatalogue)[number]['name']

@@ -5,6 +5,7 @@ import type { Activity, Profile, User } from './model.js'
 import type { ModeBehaviour } from './modes.js'
 import { quirkFeedItem, type JsonObject } from './quirks.js'
 import { formatSpecTime } from './spec-time.js'
+import { dayNumber } from './calendar.js'
 
 /** §2.1 userID: an integer; the mode chooses the range (modes.ts userIdBase). */
 export function userIdOf(user: User, behaviour: ModeBehaviour): number {
@@ -40,7 +41,7 @@ export function feedItemBody(activity: Activity, server: ServerContext): JsonObj
   const { faults } = server
   const item: JsonObject = {
     type: activity.type,
-    start_time: faults.is('feed-start-time-iso') ? formatIsoTime(activity.startTime) : formatSpecTime(activity.startTime + (faults.is('feed-item-start-time-shifted') ? 3_600_000 : 0)),
+    start_time: faults.is('feed-start-time-iso') ? formatIsoTime(activity.startTime) : formatSpecTime(activity.startTime + (faults.is('feed-item-start-time-shifted') || (faults.is('stored-item-start-shifted') && activity.seeded) ? 3_600_000 : 0)),
     total_distance: activity.totalDistance,
     duration: faults.is('feed-item-duration-string') ? String(activity.duration) : activity.duration,
     source: activity.source,
@@ -54,11 +55,11 @@ export function feedItemBody(activity: Activity, server: ServerContext): JsonObj
 /** §2.3, every field; notes only when set, previous only when there is an earlier activity. */
 export function activityBody(activity: Activity, server: ServerContext): JsonObject {
   const { store, behaviour, faults } = server
-  const previous = store.previousOf(activity)
+  const previous = faults.is('previous-skips-same-day') ? previousOnAnotherDay(server, activity) : store.previousOf(activity)
   const shown = overridesOf(activity)
   const body: JsonObject = {
     uri: shown?.uri ?? activityUri(activity.id),
-    userID: shown?.userID ?? userIdOf(store.user(activity.owner), behaviour) + (faults.is('activity-user-id-differs') ? 1 : 0),
+    userID: shown?.userID ?? userIdOf(store.user(activity.owner), behaviour) + (faults.is('activity-user-id-differs') || (faults.is('stored-activity-owner-differs') && activity.seeded) ? 1 : 0),
     type: activity.type,
     equipment: activity.equipment,
     start_time: faults.is('activity-start-time-iso') ? formatIsoTime(activity.startTime) : faults.is('start-time-wrong-weekday') ? withNextWeekday(activity.startTime) : formatSpecTime(activity.startTime),
@@ -118,4 +119,11 @@ function formatIsoTime(time: number): string {
 /** §2.2/§2.3: has_map is the text "true" or "false"; an activity has a map when it has a route. */
 function hasMapText(activity: Activity): string {
   return activity.path.length > 0 ? 'true' : 'false'
+}
+
+/** For a mutant: the nearest earlier activity that starts on an earlier day. */
+function previousOnAnotherDay(server: ServerContext, activity: Activity): Activity | undefined {
+  let previous = server.store.previousOf(activity)
+  while (previous && dayNumber(previous.startTime) === dayNumber(activity.startTime)) previous = server.store.previousOf(previous)
+  return previous
 }

@@ -29,5 +29,9 @@ function isNotModifiedFor(call: Call, modifiedAt: number): boolean {
   if (faults.is('activity-never-304')) return false
   if (faults.is('activity-stale-304')) return header !== undefined && parseHttpDate(header) !== undefined
   if (faults.is('activity-304-only-on-exact-date')) return header !== undefined && parseHttpDate(header) === wholeSeconds(modifiedAt)
+  // Only IMF-fixdate (`Sun, 06 Nov 1994 …`) is read; the RFC 850 and asctime forms count as absent.
+  if (faults.is('ims-obsolete-forms-ignored') && header !== undefined && !/^[A-Za-z]{3}, \d{2} /.test(header.trim())) return false
+  if (faults.is('ims-invalid-date-304') && header !== undefined && parseHttpDate(header) === undefined) return true
+  if (faults.is('head-304-when-modified') && call.isHead && header !== undefined && parseHttpDate(header) !== undefined) return true
   return isNotModified(header, modifiedAt)
 }

@@ -6,7 +6,7 @@ import { previousLink, selectFeedPage } from '../feed-page.js'
 import { isInScope, parseFeedQuery, type FeedQuery } from '../feed-query.js'
 import { contentTypeOf } from '../media-types.js'
 import { feedItemBody } from '../representations.js'
-import { jsonReply, type Reply } from '../reply.js'
+import { jsonReply, textReply, type Reply } from '../reply.js'
 
 export function readFeed(call: Call): Reply {
   const { store, behaviour, faults } = call.server
@@ -18,6 +18,7 @@ export function readFeed(call: Call): Reply {
   // can cost a client a transfer but never hides a change from it.
   const changedAt = faults.is('feed-stale-304') ? store.latestActivityChange(owner) : store.feedChangedAt(owner)
   const activities = faults.is('feed-lists-other-users-activities') ? store.allActivities() : store.activitiesOf(owner)
+  if (faults.is('page-size-equal-to-size-500') && query.pageSizeGiven && query.pageSize === activities.length) return textReply(500, 'internal error')
   const page = selectFeedPage(activities, query, behaviour, faults)
   const body: Record<string, unknown> = { size: page.size, items: page.items.map((activity) => feedItemBody(activity, call.server)) }
   if (page.previousPage !== undefined) body.previous = previousOf(call, page.previousPage, query)

@@ -7,6 +7,7 @@ export function readUser(call: Call): Reply {
   const { store, behaviour, faults } = call.server
   const body = userBody(store.user(call.grant.user), behaviour)
   if (faults.is('user-id-string')) body.userID = String(body.userID)
+  if (faults.is('other-user-shares-user-id') && call.grant.user === 'bob') body.userID = userBody(store.user('alice'), behaviour).userID
   if (faults.is('user-link-absolute')) body.fitness_activities = `${call.origin}${call.server.basePath}${String(body.fitness_activities)}`
   const reply = jsonReply(behaviour, 'User', body)
   if (faults.is('user-media-type-wrong')) reply.headers['Content-Type'] = 'application/json'

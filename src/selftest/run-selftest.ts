@@ -5,6 +5,7 @@ import { startReferenceServer } from '../../reference-server/index.js'
 import type { SelftestTarget } from './selftest-targets.js'
 import { BLAME_BUDGET, judgeBlame, type Blame } from './blame.js'
 import { forEachInSlots } from '../shared/worker-pool.js'
+import { DEFAULT_SURVEY_MAX_ACTIVITIES } from '../survey/run-survey.js'
 
 export interface SelftestRow {
   readonly target: string
@@ -62,6 +63,7 @@ async function runTarget(target: SelftestTarget, scenarios: readonly Scenario[],
       bail: false,
       insecure: false,
       configValues: {},
+      survey: { maxActivities: DEFAULT_SURVEY_MAX_ACTIVITIES },
     }, {})
     const catalogue = new Map(rules.map((rule) => [rule.id, rule]))
     return judge(target, outcome.kind === 'ran' ? outcome.result : undefined, catalogue, Date.now() - started)

@@ -2,7 +2,7 @@ import { mutants, type MutantDefinition, type ServerMode } from '../../reference
 
 /**
  * What the self-test runs the suite against, and what must come out:
- * - the reference server and the two conforming variants must pass (warnings allowed);
+ * - the reference server and the three conforming variants must pass (warnings allowed);
  * - the quirky variant under --strict must fail, and only for the §2.2 irregularity rules;
  * - every mutant (one broken rule each) must make at least one scenario fail.
  */
@@ -20,11 +20,12 @@ const CONFORMING_TARGETS: readonly SelftestTarget[] = [
   { name: 'reference', mode: 'reference', strict: false, expectation: 'pass' },
   { name: 'quirky', mode: 'quirky', strict: false, expectation: 'pass' },
   { name: 'other-choices', mode: 'other-choices', strict: false, expectation: 'pass' },
+  { name: 'realistic', mode: 'realistic', strict: false, expectation: 'pass' },
   { name: 'quirky --strict', mode: 'quirky', strict: true, expectation: 'fail-only-irregularities' },
 ]
 
 export function selftestTargets(only?: readonly string[]): SelftestTarget[] {
-  const mutantTargets = mutants.map((mutant): SelftestTarget => ({ name: mutant.name, mode: 'reference', strict: false, mutant, expectation: 'fail' }))
+  const mutantTargets = mutants.map((mutant): SelftestTarget => ({ name: mutant.name, mode: mutant.mode ?? 'reference', strict: false, mutant, expectation: 'fail' }))
   const all = [...CONFORMING_TARGETS, ...mutantTargets]
   return only && only.length > 0 ? all.filter((target) => only.includes(target.name)) : all
 }

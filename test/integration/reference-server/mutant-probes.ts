@@ -382,4 +382,56 @@ export const probes: Record<MutantName, Probe> = {
     return (await s.json(`/fitnessActivities${march('15', '15')}`)).items === undefined
   },
   'profile-empty-edit-partial': async (s) => !('large_picture' in (await s.json('/profile', { method: 'PUT', type: 'Profile', body: {} }))),
+
+  // The account survey's mutants, on the realistic history (their `mode`).
+  'stored-item-start-shifted': async (s) => {
+    const item = (await s.feed()).items[0]!
+    return item.start_time !== (await s.json(item.uri)).start_time
+  },
+  'stored-activity-owner-differs': async (s) => (await s.json((await s.feed()).items[0]!.uri)).userID !== (await s.json('/user')).userID,
+  'other-user-shares-user-id': async (s) => (await s.json('/user', { token: s.tokens.otherToken })).userID === (await s.json('/user')).userID,
+  'head-length-short-for-large-body': async (s) => {
+    for (const item of (await s.feed('?pageSize=1000')).items) {
+      const get = await s.send(item.uri)
+      if (Buffer.byteLength(get.text) <= 65_536) continue
+      return header(await s.send(item.uri, { method: 'HEAD' }), 'content-length') !== String(Buffer.byteLength(get.text))
+    }
+    return false
+  },
+  'ims-obsolete-forms-ignored': async (s) => {
+    const uri = (await s.feed()).items[0]!.uri
+    const lastModified = new Date(header(await s.send(uri), 'last-modified')!)
+    // asctime: `Sun Nov  6 08:49:37 1994`
+    const asctime = lastModified.toUTCString().replace(/^(\w{3}), (\d{2}) (\w{3}) (\d{4}) (\S+) GMT$/, (_, w: string, d: string, m: string, y: string, t: string) => `${w} ${m} ${String(Number(d)).padStart(2, ' ')} ${t} ${y}`)
+    return (await s.send(uri, { headers: { 'if-modified-since': asctime } })).status === 200
+  },
+  'ims-invalid-date-304': async (s) => (await s.send((await s.feed()).items[0]!.uri, { headers: { 'if-modified-since': 'not a date' } })).status === 304,
+  'head-304-when-modified': async (s) => (await s.send((await s.feed()).items[0]!.uri, { method: 'HEAD', headers: { 'if-modified-since': 'Thu, 01 Jan 1970 00:00:00 GMT' } })).status === 304,
+  'previous-skips-same-day': async (s) => {
+    const items = (await s.feed('?pageSize=1000')).items
+    // Newest first (the reference's order): the first pair on one day, the later one listed first.
+    const index = items.findIndex((item, i) => i + 1 < items.length && dayOf(item) === dayOf(items[i + 1]!))
+    return (await s.json(items[index]!.uri)).previous !== items[index + 1]!.uri
+  },
+  'modified-scope-on-creation-date': async (s) => {
+    for (const item of (await s.feed('?pageSize=1000')).items) {
+      const lastModified = Date.parse(header(await s.send(item.uri, { method: 'HEAD' }), 'last-modified')!)
+      if (lastModified - Date.parse(`${dayOf(item)}T00:00:00Z`) < 3 * 86_400_000) continue
+      const since = new Date(lastModified - 86_400_000).toISOString().slice(0, 10)
+      return !(await s.ids(`?modifiedNoEarlierThan=${since}&pageSize=1000`)).includes(idOf(item.uri))
+    }
+    return false
+  },
+  'start-scope-in-other-zone': async (s) => {
+    const item = (await s.feed('?pageSize=1000')).items.find((candidate) => / 0[0-2]:/.test(String(candidate.start_time)))!
+    return !(await s.ids(`?noEarlierThan=${dayOf(item)}&noLaterThan=${dayOf(item)}&pageSize=1000`)).includes(idOf(item.uri))
+  },
+  'scoped-page-ignores-page-size': async (s) => (await s.feed('?noEarlierThan=2014-01-01&noLaterThan=2026-12-31&pageSize=2')).items.length > 2,
+  'large-page-size-capped': async (s) => (await s.feed('?pageSize=200')).items.length === 100,
+  'page-size-equal-to-size-500': async (s) => (await s.send(`/fitnessActivities?pageSize=${(await s.feed()).size}`)).status === 500,
+}
+
+/** `YYYY-MM-DD` of a feed item's displayed start time (§2.2 format, read as the wall time it shows). */
+function dayOf(item: { start_time?: unknown }): string {
+  return new Date(`${String(item.start_time).replace(/^\w+, /, '')} GMT`).toISOString().slice(0, 10)
 }

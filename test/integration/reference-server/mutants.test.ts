@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
-import { mutants, startReferenceServer } from '../../../reference-server/index.js'
+import { mutants, startReferenceServer, type ServerMode } from '../../../reference-server/index.js'
 import type { MutantName } from '../../../reference-server/mutants.js'
 import { createTestClock } from './helpers.js'
 import { ProbeServer, probes } from './mutant-probes.js'
@@ -15,9 +15,10 @@ interface CatalogueRule {
   appliesTo: string
 }
 
-async function withProbeServer<T>(mutant: string | undefined, run: (server: ProbeServer) => Promise<T>): Promise<T> {
+async function withProbeServer<T>(mutant: string | undefined, run: (server: ProbeServer) => Promise<T>, mode?: ServerMode): Promise<T> {
   const clock = createTestClock()
-  const running = await startReferenceServer({ now: clock.now, onInternalError: () => undefined, ...(mutant ? { mutant } : {}) })
+  // A mutant whose fault lives in years of history is probed, and compared, in the mode that has them.
+  const running = await startReferenceServer({ now: clock.now, onInternalError: () => undefined, ...(mutant ? { mutant } : {}), ...(mode ? { mode } : {}) })
   try {
     expect(running.mutant).toBe(mutant)
     return await run(new ProbeServer(running, clock))
@@ -57,12 +58,12 @@ describe('the mutant catalogue', () => {
   })
 })
 
-describe.each(mutants.map((mutant) => ({ name: mutant.name as MutantName, rule: mutant.rule })))('mutant $name ($rule)', ({ name }) => {
+describe.each(mutants.map((mutant) => ({ name: mutant.name as MutantName, rule: mutant.rule, mode: mutant.mode })))('mutant $name ($rule)', ({ name, mode }) => {
   const probe = probes[name]
   it('shows its misbehaviour', async () => {
-    expect(await withProbeServer(name, probe)).toBe(true)
+    expect(await withProbeServer(name, probe, mode)).toBe(true)
   })
   it('the reference server does not', async () => {
-    expect(await withProbeServer(undefined, probe)).toBe(false)
+    expect(await withProbeServer(undefined, probe, mode)).toBe(false)
   })
 })
