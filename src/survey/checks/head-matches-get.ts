@@ -2,6 +2,7 @@
 // existing activities, whose bodies can be large (long GPS paths), where a Content-Length computed
 // apart from the body goes wrong first; with and without Accept-Encoding, since a compressed body
 // changes the length and a HEAD must count the body its own request would get.
+import { parseHttpDate } from '../../validation/time-formats.js'
 import { surveySend, type SurveyExchange } from '../survey-http.js'
 import { SurveyStep, surveyScenario, surveySource } from '../survey-result.js'
 import { describeSampled, nothingSampled, type SurveyCheck } from '../survey-facts.js'
@@ -39,7 +40,10 @@ function compare(step: SurveyStep, get: SurveyExchange, head: SurveyExchange, ho
   step.check({ ok: okLength, rule: RULE, target: 'headers.content-length', matcher: 'equals', expected: get.wireBytes, actual: head.headers['content-length'], message: okLength ? 'HEAD counts the bytes GET sends' : `HEAD (${how}) announces Content-Length ${head.headers['content-length'] ?? '(none)'} but GET with the same headers sent ${get.wireBytes} body bytes${get.headers['content-encoding'] ? ` (Content-Encoding ${get.headers['content-encoding']})` : ''} (§4 endpoint 9; RFC 9110 §9.3.2)` })
   const sameType = essence(head.headers['content-type']) === essence(get.headers['content-type'])
   step.check({ ok: sameType, rule: RULE, target: 'headers.content-type', matcher: 'equals', expected: get.headers['content-type'], actual: head.headers['content-type'], message: sameType ? 'HEAD names the type GET sends' : `HEAD (${how}) names Content-Type ${head.headers['content-type'] ?? '(none)'} but GET sends ${get.headers['content-type'] ?? '(none)'}` })
-  const sameDate = head.headers['last-modified'] === get.headers['last-modified']
+  // Compared as instants, and only when both are HTTP dates: a missing or malformed one is judged by the Last-Modified rules.
+  const [getDate, headDate] = [get, head].map((exchange) => parseHttpDate(exchange.headers['last-modified'] ?? ''))
+  if (getDate === undefined || headDate === undefined) return
+  const sameDate = getDate === headDate
   step.check({ ok: sameDate, rule: RULE, target: 'headers.last-modified', matcher: 'equals', expected: get.headers['last-modified'], actual: head.headers['last-modified'], message: sameDate ? 'HEAD gives the Last-Modified GET gives' : `HEAD (${how}) gives Last-Modified ${head.headers['last-modified'] ?? '(none)'} but GET gives ${get.headers['last-modified'] ?? '(none)'} for an activity nothing changed` })
 }
 

@@ -15,9 +15,12 @@ export const checkItemMatchesActivity: SurveyCheck = async (facts) => {
     const { item } = sampled.item
     const itemStart = item.start_time ?? item.startTime
     const activityStart = sampled.activity.start_time
-    if (typeof itemStart === 'string' && typeof activityStart === 'string') {
-      // Compared as displayed wall times: the same moment may be written with or without a leading zero.
-      const same = parseSpecTime(itemStart) !== undefined && parseSpecTime(itemStart) === parseSpecTime(activityStart)
+    // Compared as displayed wall times (with or without a leading zero); a start time not in the §2.2
+    // format is judged by the format rules, not here.
+    const itemInstant = typeof itemStart === 'string' ? parseSpecTime(itemStart) : undefined
+    const activityInstant = typeof activityStart === 'string' ? parseSpecTime(activityStart) : undefined
+    if (itemInstant !== undefined && activityInstant !== undefined) {
+      const same = itemInstant === activityInstant
       step.check({ ok: same, rule: RULE, target: 'start_time', matcher: 'sameInstant', expected: activityStart, actual: itemStart, message: same ? 'the item shows the activity\'s start time' : `the feed item shows start time "${itemStart}" but the activity shows "${activityStart}" (§2.3 start_time: "same format as in 2.2"); a server must show one start time, not convert it for the feed` })
     }
     for (const field of SHARED_FIELDS) {
