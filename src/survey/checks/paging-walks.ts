@@ -27,7 +27,7 @@ export const checkPagingWalks: SurveyCheck = async (facts) => {
   return surveyScenario(identity, steps, started)
 }
 
-/** 1 (small feeds), the largest divisor of size up to half of it, size, size + 1 and a large value. */
+/** 1 (small feeds), the largest divisor of size up to half of it and at most 100, size, size + 1 and a large value. */
 export function pageSizesFor(size: number): number[] {
   const divisor = [...Array(Math.floor(size / 2)).keys()].map((i) => Math.floor(size / 2) - i).find((d) => d >= 2 && size % d === 0 && d <= 100)
   const sizes = [...(size <= MAX_ONE_BY_ONE ? [1] : []), ...(divisor ? [divisor] : []), size, size + 1, Math.max(LARGE_PAGE_SIZE, size + 2)]
