@@ -17,8 +17,10 @@ export interface ReadCandidate extends Candidate {
   readonly bodyBytes: number
   /** The read itself (without Accept-Encoding: the body as the server stores it). */
   readonly read: SurveyExchange
-  /** Last-Modified as an instant, when the read carried a parseable one. */
+  /** Last-Modified as an instant, when the read carried a parseable one that HEAD confirms. */
   readonly lastModified?: number
+  /** Why the activity has no trusted Last-Modified although GET gave one (GET and HEAD disagree). */
+  readonly lastModifiedDoubt?: string
 }
 
 export interface SampledActivity extends ReadCandidate {

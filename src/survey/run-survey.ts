@@ -45,7 +45,7 @@ export async function runSurvey(context: RunContext, settings: SurveySettings, e
   const userId = (user.body as { userID?: unknown } | undefined)?.userID
   const walk = await walkFeed(context, { maxActivities: settings.maxActivities })
   const candidates = await readCandidates(context, pickCandidates(walk.items, CANDIDATE_READS))
-  const sample = pickSample(candidates)
+  const sample = await confirmLastModified(context, pickSample(candidates))
   const facts: SurveyFacts = { context, ...(userId !== undefined ? { userId } : {}), walk, sample }
   const results: ScenarioResult[] = []
   const emit = async (result: ScenarioResult): Promise<void> => {
@@ -71,6 +71,26 @@ async function readCandidates(context: RunContext, candidates: ReturnType<typeof
     read.push({ ...candidate, read: exchange, bodyBytes: exchange.bodyBytes, ...(activity ? { activity } : {}), ...(lastModified !== undefined ? { lastModified } : {}) })
   }
   return read
+}
+
+/**
+ * The conditional and modification-scope checks date their requests from Last-Modified: only from one
+ * that GET and HEAD agree on. When they disagree, HEAD-MATCHES-GET says so, and those checks skip the
+ * activity rather than judge a date the server itself does not stand by.
+ */
+async function confirmLastModified(context: RunContext, sample: readonly SampledActivity[]): Promise<SampledActivity[]> {
+  const confirmed: SampledActivity[] = []
+  for (const sampled of sample) {
+    const head = await surveySend(context, { method: 'HEAD', target: sampled.item.uri, accept: 'FitnessActivity' })
+    const headDate = parseHttpDate(head.headers['last-modified'] ?? '')
+    if (sampled.lastModified === undefined || headDate === undefined || headDate === sampled.lastModified) {
+      confirmed.push(sampled)
+      continue
+    }
+    const { lastModified: _doubted, ...rest } = sampled
+    confirmed.push({ ...rest, lastModifiedDoubt: `GET gives Last-Modified ${sampled.read.headers['last-modified']} and HEAD ${head.headers['last-modified']}, so there is no one date to send or bracket` })
+  }
+  return confirmed
 }
 
 /** The survey's own scenario: how far the walk went, and each sampled activity with why it was picked. */

@@ -28,6 +28,11 @@ export const checkConditionalReads: SurveyCheck = async (facts) => {
   const started = performance.now()
   const steps: SurveyStep[] = []
   for (const sampled of facts.sample) {
+    if (sampled.lastModifiedDoubt) {
+      const step = new SurveyStep(`conditional reads of ${sampled.item.uri}`, surveySource('conditional-reads'), [NOT_MODIFIED, MODIFIED])
+      step.skip(sampled.lastModifiedDoubt)
+      steps.push(step)
+    }
     if (sampled.lastModified === undefined) continue
     for (const probe of probesOf(sampled)) steps.push(await judge(facts, sampled, probe))
   }

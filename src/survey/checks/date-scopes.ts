@@ -26,6 +26,11 @@ export const checkDateScopes: SurveyCheck = async (facts) => {
   for (const sampled of facts.sample) {
     for (const read of startReads(sampled)) steps.push(await judge(facts, sampled, read, page))
     for (const read of modifiedReads(sampled)) steps.push(await judge(facts, sampled, read, page))
+    if (sampled.lastModifiedDoubt) {
+      const step = new SurveyStep(`modification scopes around ${sampled.item.uri}`, surveySource('date-scopes'), ['SCOPE-MODIFIED-NO-EARLIER-THAN', 'SCOPE-MODIFIED-NO-LATER-THAN'])
+      step.skip(sampled.lastModifiedDoubt)
+      steps.push(step)
+    }
   }
   return surveyScenario(
     { id: 'survey-date-scopes', title: 'Date scopes around each sampled existing activity\'s displayed start day and Last-Modified day list it when they cover it, and only then', rules: ['SCOPE-NO-EARLIER-THAN', 'SCOPE-NO-LATER-THAN', 'SCOPE-MODIFIED-NO-EARLIER-THAN', 'SCOPE-MODIFIED-NO-LATER-THAN'] },
