@@ -77,6 +77,18 @@ describe('the account survey over a realistic history', () => {
   })
 })
 
+describe('a Last-Modified that GET and HEAD disagree on', () => {
+  it('fails HEAD-MATCHES-GET only, and the dated checks skip the activity with the reason', async () => {
+    const server = await realistic({ historySize: 30, mutant: 'get-last-modified-now' })
+    const result = await surveyRun(server.url, demoTokens(server))
+    const failedRules = new Set(survey(result).flatMap((scenario) => scenario.steps.flatMap((step) => step.assertions.filter((a) => !a.ok && a.severity === 'failure').flatMap((a) => a.rules))))
+    expect([...failedRules]).toEqual(['HEAD-MATCHES-GET'])
+    const skipped = byId(result, 'survey-conditional-reads').steps.filter((step) => step.status === 'skipped')
+    expect(skipped.length).toBeGreaterThan(0)
+    expect(skipped[0]!.skipReason).toMatch(/^GET gives Last-Modified .* and HEAD .*, so there is no one date to send or bracket$/)
+  })
+})
+
 describe('the account survey over an empty account', () => {
   let server: LoopbackServer
   it('skips every check with the reason the feed gave, and fails nothing', async () => {
