@@ -11,6 +11,8 @@ export interface Reply {
   body?: Buffer
   /** Bytes written to the socket after the response, for mutants only (faults.ts). */
   rawAfterEnd?: Buffer
+  /** The Content-Length a HEAD announces instead of the body's own, for a mutant only. */
+  headContentLength?: number
 }
 
 /** Thrown by helpers deep inside a handler to answer at once with this reply (404, 415, …). */

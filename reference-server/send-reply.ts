@@ -26,9 +26,9 @@ export function sendReply(res: ServerResponse, reply: Reply, method: string, ser
  */
 function withoutBody(reply: Reply, server: ServerContext): Reply {
   const { faults } = server
-  const { body, ...rest } = reply
+  const { body, headContentLength, ...rest } = reply
   if (!body) return rest
-  const headers: Record<string, string> = { ...reply.headers, 'Content-Length': String(body.length + (faults.is('head-wrong-content-length') ? 10 : 0) - (faults.is('head-length-short-for-large-body') && body.length > 65_536 ? 1 : 0)) }
+  const headers: Record<string, string> = { ...reply.headers, 'Content-Length': String((headContentLength ?? body.length) + (faults.is('head-wrong-content-length') ? 10 : 0) - (faults.is('head-length-short-for-large-body') && body.length > 65_536 ? 1 : 0)) }
   if (faults.is('head-no-content-type')) delete headers['Content-Type']
   if (faults.is('no-last-modified-on-head')) delete headers['Last-Modified']
   if (faults.is('head-last-modified-now') && headers['Last-Modified'] !== undefined) headers['Last-Modified'] = formatHttpDate(server.now())

@@ -1,5 +1,6 @@
 // §4 endpoint 3: GET /fitnessActivities/<id> → 200 FitnessActivity with Last-Modified (§2.3), or
 // 304 (§4 rule 3). HEAD (§4 endpoint 9) is this handler with the body taken off (dispatch.ts).
+import { gzipSync } from 'node:zlib'
 import type { Call } from '../call.js'
 import { isNotModified, lastModifiedHeader, notModifiedReply } from '../conditional.js'
 import { formatHttpDate, parseHttpDate, wholeSeconds } from '../http-date.js'
@@ -19,6 +20,8 @@ export function readActivity(call: Call): Reply {
   // The read mutants spare HEAD, which has mutants of its own (send-reply.ts).
   if (!call.isHead && faults.is('no-last-modified-on-read')) delete reply.headers['Last-Modified']
   if (!call.isHead && faults.is('get-last-modified-now')) reply.headers['Last-Modified'] = formatHttpDate(call.server.now())
+  // The length of the body gzipped, though the request asked for no coding.
+  if (call.isHead && faults.is('head-length-counts-gzip') && activity.seeded && reply.body) reply.headContentLength = gzipSync(reply.body).length
   if (!call.isHead && faults.is('last-modified-not-gmt')) reply.headers['Last-Modified'] = reply.headers['Last-Modified']!.replace(/GMT$/, 'UTC')
   return reply
 }

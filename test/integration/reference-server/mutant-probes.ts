@@ -398,6 +398,10 @@ export const probes: Record<MutantName, Probe> = {
     }
     return false
   },
+  'head-length-counts-gzip': async (s) => {
+    const uri = (await s.feed()).items[0]!.uri
+    return header(await s.send(uri, { method: 'HEAD' }), 'content-length') !== String(Buffer.byteLength((await s.send(uri)).text))
+  },
   'ims-obsolete-forms-ignored': async (s) => {
     const uri = (await s.feed()).items[0]!.uri
     const lastModified = new Date(header(await s.send(uri), 'last-modified')!)
