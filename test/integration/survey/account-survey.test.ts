@@ -107,6 +107,28 @@ describe('the account survey over an empty account', () => {
   })
 })
 
+describe('the limited token refused outside the fitness activities', () => {
+  it('passes, with a warning on each route that names both explanations and how to tell them apart', async () => {
+    const server = await startLoopbackServer((request, response) => {
+      request.resume()
+      const limited = request.headers.authorization === 'Bearer limited-token-of-the-test'
+      if (limited && (request.url === '/user' || request.url === '/profile')) {
+        return void response.writeHead(403, { 'content-type': 'application/vnd.com.service.ErrorMessage+json' }).end('{"reason":"Insufficient permission"}')
+      }
+      if (answerUserEntryPoint(request, response)) return
+      response.writeHead(200, { 'content-type': 'application/vnd.com.service.FitnessActivityFeed+json' }).end('{"size":0,"items":[]}')
+    })
+    closers.push(() => server.close())
+    const result = await surveyRun(server.url, { token: 'main-token-of-the-test', 'limited-token': 'limited-token-of-the-test' })
+    const identity = byId(result, 'survey-identity')
+    expect(identity.status).toBe('passed')
+    expect(identity.warnings.map((warning) => warning.message)).toEqual([
+      expect.stringMatching(/^\/user is not the fitness-activities data set, yet the limited token was refused with 403 .*Either the server refuses more than §5 rule 3 allows .*, or this token lacks more than the fitness-activities permission\. To tell them apart, grant a token every permission but fitness activities/),
+      expect.stringMatching(/^\/profile is not the fitness-activities data set/),
+    ])
+  })
+})
+
 describe('each survey mutant fails a read-only run, under its own rule and in the survey only', () => {
   const surveyMutants = mutants.filter((mutant) => mutant.mode === 'realistic')
   it.each(surveyMutants.map((mutant) => ({ name: mutant.name, rule: mutant.rule })))('$name → $rule', async ({ name, rule }) => {
