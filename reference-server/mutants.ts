@@ -178,7 +178,7 @@ export const mutantCatalogue = [
   { name: 'feed-empty-object-after-delete', rule: 'FEED-FIELDS', description: 'A time-scoped feed read whose scope holds an activity the user deleted answers 200 with an empty object {}, a feed without its §2.2 fields (after §4 endpoint 8).' },
   { name: 'profile-empty-edit-partial', rule: 'PROFILE-EDIT-FULL', description: 'A profile edit with no field to change answers without the picture URLs the other edits carry (§4 rule 8).' },
 
-  // The account survey (src/survey/): faults that live in existing data, shown by the realistic
+  // The account survey (src/spec/survey/): faults that live in existing data, shown by the realistic
   // history (years of activities, long paths, same-day and midnight starts, later edits). Only the
   // survey's read-only checks see them: the scenarios judge the activities they create.
   { name: 'stored-item-start-shifted', rule: 'FEED-ITEM-MATCHES-ACTIVITY', mode: 'realistic', description: 'Feed items of activities the server held before the run show a start time one hour later than the activity does; items of new activities are right (§2.2, §2.3 "same format as in 2.2").' },

@@ -1,5 +1,5 @@
 // The "realistic" mode's seed: an account that looks like years of real use, so the account survey
-// (src/survey/) meets what real histories hold and small demo data never does: twelve years of
+// (src/spec/survey/) meets what real histories hold and small demo data never does: twelve years of
 // activities, GPS paths of thousands of points, notes in many scripts, several activities on one
 // day, web entries at midnight, and activities edited days after they were recorded. Deterministic
 // (one PRNG seed), and all of it before the first test run, like seed.ts.

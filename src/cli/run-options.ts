@@ -8,7 +8,7 @@ import { readConfigFile } from './config-file.js'
 import { parseGrep, type GrepFilter } from '../plan/grep-filter.js'
 import { DEFAULT_MAX_BODY_BYTES } from '../execute/http-client.js'
 import { MIN_SCRUBBED_SECRET_LENGTH } from '../shared/secrets.js'
-import { DEFAULT_SURVEY_MAX_ACTIVITIES } from '../survey/run-survey.js'
+import { DEFAULT_SURVEY_MAX_ACTIVITIES } from '../spec/survey/survey-account.js'
 
 /** The flags of `fitconform run` as commander hands them over (names are a public contract for CI scripts). */
 export interface RunFlags {

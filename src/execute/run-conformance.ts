@@ -16,7 +16,8 @@ import type { KnownFailure } from '../expectations/known-failures.js'
 import { envVarOfRole, planRun, type RunFilter, type RunPlan } from '../plan/plan-run.js'
 import type { MissingToken, Reporter, RunPlanView } from '../model/reporter.js'
 import { packageVersion } from '../shared/package-root.js'
-import { runSurvey, type SurveySettings } from '../survey/run-survey.js'
+import { runSurvey } from '../survey/run-survey.js'
+import type { SurveySettings } from '../spec/survey/survey-account.js'
 
 export interface ConformanceTarget {
   readonly baseUrl: URL
@@ -47,7 +48,7 @@ export interface ConformanceSettings {
   readonly showPersonalData?: boolean
   /** --max-polling: how long all `eventually` steps of the run may keep resending, together (default 60 s). */
   readonly maxPollingMs?: number
-  /** The account survey (src/survey/): read-only checks over existing activities, before any scenario writes. Absent: not run. */
+  /** The account survey (src/spec/survey/): read-only checks over existing activities, before any scenario writes. Absent: not run. */
   readonly survey?: SurveySettings
 }
 

@@ -5,7 +5,7 @@ import { startReferenceServer } from '../../reference-server/index.js'
 import type { SelftestTarget } from './selftest-targets.js'
 import { BLAME_BUDGET, judgeBlame, type Blame } from './blame.js'
 import { forEachInSlots } from '../shared/worker-pool.js'
-import { DEFAULT_SURVEY_MAX_ACTIVITIES } from '../survey/run-survey.js'
+import { DEFAULT_SURVEY_MAX_ACTIVITIES } from '../spec/survey/survey-account.js'
 
 export interface SelftestRow {
   readonly target: string

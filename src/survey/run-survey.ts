@@ -1,109 +1,23 @@
-// The account survey: before any scenario writes, walk the user's existing feed (bounded by a cap),
-// read a deterministic sample of existing activities, and judge them with read-only checks. Nothing
-// here changes the account: every request is a GET or HEAD. Each check class reports as one
-// scenario, so every reporter, the known-failures file and the self-test read the survey as they
-// read the suites.
+// Runs the account survey (src/spec/survey/) inside a conformance run: lends it a reader over the
+// run's HTTP client and tokens, and hands each result, redacted, to the reporters as it ends. It runs
+// before any scenario, so it judges the account as it was.
 import type { ScenarioResult } from '../model/result.js'
 import type { RunContext } from '../execute/run-context.js'
-import { parseHttpDate } from '../validation/time-formats.js'
-import { pickCandidates, pickSample, type ReadCandidate, type SampledActivity } from './pick-sample.js'
+import { surveyAccount, type SurveySettings } from '../spec/survey/survey-account.js'
 import { surveySend } from './survey-http.js'
-import { SurveyStep, surveyScenario, surveySource } from './survey-result.js'
-import { walkFeed, type FeedWalk } from './walk-feed.js'
-import type { SurveyCheck, SurveyFacts } from './survey-facts.js'
-import { checkItemMatchesActivity } from './checks/item-matches-activity.js'
-import { checkOwner } from './checks/owner.js'
-import { checkHeadMatchesGet } from './checks/head-matches-get.js'
-import { checkConditionalReads } from './checks/conditional-reads.js'
-import { checkPreviousNeighbour } from './checks/previous-neighbour.js'
-import { checkDateScopes } from './checks/date-scopes.js'
-import { checkPagingWalks } from './checks/paging-walks.js'
-import { checkIdentity } from './checks/identity.js'
-
-/** --survey-max-activities default: a few thousand activities, about a hundred pages of 25. */
-export const DEFAULT_SURVEY_MAX_ACTIVITIES = 2500
-
-/** How many existing activities are read to choose the sample from. */
-const CANDIDATE_READS = 40
-
-export interface SurveySettings {
-  /** The walk stops after this many activities, and says so. */
-  readonly maxActivities: number
-}
 
 export interface SurveyEvents {
   /** Called as each check class ends, in order. */
   readonly onScenarioEnd?: (result: ScenarioResult) => Promise<void> | void
 }
 
-const CHECKS: readonly SurveyCheck[] = [checkItemMatchesActivity, checkOwner, checkHeadMatchesGet, checkConditionalReads, checkPreviousNeighbour, checkDateScopes, checkPagingWalks, checkIdentity]
-
-/** Surveys the account and runs every check over the sample; the first result lists the sample and why each was picked. */
 export async function runSurvey(context: RunContext, settings: SurveySettings, events: SurveyEvents = {}): Promise<ScenarioResult[]> {
-  const started = performance.now()
-  const user = await surveySend(context, { method: 'GET', target: '/user', accept: 'User' })
-  const userId = (user.body as { userID?: unknown } | undefined)?.userID
-  const walk = await walkFeed(context, { maxActivities: settings.maxActivities })
-  const candidates = await readCandidates(context, pickCandidates(walk.items, CANDIDATE_READS))
-  const sample = await confirmLastModified(context, pickSample(candidates))
-  const facts: SurveyFacts = { context, ...(userId !== undefined ? { userId } : {}), walk, sample }
   const results: ScenarioResult[] = []
-  const emit = async (result: ScenarioResult): Promise<void> => {
+  const reader = { send: (request: Parameters<typeof surveySend>[1]) => surveySend(context, request), hasToken: (role: keyof RunContext['tokens']) => Boolean(context.tokens[role]), interrupted: context.interrupted }
+  await surveyAccount(reader, settings, async (result) => {
     const redacted = context.redact(result)
     results.push(redacted)
     await events.onScenarioEnd?.(redacted)
-  }
-  await emit(surveyOverview(walk, sample, candidates.length, started))
-  for (const check of CHECKS) {
-    if (context.interrupted.aborted) break
-    // An account with nothing in it is nothing to judge, not a failure: each check skips with the reason.
-    await emit(await check(facts))
-  }
+  })
   return results
-}
-
-async function readCandidates(context: RunContext, candidates: ReturnType<typeof pickCandidates>): Promise<ReadCandidate[]> {
-  const read: ReadCandidate[] = []
-  for (const candidate of candidates) {
-    const exchange = await surveySend(context, { method: 'GET', target: candidate.item.uri, accept: 'FitnessActivity' })
-    const activity = exchange.status === 200 && typeof exchange.body === 'object' && exchange.body !== null && !Array.isArray(exchange.body) ? (exchange.body as Record<string, unknown>) : undefined
-    const lastModified = parseHttpDate(exchange.headers['last-modified'] ?? '')
-    read.push({ ...candidate, read: exchange, bodyBytes: exchange.bodyBytes, ...(activity ? { activity } : {}), ...(lastModified !== undefined ? { lastModified } : {}) })
-  }
-  return read
-}
-
-/**
- * The conditional and modification-scope checks date their requests from Last-Modified: only from one
- * that GET and HEAD agree on. When they disagree, HEAD-MATCHES-GET says so, and those checks skip the
- * activity rather than judge a date the server itself does not stand by.
- */
-async function confirmLastModified(context: RunContext, sample: readonly SampledActivity[]): Promise<SampledActivity[]> {
-  const confirmed: SampledActivity[] = []
-  for (const sampled of sample) {
-    const head = await surveySend(context, { method: 'HEAD', target: sampled.item.uri, accept: 'FitnessActivity' })
-    const headDate = parseHttpDate(head.headers['last-modified'] ?? '')
-    if (sampled.lastModified === undefined || headDate === undefined || headDate === sampled.lastModified) {
-      confirmed.push(sampled)
-      continue
-    }
-    const { lastModified: _doubted, ...rest } = sampled
-    confirmed.push({ ...rest, lastModifiedDoubt: `GET gives Last-Modified ${sampled.read.headers['last-modified']} and HEAD ${head.headers['last-modified']}, so there is no one date to send or bracket` })
-  }
-  return confirmed
-}
-
-/** The survey's own scenario: how far the walk went, and each sampled activity with why it was picked. */
-function surveyOverview(walk: FeedWalk, sample: readonly SampledActivity[], read: number, started: number): ScenarioResult {
-  const at = surveySource('survey')
-  const walked = new SurveyStep(`walked the feed: ${walk.items.length} activities on ${walk.pages} page${walk.pages === 1 ? '' : 's'}${walk.size !== undefined ? `, size ${walk.size}` : ''}; ${walk.complete ? 'reached the last page' : `stopped: ${walk.stoppedBecause}`}; read ${read} to choose the sample`, at, [])
-  if (walk.first) walked.show(walk.first)
-  if (walk.items.length === 0) walked.skip(emptyReason(walk))
-  const picked = sample.map((sampled) => new SurveyStep(`sampled ${sampled.item.uri}: ${sampled.reasons.join('; ')}`, at, []))
-  return surveyScenario({ id: 'survey-account', title: 'The account survey: existing activities sampled for the read-only checks, and why each was picked', rules: [] }, [walked, ...picked], started, walk.items.length === 0 ? emptyReason(walk) : undefined)
-}
-
-function emptyReason(walk: FeedWalk): string {
-  if (walk.stoppedBecause && walk.items.length === 0) return `the feed could not be read: ${walk.stoppedBecause}`
-  return `the account holds no activities (the feed lists none${walk.size !== undefined ? `, size ${walk.size}` : ''}), so there is nothing existing to judge`
 }

@@ -1,41 +1,13 @@
-// The survey's one way to the server: a GET or HEAD, recorded as a step records it, so reports
-// show the survey's evidence like any scenario's. Only GET and HEAD exist here: the survey never
-// changes anything on the account.
-import type { Diagnostic } from '../model/diagnostic.js'
-import type { RecordedRequest, RecordedResponse } from '../model/result.js'
-import type { TokenRole } from '../model/scenario.js'
+// The survey's one way to the server: a GET or HEAD, recorded as a step records it, so reports show
+// the survey's evidence like any scenario's. Only GET and HEAD exist here.
 import { curlLine } from '../execute/curl-line.js'
 import { resolveUrl } from '../execute/resolve-url.js'
 import { authorizationFor, type RunContext } from '../execute/run-context.js'
 import { sendWithRetry } from '../execute/send-request.js'
 import { parseJsonOrUndefined } from '../shared/parse-json.js'
-import { mediaTypeOf, type RepresentationName } from '../spec/representations.js'
-
-export interface SurveyRequest {
-  readonly method: 'GET' | 'HEAD'
-  /** A path (`/user`) or a URI / URL the server gave; never a template. */
-  readonly target: string
-  readonly query?: Readonly<Record<string, string>>
-  readonly headers?: Readonly<Record<string, string>>
-  readonly accept?: RepresentationName
-  /** Default: the main token. */
-  readonly auth?: TokenRole
-}
-
-export interface SurveyExchange {
-  readonly request: RecordedRequest
-  readonly curl: string
-  /** 0 when nothing came back (`error` says why). */
-  readonly status: number
-  readonly headers: Readonly<Record<string, string>>
-  /** Parsed JSON, or undefined. */
-  readonly body: unknown
-  /** Bytes on the wire (before any Content-Encoding was decoded). */
-  readonly wireBytes: number
-  /** Bytes of the decoded body. */
-  readonly bodyBytes: number
-  readonly error?: Diagnostic
-}
+import { mediaTypeOf } from '../spec/representations.js'
+import type { RecordedRequest } from '../model/result.js'
+import type { SurveyExchange, SurveyRequest } from '../spec/survey/survey-exchange.js'
 
 /** Sends one read. A transport failure comes back as an exchange with status 0 and `error`. */
 export async function surveySend(context: RunContext, request: SurveyRequest): Promise<SurveyExchange> {
@@ -60,9 +32,3 @@ export async function surveySend(context: RunContext, request: SurveyRequest): P
   }
 }
 
-/** What a report keeps of an answer: a body only when it is small (a long GPS path would swamp it). */
-export function recordedResponseOf(exchange: SurveyExchange, keepBody: boolean): RecordedResponse | undefined {
-  if (exchange.status === 0) return undefined
-  const small = exchange.bodyBytes <= 16_384
-  return { status: exchange.status, headers: exchange.headers, ...(keepBody && small && exchange.body !== undefined ? { body: exchange.body } : {}), bodyBytes: exchange.wireBytes, ...(keepBody && !small ? { truncated: true } : {}) }
-}

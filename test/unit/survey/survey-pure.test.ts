@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { toSurveyItem, type SurveyItem } from '../../../src/survey/feed-items.js'
-import { formatHttpDateAs } from '../../../src/survey/http-date-forms.js'
-import { pickCandidates, pickSample, type ReadCandidate } from '../../../src/survey/pick-sample.js'
-import { pageSizesFor } from '../../../src/survey/checks/paging-walks.js'
+import { toSurveyItem, type SurveyItem } from '../../../src/spec/survey/feed-items.js'
+import { formatHttpDateAs } from '../../../src/spec/survey/http-date-forms.js'
+import { pickCandidates, pickSample, type ReadCandidate } from '../../../src/spec/survey/pick-sample.js'
+import { pageSizesFor } from '../../../src/spec/survey/checks/paging-walks.js'
 import { parseHttpDate } from '../../../src/validation/time-formats.js'
 
 describe('the three HTTP-date forms a recipient must accept (RFC 9110 §5.6.7)', () => {

@@ -1,6 +1,6 @@
 // The three forms of an HTTP date that RFC 9110 §5.6.7 says a recipient MUST accept: IMF-fixdate,
 // and the obsolete RFC 850 and asctime forms. The survey sends each in If-Modified-Since.
-import { formatHttpDate } from '../validation/time-formats.js'
+import { formatHttpDate } from '../../validation/time-formats.js'
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']

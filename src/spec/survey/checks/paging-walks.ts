@@ -5,7 +5,7 @@
 // the default is not judged; a 5xx never passes (§7 rule 5). Whether the last page may be empty is
 // not said either (§2.2 previous links "to another page"), so an empty last page passes.
 import { addDays, lastSegment } from '../feed-items.js'
-import { surveySend, type SurveyExchange } from '../survey-http.js'
+import type { SurveyExchange } from '../survey-exchange.js'
 import { SurveyStep, surveyScenario, surveySource } from '../survey-result.js'
 import { nothingSampled, type SurveyCheck, type SurveyFacts } from '../survey-facts.js'
 
@@ -16,7 +16,7 @@ const DEFAULT_PAGE_SIZE = 25
 
 export const checkPagingWalks: SurveyCheck = async (facts) => {
   const started = performance.now()
-  const identity = { id: 'survey-paging-walks', title: 'Walks of the existing feed with pageSize 1, a divisor of size, size, size + 1 and a large value meet every activity once, in full pages; a scoped read holds no more than pageSize', rules: ['FEED-PAGE-SIZE', 'FEED-WALK-COMPLETE', 'ERROR-CLIENT-NOT-5XX'] }
+  const identity = { id: 'survey-paging-walks', title: 'Walks of the existing feed with pageSize 1, a divisor of size, size, size + 1 and a large value meet every activity once, in full pages; a scoped read holds no more than pageSize', rules: ['FEED-PAGE-SIZE', 'FEED-WALK-COMPLETE', 'FEED-PREVIOUS-KEEPS-PAGE-SIZE', 'ERROR-CLIENT-NOT-5XX'] }
   if (!facts.walk.complete) return surveyScenario(identity, [], started, `the feed walk did not reach the end (${facts.walk.stoppedBecause ?? 'no reason given'}), so the feed's extent is not known`)
   const size = facts.walk.items.length
   if (size === 0) return surveyScenario(identity, [], started, nothingSampled(facts))
@@ -35,7 +35,7 @@ export function pageSizesFor(size: number): number[] {
 }
 
 async function walkWith(facts: SurveyFacts, pageSize: number, size: number): Promise<SurveyStep> {
-  const step = new SurveyStep(`walk the feed with pageSize ${pageSize} (size ${size})`, surveySource('paging-walks'), ['FEED-PAGE-SIZE', 'FEED-WALK-COMPLETE'])
+  const step = new SurveyStep(`walk the feed with pageSize ${pageSize} (size ${size})`, surveySource('paging-walks'), ['FEED-PAGE-SIZE', 'FEED-WALK-COMPLETE', 'FEED-PREVIOUS-KEEPS-PAGE-SIZE'])
   const ids: string[] = []
   const maxPages = Math.ceil(size / pageSize) + 2
   let target: string | undefined = '/fitnessActivities'
@@ -45,7 +45,7 @@ async function walkWith(facts: SurveyFacts, pageSize: number, size: number): Pro
       step.check({ ok: false, rule: 'FEED-WALK-COMPLETE', target: 'previous', matcher: 'ends', actual: target, message: `after ${maxPages} pages of ${pageSize} the feed of size ${size} still links to another page` })
       return step
     }
-    const exchange: SurveyExchange = step.show(await surveySend(facts.context, { method: 'GET', target, query, accept: 'FitnessActivityFeed' }))
+    const exchange: SurveyExchange = step.show(await facts.reader.send({ method: 'GET', target, query, accept: 'FitnessActivityFeed' }))
     if (exchange.error) return step
     if (!judgeStatus(step, exchange, pageSize)) return step
     const body = exchange.body as { items?: unknown[]; previous?: unknown }
@@ -57,6 +57,11 @@ async function walkWith(facts: SurveyFacts, pageSize: number, size: number): Pro
     }
     if (items.length > pageSize) {
       step.check({ ok: false, rule: 'FEED-PAGE-SIZE', target: 'items', matcher: 'maxLength', expected: pageSize, actual: items.length, message: `page ${page} holds ${items.length} items for pageSize ${pageSize} (§4 rule 2)` })
+      return step
+    }
+    if (next !== undefined && !keepsPageSize(next, pageSize)) {
+      // The next page would be served at another size: that is the link's fault, not the page's.
+      step.check({ ok: false, rule: 'FEED-PREVIOUS-KEEPS-PAGE-SIZE', target: 'previous', matcher: 'query(pageSize)', expected: String(pageSize), actual: next, message: `page ${page}'s previous link does not keep pageSize=${pageSize} (§4 rule 2: "the previous link keeps the parameter")` })
       return step
     }
     for (const item of items) ids.push(typeof item === 'object' && item !== null && typeof (item as { uri?: unknown }).uri === 'string' ? lastSegment((item as { uri: string }).uri) : '')
@@ -94,7 +99,7 @@ async function scopedOverPageSize(facts: SurveyFacts): Promise<SurveyStep | unde
   const to = dated[0]!.day!
   const matches = dated.filter((item) => item.day! >= from && item.day! <= to).length
   const step = new SurveyStep(`the feed scoped to ${from}–${to} (${matches} activities displayed on those days) with pageSize 2 holds 2 items`, surveySource('paging-walks'), ['FEED-PAGE-SIZE'])
-  const exchange = step.show(await surveySend(facts.context, { method: 'GET', target: '/fitnessActivities', query: { noEarlierThan: from, noLaterThan: addDays(to, 0), pageSize: '2' }, accept: 'FitnessActivityFeed' }))
+  const exchange = step.show(await facts.reader.send({ method: 'GET', target: '/fitnessActivities', query: { noEarlierThan: from, noLaterThan: addDays(to, 0), pageSize: '2' }, accept: 'FitnessActivityFeed' }))
   if (exchange.error) return step
   const items = (exchange.body as { items?: unknown } | undefined)?.items
   if (exchange.status !== 200 || !Array.isArray(items)) {
@@ -104,4 +109,12 @@ async function scopedOverPageSize(facts: SurveyFacts): Promise<SurveyStep | unde
   const ok = items.length === 2
   step.check({ ok, rule: 'FEED-PAGE-SIZE', target: 'items', matcher: 'length', expected: 2, actual: items.length, message: ok ? 'the scoped page holds pageSize items' : `the scope covers ${matches} activities, more than pageSize 2, and the page holds ${items.length} (§4 rule 2: "the page holds that many entries")` })
   return step
+}
+
+function keepsPageSize(link: string, pageSize: number): boolean {
+  try {
+    return new URL(link, 'http://relative.invalid').searchParams.get('pageSize') === String(pageSize)
+  } catch {
+    return false
+  }
 }

@@ -4,9 +4,8 @@
 // (RFC 9110 §5.6.7), equal to, earlier and later than the activity's own Last-Modified, and an
 // invalid date, which a recipient must ignore (RFC 9110 §13.1.3). HEAD may always answer 200; it may
 // answer 304 only where GET would.
-import { parseHttpDate } from '../../validation/time-formats.js'
+import { parseHttpDate } from '../../../validation/time-formats.js'
 import { formatHttpDateAs, HTTP_DATE_FORMS, type HttpDateForm } from '../http-date-forms.js'
-import { surveySend } from '../survey-http.js'
 import { SurveyStep, surveyScenario, surveySource } from '../survey-result.js'
 import type { SampledActivity } from '../pick-sample.js'
 import { nothingSampled, type SurveyCheck, type SurveyFacts } from '../survey-facts.js'
@@ -61,7 +60,7 @@ function probesOf(sampled: SampledActivity): Probe[] {
 async function judge(facts: SurveyFacts, sampled: SampledActivity, probe: Probe): Promise<SurveyStep> {
   const rule = probe.expect === 200 ? MODIFIED : NOT_MODIFIED
   const step = new SurveyStep(`${probe.method} ${sampled.item.uri} with If-Modified-Since ${probe.label} (${probe.header})`, surveySource('conditional-reads'), [rule])
-  const exchange = step.show(await surveySend(facts.context, { method: probe.method, target: sampled.item.uri, accept: 'FitnessActivity', headers: { 'if-modified-since': probe.header } }))
+  const exchange = step.show(await facts.reader.send({ method: probe.method, target: sampled.item.uri, accept: 'FitnessActivity', headers: { 'if-modified-since': probe.header } }))
   if (exchange.error) return step
   const allowed = probe.expect === 'either' ? [200, 304] : [probe.expect]
   const ok = allowed.includes(exchange.status)

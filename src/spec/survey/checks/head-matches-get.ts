@@ -2,8 +2,8 @@
 // existing activities, whose bodies can be large (long GPS paths), where a Content-Length computed
 // apart from the body goes wrong first; with and without Accept-Encoding, since a compressed body
 // changes the length and a HEAD must count the body its own request would get.
-import { parseHttpDate } from '../../validation/time-formats.js'
-import { surveySend, type SurveyExchange } from '../survey-http.js'
+import { parseHttpDate } from '../../../validation/time-formats.js'
+import type { SurveyExchange } from '../survey-exchange.js'
 import { SurveyStep, surveyScenario, surveySource } from '../survey-result.js'
 import { describeSampled, nothingSampled, type SurveyCheck } from '../survey-facts.js'
 
@@ -14,13 +14,13 @@ export const checkHeadMatchesGet: SurveyCheck = async (facts) => {
   const steps: SurveyStep[] = []
   for (const sampled of facts.sample) {
     const plain = new SurveyStep(`HEAD of ${describeSampled(sampled)} announces what GET sends`, surveySource('head-matches-get'), [RULE])
-    const head = plain.show(await surveySend(facts.context, { method: 'HEAD', target: sampled.item.uri, accept: 'FitnessActivity' }))
+    const head = plain.show(await facts.reader.send({ method: 'HEAD', target: sampled.item.uri, accept: 'FitnessActivity' }))
     compare(plain, sampled.read, head, 'no Accept-Encoding')
     steps.push(plain)
     const coded = new SurveyStep(`HEAD of ${sampled.item.uri} with Accept-Encoding: gzip announces what GET with the same header sends`, surveySource('head-matches-get'), [RULE])
     const headers = { 'accept-encoding': 'gzip' }
-    const get = await surveySend(facts.context, { method: 'GET', target: sampled.item.uri, accept: 'FitnessActivity', headers })
-    const codedHead = coded.show(await surveySend(facts.context, { method: 'HEAD', target: sampled.item.uri, accept: 'FitnessActivity', headers }))
+    const get = await facts.reader.send({ method: 'GET', target: sampled.item.uri, accept: 'FitnessActivity', headers })
+    const codedHead = coded.show(await facts.reader.send({ method: 'HEAD', target: sampled.item.uri, accept: 'FitnessActivity', headers }))
     if ((get.headers['content-encoding'] ?? 'identity') !== (codedHead.headers['content-encoding'] ?? 'identity')) {
       coded.skip(`GET chose Content-Encoding ${get.headers['content-encoding'] ?? 'identity'} and HEAD ${codedHead.headers['content-encoding'] ?? 'identity'}: their lengths count different bodies`)
     } else compare(coded, get, codedHead, 'Accept-Encoding: gzip')
@@ -35,11 +35,23 @@ function compare(step: SurveyStep, get: SurveyExchange, head: SurveyExchange, ho
     step.check({ ok: false, rule: RULE, target: 'status', matcher: 'equals', expected: 200, actual: head.status, message: `GET of the activity answered 200 but HEAD (${how}) answered ${head.status} (§4 endpoint 9: 200, headers only)` })
     return
   }
-  const length = Number(head.headers['content-length'])
-  const okLength = head.headers['content-length'] !== undefined && length === get.wireBytes
+  // A header HEAD leaves out is judged by HEAD-HEADERS (§4 endpoint 9 lists them); here only values HEAD gives.
+  if (head.headers['content-length'] !== undefined) compareLength(step, get, head, how)
+  if (head.headers['content-type'] !== undefined) compareType(step, get, head, how)
+  compareLastModified(step, get, head, how)
+}
+
+function compareLength(step: SurveyStep, get: SurveyExchange, head: SurveyExchange, how: string): void {
+  const okLength = Number(head.headers['content-length']) === get.wireBytes
   step.check({ ok: okLength, rule: RULE, target: 'headers.content-length', matcher: 'equals', expected: get.wireBytes, actual: head.headers['content-length'], message: okLength ? 'HEAD counts the bytes GET sends' : `HEAD (${how}) announces Content-Length ${head.headers['content-length'] ?? '(none)'} but GET with the same headers sent ${get.wireBytes} body bytes${get.headers['content-encoding'] ? ` (Content-Encoding ${get.headers['content-encoding']})` : ''} (§4 endpoint 9; RFC 9110 §9.3.2)` })
+}
+
+function compareType(step: SurveyStep, get: SurveyExchange, head: SurveyExchange, how: string): void {
   const sameType = essence(head.headers['content-type']) === essence(get.headers['content-type'])
   step.check({ ok: sameType, rule: RULE, target: 'headers.content-type', matcher: 'equals', expected: get.headers['content-type'], actual: head.headers['content-type'], message: sameType ? 'HEAD names the type GET sends' : `HEAD (${how}) names Content-Type ${head.headers['content-type'] ?? '(none)'} but GET sends ${get.headers['content-type'] ?? '(none)'}` })
+}
+
+function compareLastModified(step: SurveyStep, get: SurveyExchange, head: SurveyExchange, how: string): void {
   // Compared as instants, and only when both are HTTP dates: a missing or malformed one is judged by the Last-Modified rules.
   const [getDate, headDate] = [get, head].map((exchange) => parseHttpDate(exchange.headers['last-modified'] ?? ''))
   if (getDate === undefined || headDate === undefined) return

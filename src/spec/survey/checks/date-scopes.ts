@@ -5,11 +5,10 @@
 // the spec does not say in which zone a modification date is taken. Each read has one bound under
 // test; the other is a day further out, so a failure names the bound that broke.
 import { addDays, dayOf, lastSegment } from '../feed-items.js'
-import { surveySend } from '../survey-http.js'
 import { SurveyStep, surveyScenario, surveySource } from '../survey-result.js'
 import type { SampledActivity } from '../pick-sample.js'
 import { describeSampled, nothingSampled, type SurveyCheck, type SurveyFacts } from '../survey-facts.js'
-import { parseSpecTime } from '../../validation/time-formats.js'
+import { parseSpecTime } from '../../../validation/time-formats.js'
 
 interface ScopeRead {
   readonly rule: string
@@ -75,7 +74,7 @@ interface PageRoom {
 /** One unscoped read with the large pageSize: a server that cuts such pages short would cut scoped ones too. */
 async function pageRoom(facts: SurveyFacts): Promise<PageRoom> {
   const pageSize = facts.walk.items.length + 1
-  const exchange = await surveySend(facts.context, { method: 'GET', target: '/fitnessActivities', query: { pageSize: String(pageSize) }, accept: 'FitnessActivityFeed' })
+  const exchange = await facts.reader.send({ method: 'GET', target: '/fitnessActivities', query: { pageSize: String(pageSize) }, accept: 'FitnessActivityFeed' })
   const items = (exchange.body as { items?: unknown } | undefined)?.items
   const held = Array.isArray(items) ? items.length : 0
   return held < facts.walk.items.length ? { pageSize, cap: held } : { pageSize }
@@ -84,7 +83,7 @@ async function pageRoom(facts: SurveyFacts): Promise<PageRoom> {
 async function judge(facts: SurveyFacts, sampled: SampledActivity, read: ScopeRead, room: PageRoom): Promise<SurveyStep> {
   const step = new SurveyStep(`the feed scoped to ${read.words} ${read.listed ? 'lists' : 'leaves out'} ${describeSampled(sampled)}`, surveySource('date-scopes'), [read.rule])
   const { pageSize } = room
-  const exchange = step.show(await surveySend(facts.context, { method: 'GET', target: '/fitnessActivities', query: { ...read.query, pageSize: String(pageSize) }, accept: 'FitnessActivityFeed' }))
+  const exchange = step.show(await facts.reader.send({ method: 'GET', target: '/fitnessActivities', query: { ...read.query, pageSize: String(pageSize) }, accept: 'FitnessActivityFeed' }))
   if (exchange.error) return step
   const items = (exchange.body as { items?: unknown } | undefined)?.items
   if (exchange.status !== 200 || !Array.isArray(items)) {

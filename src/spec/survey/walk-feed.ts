@@ -1,7 +1,7 @@
 // Walks the whole feed by its previous links (§2.2), read-only and bounded: it stops at the cap and
 // says so, so a survey of a huge account costs a known number of requests.
-import type { RunContext } from '../execute/run-context.js'
-import { surveySend, type SurveyExchange } from './survey-http.js'
+import type { SurveyExchange } from './survey-exchange.js'
+import type { SurveyReader } from './survey-facts.js'
 import { toSurveyItem, type SurveyItem } from './feed-items.js'
 
 export interface FeedWalk {
@@ -23,7 +23,7 @@ export interface WalkOptions {
   readonly pageSize?: number
 }
 
-export async function walkFeed(context: RunContext, options: WalkOptions): Promise<FeedWalk> {
+export async function walkFeed(reader: SurveyReader, options: WalkOptions): Promise<FeedWalk> {
   const items: SurveyItem[] = []
   const seen = new Set<string>()
   let target: string | undefined = '/fitnessActivities'
@@ -32,8 +32,8 @@ export async function walkFeed(context: RunContext, options: WalkOptions): Promi
   let size: number | undefined
   let first: SurveyExchange | undefined
   while (target !== undefined) {
-    if (context.interrupted.aborted) return { items, pages, complete: false, stoppedBecause: 'the run was interrupted', ...(size !== undefined ? { size } : {}), ...(first ? { first } : {}) }
-    const exchange = await surveySend(context, { method: 'GET', target, query, accept: 'FitnessActivityFeed' })
+    if (reader.interrupted.aborted) return { items, pages, complete: false, stoppedBecause: 'the run was interrupted', ...(size !== undefined ? { size } : {}), ...(first ? { first } : {}) }
+    const exchange = await reader.send({ method: 'GET', target, query, accept: 'FitnessActivityFeed' })
     first ??= exchange
     pages++
     const body = exchange.body as { size?: unknown; items?: unknown; previous?: unknown } | undefined

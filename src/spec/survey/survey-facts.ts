@@ -1,10 +1,18 @@
-import type { RunContext } from '../execute/run-context.js'
+import type { TokenRole } from '../../model/scenario.js'
+import type { SendRead } from './survey-exchange.js'
 import type { FeedWalk } from './walk-feed.js'
 import type { SampledActivity } from './pick-sample.js'
 
 /** What the survey learnt before judging anything; every check reads it, none changes it. */
+/** What the engine lends the survey: a way to read, which tokens were given, and the run's interrupt. */
+export interface SurveyReader {
+  readonly send: SendRead
+  hasToken(role: TokenRole): boolean
+  readonly interrupted: AbortSignal
+}
+
 export interface SurveyFacts {
-  readonly context: RunContext
+  readonly reader: SurveyReader
   /** userID of `/user` for the main token, when it answered one. */
   readonly userId?: unknown
   readonly walk: FeedWalk
@@ -12,7 +20,7 @@ export interface SurveyFacts {
 }
 
 /** One check class: reads what it needs and returns its scenario's result. */
-export type SurveyCheck = (facts: SurveyFacts) => Promise<import('../model/result.js').ScenarioResult>
+export type SurveyCheck = (facts: SurveyFacts) => Promise<import('../../model/result.js').ScenarioResult>
 
 /** How a sampled activity is named in step names: its uri and why it was picked. */
 export function describeSampled(sampled: SampledActivity): string {

@@ -1,12 +1,12 @@
 // Builds the survey's results in the shape every reporter already reads (src/model/result.ts):
 // each check class is one scenario, each judged read one step, each comparison one assertion.
-import type { SourceRef } from '../model/diagnostic.js'
-import type { AssertionResult, ScenarioResult, StepResult } from '../model/result.js'
-import { recordedResponseOf, type SurveyExchange } from './survey-http.js'
+import type { SourceRef } from '../../model/diagnostic.js'
+import type { AssertionResult, ScenarioResult, StepResult } from '../../model/result.js'
+import { recordedResponseOf, type SurveyExchange } from './survey-exchange.js'
 
 /** Where survey results say they come from: no YAML line, the check's own module. */
 export function surveySource(check: string): SourceRef {
-  return { file: `src/survey/checks/${check}.ts`, line: 1, column: 1 }
+  return { file: `src/spec/survey/checks/${check}.ts`, line: 1, column: 1 }
 }
 
 export interface Comparison {
@@ -94,12 +94,11 @@ export interface SurveyScenarioIdentity {
 }
 
 /** A check class's scenario; skipped with the reason when it has nothing to judge. */
-export function surveyScenario(identity: SurveyScenarioIdentity, steps: readonly SurveyStep[], startedAt: number, skipReason?: string): ScenarioResult {
+export function surveyScenario(identity: SurveyScenarioIdentity, steps: readonly SurveyStep[], startedAt: number, skipReason?: string, at: SourceRef = surveySource(identity.id.replace(/^survey-/, ''))): ScenarioResult {
   const results = steps.map((step) => step.result())
   const failed = results.some((step) => step.status === 'failed' || step.status === 'error')
   const judged = results.some((step) => step.status === 'passed' || step.status === 'failed' || step.status === 'error')
   const reason = skipReason ?? (judged ? undefined : (results.find((step) => step.skipReason)?.skipReason ?? 'nothing to judge'))
-  const at = surveySource(identity.id.replace(/^survey-/, ''))
   return {
     id: identity.id,
     title: identity.title,

@@ -6,16 +6,15 @@
 //   fitness-activities permission that is refused on /user or /profile is either a server refusing
 //   more than the rule allows, or a token lacking more than that one permission; the spec cannot
 //   tell them apart, so the run says so plainly (a warning, not a failure).
-import type { TokenRole } from '../../model/scenario.js'
-import { surveySend } from '../survey-http.js'
+import type { TokenRole } from '../../../model/scenario.js'
 import { SurveyStep, surveyScenario, surveySource } from '../survey-result.js'
 import type { SurveyCheck, SurveyFacts } from '../survey-facts.js'
 
 export const checkIdentity: SurveyCheck = async (facts) => {
   const started = performance.now()
   const steps: SurveyStep[] = []
-  if (facts.context.tokens['other-token']) steps.push(await sameUserSameOwner(facts))
-  if (facts.context.tokens['limited-token']) steps.push(...(await limitedTokenOutsideItsDataSet(facts)))
+  if (facts.reader.hasToken('other-token')) steps.push(await sameUserSameOwner(facts))
+  if (facts.reader.hasToken('limited-token')) steps.push(...(await limitedTokenOutsideItsDataSet(facts)))
   return surveyScenario(
     { id: 'survey-identity', title: 'Tokens that /user names as one user list activities of that one owner; the limited token is refused only the fitness activities', rules: ['ACTIVITY-OWNER', 'ERROR-403-INSUFFICIENT'] },
     steps,
@@ -26,10 +25,10 @@ export const checkIdentity: SurveyCheck = async (facts) => {
 
 async function sameUserSameOwner(facts: SurveyFacts): Promise<SurveyStep> {
   const step = new SurveyStep('when the main and the other token name one userID, their activities name it too', surveySource('identity'), ['ACTIVITY-OWNER'])
-  const other = step.show(await surveySend(facts.context, { method: 'GET', target: '/user', accept: 'User', auth: 'other-token' }))
+  const other = step.show(await facts.reader.send({ method: 'GET', target: '/user', accept: 'User', auth: 'other-token' }))
   const otherId = (other.body as { userID?: unknown } | undefined)?.userID
-  if (other.status !== 200 || otherId === undefined || facts.userId === undefined) {
-    step.skip(`/user answered ${other.status} for the other token${otherId === undefined ? ' without a userID' : ''}, so the two users cannot be compared`)
+  if (other.status !== 200 || !Number.isInteger(otherId) || !Number.isInteger(facts.userId)) {
+    step.skip(`/user answered ${other.status} for the other token${Number.isInteger(otherId) ? '' : ' without an integer userID'}${Number.isInteger(facts.userId) ? '' : ' and no integer userID for the main token'}, so the two users cannot be compared`)
     return step
   }
   if (otherId !== facts.userId) {
@@ -39,10 +38,10 @@ async function sameUserSameOwner(facts: SurveyFacts): Promise<SurveyStep> {
   step.check({ ok: false, warning: true, rule: 'ACTIVITY-OWNER', target: 'userID', matcher: 'notEquals', expected: `not ${String(facts.userId)}`, actual: otherId, message: `/user names userID ${String(otherId)} for both the main and the other token: the user-isolation scenarios cannot tell two users apart with them; give --other-token a token of another user` })
   const owners = new Map<TokenRole, unknown>()
   for (const role of ['token', 'other-token'] as const) {
-    const feed = await surveySend(facts.context, { method: 'GET', target: '/fitnessActivities', query: { pageSize: '1' }, accept: 'FitnessActivityFeed', auth: role })
+    const feed = await facts.reader.send({ method: 'GET', target: '/fitnessActivities', query: { pageSize: '1' }, accept: 'FitnessActivityFeed', auth: role })
     const uri = ((feed.body as { items?: { uri?: unknown }[] } | undefined)?.items?.[0])?.uri
     if (typeof uri !== 'string') continue
-    const activity = step.show(await surveySend(facts.context, { method: 'GET', target: uri, accept: 'FitnessActivity', auth: role }))
+    const activity = step.show(await facts.reader.send({ method: 'GET', target: uri, accept: 'FitnessActivity', auth: role }))
     owners.set(role, (activity.body as { userID?: unknown } | undefined)?.userID)
   }
   for (const [role, owner] of owners) {
@@ -56,7 +55,7 @@ async function limitedTokenOutsideItsDataSet(facts: SurveyFacts): Promise<Survey
   const steps: SurveyStep[] = []
   for (const [target, accept] of [['/user', 'User'], ['/profile', 'Profile']] as const) {
     const step = new SurveyStep(`GET ${target} with the token lacking the fitness-activities permission`, surveySource('identity'), ['ERROR-403-INSUFFICIENT'])
-    const exchange = step.show(await surveySend(facts.context, { method: 'GET', target, accept, auth: 'limited-token' }))
+    const exchange = step.show(await facts.reader.send({ method: 'GET', target, accept, auth: 'limited-token' }))
     const refused = exchange.status === 403
     step.check({
       ok: !refused,

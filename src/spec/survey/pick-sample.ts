@@ -4,7 +4,7 @@
 // reason, adding the largest body, the most path points, non-ASCII notes and the Last-Modified
 // furthest from the start time among them.
 import type { SurveyItem } from './feed-items.js'
-import type { SurveyExchange } from './survey-http.js'
+import type { SurveyExchange } from './survey-exchange.js'
 
 export interface Candidate {
   readonly item: SurveyItem

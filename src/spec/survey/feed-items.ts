@@ -1,7 +1,7 @@
 // A feed item as the survey uses it: its id (the uri's last segment, whatever the §2.2 uri form),
 // and its start time as the server displays it. The display is the reference (§2.2 gives no zone):
 // the displayed calendar day is the day a start-time scope must count the activity on.
-import { parseSpecTime } from '../validation/time-formats.js'
+import { parseSpecTime } from '../../validation/time-formats.js'
 
 export interface SurveyItem {
   /** The item as the server sent it. */

@@ -1,7 +1,7 @@
 // §2.2 feed item fields against §2.3 activity fields: "start_time ... same format as in 2.2", and
 // every other field both carry names the same value. Judged on activities the run did not create,
 // so a server that converts or rounds values only for stored data is seen too. Values, not only types.
-import { parseSpecTime } from '../../validation/time-formats.js'
+import { parseSpecTime } from '../../../validation/time-formats.js'
 import { SurveyStep, surveyScenario, surveySource } from '../survey-result.js'
 import { describeSampled, nothingSampled, type SurveyCheck } from '../survey-facts.js'
 
