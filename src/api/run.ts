@@ -1,4 +1,6 @@
 import { join } from 'node:path'
+import { surveysByDefault } from '../spec/survey/survey-default.js'
+import { DEFAULT_SURVEY_MAX_ACTIVITIES } from '../spec/survey/survey-account.js'
 import type { Diagnostic } from '../model/diagnostic.js'
 import type { ReportedRunResult } from '../model/reported-result.js'
 import type { TokenRole } from '../model/scenario.js'
@@ -40,6 +42,10 @@ export interface RunOptions {
   values?: Readonly<Record<string, string>>
   /** Abort to stop starting steps; what the run created is still cleaned up. */
   signal?: AbortSignal
+  /** The account survey (docs/account-survey.md); default: on when no path, grep, tag or shard narrows the run, as in the CLI. */
+  survey?: boolean
+  /** The survey's walk stops after this many activities (default 2500). */
+  surveyMaxActivities?: number
 }
 
 /** How a run ended, with the exit code the CLI would give (0 pass, 1 failure, 2 load error or nothing selected, 3 unreachable). */
@@ -74,6 +80,7 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
       configValues: options.values ?? {},
       ...(options.signal ? { interrupted: options.signal } : {}),
       ledgerDir: outputDir,
+      ...((options.survey ?? surveysByDefault({ paths: options.paths ?? [], tags: options.tags ?? [], grep: options.grep, shard: options.shard })) ? { survey: { maxActivities: options.surveyMaxActivities ?? DEFAULT_SURVEY_MAX_ACTIVITIES } } : {}),
     }, reporter)
     if (outcome.kind === 'unreachable') return { kind: 'unreachable', exitCode: 3, diagnostics: [outcome.diagnostic] }
     if (outcome.kind === 'nothing-selected') return { kind: 'nothing-selected', exitCode: 2 }

@@ -131,7 +131,7 @@ export function createProgram(): Command {
     .command('selftest')
     .description('prove the suite catches faults: run it against conforming variants and every mutant of the reference server')
     .argument('[paths...]', 'scenario files or folders (default: the built-in suites)')
-    .option('--only <names>', 'only these targets (mutant names, reference, quirky, other-choices), comma-separated', collect)
+    .option('--only <names>', 'only these targets (mutant names, reference, quirky, other-choices, realistic), comma-separated', collect)
     .option('--json <file>', 'write the table as JSON')
     .option('--concurrency <n>', 'servers tested at once (default 12)', parsePositiveInt)
     .option('--timeout <ms>', 'per-request timeout (default 5000)', parsePositiveInt)

@@ -15,6 +15,7 @@ import { exitOfRun } from '../api/exit-code.js'
 import { EXIT } from '../shared/exit-codes.js'
 import { listenForInterrupt } from './interrupt.js'
 import { resolveRunOptions, type RunFlags, type RunOptions } from './run-options.js'
+import { surveysByDefault } from '../spec/survey/survey-default.js'
 import { processScreen } from './screen.js'
 
 export function builtInSuites(): string {
@@ -80,7 +81,7 @@ export async function runCommand(paths: readonly string[], flags: RunFlags, scre
       knownFailures: known,
       showPersonalData: options.showPersonalData,
       maxPollingMs: options.maxPollingMs,
-      ...(surveys(paths, options) ? { survey: { maxActivities: options.surveyMaxActivities } } : {}),
+      ...((options.survey ?? surveysByDefault({ paths, tags: options.tags, grep: options.grep, shard: options.shard })) ? { survey: { maxActivities: options.surveyMaxActivities } } : {}),
     }, reporter)
     if (outcome.kind === 'unreachable') {
       printDiagnostic(outcome.diagnostic)
@@ -132,10 +133,3 @@ function shortPath(file: string): string {
   return shown === '' || shown.startsWith('..') ? file : shown
 }
 
-/**
- * The survey belongs to a run of the whole suite: on unless a path, --grep, --tag or --shard narrows
- * the run to some scenarios (a run of one file should run that file), or --survey / --no-survey says.
- */
-function surveys(paths: readonly string[], options: RunOptions): boolean {
-  return options.survey ?? (paths.length === 0 && !options.grep && options.tags.length === 0 && !options.shard)
-}

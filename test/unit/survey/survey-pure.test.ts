@@ -3,6 +3,7 @@ import { toSurveyItem, type SurveyItem } from '../../../src/spec/survey/feed-ite
 import { formatHttpDateAs } from '../../../src/spec/survey/http-date-forms.js'
 import { pickCandidates, pickSample, type ReadCandidate } from '../../../src/spec/survey/pick-sample.js'
 import { pageSizesFor } from '../../../src/spec/survey/checks/paging-walks.js'
+import { surveysByDefault } from '../../../src/spec/survey/survey-default.js'
 import { parseHttpDate } from '../../../src/validation/time-formats.js'
 
 describe('the three HTTP-date forms a recipient must accept (RFC 9110 §5.6.7)', () => {
@@ -66,5 +67,17 @@ describe('the sample', () => {
       ['1', ['oldest start time']],
       ['9', ['largest body read (5000 bytes)', 'most path points read (3)', 'notes with non-ASCII text', 'Last-Modified 12 days after its start']],
     ])
+  })
+})
+
+describe('whether a run surveys the account when no flag says', () => {
+  it.each([
+    [{ paths: [], tags: [] }, true],
+    [{ paths: ['suites/user'], tags: [] }, false],
+    [{ paths: [], tags: ['feed'] }, false],
+    [{ paths: [], tags: [], grep: 'paging' }, false],
+    [{ paths: [], tags: [], shard: { index: 1, count: 2 } }, false],
+  ])('%j → %s', (run, expected) => {
+    expect(surveysByDefault(run)).toBe(expected)
   })
 })
