@@ -46,6 +46,7 @@ import { cpuMicros, createLineCounter, load, median, round, startChild, waitForC
 import { CLI } from './support/processes.js'
 import { measureRecordingWork, type RecordingWork } from './support/recording-work.js'
 import type { CapturedExchange } from '../proxy/recorder.js'
+import { createRealisticExchanges } from './support/realistic-exchanges.js'
 import { createRealisticUpstream, meanBodyBytes, realisticRequests } from './support/realistic-traffic.js'
 
 const TOKEN = 'bench-token-0123456789abcdef'
@@ -201,7 +202,7 @@ export async function measureRecordingCost(options: RecordingCostOptions): Promi
 
     await recorder.stop()
     const recorded = { lines: lines(), completed: throughRecorder }
-    const recordingWork = await measureRecordingWork({ target: new URL(upstream.url), exchange: benchExchange })
+    const recordingWork = await measureRecordingWork({ target: new URL(upstream.url), exchange: traffic === 'polled' ? benchExchange : createRealisticExchanges(HEADERS.authorization) })
     const bareMedian = medianThroughput(rounds.map((each) => each.bare))
     const fitconformMedian = medianThroughput(rounds.map((each) => each.fitconform))
     const saturated = { bare: medianCpu(rounds.map((each) => each.bare.cpu)), fitconform: medianCpu(rounds.map((each) => each.fitconform.cpu)) }
@@ -348,7 +349,7 @@ export function recordingCostFigures(result: RecordingCostResult): Figure[] {
       value: result.recordingWork.distinct.micros,
       unit: 'µs',
       samples: result.recordingWork.distinct.rounds,
-      note: 'CPU of this process per exchange of the same traffic, each with a request header of its own, through the recording thread\'s step (proxy/ring-recording.ts); the least of the rounds: other work on the machine only adds to a round',
+      note: 'CPU of this process per exchange of the same traffic (polled traffic: each with a request header of its own), through the recording thread\'s step (proxy/ring-recording.ts); the least of the rounds: other work on the machine only adds to a round',
     }),
     figure({
       benchmark: 'proxy',

@@ -112,14 +112,14 @@ export function meanBodyBytes(): number {
   return Math.round(total / mix.length)
 }
 
-interface Answer {
+export interface Answer {
   readonly status: number
   readonly type?: string
   readonly body?: Buffer
 }
 
 /** The answer to a request-target of the mix (and its `If-Modified-Since`), or undefined when it is not the mix's. */
-function createAnswers(origin: string): (target: string, ifModifiedSince: string | undefined) => Answer | undefined {
+export function createAnswers(origin: string): (target: string, ifModifiedSince: string | undefined) => Answer | undefined {
   const activities = new Map<number, Buffer>()
   const pages = new Map<string, Buffer>()
   return (target, since) => {
@@ -148,7 +148,7 @@ function createAnswers(origin: string): (target: string, ifModifiedSince: string
 }
 
 /** One request of the mix: its path and headers (without the request id). */
-interface MixRequest {
+export interface MixRequest {
   readonly path: string
   readonly headers: Readonly<Record<string, string>>
 }

@@ -81,15 +81,46 @@ export type Scrub = (text: string) => string
  */
 export function createScrub(secrets: Iterable<readonly [string, string]>, fieldPlaceholder = '[REDACTED]'): Scrub {
   const byName = (text: string): string =>
-    !CREDENTIAL_WORD.test(text) ? text : text.replace(CREDENTIAL_PAIR, (match, pairName: string | undefined, jsonName: string | undefined) => (pairName !== undefined ? `${pairName}${fieldPlaceholder}` : jsonName !== undefined ? `${jsonName}${fieldPlaceholder}"` : match))
-  const byShape = (text: string): string => (text.includes('eyJ') ? text.replace(JWT, fieldPlaceholder) : text)
+    text.replace(CREDENTIAL_PAIR, (match, pairName: string | undefined, jsonName: string | undefined) => (pairName !== undefined ? `${pairName}${fieldPlaceholder}` : jsonName !== undefined ? `${jsonName}${fieldPlaceholder}"` : match))
+  const byShape = (text: string): string => text.replace(JWT, fieldPlaceholder)
   const byValue = createScrubByValue(secrets)
-  return (text) => byShape(byName(byValue(text)))
+  // One pass over the text finds what each step needs (an escape, a credential word, `eyJ`), rather
+  // than one search per step: on a recording line of tens of KB each search is a scan of its own.
+  const trigger = new RegExp(`(${byValue.escapes})|(${CREDENTIAL_WORD.source})|(eyJ)`, 'gi')
+  return (text) => {
+    if (text.length < MIN_SCRUBBED_SECRET_LENGTH) return text
+    let encoded = false
+    let named = false
+    let shaped = false
+    trigger.lastIndex = 0
+    // Up to the first escape: past it the text takes the full pattern anyway, and in a JSON line whose
+    // secrets hold `\` (`\"` everywhere) looking on would stop at every character escaped.
+    for (let match = trigger.exec(text); match !== null && !encoded; match = trigger.exec(text)) {
+      if (match[1] !== undefined) encoded = true
+      else if (match[2] !== undefined) named = true
+      else shaped = true
+    }
+    const scrubbed = byValue.scrub(text, encoded)
+    // A replacement holds no credential word nor `eyJ`, but a text changed is looked at again all the same.
+    if (encoded || scrubbed !== text) {
+      named = CREDENTIAL_WORD.test(scrubbed)
+      shaped = scrubbed.includes('eyJ')
+    }
+    const afterName = named ? byName(scrubbed) : scrubbed
+    return shaped ? byShape(afterName) : afterName
+  }
 }
 
-function createScrubByValue(secrets: Iterable<readonly [string, string]>): Scrub {
+/** By-value scrubbing: `escapes`, a pattern of what the encoded forms need in a text; `scrub`, told whether the text holds one. */
+interface ScrubByValue {
+  readonly escapes: string
+  readonly scrub: (text: string, encoded: boolean) => string
+}
+
+function createScrubByValue(secrets: Iterable<readonly [string, string]>): ScrubByValue {
   const usable = [...new Map(secrets)].filter(([secret]) => secret.length >= MIN_SCRUBBED_SECRET_LENGTH).sort((a, b) => b[0].length - a[0].length)
-  if (usable.length === 0) return (text) => text
+  // Nothing to find: a pattern that never matches.
+  if (usable.length === 0) return { escapes: '(?!)', scrub: (text) => text }
   const replacementOf = new Map<string, string>()
   const alternatives: string[] = []
   const literal: [string, string][] = []
@@ -114,21 +145,22 @@ function createScrubByValue(secrets: Iterable<readonly [string, string]>): Scrub
     literal.sort((a, b) => b[0].length - a[0].length)
   }
   const plusMatters = !spelled && all.includes(' ')
-  const encodedForms = (text: string): boolean =>
-    PERCENT_ESCAPE.test(text) || text.includes('\\u') || (shortEscapes && text.includes('\\')) || (plusMatters && text.includes('+')) || CHARACTER_REFERENCE.test(text)
-  return (text) => {
-    if (text.length < MIN_SCRUBBED_SECRET_LENGTH) return text
-    // Fast path: without an escape character in the text only the literal forms can occur.
-    if (!encodedForms(text)) {
-      let out = text
-      for (const [form, replacement] of literal) if (out.includes(form)) out = out.split(form).join(replacement)
-      return out
-    }
-    return text.replace(pattern, (...args) => {
-      const groups = args.at(-1) as Record<string, string | undefined>
-      for (const [group, replacement] of replacementOf) if (groups[group] !== undefined) return replacement
-      return ''
-    })
+  const escapes = [PERCENT_ESCAPE.source, '\\\\u', CHARACTER_REFERENCE.source, ...(shortEscapes ? ['\\\\'] : []), ...(plusMatters ? ['\\+'] : [])].join('|')
+  return {
+    escapes,
+    scrub: (text, encoded) => {
+      // Without an escape in the text only the literal forms can occur.
+      if (!encoded) {
+        let out = text
+        for (const [form, replacement] of literal) if (out.includes(form)) out = out.split(form).join(replacement)
+        return out
+      }
+      return text.replace(pattern, (...args) => {
+        const groups = args.at(-1) as Record<string, string | undefined>
+        for (const [group, replacement] of replacementOf) if (groups[group] !== undefined) return replacement
+        return ''
+      })
+    },
   }
 }
 
