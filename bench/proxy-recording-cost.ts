@@ -46,6 +46,8 @@ import { cpuMicros, createLineCounter, load, median, round, startChild, waitForC
 import { CLI } from './support/processes.js'
 import { measureRecordingWork, type RecordingWork } from './support/recording-work.js'
 import type { CapturedExchange } from '../proxy/recorder.js'
+import { createRealisticExchanges } from './support/realistic-exchanges.js'
+import { createRealisticUpstream, meanBodyBytes, realisticRequests } from './support/realistic-traffic.js'
 
 const TOKEN = 'bench-token-0123456789abcdef'
 const FEED_TYPE = 'application/vnd.com.service.FitnessActivityFeed+json'
@@ -62,7 +64,15 @@ const CATCH_UP_LIMIT_MS = 60_000
 export interface RecordingCostOptions {
   /** Seconds per load. */
   readonly durationSeconds: number
+  /**
+   * `realistic` (the default, and the traffic the goals are judged on): every exchange differs
+   * (support/realistic-traffic.ts). `polled`: one ~1 KB feed page polled again and again, which all but
+   * the first exchange of each second records from the first (proxy/exchange-memo.ts).
+   */
+  readonly traffic?: Traffic
 }
+
+export type Traffic = 'realistic' | 'polled'
 
 /** One proxy under load: its throughput (for fitconform, up to the moment its recording caught up). */
 export interface ProxyThroughput {
@@ -79,6 +89,7 @@ export interface ProxyThroughput {
 
 /** Every figure of the run, for the bench table and for a peers table beside it. */
 export interface RecordingCostResult {
+  readonly traffic: Traffic
   readonly bodyBytes: number
   readonly connections: number
   readonly rounds: readonly { readonly bare: ProxyThroughput; readonly fitconform: ProxyThroughput }[]
@@ -135,6 +146,7 @@ export async function measureRecordingCost(options: RecordingCostOptions): Promi
   const dir = mkdtempSync(join(tmpdir(), 'fitconform-recording-cost-'))
   const recording = join(dir, 'bench.ndjson')
   const self = fileURLToPath(import.meta.url)
+  const traffic = options.traffic ?? 'realistic'
   const upstream = await startChild(process.execPath, [self, '--role', 'upstream'])
   const bare = await startChild(process.execPath, [self, '--role', 'bare', '--target', upstream.url])
   const recorder = await startChild(process.execPath, [CLI, 'proxy', '--target', upstream.url, '--record', recording, '--quiet'])
@@ -155,7 +167,7 @@ export async function measureRecordingCost(options: RecordingCostOptions): Promi
     return { ...measured, cpu }
   }
   const run = async (base: string, extra: { connections?: number; rate?: number; seconds?: number } = {}): Promise<Load> =>
-    load({ url: `${base}${FEED_PATH}`, connections: extra.connections ?? CONNECTIONS, durationSeconds: extra.seconds ?? options.durationSeconds, rate: extra.rate, headers: HEADERS })
+    load({ ...trafficLoad(traffic), url: `${base}${FEED_PATH}`, connections: extra.connections ?? CONNECTIONS, durationSeconds: extra.seconds ?? options.durationSeconds, rate: extra.rate })
   /** A load through fitconform, timed until its recording holds every exchange. */
   const runRecorder = async (extra: { connections?: number; rate?: number; seconds?: number } = {}): Promise<ProxyThroughput> => {
     const loaded = await run(recorder.url, extra)
@@ -174,7 +186,7 @@ export async function measureRecordingCost(options: RecordingCostOptions): Promi
       const bareRound = await cpuOf(bare, () => run(bare.url))
       rounds.push({ bare: { ...throughputOf(bareRound, 0), cpu: bareRound.cpu }, fitconform: await cpuOf(recorder, () => runRecorder()) })
     }
-    const mitmdump = await measureMitmdump(upstream.url, dir, options.durationSeconds)
+    const mitmdump = await measureMitmdump(upstream.url, dir, options.durationSeconds, traffic)
 
     const p50 = async (measure: () => Promise<{ p50Ms: number }>): Promise<number> => (await measure()).p50Ms
     const latency = {
@@ -190,12 +202,13 @@ export async function measureRecordingCost(options: RecordingCostOptions): Promi
 
     await recorder.stop()
     const recorded = { lines: lines(), completed: throughRecorder }
-    const recordingWork = await measureRecordingWork({ target: new URL(upstream.url), exchange: benchExchange })
+    const recordingWork = await measureRecordingWork({ target: new URL(upstream.url), exchange: traffic === 'polled' ? benchExchange : createRealisticExchanges(HEADERS.authorization) })
     const bareMedian = medianThroughput(rounds.map((each) => each.bare))
     const fitconformMedian = medianThroughput(rounds.map((each) => each.fitconform))
     const saturated = { bare: medianCpu(rounds.map((each) => each.bare.cpu)), fitconform: medianCpu(rounds.map((each) => each.fitconform.cpu)) }
     return {
-      bodyBytes: feedPage().length,
+      traffic,
+      bodyBytes: traffic === 'polled' ? feedPage().length : meanBodyBytes(),
       connections: CONNECTIONS,
       rounds,
       bare: bareMedian,
@@ -225,14 +238,53 @@ export async function measureRecordingCost(options: RecordingCostOptions): Promi
   }
 }
 
-/** The figures for `npm run bench`'s table. */
+/**
+ * The figures for `npm run bench`'s table: every figure on realistic traffic, with the goals; then the
+ * polled page's throughput rows, without goals (the memo-friendly figure, a second row only).
+ */
 export async function benchProxyRecordingCost(options: RecordingCostOptions): Promise<Figure[]> {
-  return recordingCostFigures(await measureRecordingCost(options))
+  const realistic = recordingCostFigures(await measureRecordingCost({ ...options, traffic: 'realistic' }))
+  const polled = polledFigures(await measureRecordingCost({ ...options, traffic: 'polled' }))
+  return [...realistic, ...polled]
+}
+
+/** The request options of a load of `traffic`. */
+function trafficLoad(traffic: Traffic): { headers: Record<string, string>; requests?: readonly unknown[] } {
+  return traffic === 'polled' ? { headers: HEADERS } : { headers: {}, requests: realisticRequests(HEADERS.authorization) }
+}
+
+/** The polled page's throughput rows: beside the realistic ones, never judged. */
+function polledFigures(result: RecordingCostResult): Figure[] {
+  const load = `polled page (memo-friendly), ${result.connections} connections, ${result.bodyBytes} B`
+  const figures: Figure[] = [
+    figure({ benchmark: 'proxy', name: `${load}: bare pass-through`, value: result.bare.requestsPerSecond, unit: 'req/s', note: rpsNote(result.bare) }),
+    figure({ benchmark: 'proxy', name: `${load}: fitconform proxy`, value: result.fitconform.requestsPerSecond, unit: 'req/s', note: rpsNote(result.fitconform) }),
+    figure({
+      benchmark: 'proxy',
+      name: `${load}: fitconform / bare`,
+      value: round(100 * result.ratio),
+      unit: '%',
+      samples: result.rounds.map((each) => round((100 * each.fitconform.requestsPerSecond) / each.bare.requestsPerSecond)),
+      note: 'second row only: the goal is judged on realistic traffic',
+    }),
+    figure({
+      benchmark: 'proxy',
+      name: 'recording work per exchange made again (the page polled), without the network',
+      value: result.recordingWork.repeated.micros,
+      unit: 'µs',
+      samples: result.recordingWork.repeated.rounds,
+      note: 'the same, for this bench\'s traffic as it is: the same exchange but for its id and clock, recorded from what the first one left (proxy/exchange-memo.ts)',
+    }),
+  ]
+  if (result.mitmdump !== 'not installed') {
+    figures.push(figure({ benchmark: 'peers', name: `${load}: mitmdump / fitconform proxy`, value: round(result.mitmdump.requestsPerSecond / result.fitconform.requestsPerSecond), unit: '', note: 'second row only' }))
+  }
+  return figures
 }
 
 export function recordingCostFigures(result: RecordingCostResult): Figure[] {
   const { bare, fitconform, mitmdump, latency, cpu, saturation, recorded } = result
-  const load = `${result.connections} connections, ${result.bodyBytes} B feed page`
+  const load = result.traffic === 'polled' ? `${result.connections} connections, ${result.bodyBytes} B feed page` : `realistic traffic (every exchange differs, mean body ${result.bodyBytes} B), ${result.connections} connections`
   const rps = rpsNote
   const figures: Figure[] = [
     figure({ benchmark: 'proxy', name: `${load}: bare node:http pass-through`, value: bare.requestsPerSecond, unit: 'req/s', note: rps(bare) }),
@@ -249,7 +301,7 @@ export function recordingCostFigures(result: RecordingCostResult): Figure[] {
       value: round(100 * result.ratio),
       unit: '%',
       samples: result.rounds.map((each) => round((100 * each.fitconform.requestsPerSecond) / each.bare.requestsPerSecond)),
-      note: 'median of the per-round ratios; goal >= 85 %',
+      note: 'median of the per-round ratios; goal >= 70 %, aim 85 %',
     }),
     ...mitmdumpFigures(mitmdump, fitconform, load),
     figure({ benchmark: 'proxy', name: '1 connection: p50 direct', value: latency.direct, unit: 'ms' }),
@@ -301,19 +353,11 @@ export function recordingCostFigures(result: RecordingCostResult): Figure[] {
     }),
     figure({
       benchmark: 'proxy',
-      name: 'recording work per new exchange, without the network (decode, validate, redact, write)',
+      name: `recording work per ${result.traffic === 'polled' ? 'new exchange' : 'exchange of the realistic mix'}, without the network (decode, validate, redact, write)`,
       value: result.recordingWork.distinct.micros,
       unit: 'µs',
       samples: result.recordingWork.distinct.rounds,
-      note: 'CPU of this process per exchange of the same traffic, each with a request header of its own, through the recording thread\'s step (proxy/ring-recording.ts); the least of the rounds: other work on the machine only adds to a round',
-    }),
-    figure({
-      benchmark: 'proxy',
-      name: 'recording work per exchange made again (the page polled), without the network',
-      value: result.recordingWork.repeated.micros,
-      unit: 'µs',
-      samples: result.recordingWork.repeated.rounds,
-      note: 'the same, for this bench\'s traffic as it is: the same exchange but for its id and clock, recorded from what the first one left (proxy/exchange-memo.ts)',
+      note: 'CPU of this process per exchange of the same traffic (polled traffic: each with a request header of its own), through the recording thread\'s step (proxy/ring-recording.ts); the least of the rounds: other work on the machine only adds to a round',
     }),
     figure({
       benchmark: 'proxy',
@@ -324,8 +368,8 @@ export function recordingCostFigures(result: RecordingCostResult): Figure[] {
       note: `${recorded.completed} completed by autocannon, ${recorded.lines} lines (cut ones included)`,
     }),
   ]
-  // The ratio's goal is a floor: held as "shortfall below 85 % <= 0" so the table's verdict column reads it.
-  figures.push(figure({ benchmark: 'proxy', name: 'shortfall below 85 % of bare', value: round(Math.max(0, 85 - 100 * result.ratio)), unit: 'points', goal: { comparison: '<=', limit: 0 } }))
+  // The ratio's goal is a floor: held as "shortfall below 70 % <= 0" so the table's verdict column reads it.
+  figures.push(figure({ benchmark: 'proxy', name: 'shortfall below 70 % of bare', value: round(Math.max(0, 70 - 100 * result.ratio)), unit: 'points', goal: { comparison: '<=', limit: 0 } }))
   return figures
 }
 
@@ -336,14 +380,14 @@ function mitmdumpFigures(mitmdump: MitmdumpThroughput | 'not installed', fitconf
   const times = round(fitconform.requestsPerSecond / mitmdump.requestsPerSecond)
   return [
     figure({ benchmark: 'peers', name: `mitmdump ${mitmdump.version} -w recording the same traffic (${load})`, value: mitmdump.requestsPerSecond, unit: 'req/s', note: rpsNote(mitmdump) }),
-    // The goal is "fitconform >= 5× mitmdump", held as its inverse so that the table's verdict column reads it.
+    // The goal is "fitconform >= 6× mitmdump", held as its inverse so that the table's verdict column reads it.
     figure({
       benchmark: 'peers',
       name: '  mitmdump / fitconform proxy, throughput, same run',
       value: round(mitmdump.requestsPerSecond / fitconform.requestsPerSecond),
       unit: '',
-      goal: { comparison: '<=', limit: 0.2 },
-      note: `fitconform is ${times}× mitmdump (goal >= 5×); fitconform's figure is the median of the rounds taken just before`,
+      goal: { comparison: '<=', limit: round(1 / 6) },
+      note: `fitconform is ${times}× mitmdump (goal >= 6×); fitconform's figure is the median of the rounds taken just before`,
     }),
   ]
 }
@@ -382,7 +426,7 @@ function medianThroughput(runs: readonly ProxyThroughput[]): ProxyThroughput {
 }
 
 /** mitmdump recording the same traffic (reverse proxy mode, `-w`), or 'not installed'. */
-async function measureMitmdump(upstreamUrl: string, dir: string, durationSeconds: number): Promise<MitmdumpThroughput | 'not installed'> {
+async function measureMitmdump(upstreamUrl: string, dir: string, durationSeconds: number, traffic: Traffic): Promise<MitmdumpThroughput | 'not installed'> {
   let version: string
   try {
     // "Mitmproxy: 8.1.1\nPython: …"
@@ -396,8 +440,8 @@ async function measureMitmdump(upstreamUrl: string, dir: string, durationSeconds
   try {
     await waitForPort(port, 30_000)
     const url = `http://127.0.0.1:${port}${FEED_PATH}`
-    await load({ url, connections: CONNECTIONS, durationSeconds: 1, headers: HEADERS })
-    return { ...throughputOf(await load({ url, connections: CONNECTIONS, durationSeconds, headers: HEADERS }), 0), version }
+    await load({ ...trafficLoad(traffic), url, connections: CONNECTIONS, durationSeconds: 1 })
+    return { ...throughputOf(await load({ ...trafficLoad(traffic), url, connections: CONNECTIONS, durationSeconds }), 0), version }
   } finally {
     child.kill('SIGTERM')
     await once(child, 'exit')
@@ -473,8 +517,10 @@ function benchExchange(id: number): CapturedExchange {
 
 async function serveUpstream(): Promise<void> {
   const bodies = new Map([[FEED_PATH, feedPage()]])
+  const realistic = createRealisticUpstream('http://127.0.0.1')
   const server = http.createServer((req, res) => {
     req.resume()
+    if (realistic(req, res)) return
     const body = bodies.get(req.url ?? '')
     if (body === undefined) {
       res.writeHead(404, { 'content-type': 'text/plain', 'content-length': 2 }).end('no')

@@ -4,11 +4,19 @@
  * same exchange again and again, and recording it again needs only its id and clock
  * (process-exchange.ts `processAgain`). Identities are compared byte for byte; a cheap fingerprint
  * only picks the one candidate. Bounded by the bytes it holds; when full it starts over.
+ *
+ * Where exchanges all differ (each request with an id of its own, as real clients send), keeping a
+ * copy of each costs and never pays: after a window of WINDOW exchanges none of which was found again,
+ * only one in SAMPLE is kept, until one is found again (a page polled is found again at once).
  */
 export class ExchangeMemo<T> {
   readonly #byFingerprint = new Map<number, { readonly identity: Buffer; readonly value: T; readonly bytes: number }>()
   readonly #maxBytes: number
   #bytes = 0
+  /** Exchanges offered to `set`, and found by `get`, in the current window. */
+  #offered = 0
+  #found = 0
+  #sampling = false
 
   constructor(options: { readonly maxBytes: number }) {
     this.#maxBytes = options.maxBytes
@@ -16,7 +24,10 @@ export class ExchangeMemo<T> {
 
   get(identity: Buffer): T | undefined {
     const known = this.#byFingerprint.get(fingerprint(identity))
-    return known !== undefined && known.identity.equals(identity) ? known.value : undefined
+    if (known === undefined || !known.identity.equals(identity)) return undefined
+    this.#found += 1
+    this.#sampling = false
+    return known.value
   }
 
   /**
@@ -24,6 +35,13 @@ export class ExchangeMemo<T> {
    * holds about `valueBytes`.
    */
   set(identity: Buffer, value: T, valueBytes: number): void {
+    this.#offered += 1
+    if (this.#offered >= WINDOW) {
+      this.#sampling = this.#found === 0
+      this.#offered = 0
+      this.#found = 0
+    }
+    if (this.#sampling && this.#offered % SAMPLE !== 0) return
     const bytes = identity.length + valueBytes
     if (bytes > this.#maxBytes / 16) return
     if (this.#bytes + bytes > this.#maxBytes) {
@@ -37,6 +55,10 @@ export class ExchangeMemo<T> {
     this.#bytes += bytes
   }
 }
+
+/** Exchanges a window counts; and, in a window where none was found again, one kept in this many. */
+const WINDOW = 256
+const SAMPLE = 16
 
 /** Words sampled through the identity, and its length: what tells most different exchanges apart at a glance. */
 const SAMPLES = 32

@@ -1,7 +1,7 @@
 /**
  * How a captured exchange crosses from the forwarding thread to the recording thread: appended, as
  * bytes, to a ring in shared memory, one writer (the forwarding thread) and one reader (the recording
- * thread). Measured on 2 cores at saturation (README "Benchmarks"), a `postMessage` of the captured
+ * thread). Measured on 2 cores at saturation (docs/benchmarks.md), a `postMessage` of the captured
  * objects cost the forwarding thread ~35 µs an exchange (structured clone, one ArrayBuffer moved per
  * body, the message, the acknowledgement, the garbage) against ~3 µs for this append; the reader
  * copies each exchange out and frees its room at once.

@@ -16,7 +16,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto'
 import { PATH_POINT_PERSONAL_FIELDS, PROFILE_PERSONAL_FIELDS } from '../src/model/personal-data-fields.js'
-import { CREDENTIAL_HEADERS, createScrub, isCredentialField, MIN_SCRUBBED_SECRET_LENGTH, type Scrub } from '../src/shared/secrets.js'
+import { CREDENTIAL_HEADERS, createScrub, credentialsInUrl, isCredentialField, MIN_SCRUBBED_SECRET_LENGTH, type Scrub } from '../src/shared/secrets.js'
 import { ANY, parseJsonPath, type JsonPathSegment } from '../src/shared/json-path.js'
 import { escapePointerSegment } from '../src/shared/json-pointer.js'
 import { TextMemo } from './analyze/text-memo.js'
@@ -156,12 +156,17 @@ export class Redactor {
     let tokenId: string | undefined
     for (const [name, value] of headers) {
       const lower = name.toLowerCase()
+      // A redirect to `…#access_token=…` (RFC 6749 §4.2.2) hands the token out in a header's URL.
+      for (const secret of credentialsInUrl(value)) this.#remember(secret, `[redacted ${this.idOf(secret)}]`)
       if (!this.#headers.has(lower)) continue
       if (lower === 'authorization' || lower === 'proxy-authorization') {
-        const { credentials } = splitCredentials(value)
+        const { scheme, credentials } = splitCredentials(value)
         const id = this.idOf(credentials)
         this.#remember(credentials, `[redacted ${id}]`)
         this.#remember(value.trim(), `[redacted ${id}]`)
+        // A Basic password (RFC 7617 §2) is typed again elsewhere (a login form, a body): searched for on its own.
+        const password = scheme?.toLowerCase() === 'basic' ? basicPassword(credentials) : undefined
+        if (password !== undefined) this.#remember(password, `[redacted ${this.idOf(password, 'pw')}]`)
         if (lower === 'authorization') tokenId = id
       } else if (lower === 'cookie' || lower === 'set-cookie') {
         for (const [, cookieValue] of cookiePairs(value, lower === 'set-cookie')) {
@@ -311,6 +316,14 @@ function splitCredentials(value: string): { scheme?: string; credentials: string
   const match = /^([A-Za-z][A-Za-z0-9-]{0,19})\s+(\S.*)$/.exec(trimmed)
   if (match === null) return { credentials: trimmed }
   return { scheme: match[1], credentials: (match[2] as string).trim() }
+}
+
+/** The password half of Basic credentials (`base64(user:password)`), or undefined when they are not of that form. */
+function basicPassword(credentials: string): string | undefined {
+  if (!/^[A-Za-z0-9+/]+=*$/.test(credentials)) return undefined
+  const decoded = Buffer.from(credentials, 'base64').toString('utf8')
+  const colon = decoded.indexOf(':')
+  return colon === -1 ? undefined : decoded.slice(colon + 1)
 }
 
 /** Name/value pairs of a Cookie header, or the first pair of a Set-Cookie header. */

@@ -10,7 +10,7 @@ import { processAgain, processExchange, type KnownExchange, type PipelineStats, 
 
 /**
  * Memory for exchanges seen before: at saturation a client typically polls a few pages, and an
- * exchange seen before costs the recording thread a fraction of a new one (measured: README "Benchmarks").
+ * exchange seen before costs the recording thread a fraction of a new one (measured: docs/benchmarks.md).
  */
 const SEEN_BYTES = 8 * 1024 * 1024
 

@@ -56,7 +56,7 @@ export async function runPlan(plan: RunPlan, options: RunPlanOptions): Promise<S
 }
 
 /**
- * The exclusive scenarios need an account nothing of ours writes to (README "Benchmarks": from the
+ * The exclusive scenarios need an account nothing of ours writes to (docs/benchmarks.md: from the
  * first clock gap to the last check). They run beside the others, behind a write gate (write-gate.ts)
  * that holds every write of the others while they run; reads go on. They start once every scenario
  * that waits out a clock has started and is parked in its wait (or done): those writes that must come

@@ -1,6 +1,6 @@
 // While the exclusive scenarios run, the other scenarios' writes wait here (issue 15). An exclusive
 // scenario needs an account nothing of ours writes to from its first clock gap to its last check
-// (README "Benchmarks"): closing the gate lets the writes in flight finish, then holds every later
+// (docs/benchmarks.md): closing the gate lets the writes in flight finish, then holds every later
 // write (a step's POST, PUT or DELETE, a cleanup deletion, a restore) until the gate opens again.
 // Reads pass at any time: they change nothing an exclusive scenario relies on. A write held here
 // is a wait like a clock wait: it is run parked, so its scenario's concurrency slot goes to others.

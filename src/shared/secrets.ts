@@ -3,10 +3,14 @@
  * one set of rules for what counts as a secret and for every form in which it can reach a byte we write.
  *
  * By value, a secret is found in any mixture of its raw characters, percent-encoding (either case of
- * hex, `'` as `%27`, a space as `+`), JSON escapes (`\u00XX` in either case, `\"`, `\/`) and in its
- * base64 / base64url forms (standalone, or inside a longer base64 text at any byte alignment).
- * By name, the Authorization header and token-carrying fields are redacted whatever the value's
- * length, since a short value cannot be searched for safely.
+ * hex, `'` as `%27`, a space as `+`), percent-encoding applied twice (`/` as `%252F`), JSON escapes
+ * (`\u00XX` in either case, `\"`, `\/`), HTML character references (`&#x2F;`, `&#47;`, `&sol;`, …: an
+ * HTML error page escapes what it echoes) and in its base64 / base64url forms (standalone, or inside a
+ * longer base64 text at any byte alignment).
+ * By name, the Authorization header and token-carrying fields (in any case style: `access_token`,
+ * `accessToken`, `AccessToken`, `access-token`) are redacted whatever the value's length, since a short
+ * value cannot be searched for safely. By shape, a JSON Web Token (RFC 7519: base64url header starting
+ * `eyJ`, payload, signature) is redacted wherever it stands, whatever field holds it.
  */
 
 /** A secret shorter than this cannot be searched for by value without scrubbing ordinary text. */
@@ -15,8 +19,11 @@ export const MIN_SCRUBBED_SECRET_LENGTH = 4
 /** Header names whose whole value is a credential. */
 export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api-key', 'x-auth-token', 'x-access-token'])
 
-/** Query, form and JSON field names that carry credentials (RFC 6749 §4–6, RFC 6750 §2.3, common API-key names). */
-const CREDENTIAL_NAMES = 'access_token|refresh_token|id_token|token|api[_-]?key|client_secret|password'
+/**
+ * Query, form and JSON field names that carry credentials (RFC 6749 §4–6, RFC 6750 §2.3, common API-key
+ * names), in any case style: the words joined by `_`, `-` or nothing (matched without regard to case).
+ */
+const CREDENTIAL_NAMES = '(?:access|refresh|id|auth)[_-]?token|token|api[_-]?key|client[_-]?secret|password'
 const CREDENTIAL_FIELD = new RegExp(`^(?:${CREDENTIAL_NAMES})$`, 'i')
 /**
  * A quick look before the full pattern: every credential name ends in one of these words, and the
@@ -29,7 +36,32 @@ const CREDENTIAL_WORD = /(?:token|key|secret|password)(?:=|"\s*:)/i
  * `name=value` in a query string or form body, and `"name": "value"` in JSON text, for a credential
  * name: the value is replaced whatever its length (a value already redacted, `[…`, is left as it is).
  */
-const CREDENTIAL_PAIR = new RegExp(`((?:^|[?&;\\s])(?:${CREDENTIAL_NAMES})=)(?!\\[)[^&#\\s"'<>]+|("(?:${CREDENTIAL_NAMES})"\\s*:\\s*")(?!\\[)((?:[^"\\\\]|\\\\.)+)"`, 'gi')
+const CREDENTIAL_PAIR = new RegExp(`((?:^|[?&;#\\s])(?:${CREDENTIAL_NAMES})=)(?!\\[)[^&#\\s"'<>]+|("(?:${CREDENTIAL_NAMES})"\\s*:\\s*")(?!\\[)((?:[^"\\\\]|\\\\.)+)"`, 'gi')
+
+/**
+ * A JSON Web Token (RFC 7519 §3, a JWS compact serialization): a base64url header that begins with
+ * `{"` (so `eyJ`), a payload and a signature (empty for an unsecured token), joined by dots. Each part
+ * is a run of one character class, so matching stays linear in the text.
+ */
+const JWT = /(?<![\w-])eyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]*/g
+
+/** `name=value` pairs of a URL's query and fragment (an OAuth implicit grant puts the token in the fragment, RFC 6749 §4.2.2). */
+const URL_PAIR = new RegExp(`(?:^|[?&;#])(${CREDENTIAL_NAMES})=([^&#\\s"'<>]+)`, 'gi')
+
+/** The values of credential pairs in a URL's query or fragment (`…#access_token=…&token_type=bearer`), decoded. */
+export function credentialsInUrl(text: string): string[] {
+  if (!text.includes('=')) return []
+  const values: string[] = []
+  for (const match of text.matchAll(URL_PAIR)) {
+    const raw = (match[2] as string).replace(/\+/g, ' ')
+    try {
+      values.push(decodeURIComponent(raw))
+    } catch {
+      values.push(raw)
+    }
+  }
+  return values
+}
 
 export function isCredentialHeader(name: string): boolean {
   return CREDENTIAL_HEADERS.has(name.toLowerCase())
@@ -49,14 +81,46 @@ export type Scrub = (text: string) => string
  */
 export function createScrub(secrets: Iterable<readonly [string, string]>, fieldPlaceholder = '[REDACTED]'): Scrub {
   const byName = (text: string): string =>
-    !CREDENTIAL_WORD.test(text) ? text : text.replace(CREDENTIAL_PAIR, (match, pairName: string | undefined, jsonName: string | undefined) => (pairName !== undefined ? `${pairName}${fieldPlaceholder}` : jsonName !== undefined ? `${jsonName}${fieldPlaceholder}"` : match))
+    text.replace(CREDENTIAL_PAIR, (match, pairName: string | undefined, jsonName: string | undefined) => (pairName !== undefined ? `${pairName}${fieldPlaceholder}` : jsonName !== undefined ? `${jsonName}${fieldPlaceholder}"` : match))
+  const byShape = (text: string): string => text.replace(JWT, fieldPlaceholder)
   const byValue = createScrubByValue(secrets)
-  return (text) => byName(byValue(text))
+  // One pass over the text finds what each step needs (an escape, a credential word, `eyJ`), rather
+  // than one search per step: on a recording line of tens of KB each search is a scan of its own.
+  const trigger = new RegExp(`(${byValue.escapes})|(${CREDENTIAL_WORD.source})|(eyJ)`, 'gi')
+  return (text) => {
+    if (text.length < MIN_SCRUBBED_SECRET_LENGTH) return text
+    let encoded = false
+    let named = false
+    let shaped = false
+    trigger.lastIndex = 0
+    // Up to the first escape: past it the text takes the full pattern anyway, and in a JSON line whose
+    // secrets hold `\` (`\"` everywhere) looking on would stop at every character escaped.
+    for (let match = trigger.exec(text); match !== null && !encoded; match = trigger.exec(text)) {
+      if (match[1] !== undefined) encoded = true
+      else if (match[2] !== undefined) named = true
+      else shaped = true
+    }
+    const scrubbed = byValue.scrub(text, encoded)
+    // A replacement holds no credential word nor `eyJ`, but a text changed is looked at again all the same.
+    if (encoded || scrubbed !== text) {
+      named = CREDENTIAL_WORD.test(scrubbed)
+      shaped = scrubbed.includes('eyJ')
+    }
+    const afterName = named ? byName(scrubbed) : scrubbed
+    return shaped ? byShape(afterName) : afterName
+  }
 }
 
-function createScrubByValue(secrets: Iterable<readonly [string, string]>): Scrub {
+/** By-value scrubbing: `escapes`, a pattern of what the encoded forms need in a text; `scrub`, told whether the text holds one. */
+interface ScrubByValue {
+  readonly escapes: string
+  readonly scrub: (text: string, encoded: boolean) => string
+}
+
+function createScrubByValue(secrets: Iterable<readonly [string, string]>): ScrubByValue {
   const usable = [...new Map(secrets)].filter(([secret]) => secret.length >= MIN_SCRUBBED_SECRET_LENGTH).sort((a, b) => b[0].length - a[0].length)
-  if (usable.length === 0) return (text) => text
+  // Nothing to find: a pattern that never matches.
+  if (usable.length === 0) return { escapes: '(?!)', scrub: (text) => text }
   const replacementOf = new Map<string, string>()
   const alternatives: string[] = []
   const literal: [string, string][] = []
@@ -81,24 +145,43 @@ function createScrubByValue(secrets: Iterable<readonly [string, string]>): Scrub
     literal.sort((a, b) => b[0].length - a[0].length)
   }
   const plusMatters = !spelled && all.includes(' ')
-  const encodedForms = (text: string): boolean => PERCENT_ESCAPE.test(text) || text.includes('\\u') || (shortEscapes && text.includes('\\')) || (plusMatters && text.includes('+'))
-  return (text) => {
-    if (text.length < MIN_SCRUBBED_SECRET_LENGTH) return text
-    // Fast path: without an escape character in the text only the literal forms can occur.
-    if (!encodedForms(text)) {
-      let out = text
-      for (const [form, replacement] of literal) if (out.includes(form)) out = out.split(form).join(replacement)
-      return out
-    }
-    return text.replace(pattern, (...args) => {
-      const groups = args.at(-1) as Record<string, string | undefined>
-      for (const [group, replacement] of replacementOf) if (groups[group] !== undefined) return replacement
-      return ''
-    })
+  const escapes = [PERCENT_ESCAPE.source, '\\\\u', CHARACTER_REFERENCE.source, ...(shortEscapes ? ['\\\\'] : []), ...(plusMatters ? ['\\+'] : [])].join('|')
+  return {
+    escapes,
+    scrub: (text, encoded) => {
+      // Without an escape in the text only the literal forms can occur.
+      if (!encoded) {
+        let out = text
+        for (const [form, replacement] of literal) if (out.includes(form)) out = out.split(form).join(replacement)
+        return out
+      }
+      return text.replace(pattern, (...args) => {
+        const groups = args.at(-1) as Record<string, string | undefined>
+        for (const [group, replacement] of replacementOf) if (groups[group] !== undefined) return replacement
+        return ''
+      })
+    },
   }
 }
 
 const PERCENT_ESCAPE = /%[0-9a-f]{2}/i
+/** An HTML character reference, numeric or named (`&#x2F;`, `&#47;`, `&sol;`). */
+const CHARACTER_REFERENCE = /&(?:#|[a-z]+;)/i
+
+/** Named character references (HTML) of the characters a token or password may hold. */
+const NAMED_REFERENCES: Readonly<Record<string, readonly string[]>> = {
+  '/': ['sol'],
+  '&': ['amp'],
+  '"': ['quot'],
+  "'": ['apos'],
+  '<': ['lt'],
+  '>': ['gt'],
+  '+': ['plus'],
+  '=': ['equals'],
+  ':': ['colon'],
+  '.': ['period'],
+  '_': ['lowbar', 'UnderBar'],
+}
 
 /** Secrets with more spaces than this are left to the full pattern whenever a text holds `+` (2^n spellings). */
 const MAX_SPELLED_SPACES = 4
@@ -115,7 +198,7 @@ function plusSpellings(secret: string): string[] {
   return forms.slice(1) // the first keeps every space: the secret itself
 }
 
-/** One character class per character of the secret: raw, percent-encoded, JSON-escaped. */
+/** One character class per character of the secret: raw, percent-encoded (once or twice), JSON-escaped, an HTML reference. */
 function charwisePattern(secret: string): string {
   return [...secret].map(charForms).join('')
 }
@@ -124,6 +207,11 @@ function charForms(char: string): string {
   const forms = [escapeRegExp(char)]
   const bytes = Buffer.from(char, 'utf8')
   forms.push([...bytes].map((byte) => `%${hexDigits(byte, 2)}`).join(''))
+  forms.push([...bytes].map((byte) => `%25${hexDigits(byte, 2)}`).join(''))
+  const codePoint = char.codePointAt(0) as number
+  // `&#x2F;`, `&#X2f;`, `&#047;`: leading zeros allowed, as HTML allows them.
+  forms.push(`&#[xX]0*${hexDigits(codePoint, 1)};`, `&#0*${codePoint};`)
+  for (const name of NAMED_REFERENCES[char] ?? []) forms.push(`&${name};`)
   const units = [...Array(char.length).keys()].map((i) => char.charCodeAt(i))
   forms.push(units.map((unit) => `\\\\u${hexDigits(unit, 4)}`).join(''))
   if (char === ' ') forms.push('\\+')

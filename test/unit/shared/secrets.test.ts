@@ -13,6 +13,10 @@ describe('createScrub', () => {
     ['with its space as + and nothing else escaped', "x o'Brien+tok/+= y"],
     ['base64', `x ${Buffer.from(SECRET).toString('base64')} y`],
     ['base64url inside a longer base64 text', `x ${Buffer.from(`xy${SECRET}zz`).toString('base64url')} y`],
+    ['percent-encoded twice', 'x o%2527Brien%2520tok%252F%252B%253D y'],
+    ['as HTML hex references', 'x o&#x27;Brien tok&#x2F;&#X2b;&#x3d; y'],
+    ['as HTML decimal references with leading zeros', 'x o&#039;Brien tok&#047;&#43;&#61; y'],
+    ['as HTML named references', 'x o&apos;Brien tok&sol;&plus;&equals; y'],
   ])('finds the secret %s', (_form, text) => {
     const scrubbed = scrub(text)
     expect(scrubbed).toContain('[R]')
@@ -24,6 +28,25 @@ describe('createScrub', () => {
     ['more spaces than are spelled out', 'one two three four five six', 'x one+two three+four five+six, application/x+json'],
   ])('finds a secret with %s written with + for spaces', (_what, secret, text) => {
     expect(createScrub([[secret, '[S]']])(text)).toBe('x [S], application/x+json')
+  })
+
+  it.each([
+    ['camelCase', '{"accessToken":"v1"}', '{"accessToken":"[X]"}'],
+    ['PascalCase', '{"AccessToken": "v1"}', '{"AccessToken": "[X]"}'],
+    ['kebab-case', '{"access-token":"v1"}', '{"access-token":"[X]"}'],
+    ['upper snake case in a query', '/cb?ACCESS_TOKEN=v1&x=1', '/cb?ACCESS_TOKEN=[X]&x=1'],
+    ['a URL fragment', 'https://app.example/cb#access_token=v1&token_type=bearer', 'https://app.example/cb#access_token=[X]&token_type=bearer'],
+    ['clientSecret', '{"clientSecret":"v1"}', '{"clientSecret":"[X]"}'],
+  ])('redacts a credential field named in %s', (_style, text, expected) => {
+    expect(createScrub([], '[X]')(text)).toBe(expected)
+  })
+
+  it('redacts a JSON Web Token by its shape under any name, and leaves dotted words alone', () => {
+    const jwt = `${Buffer.from('{"alg":"HS256","typ":"JWT"}').toString('base64url')}.${Buffer.from('{"sub":"1234567890"}').toString('base64url')}.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c`
+    const scrubJwt = createScrub([], '[X]')
+    expect(scrubJwt(`{"note":"${jwt}","n":1}`)).toBe('{"note":"[X]","n":1}')
+    expect(scrubJwt(`see ${jwt}.`)).toBe('see [X].')
+    expect(scrubJwt('eyJhbGciOi is not a token, nor is a.b.c or eyJ.x.y')).toBe('eyJhbGciOi is not a token, nor is a.b.c or eyJ.x.y')
   })
 
   it('leaves a secret shorter than four characters to redaction by name', () => {
