@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import type { Diagnostic } from '../model/diagnostic.js'
+import type { CleanupSummary } from '../model/result.js'
 import type { Rule, Scenario, TokenRole } from '../model/scenario.js'
 import { createRedactor } from '../execute/redact.js'
 import { createRunValues } from '../execute/run-values.js'
@@ -20,7 +21,7 @@ export interface DiffSettings {
 }
 
 export type DiffOutcome =
-  | { readonly kind: 'diffed'; readonly result: DiffResult }
+  | { readonly kind: 'diffed'; readonly result: DiffResult; readonly cleanup: Partial<Record<Side, CleanupSummary>> }
   | { readonly kind: 'unreachable'; readonly side: Side; readonly diagnostic: Diagnostic }
   | { readonly kind: 'nothing-selected' }
 
@@ -34,12 +35,14 @@ export async function runDiff(scenarios: readonly Scenario[], rules: readonly Ru
   const startedAt = new Date()
   const run = createRunValues(startedAt)
   const sides: Partial<Record<Side, SideRun & { label: string }>> = {}
+  const cleanup: Partial<Record<Side, CleanupSummary>> = {}
   for (const side of ['reference', 'new'] as const) {
     const target = settings[side]
     const outcome = await runConformance(scenarios, rules, { ...settings.shared, target, run, ...(settings.outputDir ? { ledgerDir: join(settings.outputDir, `diff-${side}`) } : {}) }, {})
     if (outcome.kind === 'unreachable') return { kind: 'unreachable', side, diagnostic: outcome.diagnostic }
     if (outcome.kind === 'nothing-selected') return { kind: 'nothing-selected' }
     sides[side] = { result: outcome.result, baseUrl: target.baseUrl, label: target.label }
+    if (outcome.result.cleanup) cleanup[side] = outcome.result.cleanup
   }
   const runNew = sides.new!
   const runReference = sides.reference!
@@ -51,7 +54,7 @@ export async function runDiff(scenarios: readonly Scenario[], rules: readonly Ru
     ...paired,
   })
   // Each run redacted its own tokens; the diff puts both sides' values side by side, so both sides' tokens are scrubbed from all of it.
-  return { kind: 'diffed', result: redactBothSides(settings)(result) }
+  return { kind: 'diffed', result: redactBothSides(settings)(result), cleanup }
 }
 
 export function redactBothSides(targets: { readonly new: ConformanceTarget; readonly reference?: ConformanceTarget }): <T>(value: T) => T {

@@ -64,7 +64,11 @@ export function ownActivityLabel(scenario: string): string {
   return `activity created by ${scenario} step `
 }
 
-export function createRoleMap(baseUrl: URL | string, created: readonly CreatedActivity[]): RoleMap {
+/**
+ * `marker`: the run marker a replay put in the notes of what it created; taken out again, so the notes
+ * compare with the recording's (a notes field that holds only the marker was not in the recording).
+ */
+export function createRoleMap(baseUrl: URL | string, created: readonly CreatedActivity[], marker?: string): RoleMap {
   const base = String(baseUrl).replace(/\/+$/, '')
   const byId = new Map<string, string>()
   for (const activity of created) {
@@ -72,13 +76,14 @@ export function createRoleMap(baseUrl: URL | string, created: readonly CreatedAc
     if (id !== undefined) byId.set(id, activity.label)
   }
   const text = (value: string): string => {
-    const rebased = base !== '' ? value.split(base).join(BASE_URL_ROLE) : value
+    const unmarked = marker ? value.split(`${marker} `).join('') : value
+    const rebased = base !== '' ? unmarked.split(base).join(BASE_URL_ROLE) : unmarked
     return rebased.replace(ACTIVITY_SEGMENT, (_whole, collection: string, id: string) => `/${collection}/${byId.has(id) ? `<${byId.get(id)!}>` : FOREIGN_ACTIVITY}`)
   }
   const json = (value: unknown): unknown => {
     if (typeof value === 'string') return text(value)
     if (Array.isArray(value)) return value.map(json)
-    if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, json(inner)]))
+    if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).filter(([key, inner]) => !(marker && key === 'notes' && inner === marker)).map(([key, inner]) => [key, json(inner)]))
     return value
   }
   return { text, json }
