@@ -171,5 +171,7 @@ function hasUri(value: unknown): value is { uri: string } {
 
 /** Not created by the step's own scenario: the account's history, or another scenario's activity. */
 function isForeign(value: unknown, ownLabel: string): boolean {
-  return hasUri(value) && value.uri.includes('<') && (value.uri.includes(FOREIGN_ACTIVITY) || ownLabel === '' || !value.uri.includes(`<${ownLabel}`))
+  if (!hasUri(value)) return false
+  if (value.uri.includes(FOREIGN_ACTIVITY)) return true
+  return ownLabel !== '' && value.uri.includes('<activity created by ') && !value.uri.includes(`<${ownLabel}`)
 }

@@ -72,6 +72,10 @@ export function planReplay(exchanges: readonly RecordedExchange[], file: string,
         skip(isCreate ? 'a create whose body is not a JSON object could not carry the run marker, so what it made could not be proven ours and deleted' : 'an edit whose body is not a JSON object could drop the run marker from the notes')
         continue
       }
+      if ('notes' in parsed && typeof parsed['notes'] !== 'string') {
+        skip('its notes are not a text: sent as recorded, a server that took them would drop the run marker; with the marker put in, it would be another request')
+        continue
+      }
       const notes = typeof parsed['notes'] === 'string' && parsed['notes'] !== '' ? ` ${escapeTemplates(parsed['notes']) as string}` : ''
       json = isCreate || 'notes' in parsed ? { ...(escapeTemplates(parsed) as object), notes: `\${run.marker}${notes}` } : escapeTemplates(parsed)
     }

@@ -5,6 +5,7 @@ import { readExchanges, type RecordedExchange } from '../../proxy/read-exchanges
 import { recordingFiles } from '../../proxy/exchange-log.js'
 import { runConformance, type ConformanceTarget } from '../execute/run-conformance.js'
 import { createRunValues } from '../execute/run-values.js'
+import { maskScenarioPersonalData } from '../execute/personal-data.js'
 import { compareAnswers, type Answer } from './compare-answers.js'
 import { classifyStep } from './classify-step.js'
 import type { DiffResult, StepDiff } from './diff-result.js'
@@ -54,14 +55,16 @@ export async function replayRecording(file: string, settings: ReplaySettings): P
     if (recordedLocation && step.request?.method === 'POST') createdRecorded.push({ label, url: recordedLocation })
   })
   const roles = { new: createRoleMap(settings.new.baseUrl, createdNew, run.marker), reference: createRoleMap(plan.recordedBase, createdRecorded) }
+  const recordedAnswers = recordedAsRun(plan.replayed.map((exchange) => answerOfExchange(exchange, roles.reference)), settings.shared.showPersonalData ?? false)
   const steps: StepDiff[] = []
   results.forEach((step, index) => {
     const exchange = plan.replayed[index]!
     if (!step.response) return
     const answerNew = answerOfStep(step, roles.new)
-    const answerRecorded = answerOfExchange(exchange, roles.reference)
+    const answerRecorded = recordedAnswers[index]!
     const target = roles.reference.text(exchange.entry.request.url).replace(BASE_URL_ROLE, '')
-    const raw = compareAnswers(answerNew, answerRecorded, { ownLabel: LABEL, scoped: TIME_SCOPE.test(target) })
+    const conditional = exchange.entry.request.headers.some((h) => h.name.toLowerCase() === 'if-modified-since')
+    const raw = compareAnswers(answerNew, answerRecorded, { ownLabel: LABEL, scoped: TIME_SCOPE.test(target) }).filter((d) => !(conditional && isConditionalOutcome(d)))
     const contentType = exchange.entry.request.headers.find((h) => h.name.toLowerCase() === 'content-type')?.value
     const context = { method: step.request?.method ?? '', target, ...(contentType ? { contentType } : {}), edited: editedBefore(results, index), statuses: { new: answerNew.status, reference: answerRecorded.status } }
     const differences = classifyStep(raw, { new: [], reference: [] }, context, [])
@@ -77,6 +80,22 @@ export async function replayRecording(file: string, settings: ReplaySettings): P
     skipped: plan.skipped,
   })
   return { kind: 'diffed', result: redactBothSides({ new: settings.new })(result), warnings, ...(outcome.result.cleanup ? { cleanup: outcome.result.cleanup } : {}) }
+}
+
+/**
+ * The recorded answers masked as the run masks the new server's (GPS rounded, profile texts cut),
+ * unless --show-personal-data: both sides must be seen through the same glass.
+ */
+function recordedAsRun(answers: readonly Answer[], showPersonalData: boolean): Answer[] {
+  if (showPersonalData) return [...answers]
+  const steps = answers.map((answer): StepResult => ({ name: '', at: { file: '', line: 0, column: 0 }, status: 'passed', durationMs: 0, assertions: [], attempts: 1, response: { ...answer, bodyBytes: 0 } }))
+  const masked = maskScenarioPersonalData({ id: '', title: '', file: '', at: { file: '', line: 0, column: 0 }, rules: [], tags: [], status: 'passed', durationMs: 0, warnings: [], steps, cleanup: [] })
+  return masked.steps.map((step) => ({ status: step.response!.status, headers: step.response!.headers, ...(step.response!.body !== undefined ? { body: step.response!.body } : {}) }))
+}
+
+/** 200 against 304: the If-Modified-Since a recording holds is a date of the recorded server's history, not the new one's. */
+function isConditionalOutcome(d: { where: string; new?: unknown; reference?: unknown }): boolean {
+  return d.where === 'status' && [d.new, d.reference].includes(304) && [d.new, d.reference].includes(200)
 }
 
 function editedBefore(results: readonly StepResult[], index: number): Set<'activity' | 'profile'> {

@@ -40,6 +40,7 @@ export function volatileDeclaration(): VolatileValue[] {
     { name: `${NEIGHBOUR} of an activity`, where: 'body', matchedBy: 'not compared: the neighbouring earlier activity (§2.3) depends on everything else the account holds' },
     { name: 'the base URL in absolute links', where: 'body', matchedBy: `role: ${BASE_URL_ROLE}` },
     { name: 'run marker, far year, dates the run sends', where: 'url', matchedBy: 'equal by construction: both sides run with the same run values' },
+    { name: 'If-Modified-Since of a recording', where: 'header', matchedBy: 'with --recording, 200 against 304 is not compared: the recorded date belongs to the recorded server\'s history' },
   ]
 }
 
