@@ -2,8 +2,8 @@ import type { AssertionResult } from '../model/result.js'
 import type { Rule } from '../model/scenario.js'
 import type { RawDifference } from './compare-answers.js'
 import type { Difference } from './diff-result.js'
-import { findOpenChoice, UNCLASSIFIED, type StepContext } from './open-choices.js'
-import { HTTP_HEADERS, isSpecField, SPEC_HEADERS } from './spec-names.js'
+import { findOpenChoice, UNCLASSIFIED, type StepContext } from '../spec/open-choices.js'
+import { HTTP_HEADERS, isSpecField, SPEC_HEADERS } from '../spec/spec-names.js'
 
 /** The checks of one step on each side (empty for a recording, which judged nothing). */
 export interface StepChecks {

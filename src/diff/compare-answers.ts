@@ -1,4 +1,4 @@
-import { CONNECTION_HEADERS } from './spec-names.js'
+import { CONNECTION_HEADERS } from '../spec/spec-names.js'
 import { FOREIGN_ACTIVITY, NEIGHBOUR, VOLATILE_FIELDS, VOLATILE_HEADERS } from './volatile-values.js'
 
 /** One answer, its volatile values already replaced by their roles (volatile-values.ts). */

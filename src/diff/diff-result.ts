@@ -40,7 +40,7 @@ export interface StepDiff {
   /** 1-based position in the scenario (or in the recording). */
   readonly step: number
   readonly name: string
-  /** `GET /fitnessActivities/<created by activity-lifecycle step 1>`: the request, volatile parts by role. */
+  /** The method and the path with query, ids and the base URL by role (`GET <feed>/<activity created by SCENARIO step 1>`). */
   readonly request: string
   readonly differences: readonly Difference[]
 }

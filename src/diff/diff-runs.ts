@@ -4,7 +4,7 @@ import type { Rule } from '../model/scenario.js'
 import { compareAnswers, type Answer } from './compare-answers.js'
 import { classifyStep } from './classify-step.js'
 import type { Difference, RuleDifference, StepDiff } from './diff-result.js'
-import { TIME_SCOPE, UNCLASSIFIED, type StepContext } from './open-choices.js'
+import { TIME_SCOPE, UNCLASSIFIED, type StepContext } from '../spec/open-choices.js'
 import { BASE_URL_ROLE, createRoleMap, ownActivityLabel, type CreatedActivity, type RoleMap } from './volatile-values.js'
 
 /** One side's finished run and the base URL its answers name. */

@@ -4,6 +4,7 @@ import type { RecordedExchange } from '../../proxy/read-exchanges.js'
 import { escapeTemplates } from '../../proxy/scaffold/build-step.js'
 import type { SkippedExchange } from './diff-result.js'
 import { activityIdOf } from './volatile-values.js'
+import { ENTRY_POINT_PATH, FEED_PATH, PROFILE_PATH } from '../spec/paths.js'
 
 /*
  * A recording as one scenario the normal run path can send: reads as they were recorded; a create
@@ -24,9 +25,9 @@ export interface ReplayPlan {
   readonly recordedBase: string
 }
 
-const SPEC_PATH = /\/(user|fitnessActivities|profile)(\/|$|\?)/
-const FEED = /^\/fitnessActivities\/?$/
-const ACTIVITY = /^\/fitnessActivities\/([^/]+)$/
+const SPEC_PATH = new RegExp(`(${ENTRY_POINT_PATH}|${FEED_PATH}|${PROFILE_PATH})(/|$|\\?)`)
+const FEED = new RegExp(`^${FEED_PATH}/?$`)
+const ACTIVITY = new RegExp(`^${FEED_PATH}/([^/]+)$`)
 const CREATE_CAPTURE = (index: number): string => `created${index}`
 
 export function planReplay(exchanges: readonly RecordedExchange[], file: string, options: { readonly otherToken: boolean }): ReplayPlan {

@@ -1,6 +1,6 @@
 import { packageVersion } from '../shared/package-root.js'
 import { DIFF_SCHEMA_VERSION, type DiffResult, type DiffSideSummary, type OpenChoiceSummary, type RuleDifference, type SkippedExchange, type StepDiff } from './diff-result.js'
-import { IDENTIFIER_FORMAT, OPEN_CHOICES, UNCLASSIFIED } from './open-choices.js'
+import { IDENTIFIER_FORMAT, OPEN_CHOICES, UNCLASSIFIED } from '../spec/open-choices.js'
 import { activityIdOf, idShapeOf, volatileDeclaration, type CreatedActivity } from './volatile-values.js'
 
 export interface DiffParts {

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadSuites } from '../../../src/load/load-suites.js'
 import { packageRoot } from '../../../src/shared/package-root.js'
+import { parseGrep } from '../../../src/plan/grep-filter.js'
 import { runDiff, type DiffOutcome } from '../../../src/diff/run-diff.js'
 import { extensionGroups } from '../../../src/diff/report/diff-groups.js'
 import type { DiffResult } from '../../../src/diff/diff-result.js'
@@ -38,7 +39,7 @@ function documentedKinds(a: ServerMode, b: ServerMode): Set<string> {
   return new Set(fields.flatMap((field) => KIND_OF_CHOICE[field] ?? []))
 }
 
-async function diffOf(newSide: { mode: ServerMode; mutant?: string }, referenceMode: ServerMode): Promise<DiffResult> {
+async function diffOf(newSide: { mode: ServerMode; mutant?: string }, referenceMode: ServerMode, grep?: string): Promise<DiffResult> {
   const servers: RunningReferenceServer[] = [await startReferenceServer(newSide), await startReferenceServer({ mode: referenceMode })]
   try {
     const loaded = await loadSuites([`${packageRoot()}/suites`])
@@ -46,7 +47,7 @@ async function diffOf(newSide: { mode: ServerMode; mutant?: string }, referenceM
     const outcome: DiffOutcome = await runDiff(loaded.scenarios, loaded.rules, {
       new: targetNew,
       reference: targetReference,
-      shared: { filter: { readOnly: false, tags: [] }, strict: false, concurrency: 4, timeoutMs: 5000, bail: false, insecure: false, configValues: {} },
+      shared: { filter: { readOnly: false, tags: [], ...(grep ? { grep: parseGrep(grep) } : {}) }, strict: false, concurrency: 4, timeoutMs: 5000, bail: false, insecure: false, configValues: {} },
     })
     if (outcome.kind !== 'diffed') throw new Error(`diff did not run: ${outcome.kind}`)
     return outcome.result
@@ -89,7 +90,8 @@ describe('diff of a mutant against the reference', () => {
   const mutant = mutants.find((m) => m.name === 'no-last-modified-on-read')!
 
   it('shows a conformance difference on the mutant\'s rule, and blames nothing else', async () => {
-    const result = await diffOf({ mode: 'reference', mutant: mutant.name }, 'reference')
+    // The activity scenarios read activities (and so judge Last-Modified) and those reads' rules: enough to see the blame, in a fifth of the time.
+    const result = await diffOf({ mode: 'reference', mutant: mutant.name }, 'reference', '^activity-')
     expect(result.summary.conformance).toBe(1)
     expect(result.rules.find((rule) => rule.rule === mutant.rule)).toMatchObject({ new: 'failed', reference: 'passed' })
     const conformance = result.steps.flatMap((step) => step.differences.filter((d) => d.class === 'conformance'))

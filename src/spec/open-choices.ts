@@ -1,8 +1,9 @@
-import type { RawDifference } from './compare-answers.js'
+import type { RawDifference } from '../diff/compare-answers.js'
+import { FEED_PATH } from './paths.js'
 
 /*
  * The open choices a difference can be filed under: where the spec leaves a point open, the sentence
- * that leaves it open (verbatim; test/unit/diff/open-choices.test.ts finds each in the spec), and how
+ * that leaves it open (verbatim; test/unit/diff/diff.test.ts finds each in the spec), and how
  * a difference is recognised as that choice. The first entry that applies wins. A difference that
  * none fits is filed as `unclassified`, never under a rule: the spec names no rule for it.
  */
@@ -28,7 +29,7 @@ export interface OpenChoice {
   readonly applies: (difference: RawDifference, step: StepContext) => boolean
 }
 
-const ACTIVITY = /^\/fitnessActivities\/[^/?]+$/
+const ACTIVITY = new RegExp(`^${FEED_PATH}/[^/?]+$`)
 /** A feed read restricted by one of the time-scope parameters of §4 rule 1. */
 export const TIME_SCOPE = /[?&](noEarlierThan|noLaterThan|modifiedNoEarlierThan|modifiedNoLaterThan)=/
 const IRREGULAR_ITEM_FIELDS = new Set(['start_time', 'startTime', 'source', 'entry_mode', 'has_map'])
@@ -85,7 +86,7 @@ export const OPEN_CHOICES: readonly OpenChoice[] = [
   {
     kind: 'message-framing',
     section: '§4 endpoint 9',
-    quote: '| 9 | HEAD | /fitnessActivities/<activity_id> | none | 200, headers only: Content-Type, Content-Length, Last-Modified |',
+    quote: `| 9 | HEAD | ${FEED_PATH}/<activity_id> | none | 200, headers only: Content-Type, Content-Length, Last-Modified |`,
     about: 'Content-Length or chunked transfer outside HEAD (Content-Length is named for HEAD only)',
     applies: (d, step) => d.where === 'header' && d.nature === 'presence' && (d.name === 'transfer-encoding' || (d.name === 'content-length' && step.method !== 'HEAD')),
   },
