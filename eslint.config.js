@@ -40,6 +40,7 @@ const SRC_BOUNDARIES = {
     packages(['undici', 'commander'], 'src/spec holds what is specific to the Fitness Data Service; it sends nothing'),
   ],
   fuzz: [reachesInto(['report', 'cli'], 'src/fuzz generates and runs scenarios; the CLI reports them'), packages(['undici', 'commander'], 'src/fuzz generates and runs scenarios; the CLI reports them')],
+  diff: [reachesInto(['cli'], 'src/diff sends through execute/ (the run path) and hands the CLI a result'), packages(['undici', 'commander'], 'src/diff sends through execute/ (the run path) and hands the CLI a result')],
 }
 
 // The proxy reads recordings with the runner's model, validation, loader (round trips) and shared helpers; it runs and reports nothing of the runner's.

@@ -153,7 +153,7 @@ function sanitizeBody(body: unknown, notes: string | undefined): unknown {
 }
 
 /** Recorded text is data, not a template: a literal `${` would be read as one. */
-function escapeTemplates(value: unknown): unknown {
+export function escapeTemplates(value: unknown): unknown {
   if (typeof value === 'string') return escapeText(value)
   if (Array.isArray(value)) return value.map(escapeTemplates)
   if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, escapeTemplates(v)]))

@@ -3,6 +3,7 @@ import { packageVersion } from '../shared/package-root.js'
 import { DEFAULT_REPORTERS } from '../report/default-reporters.js'
 import { collect, parseBaseUrl, parseDuration, parsePort, parsePositiveInt, parseSeed, parseShard } from './option-parsers.js'
 import { addProxyCommands } from './proxy-commands.js'
+import { addDiffCommand } from './diff-program.js'
 import type { OpenApiFlags } from './openapi-command.js'
 import type { FuzzFlags } from './fuzz-command.js'
 import type { RunFlags } from './run-options.js'
@@ -153,5 +154,6 @@ export function createProgram(): Command {
     })
 
   addProxyCommands(program)
+  addDiffCommand(program)
   return program
 }

@@ -8,7 +8,7 @@ import { createLedger } from './ledger.js'
 import { finishCleanup } from './finish-cleanup.js'
 import { createRunValues } from './run-values.js'
 import { createRedactor } from './redact.js'
-import type { RunContext } from './run-context.js'
+import type { RunContext, RunValues } from './run-context.js'
 import { DEFAULT_CONFIG_VALUES } from '../spec/config-defaults.js'
 import { runPlan } from './run-plan.js'
 import { preflight } from './preflight.js'
@@ -50,6 +50,8 @@ export interface ConformanceSettings {
   readonly maxPollingMs?: number
   /** The account survey (src/spec/survey/): read-only checks over existing activities, before any scenario writes. Absent: not run. */
   readonly survey?: SurveySettings
+  /** The run's id, marker and far year; absent: new ones. `diff` gives both sides the same, so both get the same requests. */
+  readonly run?: RunValues
 }
 
 export const DEFAULT_MAX_POLLING_MS = 60_000
@@ -75,7 +77,7 @@ export async function runConformance(
   const secrets = new Map<string, string>()
   for (const [role, token] of Object.entries(settings.target.tokens)) if (token) secrets.set(token, role)
   const client = createHttpClient({ timeoutMs: settings.timeoutMs, insecure: settings.insecure, ...(settings.ca ? { ca: settings.ca } : {}), ...(settings.maxBodyBytes ? { maxBodyBytes: settings.maxBodyBytes } : {}) })
-  const run = createRunValues(startedAt)
+  const run = settings.run ?? createRunValues(startedAt)
   const probeContext: RunContext = {
     baseUrl: settings.target.baseUrl,
     tokens: settings.target.tokens,
