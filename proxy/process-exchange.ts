@@ -7,6 +7,7 @@ import { analyzeExchange } from './analyze/index.js'
 import { matchEndpoint } from './analyze/endpoints.js'
 import { bodyFromText, NO_BODY, type BodyView, type ExchangeView } from './analyze/exchange-view.js'
 import { applyStrict } from './analyze/findings.js'
+import type { ObservedRelations } from './analyze/relations/observed-relations.js'
 import { decodeBody, type DecodedBody } from './body-decoding.js'
 import type { ExchangeLog } from './exchange-log.js'
 import type { RecordClock } from './exchange-ring.js'
@@ -22,6 +23,8 @@ export interface ProcessOptions {
   readonly redactor: Redactor
   readonly log?: ExchangeLog
   readonly strict: boolean
+  /** The session's memory for judging an exchange against earlier ones (analyze/relations/). */
+  readonly relations?: ObservedRelations
   readonly maxBodyBytes: number
   /** One line of live output (no newline); already redacted. */
   readonly print: (line: string) => void
@@ -156,7 +159,7 @@ async function toEntry(exchange: CapturedExchange, options: ProcessOptions): Pro
         ? undefined
         : { status: response.status, headers: headerMap(response.rawHeaders), body: bodyView(response.body.size, responseBody) },
   }
-  const analyzed = analyzeExchange(view)
+  const analyzed = analyzeExchange(view, options.relations)
   const findings = options.strict ? applyStrict(analyzed) : analyzed
 
   const upstreamUrl = new URL(`${target.origin}${exchange.upstreamPath}`)

@@ -1,0 +1,75 @@
+// The proxy's judgements over a session, on real traffic: a suite run through the proxy in front of
+// the reference server. Against each conforming mode (the whole default suite: writes, paging, scopes,
+// conditional reads, all five tokens, run concurrently) no response gets a violation; against a
+// mutant, the proxy names the rule it breaks from the traffic alone.
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { ExchangeEntry } from '../../../src/model/exchange.js'
+import { startReferenceServer, type ReferenceServerOptions } from '../../../reference-server/index.js'
+import { loadSuites } from '../../../src/load/load-suites.js'
+import { packageRoot } from '../../../src/shared/package-root.js'
+import { runConformance } from '../../../src/execute/run-conformance.js'
+import { startTestProxy } from './helpers.js'
+
+/** Runs the suites given through a recording proxy in front of a reference server; the recording's entries. */
+async function recordSuites(server: ReferenceServerOptions, suites: readonly string[]): Promise<ExchangeEntry[]> {
+  const reference = await startReferenceServer(server)
+  try {
+    const proxy = await startTestProxy(reference.url)
+    const { tokens } = reference
+    const loaded = await loadSuites(suites.map((suite) => join(packageRoot(), 'suites', suite)))
+    expect(loaded.diagnostics).toEqual([])
+    const outcome = await runConformance(
+      loaded.scenarios,
+      loaded.rules,
+      {
+        target: {
+          baseUrl: new URL(proxy.proxy.url),
+          label: 'reference',
+          tokens: { token: tokens.token, 'other-token': tokens.otherToken, 'revoked-token': tokens.revokedToken, 'revoked-delete-token': tokens.revokedDeleteToken, 'limited-token': tokens.limitedToken },
+        },
+        filter: { readOnly: false },
+        strict: false,
+        concurrency: 4,
+        timeoutMs: 5000,
+        bail: false,
+        insecure: false,
+        configValues: {},
+      },
+      {},
+    )
+    expect(outcome.kind).toBe('ran')
+    return await proxy.stop()
+  } finally {
+    await reference.close()
+  }
+}
+
+function responseViolations(entries: readonly ExchangeEntry[]): string[] {
+  return entries.flatMap((entry) =>
+    entry._findings
+      .filter((f) => f.kind === 'violation' && f.side === 'response')
+      .map((f) => `#${entry._id} ${entry.request.method} ${entry.request.url} → ${entry.response.status} ${f.rule ?? '-'}: ${f.message}`),
+  )
+}
+
+describe.each(['reference', 'quirky', 'other-choices'] as const)('the whole suite through the proxy, %s mode', (mode) => {
+  it('gives no response a violation', async () => {
+    const entries = await recordSuites({ mode }, ['.'])
+    expect(entries.length).toBeGreaterThan(100)
+    expect(responseViolations(entries)).toEqual([])
+  }, 120_000)
+})
+
+describe('relations the proxy sees on a mutant', () => {
+  it.each([
+    ['page-size-ignored', 'feed/feed-paging.yaml', 'FEED-PAGE-SIZE'],
+    ['default-page-size-20', 'feed/feed-paging.yaml', 'FEED-DEFAULT-PAGE-SIZE'],
+    ['scoped-previous-present', 'feed/feed-shape.yaml', 'FEED-SCOPED-NO-PREVIOUS'],
+    ['activity-stale-304', 'conditional/conditional-activity.yaml', 'COND-ACTIVITY-MODIFIED'],
+    ['activity-304-only-on-exact-date', 'conditional/conditional-activity.yaml', 'COND-ACTIVITY-NOT-MODIFIED'],
+  ])('%s, run with %s: %s', async (mutant, suites, rule) => {
+    const rules = new Set(responseViolations(await recordSuites({ mutant }, [suites])).map((line) => /→ \d+ (\S+):/.exec(line)?.[1]))
+    expect(rules).toContain(rule)
+  }, 60_000)
+})
