@@ -1,7 +1,10 @@
 // The proxy's judgements over a session, on real traffic: a suite run through the proxy in front of
 // the reference server. Against each conforming mode (the whole default suite: writes, paging, scopes,
 // conditional reads, all five tokens, run concurrently) no response gets a violation; against a
-// mutant, the proxy names the rule it breaks from the traffic alone.
+// mutant, the proxy names the rule it breaks from the traffic alone; a small server whose feed shows
+// distances in other units than its activities is caught once both were seen.
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { ExchangeEntry } from '../../../src/model/exchange.js'
@@ -9,7 +12,7 @@ import { startReferenceServer, type ReferenceServerOptions } from '../../../refe
 import { loadSuites } from '../../../src/load/load-suites.js'
 import { packageRoot } from '../../../src/shared/package-root.js'
 import { runConformance } from '../../../src/execute/run-conformance.js'
-import { startTestProxy } from './helpers.js'
+import { media, request, startTestProxy } from './helpers.js'
 
 /** Runs the suites given through a recording proxy in front of a reference server; the recording's entries. */
 async function recordSuites(server: ReferenceServerOptions, suites: readonly string[]): Promise<ExchangeEntry[]> {
@@ -72,4 +75,38 @@ describe('relations the proxy sees on a mutant', () => {
     const rules = new Set(responseViolations(await recordSuites({ mutant }, [suites])).map((line) => /→ \d+ (\S+):/.exec(line)?.[1]))
     expect(rules).toContain(rule)
   }, 60_000)
+})
+
+describe('item ↔ activity through the proxy', () => {
+  const ITEM = { type: 'Running', start_time: 'Tue, 1 Mar 2011 07:00:00', total_distance: 5000, duration: 1800, uri: '/fitnessActivities/1' }
+  /** A feed in metres, activities in kilometres: each answer valid on its own. */
+  function startUnitsServer(): Promise<Server> {
+    const server = createServer((req, res) => {
+      if (req.url === '/fitnessActivities') {
+        res.writeHead(200, { 'content-type': media('FitnessActivityFeed') }).end(JSON.stringify({ size: 1, items: [ITEM] }))
+      } else {
+        res.writeHead(200, { 'content-type': media('FitnessActivity'), 'last-modified': 'Tue, 01 Mar 2011 07:00:00 GMT' })
+        res.end(JSON.stringify({ ...ITEM, userID: 1, equipment: 'None', total_distance: 5 }))
+      }
+    })
+    return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)))
+  }
+
+  it('judges the activity read after its feed item', async () => {
+    const server = await startUnitsServer()
+    try {
+      const proxy = await startTestProxy(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)
+      const headers = (name: string) => ({ authorization: 'Bearer t0k3n-value', accept: media(name) })
+      await request(`${proxy.proxy.url}/fitnessActivities`, { headers: headers('FitnessActivityFeed') })
+      await request(`${proxy.proxy.url}/fitnessActivities/1`, { headers: headers('FitnessActivity') })
+      const [page, activity] = await proxy.stop()
+      expect(page?._findings.filter((f) => f.kind === 'violation')).toEqual([])
+      expect(activity?._findings.filter((f) => f.kind === 'violation')).toEqual([
+        expect.objectContaining({ rule: 'FEED-ITEM-MATCHES-ACTIVITY', pointer: '/total_distance', message: expect.stringMatching(/^total_distance is 5, but this activity's item on a feed page seen earlier shows 5000/) }),
+      ])
+      expect(proxy.printed.join('\n')).toContain('violation FEED-ITEM-MATCHES-ACTIVITY /total_distance')
+    } finally {
+      await new Promise((resolve) => server.close(resolve))
+    }
+  })
 })
