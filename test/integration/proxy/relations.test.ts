@@ -12,6 +12,7 @@ import { startReferenceServer, type ReferenceServerOptions } from '../../../refe
 import { loadSuites } from '../../../src/load/load-suites.js'
 import { packageRoot } from '../../../src/shared/package-root.js'
 import { runConformance } from '../../../src/execute/run-conformance.js'
+import { runAnalyzeCommand } from '../../../proxy/commands/analyze-command.js'
 import { media, request, startTestProxy } from './helpers.js'
 
 /** Runs the suites given through a recording proxy in front of a reference server; the recording's entries. */
@@ -85,8 +86,10 @@ describe('item ↔ activity through the proxy', () => {
       if (req.url === '/fitnessActivities') {
         res.writeHead(200, { 'content-type': media('FitnessActivityFeed') }).end(JSON.stringify({ size: 1, items: [ITEM] }))
       } else {
+        // A long path whose first 1,100 of 1,200 points give their timestamp as text.
+        const path = Array.from({ length: 1200 }, (_, i) => ({ timestamp: i < 1100 ? String(i) : i, altitude: 0, longitude: 0, latitude: 0, type: 'gps' }))
         res.writeHead(200, { 'content-type': media('FitnessActivity'), 'last-modified': 'Tue, 01 Mar 2011 07:00:00 GMT' })
-        res.end(JSON.stringify({ ...ITEM, userID: 1, equipment: 'None', total_distance: 5 }))
+        res.end(JSON.stringify({ ...ITEM, uri: req.url, userID: 1, equipment: 'None', total_distance: 5, path }))
       }
     })
     return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)))
@@ -101,10 +104,28 @@ describe('item ↔ activity through the proxy', () => {
       await request(`${proxy.proxy.url}/fitnessActivities/1`, { headers: headers('FitnessActivity') })
       const [page, activity] = await proxy.stop()
       expect(page?._findings.filter((f) => f.kind === 'violation')).toEqual([])
-      expect(activity?._findings.filter((f) => f.kind === 'violation')).toEqual([
+      expect(activity?._findings.filter((f) => f.kind === 'violation' && f.rule !== 'ACTIVITY-PATH-POINT-FIELDS')).toEqual([
         expect.objectContaining({ rule: 'FEED-ITEM-MATCHES-ACTIVITY', pointer: '/total_distance', message: expect.stringMatching(/^total_distance is 5, but this activity's item on a feed page seen earlier shows 5000/) }),
       ])
       expect(proxy.printed.join('\n')).toContain('violation FEED-ITEM-MATCHES-ACTIVITY /total_distance')
+    } finally {
+      await new Promise((resolve) => server.close(resolve))
+    }
+  })
+
+  it('tells a problem of many path points once per response, and adds them up across responses in analyze', async () => {
+    const server = await startUnitsServer()
+    try {
+      const proxy = await startTestProxy(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)
+      for (const id of ['2', '3']) await request(`${proxy.proxy.url}/fitnessActivities/${id}`, { headers: { authorization: 'Bearer t0k3n-value', accept: media('FitnessActivity') } })
+      await proxy.stop()
+      expect(proxy.printed.flatMap((printed) => printed.split('\n')).filter((line) => line.includes('/timestamp'))).toEqual([
+        expect.stringMatching(/violation ACTIVITY-PATH-POINT-FIELDS \/path\/0\/timestamp: 1100 of 1200 items: \/path\/\*\/timestamp /),
+        expect.stringMatching(/violation ACTIVITY-PATH-POINT-FIELDS \/path\/0\/timestamp: 1100 of 1200 items: /),
+      ])
+      const out: string[] = []
+      await runAnalyzeCommand([proxy.file], {}, { out: (line) => out.push(line), err: () => {} })
+      expect(out).toContainEqual(expect.stringMatching(/violation +ACTIVITY-PATH-POINT-FIELDS +×2 +\/path\/\*\/timestamp: 2,200 of 2,400 items in 2 responses$/))
     } finally {
       await new Promise((resolve) => server.close(resolve))
     }
