@@ -8,6 +8,7 @@ import { matchEndpoint } from './analyze/endpoints.js'
 import { bodyFromText, NO_BODY, type BodyView, type ExchangeView } from './analyze/exchange-view.js'
 import { applyStrict } from './analyze/findings.js'
 import type { ObservedRelations } from './analyze/relations/observed-relations.js'
+import { responseRepresentationOf } from './analyze/rules/response-body.js'
 import { decodeBody, type DecodedBody } from './body-decoding.js'
 import type { ExchangeLog } from './exchange-log.js'
 import type { RecordClock } from './exchange-ring.js'
@@ -178,7 +179,8 @@ async function toEntry(exchange: CapturedExchange, options: ProcessOptions): Pro
       findings,
       tokenId,
       requestRepresentation: endpoint?.requestBody,
-      responseRepresentation: response?.status === 403 ? 'ErrorMessage' : endpoint?.responseBody,
+      // The representation the body was validated as, so that a Profile on any route gets --redact-personal.
+      responseRepresentation: view.response === undefined ? (response?.status === 403 ? 'ErrorMessage' : endpoint?.responseBody) : responseRepresentationOf(view),
     },
     redactor,
   )

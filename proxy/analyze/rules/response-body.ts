@@ -1,6 +1,6 @@
 import { validateRepresentation } from '../../../src/validation/schema-registry.js'
 import { finding, fromSchemaProblems } from '../findings.js'
-import { headerOf, type CheckDefinition } from '../exchange-view.js'
+import { headerOf, type CheckDefinition, type ExchangeView } from '../exchange-view.js'
 import { TextMemo } from '../text-memo.js'
 import { mediaTypeOf, type RepresentationName } from '../../../src/spec/representations.js'
 import { sameMediaType } from '../../../src/validation/media-type.js'
@@ -24,7 +24,7 @@ export const responseBody: CheckDefinition = {
     const body = response.body
     const contentType = headerOf(response, 'content-type') ?? ''
     const promised = promisedRepresentation(view.endpoint, response.status)
-    const representation = promised?.representation ?? (hasContent(response.status, body.size) ? namedRepresentation(contentType) : undefined)
+    const representation = responseRepresentationOf(view)
     if (representation === undefined) {
       if (body.size > 0 && !body.truncated && /[/+]json\b/i.test(contentType) && body.json === undefined) {
         return [finding('violation', 'response', 'BODY-IS-JSON', `Content-Type says JSON but the body is not JSON (${body.jsonError ?? 'binary'})`)]
@@ -37,6 +37,19 @@ export const responseBody: CheckDefinition = {
     // The findings are a function of the representation and the text alone: a text seen before is not validated again.
     return [...(body.text === undefined ? checked() : checkedBodies.get(representation, body.text, checked))]
   },
+}
+
+/**
+ * The representation a response body is judged as: what §4 or §7 promises for its status, else the
+ * one its Content-Type names. The recording redacts personal fields by the same answer, so a Profile
+ * is masked by `--redact-personal` on any route it is validated on.
+ */
+export function responseRepresentationOf(view: ExchangeView): RepresentationName | undefined {
+  const response = view.response
+  if (response === undefined || view.method.toUpperCase() === 'HEAD') return undefined
+  const promised = promisedRepresentation(view.endpoint, response.status)?.representation
+  if (promised !== undefined || !hasContent(response.status, response.body.size)) return promised
+  return namedRepresentation(headerOf(response, 'content-type') ?? '')
 }
 
 /** What §4 (a 200 of a row with a body) or §7 (a 403) promises, with the rule an empty body breaks. */

@@ -13,6 +13,7 @@ import { loadSuites } from '../../../src/load/load-suites.js'
 import { packageRoot } from '../../../src/shared/package-root.js'
 import { runConformance } from '../../../src/execute/run-conformance.js'
 import { runAnalyzeCommand } from '../../../proxy/commands/analyze-command.js'
+import { Redactor } from '../../../proxy/redaction.js'
 import { media, request, startTestProxy } from './helpers.js'
 
 /** Runs the suites given through a recording proxy in front of a reference server; the recording's entries. */
@@ -128,6 +129,24 @@ describe('item ↔ activity through the proxy', () => {
       expect(out).toContainEqual(expect.stringMatching(/violation +ACTIVITY-PATH-POINT-FIELDS +×2 +\/path\/\*\/timestamp: 2,200 of 2,400 items in 2 responses$/))
     } finally {
       await new Promise((resolve) => server.close(resolve))
+    }
+  })
+})
+
+describe('a Profile read, a route §4 does not list', () => {
+  it('is validated as a Profile and masked by --redact-personal', async () => {
+    const reference = await startReferenceServer()
+    try {
+      const proxy = await startTestProxy(reference.url, { redactor: new Redactor({ personal: true }) })
+      const read = await request(`${proxy.proxy.url}/profile`, { headers: { authorization: `Bearer ${reference.tokens.token}`, accept: media('Profile') } })
+      const profile = JSON.parse(read.body.toString()) as { name: string }
+      const [entry] = await proxy.stop()
+      expect(entry?._findings.map((f) => f.kind)).toEqual(['unknown-endpoint'])
+      const recorded = JSON.parse(entry?.response.content.text ?? '{}') as { name: string }
+      expect(recorded.name).not.toBe(profile.name)
+      expect(JSON.stringify(entry)).not.toContain(profile.name)
+    } finally {
+      await reference.close()
     }
   })
 })
