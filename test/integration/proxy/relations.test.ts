@@ -9,41 +9,18 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { ExchangeEntry } from '../../../src/model/exchange.js'
 import { startReferenceServer, type ReferenceServerOptions } from '../../../reference-server/index.js'
-import { loadSuites } from '../../../src/load/load-suites.js'
 import { packageRoot } from '../../../src/shared/package-root.js'
-import { runConformance } from '../../../src/execute/run-conformance.js'
 import { runAnalyzeCommand } from '../../../proxy/commands/analyze-command.js'
 import { Redactor } from '../../../proxy/redaction.js'
 import { media, request, startTestProxy } from './helpers.js'
+import { runSuites, targetOf } from './run-suites.js'
 
 /** Runs the suites given through a recording proxy in front of a reference server; the recording's entries. */
 async function recordSuites(server: ReferenceServerOptions, suites: readonly string[]): Promise<ExchangeEntry[]> {
   const reference = await startReferenceServer(server)
   try {
     const proxy = await startTestProxy(reference.url)
-    const { tokens } = reference
-    const loaded = await loadSuites(suites.map((suite) => join(packageRoot(), 'suites', suite)))
-    expect(loaded.diagnostics).toEqual([])
-    const outcome = await runConformance(
-      loaded.scenarios,
-      loaded.rules,
-      {
-        target: {
-          baseUrl: new URL(proxy.proxy.url),
-          label: 'reference',
-          tokens: { token: tokens.token, 'other-token': tokens.otherToken, 'revoked-token': tokens.revokedToken, 'revoked-delete-token': tokens.revokedDeleteToken, 'limited-token': tokens.limitedToken },
-        },
-        filter: { readOnly: false },
-        strict: false,
-        concurrency: 4,
-        timeoutMs: 5000,
-        bail: false,
-        insecure: false,
-        configValues: {},
-      },
-      {},
-    )
-    expect(outcome.kind).toBe('ran')
+    await runSuites(suites.map((suite) => join(packageRoot(), 'suites', suite)), targetOf(reference, proxy.proxy.url))
     return await proxy.stop()
   } finally {
     await reference.close()
