@@ -35,10 +35,16 @@ function responseViolations(entries: readonly ExchangeEntry[]): string[] {
   )
 }
 
-describe.each(['reference', 'quirky', 'other-choices'] as const)('the whole suite through the proxy, %s mode', (mode) => {
-  it('gives no response a violation', async () => {
-    const entries = await recordSuites({ mode }, ['.'])
-    expect(entries.length).toBeGreaterThan(100)
+// The whole suite once; in the other modes the suites whose traffic the relations judge (paging,
+// items and activities, conditional reads), to keep the test short.
+describe.each([
+  ['reference', ['.']],
+  ['quirky', ['feed', 'conditional', 'activity']],
+  ['other-choices', ['feed', 'conditional', 'activity']],
+] as const)('suites through the proxy, %s mode', (mode, suites) => {
+  it(`gives no response a violation (${suites.join(', ')})`, async () => {
+    const entries = await recordSuites({ mode }, suites)
+    expect(entries.length).toBeGreaterThan(50)
     expect(responseViolations(entries)).toEqual([])
   }, 120_000)
 })
