@@ -159,6 +159,7 @@ async function toEntry(exchange: CapturedExchange, options: ProcessOptions): Pro
       response === undefined || responseBody === undefined || exchange.error !== undefined
         ? undefined
         : { status: response.status, headers: headerMap(response.rawHeaders), body: bodyView(response.body.size, responseBody) },
+    clock: { start: exchange.times.start, end: exchange.times.end },
   }
   const analyzed = analyzeExchange(view, options.relations)
   const findings = options.strict ? applyStrict(analyzed) : analyzed

@@ -100,6 +100,26 @@ describe('item ↔ activity values (§2.2 items, §2.3 "same format as in 2.2")'
 describe('conditional answers against what the server said before (§4 rule 3)', () => {
   it.each<[string, ViewSpec[], string[][]]>([
     ['an activity 304 to a date before its Last-Modified', [activity('1', {}, LM_2), conditional('GET', '/fitnessActivities/1', LM_1, 304)], [[], ['violation COND-ACTIVITY-MODIFIED']]],
+    [
+      'an activity 304 given before the change (its Date), recorded after the read that shows it',
+      [activity('1', {}, LM_2), { ...conditional('GET', '/fitnessActivities/1', LM_1, 304), response: { date: LM_2 } }],
+      [[], []],
+    ],
+    [
+      'an activity 304 given after the change (its Date)',
+      [activity('1', {}, LM_2), { ...conditional('GET', '/fitnessActivities/1', LM_1, 304), response: { date: SERVED } }],
+      [[], ['violation COND-ACTIVITY-MODIFIED']],
+    ],
+    [
+      'an activity 304 asked for after the read that showed the change was in, within the same second',
+      [{ ...activity('1', {}, LM_2), clock: { start: 0, end: 10 } }, { ...conditional('GET', '/fitnessActivities/1', LM_1, 304), response: { date: LM_2 }, clock: { start: 11, end: 12 } }],
+      [[], ['violation COND-ACTIVITY-MODIFIED']],
+    ],
+    [
+      'an activity 304 that overlapped the read that showed the change, within the same second',
+      [{ ...activity('1', {}, LM_2), clock: { start: 0, end: 10 } }, { ...conditional('GET', '/fitnessActivities/1', LM_1, 304), response: { date: LM_2 }, clock: { start: 5, end: 12 } }],
+      [[], []],
+    ],
     ['an activity 304 to its Last-Modified', [activity('1', {}, LM_2), conditional('GET', '/fitnessActivities/1', LM_2, 304)], [[], []]],
     ['an activity 304 never read before', [conditional('GET', '/fitnessActivities/1', LM_1, 304)], [[]]],
     ['a HEAD 304 to a date before its Last-Modified', [activity('1', {}, LM_2), conditional('HEAD', '/fitnessActivities/1', LM_1, 304)], [[], ['violation HEAD-MATCHES-GET']]],

@@ -14,6 +14,8 @@ export interface ViewSpec {
   status?: number
   response?: Record<string, string>
   body?: string
+  /** When the exchange began and ended at the proxy, ms. */
+  clock?: { start: number; end: number }
 }
 
 export function view(spec: ViewSpec): ExchangeView {
@@ -24,6 +26,7 @@ export function view(spec: ViewSpec): ExchangeView {
     query: spec.query ?? [],
     endpoint: matchEndpoint(spec.method, spec.path),
     request: { headers: headers(spec.request), body: spec.requestBody === undefined ? NO_BODY : bodyFromText(spec.requestBody) },
+    ...(spec.clock === undefined ? {} : { clock: spec.clock }),
     ...(spec.status === undefined ? {} : { response: { status: spec.status, headers: headers(spec.response), body: spec.body === undefined ? NO_BODY : bodyFromText(spec.body) } }),
   }
 }
