@@ -82,6 +82,7 @@ function sortedFinding(f: Finding, redactor: Redactor): Finding {
     kind: f.kind,
     message: redactor.scrub(f.message),
     pointer: f.pointer,
+    repeated: f.repeated,
     rule: f.rule,
     side: f.side,
   }

@@ -20,6 +20,7 @@ import { openExchangeLog, type ExchangeLog, type FlushResult } from './exchange-
 import { emptyStats, type PipelineStats } from './process-exchange.js'
 import { RingReader, type RingMemory } from './exchange-ring.js'
 import { RingRecording } from './ring-recording.js'
+import { ObservedRelations } from './analyze/relations/observed-relations.js'
 import { Redactor, type RedactionSettings } from './redaction.js'
 
 export interface PipelineWorkerData {
@@ -117,6 +118,7 @@ function startWorker(port: NonNullable<typeof parentPort>, data: PipelineWorkerD
     if (result.problem !== undefined || result.written > 0) reported = result.problem
   }
 
+  const relations = new ObservedRelations()
   const run = async (): Promise<void> => {
     for (;;) {
       const printed: string[] = []
@@ -126,6 +128,7 @@ function startWorker(port: NonNullable<typeof parentPort>, data: PipelineWorkerD
         redactor,
         log,
         strict: data.strict,
+        relations,
         maxBodyBytes: data.maxBodyBytes,
         quiet: data.quiet,
         print: (line: string) => printed.push(line),

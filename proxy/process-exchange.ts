@@ -7,6 +7,8 @@ import { analyzeExchange } from './analyze/index.js'
 import { matchEndpoint } from './analyze/endpoints.js'
 import { bodyFromText, NO_BODY, type BodyView, type ExchangeView } from './analyze/exchange-view.js'
 import { applyStrict } from './analyze/findings.js'
+import type { ObservedRelations } from './analyze/relations/observed-relations.js'
+import { responseRepresentationOf } from './analyze/rules/response-body.js'
 import { decodeBody, type DecodedBody } from './body-decoding.js'
 import type { ExchangeLog } from './exchange-log.js'
 import type { RecordClock } from './exchange-ring.js'
@@ -22,6 +24,8 @@ export interface ProcessOptions {
   readonly redactor: Redactor
   readonly log?: ExchangeLog
   readonly strict: boolean
+  /** The session's memory for judging an exchange against earlier ones (analyze/relations/). */
+  readonly relations?: ObservedRelations
   readonly maxBodyBytes: number
   /** One line of live output (no newline); already redacted. */
   readonly print: (line: string) => void
@@ -155,8 +159,9 @@ async function toEntry(exchange: CapturedExchange, options: ProcessOptions): Pro
       response === undefined || responseBody === undefined || exchange.error !== undefined
         ? undefined
         : { status: response.status, headers: headerMap(response.rawHeaders), body: bodyView(response.body.size, responseBody) },
+    clock: { start: exchange.times.start, end: exchange.times.end },
   }
-  const analyzed = analyzeExchange(view)
+  const analyzed = analyzeExchange(view, options.relations)
   const findings = options.strict ? applyStrict(analyzed) : analyzed
 
   const upstreamUrl = new URL(`${target.origin}${exchange.upstreamPath}`)
@@ -175,7 +180,8 @@ async function toEntry(exchange: CapturedExchange, options: ProcessOptions): Pro
       findings,
       tokenId,
       requestRepresentation: endpoint?.requestBody,
-      responseRepresentation: response?.status === 403 ? 'ErrorMessage' : endpoint?.responseBody,
+      // The representation the body was validated as, so that a Profile on any route gets --redact-personal.
+      responseRepresentation: view.response === undefined ? (response?.status === 403 ? 'ErrorMessage' : endpoint?.responseBody) : responseRepresentationOf(view),
     },
     redactor,
   )

@@ -3,6 +3,7 @@
  * of endpoints, statuses and rules (and a capped number of unknown paths), not by the recording.
  */
 import type { ExchangeEntry, FindingKind } from '../src/model/exchange.js'
+import { wildcardPointer } from '../src/validation/repeated-problems.js'
 import { readExchanges, type SkippedLine } from './read-exchanges.js'
 
 const EXAMPLES_PER_GROUP = 3
@@ -20,7 +21,11 @@ export interface FindingExample {
 export interface FindingGroup {
   readonly kind: FindingKind
   readonly rule?: string
+  /** For a problem found on many items of an array (`repeated`): the array, its indices as `*`. */
+  readonly pointer?: string
   count: number
+  /** Items the problem was found on, of how many, summed over the exchanges that had it (`repeated` findings). */
+  items?: { count: number; of: number }
   readonly examples: FindingExample[]
 }
 
@@ -75,13 +80,20 @@ export async function summarizeRecordings(files: readonly string[], onSkipped: (
     count(summary.statuses, String(entry.response.status))
     for (const f of entry._findings ?? []) {
       summary.kinds[f.kind] += 1
-      const groupKey = `${f.kind}\u0000${f.rule ?? ''}`
+      // A problem told once for many items of an array is grouped by the array, so that its items add up across exchanges.
+      const pointer = f.repeated === undefined || f.pointer === undefined ? undefined : wildcardPointer(f.pointer)
+      const groupKey = `${f.kind}\u0000${f.rule ?? ''}\u0000${pointer ?? ''}`
       let group = groups.get(groupKey)
       if (group === undefined) {
-        group = { kind: f.kind, ...(f.rule === undefined ? {} : { rule: f.rule }), count: 0, examples: [] }
+        group = { kind: f.kind, ...(f.rule === undefined ? {} : { rule: f.rule }), ...(pointer === undefined ? {} : { pointer }), count: 0, examples: [] }
         groups.set(groupKey, group)
       }
       group.count += 1
+      if (f.repeated !== undefined) {
+        group.items ??= { count: 0, of: 0 }
+        group.items.count += f.repeated.count
+        group.items.of += f.repeated.of
+      }
       if (group.examples.length < EXAMPLES_PER_GROUP) {
         group.examples.push({
           exchange: entry._id,
@@ -118,6 +130,10 @@ function pathOf(url: string): string {
   }
 }
 
+function thousands(n: number): string {
+  return n.toLocaleString('en-US')
+}
+
 function count(record: Record<string, number>, key: string): void {
   record[key] = (record[key] ?? 0) + 1
 }
@@ -140,7 +156,8 @@ export function formatSummary(summary: RecordingSummary): string[] {
   const k = summary.kinds
   lines.push('', `Findings: ${k.violation} violations, ${k.irregularity} irregularities, ${k['unknown-endpoint']} unknown endpoints, ${k.note} notes`)
   for (const group of summary.findings) {
-    lines.push(`  ${group.kind.padEnd(16)} ${(group.rule ?? '-').padEnd(32)} ×${group.count}`)
+    const items = group.items === undefined ? '' : `  ${group.pointer ?? ''}: ${thousands(group.items.count)} of ${thousands(group.items.of)} items in ${thousands(group.count)} ${group.count === 1 ? 'response' : 'responses'}`
+    lines.push(`  ${group.kind.padEnd(16)} ${(group.rule ?? '-').padEnd(32)} ×${group.count}${items}`)
     for (const ex of group.examples) {
       const where = ex.pointer === undefined || ex.pointer === '' ? '' : ` ${ex.pointer}`
       lines.push(`      #${ex.exchange} ${ex.request} → ${ex.status}${where}: ${ex.message}`)

@@ -36,6 +36,11 @@ export interface ExchangeView {
   readonly request: MessageView
   /** Absent when no upstream response arrived (failed exchange). */
   readonly response?: ResponseView
+  /**
+   * When the exchange began and ended at the proxy (a monotonic clock, ms): tells exchanges that ran
+   * one after the other from ones that overlapped. Absent in hand-written views.
+   */
+  readonly clock?: { readonly start: number; readonly end: number }
 }
 
 /** One analyzer rule: Ajv's keyword shape (STYLE §2.12). */

@@ -1,10 +1,14 @@
 /**
- * All analyzer rules in order, and `analyzeExchange`, the one entry point: view → findings.
+ * All analyzer rules in order, and `analyzeExchange`, the one entry point: view → findings. The rules
+ * judge one exchange; the relations (relations/) judge it against the exchanges seen before it.
  */
 import type { Finding } from '../../src/model/exchange.js'
 import { methodsForPath } from './endpoints.js'
 import type { CheckDefinition, ExchangeView } from './exchange-view.js'
 import { finding } from './findings.js'
+import type { ObservedRelations } from './relations/observed-relations.js'
+import { conditionalAnswer } from './rules/conditional-answer.js'
+import { feedPage } from './rules/feed-page.js'
 import { requestAuthorization } from './rules/request-authorization.js'
 import { requestBody } from './rules/request-body.js'
 import { requestIfModifiedSince } from './rules/request-if-modified-since.js'
@@ -29,12 +33,20 @@ export const CHECKS: readonly CheckDefinition[] = [
   responseHeaders,
   responseNoBody,
   responseBody,
+  conditionalAnswer,
+  feedPage,
 ]
 
-/** Every finding of one exchange; an exchange outside §4 gets an `unknown-endpoint` finding and the auth check. */
-export function analyzeExchange(view: ExchangeView): Finding[] {
-  if (view.endpoint === undefined) return [unknownEndpoint(view), ...requestAuthorization.check(view)]
-  return CHECKS.flatMap((check) => check.check(view))
+/**
+ * Every finding of one exchange; an exchange outside §4 gets an `unknown-endpoint` finding, the auth
+ * check and its body validated by the media type it names. With `relations`, the exchange is also
+ * judged against (and remembered for) the exchanges of the same session.
+ */
+export function analyzeExchange(view: ExchangeView, relations?: ObservedRelations): Finding[] {
+  if (view.endpoint === undefined) return [unknownEndpoint(view), ...requestAuthorization.check(view), ...responseBody.check(view)]
+  const found = CHECKS.flatMap((check) => check.check(view))
+  if (relations !== undefined) found.push(...relations.observe(view))
+  return found
 }
 
 function unknownEndpoint(view: ExchangeView): Finding {

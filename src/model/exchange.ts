@@ -74,6 +74,8 @@ export interface Finding {
   /** Which half of the exchange the finding is about. */
   readonly side?: 'request' | 'response'
   readonly message: string
+  /** The same problem on `count` of the `of` items of one array, told once (its pointer is the first). */
+  readonly repeated?: { readonly count: number; readonly of: number }
 }
 
 /** The §4 endpoint an exchange was matched to. */

@@ -5,36 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makeTempDir } from '../../helpers/temp-dir.js'
 import { runScaffoldCommand } from '../../../proxy/commands/scaffold-command.js'
 import { startReferenceServer, type RunningReferenceServer } from '../../../reference-server/index.js'
-import { loadSuites } from '../../../src/load/load-suites.js'
 import { packageRoot } from '../../../src/shared/package-root.js'
-import { runConformance, type ConformanceTarget } from '../../../src/execute/run-conformance.js'
 import { startTestProxy } from './helpers.js'
-
-function targetOf(server: RunningReferenceServer, baseUrl: string): ConformanceTarget {
-  const { tokens } = server
-  return {
-    baseUrl: new URL(baseUrl),
-    label: 'reference',
-    tokens: { token: tokens.token, 'other-token': tokens.otherToken, 'revoked-token': tokens.revokedToken, 'revoked-delete-token': tokens.revokedDeleteToken, 'limited-token': tokens.limitedToken },
-  }
-}
-
-async function runSuites(paths: readonly string[], target: ConformanceTarget) {
-  const loaded = await loadSuites(paths)
-  expect(loaded.diagnostics).toEqual([])
-  const outcome = await runConformance(loaded.scenarios, loaded.rules, {
-    target,
-    filter: { readOnly: false },
-    strict: false,
-    concurrency: 4,
-    timeoutMs: 5000,
-    bail: false,
-    insecure: false,
-    configValues: {},
-  }, {})
-  if (outcome.kind !== 'ran') throw new Error(outcome.kind === 'unreachable' ? outcome.diagnostic.message : 'no scenario selected')
-  return outcome.result
-}
+import { runSuites, targetOf } from './run-suites.js'
 
 describe('scaffolding the whole default suite', () => {
   let server: RunningReferenceServer

@@ -1,40 +1,14 @@
 // Analyzer rules as tables of hand-written exchanges (STYLE §2.12, §2.16).
 import { describe, expect, it } from 'vitest'
-import { matchEndpoint } from '../../../proxy/analyze/endpoints.js'
-import { bodyFromText, NO_BODY, type ExchangeView } from '../../../proxy/analyze/exchange-view.js'
+import { AUTH, mt, view, type ViewSpec as Spec } from './exchange-views.js'
 import { analyzeExchange } from '../../../proxy/analyze/index.js'
 import { applyStrict } from '../../../proxy/analyze/findings.js'
 
-const mt = (name: string) => `application/vnd.com.service.${name}+json`
-const AUTH = { authorization: 'Bearer t0k3n-value' }
 const DATE = 'Tue, 01 Mar 2011 07:00:00 GMT'
 const ACTIVITY = {
   uri: '/fitnessActivities/1', userID: 1, type: 'Running', equipment: 'None', start_time: 'Tue, 1 Mar 2011 07:00:00', total_distance: 1, distance: [], duration: 1,
   heart_rate: [], calories: [], total_climb: 0, path: [], comments: '/fitnessActivities/1/comments', source: 'x', entry_mode: 'API', has_map: 'false',
   ...Object.fromEntries(['strength_training_activities', 'background_activities', 'sleep', 'nutrition', 'weight', 'general_measurements', 'diabetes'].map((set) => [`nearest_teammate_${set}`, []])),
-}
-
-interface Spec {
-  method: string
-  path: string
-  query?: [string, string][]
-  request?: Record<string, string>
-  requestBody?: string
-  status?: number
-  response?: Record<string, string>
-  body?: string
-}
-
-function view(spec: Spec): ExchangeView {
-  const headers = (record: Record<string, string> = {}) => new Map(Object.entries(record).map(([k, v]) => [k.toLowerCase(), [v]]))
-  return {
-    method: spec.method,
-    path: spec.path,
-    query: spec.query ?? [],
-    endpoint: matchEndpoint(spec.method, spec.path),
-    request: { headers: headers(spec.request), body: spec.requestBody === undefined ? NO_BODY : bodyFromText(spec.requestBody) },
-    ...(spec.status === undefined ? {} : { response: { status: spec.status, headers: headers(spec.response), body: spec.body === undefined ? NO_BODY : bodyFromText(spec.body) } }),
-  }
 }
 
 const found = (spec: Spec) => analyzeExchange(view(spec)).map((f) => `${f.kind} ${f.rule ?? '-'}`)

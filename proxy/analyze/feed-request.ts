@@ -1,0 +1,39 @@
+/** What a feed read (§4 endpoint 2) asked for, from its query (§4 rule 1; `page` from §2.2's previous link). */
+
+export interface FeedRequest {
+  /** The page size asked for, or the default of 25 (§4 rule 1, §8); undefined when pageSize is not one positive integer. */
+  readonly pageSize?: { readonly value: number; readonly given: boolean }
+  /** Any of the four date parameters of §4 rule 1 is present: `size` is then not the whole feed's. */
+  readonly isScoped: boolean
+  /** The start-time scopes present with a YYYY-MM-DD value: a "time-scoped feed" of §2.2. */
+  readonly startScopes: readonly string[]
+  readonly isStartScoped: boolean
+  /** The request names a `page` (it follows a previous link): the page may be the last, short one. */
+  readonly isLaterPage: boolean
+}
+
+const DEFAULT_PAGE_SIZE = 25
+const DATE = /^\d{4}-\d{2}-\d{2}$/
+const START_SCOPES = ['noEarlierThan', 'noLaterThan']
+const SCOPES = [...START_SCOPES, 'modifiedNoEarlierThan', 'modifiedNoLaterThan']
+
+export function feedRequestOf(query: readonly (readonly [string, string])[]): FeedRequest {
+  const values = (name: string) => query.filter(([key]) => key === name).map(([, value]) => value)
+  const pageSizes = values('pageSize')
+  const startScopes = START_SCOPES.filter((name) => values(name).some((value) => DATE.test(value)))
+  return {
+    ...pageSizeOf(pageSizes),
+    isScoped: SCOPES.some((name) => values(name).length > 0),
+    startScopes,
+    isStartScoped: startScopes.length > 0,
+    isLaterPage: values('page').length > 0,
+  }
+}
+
+function pageSizeOf(values: readonly string[]): Pick<FeedRequest, 'pageSize'> {
+  if (values.length === 0) return { pageSize: { value: DEFAULT_PAGE_SIZE, given: false } }
+  // A value §4 rule 1 does not describe (0, -1, "abc", two values): what the page should hold is not shown.
+  const [value] = values
+  if (values.length > 1 || value === undefined || !/^[1-9][0-9]{0,8}$/.test(value)) return {}
+  return { pageSize: { value: Number(value), given: true } }
+}
