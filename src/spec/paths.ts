@@ -1,6 +1,6 @@
 /**
  * The URL shapes of §4: the entry point, the activity feed, one activity (`<feed>/<activity_id>`) and the profile, under
- * the base URL's path prefix. Cleanup writes only to these (execute/ownership.ts, execute/undo.ts).
+ * the base URL's path prefix. Every write goes only to these (execute/ownership-gate.ts).
  */
 
 /** §4 endpoint 1: the user's entry point, read first by the preflight. */
@@ -40,6 +40,16 @@ export function isProfileUrlUnder(url: string, base: URL): boolean {
   try {
     const parsed = new URL(url)
     return parsed.origin === base.origin && parsed.pathname === `${base.pathname.replace(/\/+$/, '')}${PROFILE_PATH}`
+  } catch {
+    return false
+  }
+}
+
+/** True when `url` is the activity feed under the base URL (any query): the one place a create goes. */
+export function isFeedUrlUnder(url: string, base: URL): boolean {
+  try {
+    const parsed = new URL(url)
+    return parsed.origin === base.origin && parsed.pathname === `${base.pathname.replace(/\/+$/, '')}${FEED_PATH}`
   } catch {
     return false
   }
