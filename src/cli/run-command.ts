@@ -1,3 +1,4 @@
+import { withoutUserinfo } from '../shared/secrets.js'
 import { join, relative } from 'node:path'
 import { ConformanceError, toDiagnostic, type Diagnostic } from '../model/diagnostic.js'
 import type { CleanupSummary } from '../model/result.js'
@@ -58,7 +59,7 @@ export async function runCommand(paths: readonly string[], flags: RunFlags, scre
   try {
     let target: ConformanceTarget
     if (options.baseUrl) {
-      target = { baseUrl: options.baseUrl, tokens: options.tokens, label: options.baseUrl.toString() }
+      target = { baseUrl: options.baseUrl, tokens: options.tokens, label: withoutUserinfo(options.baseUrl.toString()) }
     } else {
       embedded = await startEmbeddedTarget()
       target = embedded.target

@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../model/diagnostic.js'
 import type { CleanupItem, CleanupSummary } from '../model/result.js'
-import { readOpenWork } from './ledger.js'
+import { openWorkOfLedger } from './ledger.js'
 import type { RunContext } from './run-context.js'
 import { FULL_ACCESS_ROLES } from '../spec/token-roles.js'
 import { sweepMarked } from './undo.js'
@@ -17,7 +17,7 @@ export async function finishCleanup(context: RunContext, what: { readonly wrote:
     return { problems: broken() }
   }
   const profile = (await context.profiles?.restore(context)) ?? { changed: 0, restored: 0, notRestored: [] }
-  const before = context.ledger ? readOpenWork(context.ledger.file) : undefined
+  const before = context.ledger ? openWorkOfLedger(context.ledger) : undefined
   const deletedUrls = new Set(before?.deletedUrls ?? [])
   const known = { deleted: deletedUrls, leftBehind: new Set(before?.counts.leftBehind.map((item) => item.url) ?? []) }
   const sweep = what.posted ? await sweepMarked(context, FULL_ACCESS_ROLES, known) : { found: [], leftBehind: [], problems: [] }
@@ -27,7 +27,7 @@ export async function finishCleanup(context: RunContext, what: { readonly wrote:
   }
   for (const line of profile.notRestored) problems.push({ code: 'E_CLEANUP', kind: 'error', message: `NOT restored: ${line}`, hint: 'set it back by hand: the run could not' })
   if (!context.ledger) return { problems: [...problems, ...leftBehindProblems(sweep.leftBehind)] }
-  const open = readOpenWork(context.ledger.file)
+  const open = openWorkOfLedger(context.ledger)
   const counts = open.counts
   problems.push(...leftBehindProblems(counts.leftBehind))
   for (const item of counts.notProvenOurs) problems.push({ code: 'E_CLEANUP', kind: 'error', message: `not proven ours, left in place (nothing was sent to it): ${item.url}: ${item.reason}`, hint: 'look at it on the account: the run could not show it created it' })

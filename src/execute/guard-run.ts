@@ -34,5 +34,5 @@ export async function guardRun(base: RunContext, options: { readonly ledgerDir?:
     ? createLedger(options.ledgerDir, run.id, base.redact, (reason) => ownership.stopWrites(`${reason}; no further change is sent, and what the run created is still deleted`))
     : undefined
   ledger?.record({ type: 'run', runId: run.id, marker: run.marker, farYear: run.farYear, target: base.baseUrl.toString(), at: new Date(run.now).toISOString() })
-  return { context: { ...gated, run, ...(ledger ? { ledger } : {}), profiles: createProfileGuard() }, notes }
+  return { context: { ...gated, run, ...(ledger ? { ledger } : {}), profiles: createProfileGuard({ ...gated, run, ...(ledger ? { ledger } : {}) }) }, notes }
 }

@@ -1,7 +1,7 @@
-import { appendFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { TOKEN_ROLES, type AuthChoice, type TokenRole } from '../model/scenario.js'
-import { PROFILE_FIELDS } from '../spec/profile-fields.js'
+import { EDITABLE_PROFILE_FIELDS } from '../spec/profile-fields.js'
 import { FULL_ACCESS_ROLES } from '../spec/token-roles.js'
 import { isFarYear, isRunMarker } from './ownership.js'
 import type { Redactor } from './redact.js'
@@ -14,7 +14,7 @@ import type { Redactor } from './redact.js'
  *
  * A ledger is evidence, never authority (docs/safety.md): anyone may have edited it. Reading it keeps
  * only lines of the shapes below with sane values (a run-shaped marker, a far year in range, a role
- * of ours, a §2.6 profile field with a plain value); every other line is refused and listed.
+ * of ours, a profile field §2.6 marks editable, with a plain value); every other line is refused and listed.
  * `fitconform cleanup` sends no request a line spells out: it rebuilds each from a closed list.
  *
  *   {"type":"run","runId":"3fa1c2d0","marker":"fitconform-run-3fa1c2d0","farYear":1991,"target":"https://…","at":"…"}
@@ -56,6 +56,8 @@ export interface Ledger {
   record(entry: LedgerEntry): void
   /** Why the ledger could not be written, once it could not. */
   readonly broken: string | undefined
+  /** Every line recorded through this ledger, written or not: the run's own account, kept in memory. */
+  readonly lines: readonly string[]
 }
 
 export const LEDGER_PREFIX = 'ledger-'
@@ -71,15 +73,19 @@ export function createLedger(outputDir: string, runId: string, redact: Redactor,
 /** Appends to an existing ledger (`fitconform cleanup` writes what it undid into the run's own file). */
 export function openLedger(file: string, redact: Redactor, onFailure?: LedgerFailure): Ledger {
   let broken: string | undefined
+  const lines: string[] = []
   return {
     file,
     get broken() {
       return broken
     },
+    lines,
     record: (entry) => {
+      const line = JSON.stringify(redact(entry))
+      lines.push(line)
       try {
         // Synchronous on purpose: the line must be on disk before the next request goes out.
-        appendFileSync(file, JSON.stringify(redact(entry)) + '\n', { mode: 0o600 })
+        appendFileSync(file, line + '\n', { mode: 0o600 })
       } catch (error) {
         // Never thrown: the cleanup of what was created must go on whatever the disk does.
         if (broken !== undefined) return
@@ -121,8 +127,23 @@ export interface ProfileRestore {
   readonly fields: Readonly<Record<string, string | number | boolean | null>>
 }
 
-/** Replays the ledger in order: a later line overrides an earlier one about the same URL. */
+/** Replays the ledger file in order: a later line overrides an earlier one about the same URL. */
 export function readOpenWork(file: string): OpenWork {
+  // Not a regular file (a device such as /dev/zero), or past any run's size: read as an empty ledger, every byte refused.
+  const stats = statSync(file)
+  if (!stats.isFile() || stats.size > MAX_LEDGER_BYTES) return { ...openWorkOf(file, []), refusedLines: [`the ledger is ${stats.isFile() ? `over ${MAX_LEDGER_BYTES} bytes` : 'not a regular file'}: nothing in it is read`] }
+  return openWorkOf(file, readFileSync(file, 'utf8').split('\n'))
+}
+
+/** Far past what any run writes (a line per change): a bigger file is not a ledger of ours. */
+const MAX_LEDGER_BYTES = 64 * 1024 * 1024
+
+/** The run's own ledger as it recorded it (the file may have stopped taking lines: a full disk). */
+export function openWorkOfLedger(ledger: Ledger): OpenWork {
+  return openWorkOf(ledger.file, ledger.lines)
+}
+
+function openWorkOf(file: string, lines: readonly string[]): OpenWork {
   const created = new Map<string, AuthChoice>()
   const roles = new Map<string, AuthChoice>()
   const deleted = new Set<string>()
@@ -134,7 +155,7 @@ export function readOpenWork(file: string): OpenWork {
   let createdCount = 0
   let run: OpenWork['run']
   let closed = false
-  readEntries(file).forEach(({ entry: parsed, line }, index) => {
+  parseLines(lines).forEach(({ entry: parsed, line }, index) => {
     const why = whyNotEvidence(parsed)
     if (why) return void refusedLines.push(`line ${index + 1}: ${why}: ${line.slice(0, 200)}`)
     const entry = parsed as LedgerEntry
@@ -208,7 +229,7 @@ function whyNotEvidence(entry: unknown): string | undefined {
       return !isUrl(e['url']) ? 'no URL' : e['role'] !== undefined && !isAuthChoice(e['role']) ? 'an unknown role' : undefined
     case 'profile':
       if (!isFullAccessRole(e['role'])) return 'not a role whose profile the run reads'
-      if (typeof e['field'] !== 'string' || !PROFILE_FIELDS.includes(e['field'])) return 'not a profile field of §2.6'
+      if (typeof e['field'] !== 'string' || !EDITABLE_PROFILE_FIELDS.includes(e['field'])) return 'not a profile field §2.6 marks editable'
       return isPlainValue(e['value']) ? undefined : 'not a plain value'
     case 'profile-restored':
       return isFullAccessRole(e['role']) && typeof e['field'] === 'string' ? undefined : 'not a role and field'
@@ -216,7 +237,7 @@ function whyNotEvidence(entry: unknown): string | undefined {
       const requests = e['requests']
       if (!Array.isArray(requests)) return 'no requests'
       const kept = legacyProfileRestores(requests as RestoreRequest[])
-      return kept.length === requests.length ? undefined : 'a request that is not a PUT of §2.6 profile fields is never replayed'
+      return kept.length === requests.length ? undefined : 'a request that is not a PUT of editable §2.6 profile fields is never replayed'
     }
     case 'restored':
     case 'closed':
@@ -245,7 +266,7 @@ function legacyProfileRestores(requests: readonly RestoreRequest[]): ProfileRest
     }
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return []
     const entries = Object.entries(body)
-    if (!entries.every(([field, value]) => PROFILE_FIELDS.includes(field) && isPlainValue(value))) return []
+    if (!entries.every(([field, value]) => EDITABLE_PROFILE_FIELDS.includes(field) && isPlainValue(value))) return []
     return [{ role: request.role, fields: Object.fromEntries(entries) as ProfileRestore['fields'] }]
   })
 }
@@ -262,9 +283,8 @@ function isFullAccessRole(value: unknown): value is TokenRole {
   return typeof value === 'string' && (FULL_ACCESS_ROLES as readonly string[]).includes(value)
 }
 
-function readEntries(file: string): { entry: unknown; line: string }[] {
-  return readFileSync(file, 'utf8')
-    .split('\n')
+function parseLines(lines: readonly string[]): { entry: unknown; line: string }[] {
+  return lines
     .filter((line) => line.trim() !== '')
     .flatMap((line) => {
       try {

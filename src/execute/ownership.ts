@@ -58,13 +58,15 @@ export async function proveCreated(context: RunContext, location: string, role: 
   const notes = read.body['notes']
   const marker = context.run.marker
   if (!sent.markerSent) return { kind: 'disproven', reason: 'the create did not send the run marker, so no read can prove the activity the run\'s own' }
-  if (typeof notes !== 'string' || notes === '') return { kind: 'disproven', rule: RULE.createRecords, reason: 'the activity read there has no notes, so not the run marker the create sent' }
-  if (!notes.includes(marker)) return { kind: 'disproven', rule: RULE.createLocation, reason: `the activity read there does not carry the run marker ${marker} in its notes: it is another activity` }
   const start = startTimeOf(read.body)
   const sentYear = sent.startTime === undefined ? undefined : /\b\d{4}\b/.exec(sent.startTime)?.[0]
-  if (sentYear !== undefined && start !== undefined && !start.includes(sentYear)) {
-    return { kind: 'disproven', rule: RULE.createRecords, reason: `the activity read there starts ${JSON.stringify(start)}, not in ${sentYear} as the create sent` }
-  }
+  const otherYear = sentYear !== undefined && start !== undefined && !start.includes(sentYear)
+  const hasMarker = typeof notes === 'string' && notes.includes(marker)
+  // Without the marker, a start in another year shows another activity; with it, this one recorded the start wrong.
+  if (!hasMarker && otherYear) return { kind: 'disproven', rule: RULE.createLocation, reason: `the activity read there starts ${JSON.stringify(start)} and does not carry the run marker: it is another activity` }
+  if (typeof notes !== 'string' || notes === '') return { kind: 'disproven', rule: RULE.createRecords, reason: 'the activity read there has no notes, so not the run marker the create sent' }
+  if (!hasMarker) return { kind: 'disproven', rule: RULE.createLocation, reason: `the activity read there does not carry the run marker ${marker} in its notes: it is another activity` }
+  if (otherYear) return { kind: 'disproven', rule: RULE.createRecords, reason: `the activity read there starts ${JSON.stringify(start)}, not in ${sentYear} as the create sent` }
   return { kind: 'proven', url: target }
 }
 

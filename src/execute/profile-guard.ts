@@ -1,6 +1,6 @@
 import type { AuthChoice, TokenRole } from '../model/scenario.js'
 import { PROFILE_PATH } from '../spec/paths.js'
-import { PROFILE_FIELDS } from '../spec/profile-fields.js'
+import { EDITABLE_PROFILE_FIELDS } from '../spec/profile-fields.js'
 import { mediaTypeOf } from '../spec/representations.js'
 import { FULL_ACCESS_ROLES } from '../spec/token-roles.js'
 import { resolveUrl } from './resolve-url.js'
@@ -34,19 +34,24 @@ export interface ProfileRestoreOutcome {
 
 type Snapshot = Readonly<Record<string, unknown>>
 
-export function createProfileGuard(): ProfileGuard {
+/**
+ * `reader`: the context the guard reads and restores with. It is the run's own, outside the lane
+ * gate of write-gate.ts: an exclusive scenario may wait for the first read while the gate holds
+ * every other scenario's writes, and an edit with nothing to change changes nothing it relies on.
+ */
+export function createProfileGuard(reader: RunContext): ProfileGuard {
   let snapshots: Promise<Map<TokenRole, Snapshot | string>> | undefined
   /** (role, field) pairs the run saw changed, and the fields any write touched. */
   const changed = new Set<string>()
   const touched = new Set<string>()
   const written = new Set<string>()
 
-  const takeSnapshots = (context: RunContext): Promise<Map<TokenRole, Snapshot | string>> =>
+  const takeSnapshots = (): Promise<Map<TokenRole, Snapshot | string>> =>
     (snapshots ??= (async () => {
       const read = new Map<TokenRole, Snapshot | string>()
       for (const role of FULL_ACCESS_ROLES) {
-        if (authorizationFor(role, context) === undefined) continue
-        read.set(role, await readProfile(context, role))
+        if (authorizationFor(role, reader) === undefined) continue
+        read.set(role, await readProfile(reader, role))
       }
       return read
     })())
@@ -54,15 +59,15 @@ export function createProfileGuard(): ProfileGuard {
   return {
     async beforeWrite(context, role, body) {
       const fields = fieldsOf(body)
-      const found = await takeSnapshots(context)
+      const found = await takeSnapshots()
       if (fields.length === 0) return undefined // an edit with nothing to change: the read of §4 rule 8
       const own = typeof role === 'string' ? found.get(role as TokenRole) : undefined
       if (own === undefined) return undefined // a token without full access: its edit is refused (§5 rule 3), nothing to restore
       if (typeof own === 'string') return `the profile could not be read before changing it (${own}), so the change could not be undone: not sent`
       const absent = fields.filter((field) => !(field in own))
       if (absent.length > 0) return `the server's profile does not show ${absent.join(', ')} (§2.6 lists the fields without making one required), so the suite does not edit ${absent.length === 1 ? 'it' : 'them'}: a value it did not see could not be set back`
-      const unlisted = fields.filter((field) => !PROFILE_FIELDS.includes(field))
-      if (unlisted.length > 0) return `${unlisted.join(', ')} ${unlisted.length === 1 ? 'is' : 'are'} not among the profile fields of §2.6, so the suite does not edit ${unlisted.length === 1 ? 'it' : 'them'}`
+      const unlisted = fields.filter((field) => !EDITABLE_PROFILE_FIELDS.includes(field))
+      if (unlisted.length > 0) return `§2.6 marks only ${EDITABLE_PROFILE_FIELDS.join(', ')} editable, so the suite does not edit ${unlisted.join(', ')}: a restore sets back only editable fields`
       for (const field of fields) {
         if (written.has(field)) continue
         written.add(field)

@@ -51,7 +51,18 @@ export function createScrub(secrets: Iterable<readonly [string, string]>, fieldP
   const byName = (text: string): string =>
     !CREDENTIAL_WORD.test(text) ? text : text.replace(CREDENTIAL_PAIR, (match, pairName: string | undefined, jsonName: string | undefined) => (pairName !== undefined ? `${pairName}${fieldPlaceholder}` : jsonName !== undefined ? `${jsonName}${fieldPlaceholder}"` : match))
   const byValue = createScrubByValue(secrets)
-  return (text) => byName(byValue(text))
+  return (text) => withoutUserinfo(byName(byValue(text)), fieldPlaceholder)
+}
+
+/** `scheme://user:password@host`: the userinfo of a URL, whatever its length (RFC 3986 §3.2.1). */
+const URL_USERINFO = /(\b[A-Za-z][A-Za-z0-9+.-]*:\/\/)(?!\[REDACTED)[^/?#@\s"'<>]+@/g
+
+/**
+ * Credentials in a URL (`--base-url http://user:password@staging`, a `proxy --target`, a link a server
+ * sent) are secrets like tokens: the userinfo is replaced wherever a URL is written.
+ */
+export function withoutUserinfo(text: string, placeholder = '[REDACTED]'): string {
+  return text.includes('@') ? text.replace(URL_USERINFO, `$1${placeholder}@`) : text
 }
 
 function createScrubByValue(secrets: Iterable<readonly [string, string]>): Scrub {

@@ -1,5 +1,8 @@
-/**
- * The fields of the Profile representation (§2.6), in the spec's order. The closed list of what a
- * profile restore may set: `fitconform cleanup` rebuilds a restore from a ledger only with these.
- */
+/** The fields of the Profile representation (§2.6), in the spec's order. */
 export const PROFILE_FIELDS: readonly string[] = ['name', 'location', 'athlete_type', 'gender', 'birthday', 'elite', 'profile', 'small_picture', 'normal_picture', 'medium_picture', 'large_picture']
+
+/**
+ * The profile fields §2.6 marks editable: the only ones the suite changes, and so the only ones a
+ * restore ever sets (the closed list `fitconform cleanup` rebuilds restores from).
+ */
+export const EDITABLE_PROFILE_FIELDS: readonly string[] = ['athlete_type']
