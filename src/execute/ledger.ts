@@ -266,7 +266,7 @@ function legacyProfileRestores(requests: readonly RestoreRequest[]): ProfileRest
     }
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return []
     const entries = Object.entries(body)
-    if (!entries.every(([field, value]) => EDITABLE_PROFILE_FIELDS.includes(field) && isPlainValue(value))) return []
+    if (entries.length === 0 || !entries.every(([field, value]) => EDITABLE_PROFILE_FIELDS.includes(field) && isPlainValue(value))) return []
     return [{ role: request.role, fields: Object.fromEntries(entries) as ProfileRestore['fields'] }]
   })
 }

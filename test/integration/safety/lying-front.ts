@@ -58,8 +58,9 @@ export async function startLyingAccount(bugs: Bugs = {}): Promise<LyingAccount> 
         const headers: Record<string, string> = {}
         for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === 'string' && name !== 'host' && name !== 'content-length' && name !== 'connection') headers[name] = value
         const send = (answer: { status: number; headers: Record<string, string>; body: string }): void => {
-          const { 'content-length': _length, ...rest } = answer.headers
-          outgoing.writeHead(answer.status, rest).end(answer.body)
+          // A HEAD answer keeps the length of the GET it stands for; any other is measured again (a lie may have changed the body).
+          const { 'content-length': length, ...rest } = answer.headers
+          outgoing.writeHead(answer.status, method === 'HEAD' && length !== undefined ? { ...rest, 'content-length': length } : rest).end(answer.body)
         }
         if (method === 'DELETE' && /^\/fitnessActivities\/?$/.test(pathname) && bugs.collectionDeleteClears) {
           const feed = await forward('GET', '/fitnessActivities?pageSize=1000', { authorization: headers['authorization'] ?? '', accept: FEED })

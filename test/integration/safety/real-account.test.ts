@@ -2,6 +2,7 @@ import { mkdtemp, readdir, rm, symlink, unlink } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { request } from 'undici'
 import { afterEach, describe, expect, it } from 'vitest'
 import { loadSuites } from '../../../src/load/load-suites.js'
 import type { RunResult } from '../../../src/model/result.js'
@@ -30,8 +31,9 @@ interface Ran {
   readonly after: string
 }
 
-async function runOn(bugs: Bugs, paths: readonly string[], options: { grep?: RegExp; onLedgerDir?: (dir: string) => void } = {}): Promise<Ran> {
+async function runOn(bugs: Bugs, paths: readonly string[], options: { grep?: RegExp; onLedgerDir?: (dir: string) => void; before?: (account: LyingAccount) => Promise<void> } = {}): Promise<Ran> {
   account = await startLyingAccount(bugs)
+  await options.before?.(account)
   ledgerDir = await mkdtemp(join(tmpdir(), 'fitconform-real-account-'))
   options.onLedgerDir?.(ledgerDir)
   const before = await account.snapshot()
@@ -142,4 +144,27 @@ describe('a ledger that cannot be written', () => {
     expect(ran.result.diagnostics.filter((d) => d.code === 'E_INTERNAL')).toEqual([])
     expect(JSON.stringify(ran.result)).not.toContain('E_INTERNAL')
   })
+})
+
+describe('the run\'s own days held nothing before it', () => {
+  it('moves off far years that hold a running log (1980–1999), judges no day that held data, and touches none of it', async () => {
+    const importLog = async (front: LyingAccount): Promise<void> => {
+      for (const token of [front.backend.tokens.token, front.backend.tokens.otherToken]) {
+        for (let year = 1980; year <= 1999; year++) {
+          for (const month of [3, 9, 11]) {
+            const start = new Date(Date.UTC(year, month - 1, 15, 7, 0, 0)).toUTCString().replace(' GMT', '')
+            const answer = await request(`${front.backend.url}/fitnessActivities`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/vnd.com.service.NewFitnessActivity+json' }, body: JSON.stringify({ type: 'Running', equipment: 'None', start_time: start, notes: 'imported from my old running log' }) })
+            await answer.body.dump()
+            expect(answer.statusCode).toBe(201)
+          }
+        }
+      }
+    }
+    const ran = await runOn({}, ['permissions', 'scopes/start-time-scopes.yaml', 'activity/lifecycle.yaml'], { before: importLog })
+    expect(ran.after).toBe(ran.before)
+    expect(ran.result.cleanup?.notes?.join(' ')).toMatch(/holds activities on this account .*the run uses 19[67]\d instead/)
+    expect(ran.result.scenarios.filter((s) => s.status === 'failed').map((s) => `${s.id}: ${JSON.stringify([...s.steps, ...s.cleanup].filter((step) => step.status !== 'passed' && step.status !== 'skipped').map((step) => [step.name, step.error?.message, step.assertions.filter((a) => !a.ok).map((a) => a.message)]))}`)).toEqual([])
+    expect(ran.result.summary.failed).toBe(0)
+    expect(ran.result.diagnostics).toEqual([])
+  }, 120_000)
 })
