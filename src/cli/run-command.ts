@@ -111,7 +111,9 @@ export async function runCommand(paths: readonly string[], flags: RunFlags, scre
 export function cleanupLine(cleanup: CleanupSummary): string {
   const swept = cleanup.swept > 0 ? `; ${cleanup.swept} more found by the run marker and deleted` : ''
   const open = cleanup.openLedger ? `; NOT everything was undone: run \`fitconform cleanup\` (ledger ${cleanup.openLedger})` : ''
-  return `Account changes: created ${cleanup.created}, deleted ${cleanup.deleted}; changed ${cleanup.changed}, restored ${cleanup.restored}${swept}${open}`
+  const notRestored = cleanup.notRestored && cleanup.notRestored.length > 0 ? `; NOT restored: ${cleanup.notRestored.join('; ')}` : ''
+  const notes = cleanup.notes && cleanup.notes.length > 0 ? `\n${cleanup.notes.join('\n')}` : ''
+  return `Account changes: created ${cleanup.created}, deleted ${cleanup.deleted}; changed ${cleanup.changed}, restored ${cleanup.restored}${notRestored}${swept}${open}${notes}`
 }
 
 /** `--tag smoke, --grep "feeds?"` (of 120 scenarios loaded): what selected nothing. */
