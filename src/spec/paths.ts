@@ -37,19 +37,18 @@ export function activityUrlUnder(url: string, base: URL): string | undefined {
 
 /** True when `url` is the profile under the base URL: the one other thing a restore may write. */
 export function isProfileUrlUnder(url: string, base: URL): boolean {
-  try {
-    const parsed = new URL(url)
-    return parsed.origin === base.origin && parsed.pathname === `${base.pathname.replace(/\/+$/, '')}${PROFILE_PATH}`
-  } catch {
-    return false
-  }
+  return isPathUnder(url, base, PROFILE_PATH)
 }
 
 /** True when `url` is the activity feed under the base URL (any query): the one place a create goes. */
 export function isFeedUrlUnder(url: string, base: URL): boolean {
+  return isPathUnder(url, base, FEED_PATH)
+}
+
+function isPathUnder(url: string, base: URL, path: string): boolean {
   try {
     const parsed = new URL(url)
-    return parsed.origin === base.origin && parsed.pathname === `${base.pathname.replace(/\/+$/, '')}${FEED_PATH}`
+    return parsed.origin === base.origin && parsed.pathname === `${base.pathname.replace(/\/+$/, '')}${path}`
   } catch {
     return false
   }
