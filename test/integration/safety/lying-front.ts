@@ -12,9 +12,12 @@ import { startLoopbackServer, type LoopbackServer } from '../../helpers/loopback
 export interface Bugs {
   /** The Location of a create names the user's newest existing activity ("the new id" found by start time). */
   readonly locationNamesNewest?: boolean | ((createIndex: number) => boolean)
-  /** The Location of a create has an empty id: `/fitnessActivities/`. */
-  readonly emptyIdLocation?: boolean
-  /** DELETE of the collection deletes every activity of the user. */
+  /** The Location of a create has an empty id (`/fitnessActivities/`): on every create, or on those the function picks. */
+  readonly emptyIdLocation?: boolean | ((createIndex: number) => boolean)
+  /**
+   * DELETE of the collection (`/fitnessActivities/`) deletes every activity of the user; its other
+   * methods act on the newest created activity (the empty id taken as "the latest").
+   */
   readonly collectionDeleteClears?: boolean
   /** Profiles are shown without athlete_type (the stored value stays). */
   readonly profileHidesAthleteType?: boolean
@@ -40,6 +43,7 @@ const FEED = 'application/vnd.com.service.FitnessActivityFeed+json'
 export async function startLyingAccount(bugs: Bugs = {}): Promise<LyingAccount> {
   const backend = await startReferenceServer()
   let creates = 0
+  let latestCreated: string | undefined
   const forward = async (method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: Record<string, string>; body: string }> => {
     const response = await request(`${backend.url}${path}`, { method: method as 'GET', headers, ...(body !== undefined && body !== '' ? { body } : {}) })
     const text = await response.body.text()
@@ -67,17 +71,22 @@ export async function startLyingAccount(bugs: Bugs = {}): Promise<LyingAccount> 
           for (const item of (JSON.parse(feed.body) as { items: { uri: string }[] }).items) await forward('DELETE', `/fitnessActivities/${item.uri.split('/').pop()}`, { authorization: headers['authorization'] ?? '' })
           return void outgoing.writeHead(204).end()
         }
+        if (/^\/fitnessActivities\/$/.test(pathname) && bugs.collectionDeleteClears && latestCreated) {
+          return send(await forward(method, latestCreated + path.slice(pathname.length), headers, text))
+        }
         if (method === 'POST' && pathname === '/fitnessActivities') {
           const index = creates++
           bugs.onCreate?.(index)
           const newest = await forward('GET', '/fitnessActivities?pageSize=1', { authorization: headers['authorization'] ?? '', accept: FEED })
           const answer = await forward(method, path, headers, text)
+          if (answer.status === 201) latestCreated = answer.headers['location']
           const lies = typeof bugs.locationNamesNewest === 'function' ? bugs.locationNamesNewest(index) : bugs.locationNamesNewest
           if (answer.status === 201 && lies && newest.status === 200) {
             const uri = (JSON.parse(newest.body) as { items: { uri: string }[] }).items[0]?.uri
             if (uri) answer.headers['location'] = `/fitnessActivities/${uri.split('/').pop()}`
           }
-          if (answer.status === 201 && bugs.emptyIdLocation) answer.headers['location'] = '/fitnessActivities/'
+          const emptyId = typeof bugs.emptyIdLocation === 'function' ? bugs.emptyIdLocation(index) : bugs.emptyIdLocation
+          if (answer.status === 201 && emptyId) answer.headers['location'] = '/fitnessActivities/'
           return send(answer)
         }
         if (method === 'PUT' && pathname === '/profile') {
