@@ -9,7 +9,7 @@ import { ACTIVITY_PATH_SHAPE, FEED_PATH, PROFILE_PATH, activityUrlUnder, isFeedU
  *
  * - POST to the feed (§4 endpoint 4): a create. The collection is never any other write's target.
  * - PUT to the profile (§4 endpoint 6): the runner's profile guard decides what goes in it.
- * - PUT, POST or DELETE to `/fitnessActivities/<one non-empty id>` once that activity was *admitted*:
+ * - PUT, POST or DELETE to one activity (`<feed>/<one non-empty id>`) once it was *admitted*:
  *   proven the run's own by a read made before any write of the run to it (ownership.ts). A marker
  *   the run wrote by an edit never proves anything, because an edit never reaches an activity that
  *   was not admitted first.

@@ -59,8 +59,10 @@ export function createProfileGuard(reader: RunContext): ProfileGuard {
   return {
     async beforeWrite(context, role, body) {
       const fields = fieldsOf(body)
+      // An edit with nothing to change is the read of §4 rule 8; a body that is no JSON object names no field it could change knowingly.
+      if (fields.length === 0 && body !== undefined && isEmptyObject(body)) return undefined
       const found = await takeSnapshots()
-      if (fields.length === 0) return undefined // an edit with nothing to change: the read of §4 rule 8
+      if (fields.length === 0) return undefined
       const own = typeof role === 'string' ? found.get(role as TokenRole) : undefined
       if (own === undefined) return undefined // a token without full access: its edit is refused (§5 rule 3), nothing to restore
       if (typeof own === 'string') return `the profile could not be read before changing it (${own}), so the change could not be undone: not sent`
@@ -115,6 +117,15 @@ function fieldsOf(body: string | undefined): string[] {
     return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? Object.keys(parsed) : []
   } catch {
     return []
+  }
+}
+
+function isEmptyObject(body: string): boolean {
+  try {
+    const parsed = JSON.parse(body) as unknown
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && Object.keys(parsed).length === 0
+  } catch {
+    return false
   }
 }
 
