@@ -1,3 +1,4 @@
+import { withoutUserinfo } from '../../src/shared/secrets.js'
 import { readFileSync } from 'node:fs'
 import { REDACT_KEY_ENV } from '../proxy-defaults.js'
 import { startProxy } from '../proxy-server.js'
@@ -80,7 +81,7 @@ export async function runProxyCommand(options: ProxyCommandOptions, io: CommandI
     io.err(`error: ${listenErrorMessage(err, { host, port: options.port ?? 0 }) ?? `cannot start the proxy: ${(err as Error).message}`}`)
     return EXIT.usage
   }
-  io.out(`fitconform proxy listening on ${proxy.url} → ${options.target.href}${options.record === undefined ? '' : `, recording to ${options.record}`}`)
+  io.out(`fitconform proxy listening on ${proxy.url} → ${withoutUserinfo(options.target.href)}${options.record === undefined ? '' : `, recording to ${options.record}`}`)
   options.onReady?.(proxy.url)
   await waitForStop(options.signal)
   await proxy.close()

@@ -38,12 +38,14 @@ export async function cleanupCommand(flags: RunFlags, screen: Screen = processSc
   let failed = false
   for (const work of open) {
     const { outcome, clean } = await cleanUpLedger(work, { baseUrl, tokens: options.tokens, timeoutMs: options.timeoutMs, insecure: options.insecure, ...(options.ca ? { ca: options.ca } : {}), redact })
+    // A ledger is evidence, never authority: a line that is not of the run's own shapes is listed, and fails the cleanup.
+    for (const line of work.refusedLines) screen.err(redact(`  refused ledger line (nothing done for it): ${line}\n`))
     for (const item of outcome.notProvenOurs) screen.err(redact(`  refused (not proven ours, nothing sent): ${item.url}: ${item.reason}\n`))
     for (const item of outcome.leftBehind) screen.err(redact(`  left behind: ${item.url}: ${item.reason}\n`))
     for (const item of outcome.found) screen.err(redact(`  found by the run marker and deleted: ${item.url}: ${item.reason}\n`))
     for (const problem of outcome.problems) screen.err(redact(`  ${problem}\n`))
     screen.out(
-      redact(`${work.file}: deleted ${outcome.deleted} of ${work.toDelete.length}, restored ${outcome.restored} of ${work.toRestore.length}, ${outcome.swept} more found by the run marker and deleted, ${outcome.notProvenOurs.length} refused as not proven ours, ${outcome.leftBehind.length} left behind\n`),
+      redact(`${work.file}: deleted ${outcome.deleted} of ${work.toDelete.length}, restored ${outcome.restored} of ${work.toRestore.length}, ${outcome.swept} more found by the run marker and deleted, ${outcome.notProvenOurs.length} refused as not proven ours, ${outcome.leftBehind.length} left behind${work.refusedLines.length > 0 ? `, ${work.refusedLines.length} ledger line(s) refused` : ''}\n`),
     )
     if (!clean) failed = true
   }

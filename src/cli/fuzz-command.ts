@@ -1,3 +1,4 @@
+import { withoutUserinfo } from '../shared/secrets.js'
 import { ConformanceError, toDiagnostic, type Diagnostic } from '../model/diagnostic.js'
 import { loadRules } from '../load/load-rules.js'
 import { createMultiplexer } from '../report/multiplexer.js'
@@ -48,7 +49,7 @@ export async function fuzzCommand(flags: FuzzFlags, screen: Screen = processScre
   try {
     let target: FuzzTarget
     if (options.baseUrl) {
-      target = { baseUrl: options.baseUrl, tokens: options.tokens, label: options.baseUrl.toString() }
+      target = { baseUrl: options.baseUrl, tokens: options.tokens, label: withoutUserinfo(options.baseUrl.toString()) }
     } else {
       embedded = await startEmbeddedTarget()
       target = embedded.target

@@ -1,3 +1,4 @@
+import { withoutUserinfo } from '../shared/secrets.js'
 import { join, relative } from 'node:path'
 import { ConformanceError, toDiagnostic, type Diagnostic } from '../model/diagnostic.js'
 import type { CleanupSummary } from '../model/result.js'
@@ -59,7 +60,7 @@ export async function runCommand(paths: readonly string[], flags: RunFlags, scre
   try {
     let target: ConformanceTarget
     if (options.baseUrl) {
-      target = { baseUrl: options.baseUrl, tokens: options.tokens, label: options.baseUrl.toString() }
+      target = { baseUrl: options.baseUrl, tokens: options.tokens, label: withoutUserinfo(options.baseUrl.toString()) }
     } else {
       embedded = await startEmbeddedTarget()
       target = embedded.target
@@ -112,7 +113,9 @@ export async function runCommand(paths: readonly string[], flags: RunFlags, scre
 export function cleanupLine(cleanup: CleanupSummary): string {
   const swept = cleanup.swept > 0 ? `; ${cleanup.swept} more found by the run marker and deleted` : ''
   const open = cleanup.openLedger ? `; NOT everything was undone: run \`fitconform cleanup\` (ledger ${cleanup.openLedger})` : ''
-  return `Account changes: created ${cleanup.created}, deleted ${cleanup.deleted}; changed ${cleanup.changed}, restored ${cleanup.restored}${swept}${open}`
+  const notRestored = cleanup.notRestored && cleanup.notRestored.length > 0 ? `; NOT restored: ${cleanup.notRestored.join('; ')}` : ''
+  const notes = cleanup.notes && cleanup.notes.length > 0 ? `\n${cleanup.notes.join('\n')}` : ''
+  return `Account changes: created ${cleanup.created}, deleted ${cleanup.deleted}; changed ${cleanup.changed}, restored ${cleanup.restored}${notRestored}${swept}${open}${notes}`
 }
 
 /** `--tag smoke, --grep "feeds?"` (of 120 scenarios loaded): what selected nothing. */

@@ -2,6 +2,7 @@ import type { TokenRole } from '../model/scenario.js'
 import { DEFAULT_CONFIG_VALUES } from '../spec/config-defaults.js'
 import { createHttpClient } from './http-client.js'
 import { openLedger, type OpenWork } from './ledger.js'
+import { createOwnershipGate } from './ownership-gate.js'
 import type { Redactor } from './redact.js'
 import type { RunContext } from './run-context.js'
 import { undoOpenWork, type UndoOutcome } from './undo.js'
@@ -21,14 +22,19 @@ export interface LedgerCleanupSettings {
  * and closes the ledger when nothing is left (nothing refused, left behind or failed).
  */
 export async function cleanUpLedger(work: OpenWork, settings: LedgerCleanupSettings): Promise<{ readonly outcome: UndoOutcome; readonly clean: boolean }> {
-  const client = createHttpClient({ timeoutMs: settings.timeoutMs, insecure: settings.insecure, ...(settings.ca ? { ca: settings.ca } : {}) })
+  const raw = createHttpClient({ timeoutMs: settings.timeoutMs, insecure: settings.insecure, ...(settings.ca ? { ca: settings.ca } : {}) })
   const ledger = openLedger(work.file, settings.redact)
+  // Nothing is admitted until a read proves it the run's own (undo.ts): a ledger line alone opens no write.
+  const ownership = createOwnershipGate(settings.baseUrl)
+  const client = ownership.guard(raw)
   const context: RunContext = {
     baseUrl: settings.baseUrl,
     tokens: settings.tokens,
     client,
+    ownership,
     timeoutMs: settings.timeoutMs,
     strict: false,
+    // readOpenWork keeps a run line only with a run-shaped marker and a far year in range; without one nothing is swept.
     run: { id: work.run?.runId ?? 'unknown', marker: work.run?.marker ?? '', farYear: work.run?.farYear ?? 0, now: Date.now() },
     config: DEFAULT_CONFIG_VALUES,
     redact: settings.redact,
@@ -37,10 +43,10 @@ export async function cleanUpLedger(work: OpenWork, settings: LedgerCleanupSetti
   }
   try {
     const outcome = await undoOpenWork(work, context)
-    const clean = outcome.problems.length === 0 && outcome.notProvenOurs.length === 0 && outcome.leftBehind.length === 0
+    const clean = outcome.problems.length === 0 && outcome.notProvenOurs.length === 0 && outcome.leftBehind.length === 0 && work.refusedLines.length === 0
     if (clean) ledger.record({ type: 'closed' })
     return { outcome, clean }
   } finally {
-    await client.close()
+    await raw.close()
   }
 }

@@ -4,7 +4,7 @@ import { RESULT_SCHEMA_VERSION, type PollingSummary, type RunResult, type Scenar
 import type { Rule, Scenario, TokenRole } from '../model/scenario.js'
 import { createFinalizer } from './finalize-run.js'
 import { createHttpClient } from './http-client.js'
-import { createLedger } from './ledger.js'
+import { guardRun } from './guard-run.js'
 import { finishCleanup } from './finish-cleanup.js'
 import { createRunValues } from './run-values.js'
 import { createRedactor } from './redact.js'
@@ -95,9 +95,9 @@ export async function runConformance(
     const unreachable = await preflight(probeContext)
     if (unreachable) return { kind: 'unreachable', diagnostic: unreachable }
     // Only now, with a server there, is there anything to write down.
-    const ledger = settings.ledgerDir ? createLedger(settings.ledgerDir, run.id, probeContext.redact) : undefined
-    ledger?.record({ type: 'run', runId: run.id, marker: run.marker, farYear: run.farYear, target: settings.target.baseUrl.toString(), at: startedAt.toISOString() })
-    const context: RunContext = { ...probeContext, ...(ledger ? { ledger } : {}) }
+    const guarded = await guardRun(probeContext, { ...(settings.ledgerDir ? { ledgerDir: settings.ledgerDir } : {}), writes: plan.order.some((scenario) => scenario.writes) })
+    if ('problem' in guarded) return { kind: 'unreachable', diagnostic: guarded.problem }
+    const { context } = guarded
     const view: RunPlanView = { target: settings.target.label, strict: settings.strict, rules, scenarios: plan.order.map(({ id, title, file, rules: r, tags }) => ({ id, title, file, rules: r, tags })), missingTokens: missingTokens(plan) }
     await reporter.onRunStart?.(view)
     // The survey judges the account as it is, so it runs before any scenario can write to it.
@@ -106,7 +106,7 @@ export async function runConformance(
     const wrote = results.some((result) => result.steps.some((step) => step.request !== undefined && step.request.method !== 'GET' && step.request.method !== 'HEAD'))
     // Only a POST can have created something whose Location never reached us.
     const posted = results.some((result) => result.steps.some((step) => step.request?.method === 'POST'))
-    const cleanup = await finishCleanup(context, { wrote, posted })
+    const cleanup = await finishCleanup(context, { wrote, posted, notes: guarded.notes })
     const polling = pollingSummary(context)
     // Redacted whole before it is finalized: cleanup messages and diagnostics name URLs a server chose (a Location may carry a token).
     // The step results in it were redacted as they ended: the redactor keeps those and walks only what is new around them.

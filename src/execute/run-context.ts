@@ -1,6 +1,8 @@
 import type { AuthChoice, TokenRole } from '../model/scenario.js'
 import type { HttpClient } from './http-exchange.js'
 import type { Ledger } from './ledger.js'
+import type { OwnershipGate } from './ownership-gate.js'
+import type { ProfileGuard } from './profile-guard.js'
 import type { Redactor } from './redact.js'
 
 /** Per-run values scenarios can read as `run.*` (docs/scenario-format.md). */
@@ -25,6 +27,13 @@ export interface RunContext {
   readonly redact: Redactor
   /** Aborted on SIGINT/SIGTERM: no new step starts, cleanup still runs. */
   readonly interrupted: AbortSignal
+  /**
+   * Every write passes it (its guard wraps `client`): only what the run proved its own is changed.
+   * Absent only in tools that send no write.
+   */
+  readonly ownership?: OwnershipGate
+  /** Reads every user's profile before the run's first profile write, and sets back what differs at the end. */
+  readonly profiles?: ProfileGuard
   /** Where every change is written down before the scenario moves on (absent in dry tools). */
   readonly ledger?: Ledger
   /** The run's polling budget (--max-polling), shared by every `eventually` step; absent: no cap. */

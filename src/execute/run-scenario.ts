@@ -4,9 +4,8 @@ import { TOKEN_ROLES } from '../model/scenario.js'
 import type { AssertionResult, ScenarioResult, StepResult } from '../model/result.js'
 import { ACTIVITY_PATH_SHAPE, PROFILE_PATH, activityUrlUnder, isProfileUrlUnder } from '../spec/paths.js'
 import { RULE } from '../spec/rule-ids.js'
-import { proveOwnership, stillThere } from './ownership.js'
+import { readActivity, stillThere } from './ownership.js'
 import type { ScenarioView } from '../model/reporter.js'
-import type { RestoreRequest } from './ledger.js'
 import type { RunContext } from './run-context.js'
 import { prepareRequest } from './send-request.js'
 import { rulesOf, runStep, type CreatedResource, type ScenarioState, type StepOutcome } from './run-step.js'
@@ -35,8 +34,11 @@ export async function runScenario(scenario: Scenario, context: RunContext, event
         skipReason = 'interrupted before it finished'
         break
       }
+      if (context.ownership?.stopped && step.request && step.request.method !== 'GET' && step.request.method !== 'HEAD') {
+        skipReason = `not finished: ${context.ownership.stopped}`
+        break
+      }
       if (step.cell && endedCell && isSameCell(step.cell, endedCell)) continue
-      if (step.request?.method === 'PUT' && scenario.cleanup.length > 0) recordRestore(scenario, state, context)
       const notSent = step.cell && unsentCellReason(step.cell, context)
       const outcome: StepOutcome = notSent ? { result: unsentStep(step, notSent) } : await runStep(step, state, context)
       const result = step.cell ? { ...outcome.result, cell: step.cell } : outcome.result
@@ -116,15 +118,15 @@ async function deleteOneCreated(scenario: Scenario, resource: CreatedResource, s
     return rule ? verdict('failed', { ok: false, rules: [rule], matcher: 'ownership', message }) : verdict('error', { ok: false, rules: [], matcher: 'ownership', message }, message)
   }
   const target = activityUrlUnder(resource.url, context.baseUrl)
-  if (!target) return notOurs(`the Location is not ${ACTIVITY_PATH_SHAPE} under ${context.baseUrl.toString()}`, RULE.createLocation)
-  const ownership = await proveOwnership(context, target, resource.auth)
-  if (ownership.kind === 'gone') {
+  // The create step already failed the rule its proof read disproved; here it only stays untouched.
+  if (!target) return notOurs(`the Location is not ${ACTIVITY_PATH_SHAPE} under ${context.baseUrl.toString()}`)
+  if (context.ownership && !context.ownership.isAdmitted(target)) return notOurs('it was not proven the run\'s own when it was created (see the create step)')
+  const read = await readActivity(context, target, resource.auth)
+  if (read.status === 404 || read.status === 410) {
     resource.deleted = true
     context.ledger?.record({ type: 'deleted', url: resource.url })
-    return verdict('passed', { ok: true, rules: [], matcher: 'ownership', message: `already gone: a read answered ${ownership.status}` })
+    return verdict('passed', { ok: true, rules: [], matcher: 'ownership', message: `already gone: a read answered ${read.status}` })
   }
-  if (ownership.kind === 'unknown') return notOurs(ownership.reason, undefined, true)
-  if (ownership.kind === 'not-ours') return notOurs(ownership.reason, resource.markerSent ? (ownership.notes === 'other' ? RULE.createLocation : RULE.createRecords) : undefined)
   const step: Step = {
     name,
     at: scenario.at,
@@ -174,7 +176,6 @@ async function runCleanupSteps(steps: readonly Step[], state: ScenarioState, con
     const notNeeded = result.error?.code === 'E_TEMPLATE_UNDEFINED'
     results.push(notNeeded ? { ...result, status: 'skipped', error: { ...result.error!, message: `not needed: ${result.error!.message}; there is nothing to restore` } } : result)
   }
-  if (steps.length > 0 && results.every((result) => result.status === 'passed' || result.status === 'skipped')) context.ledger?.record({ type: 'restored', scenario: state.scenarioId })
   return results
 }
 
@@ -193,40 +194,15 @@ async function refuseCleanupStep(step: Step, state: ScenarioState, context: RunC
   }
   if (isProfileUrlUnder(url, context.baseUrl)) return undefined
   const target = activityUrlUnder(url, context.baseUrl)
-  if (!target) {
-    const reason = `${step.request.method} to a URL that is neither ${PROFILE_PATH} nor ${ACTIVITY_PATH_SHAPE} under ${context.baseUrl.toString()}`
+  const refused = context.ownership?.refusal(step.request.method, url) ?? (target ? undefined : `${step.request.method} to a URL that is neither ${PROFILE_PATH} nor ${ACTIVITY_PATH_SHAPE} under ${context.baseUrl.toString()}`)
+  if (refused || !target) {
+    const reason = refused ?? 'not an activity'
     context.ledger?.record({ type: 'refused', url, reason })
     return { status: 'error', message: `not proven ours, nothing sent: ${url}: ${reason}` }
   }
-  const ownership = await proveOwnership(context, target, step.request.auth)
-  if (ownership.kind === 'ours') return undefined
-  if (ownership.kind === 'not-ours') {
-    context.ledger?.record({ type: 'refused', url, reason: ownership.reason })
-    return { status: 'error', message: `not proven ours, nothing sent: ${url}: ${ownership.reason}` }
-  }
-  return { status: 'skipped', message: `not needed: ${ownership.kind === 'gone' ? `a read answered ${ownership.status}` : ownership.reason}, so there is nothing of the run's there to change` }
-}
-
-/**
- * Before a step changes an existing value, write down how the scenario's cleanup would restore it,
- * rendered with what is known now: `fitconform cleanup` can replay it after a hard kill (and proves
- * each target again before it sends anything).
- */
-function recordRestore(scenario: Scenario, state: ScenarioState, context: RunContext): void {
-  if (!context.ledger) return
-  const scope = { ...state.variables, run: context.run, config: context.config }
-  const requests: RestoreRequest[] = []
-  for (const step of scenario.cleanup) {
-    if (!step.request) continue
-    try {
-      const { outgoing } = prepareRequest(step.request, scope, context)
-      const headers = Object.fromEntries(Object.entries(outgoing.headers).filter(([name]) => name !== 'authorization'))
-      requests.push({ method: outgoing.method, url: outgoing.url, role: step.request.auth, headers, ...(outgoing.body !== undefined ? { body: outgoing.body } : {}) })
-    } catch {
-      return // a value the restore needs is not known yet: nothing to restore either
-    }
-  }
-  if (requests.length > 0) context.ledger.record({ type: 'restore', scenario: scenario.id, requests })
+  const read = await readActivity(context, target, step.request.auth)
+  if (read.status === 200) return undefined
+  return { status: 'skipped', message: `not needed: a read answered ${read.status}, so there is nothing of the run's there to change` }
 }
 
 /** Why a matrix cell sends nothing: the spec leaves it open, or its credential's token was not given. */

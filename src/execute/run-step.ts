@@ -15,6 +15,8 @@ import { checkSchema } from './schema-check.js'
 import { clockInstant, sendUntilServerDateAfter } from './server-clock-wait.js'
 import { prepareRequest, responseScope, sendWithRetry, type PreparedRequest } from './send-request.js'
 import { resolveUrl } from './resolve-url.js'
+import { proveCreated } from './ownership.js'
+import { isProfileUrlUnder } from '../spec/paths.js'
 import { transportDiagnostic } from './transport-error.js'
 
 const MAX_RECORDED_BODY = 64 * 1024
@@ -78,9 +80,11 @@ async function attemptStep(step: Step, state: ScenarioState, context: RunContext
 
   const { outcome, attempts, clockResends, capped } = await sendUntilChecksPass(step, variables, context)
   const resent = clockResends > 0 ? { clockResends } : {}
+  if ('notSent' in outcome) return finish({ status: 'skipped', assertions: [], attempts: 0, skipReason: outcome.notSent }, outcome.notSent)
   // A body past --max-body-bytes blocks the step: not judged, no rule fails (the spec sets no size).
   if ('error' in outcome) {
-    const blocked = outcome.error.code === 'E_BODY_TOO_LARGE'
+    // A write the ownership gate refused was never sent: nothing to judge, and no rule of the server's fails for it.
+    const blocked = outcome.error.code === 'E_BODY_TOO_LARGE' || outcome.error.code === 'E_WRITE_REFUSED'
     return finish({ status: blocked ? 'blocked' : 'error', assertions: [], attempts, ...resent, error: outcome.error, ...(blocked ? { block: { reason: outcome.error.message, byRules: [] } } : {}), ...(outcome.prepared ? recordRequest(outcome.prepared, step) : {}) })
   }
 
@@ -93,8 +97,8 @@ async function attemptStep(step: Step, state: ScenarioState, context: RunContext
     state.variables['pages'] = pages
     for (const [name, values] of Object.entries(outcome.collected)) state.variables[name] = values
   }
-  register(step, scope, first, state, context)
-  const withHint = addRejectionHint(step, shown, assertions)
+  const proof = await register(step, scope, first, state, context)
+  const withHint = addRejectionHint(step, shown, [...assertions, ...proof])
   return finish(
     {
       // A skipIf that holds wins: the server took a branch the scenario cannot judge (e.g. it refuses an empty edit).
@@ -126,20 +130,20 @@ async function sendUntilChecksPass(step: Step, variables: Scope, context: RunCon
   const { outcome: firstOutcome, attempts: sent } = afterDate === undefined
     ? { outcome: await fetchPages(step, variables, context), attempts: 1 }
     : await parkerOf(context)(() => sendUntilServerDateAfter(
-      { send: () => fetchPages(step, variables, context), isFailure: (o) => 'error' in o, dateOf: (o) => ('error' in o ? undefined : o.first.response.headers['date']) },
+      { send: () => fetchPages(step, variables, context), isFailure: (o) => !('first' in o), dateOf: (o) => (!('first' in o) ? undefined : o.first.response.headers['date']) },
       { afterMs: clockInstant(afterDate, variables), signal: context.interrupted },
     ))
   const clockResends = sent - 1
-  if ('error' in firstOutcome || !step.eventually) return { outcome: firstOutcome, attempts: 1, clockResends, capped: false }
+  if (!('first' in firstOutcome) || !step.eventually) return { outcome: firstOutcome, attempts: 1, clockResends, capped: false }
   const judgedOnce = firstOutcome.assertions.filter(isJudgedOnFirstAnswer)
-  const retryable = (outcome: Exclude<PagesOutcome, { error: Diagnostic }>): boolean => statusOf(outcome.assertions.filter((a) => !isJudgedOnFirstAnswer(a))) === 'failed'
+  const retryable = (outcome: Extract<PagesOutcome, { first: Exchange }>): boolean => statusOf(outcome.assertions.filter((a) => !isJudgedOnFirstAnswer(a))) === 'failed'
   if (statusOf(judgedOnce) === 'failed' || !retryable(firstOutcome)) return { outcome: firstOutcome, attempts: 1, clockResends, capped: false }
   const deadline = performance.now() + step.eventually.withinMs
   let outcome: PagesOutcome = firstOutcome
   let attempts = 1
   let capped = false
   const budget = context.polling
-  while (!('error' in outcome) && retryable(outcome) && performance.now() + step.eventually.everyMs <= deadline && !context.interrupted.aborted) {
+  while ('first' in outcome && retryable(outcome) && performance.now() + step.eventually.everyMs <= deadline && !context.interrupted.aborted) {
     if (budget && budget.spentMs + step.eventually.everyMs > budget.capMs) {
       capped = true
       budget.cappedSteps++
@@ -151,7 +155,7 @@ async function sendUntilChecksPass(step: Step, variables: Scope, context: RunCon
     outcome = await fetchPages(step, variables, context)
     if (budget) budget.spentMs += performance.now() - waited
   }
-  if ('error' in outcome) return { outcome, attempts, clockResends, capped }
+  if (!('first' in outcome)) return { outcome, attempts, clockResends, capped }
   // The first answer's status, media type and schema verdicts stand; the checks are the last answer's.
   return { outcome: { ...outcome, first: firstOutcome.first, assertions: [...judgedOnce, ...outcome.assertions.filter((a) => !isJudgedOnFirstAnswer(a))] }, attempts, clockResends, capped }
 }
@@ -209,6 +213,8 @@ function pollingCapNote(step: Step, context: RunContext): AssertionResult {
 
 type PagesOutcome =
   | { error: Diagnostic; prepared?: PreparedRequest }
+  /** The profile guard kept the request back: the step is skipped with this reason. */
+  | { notSent: string }
   | { first: Exchange; shown: Exchange; assertions: AssertionResult[]; pages: number; collected: Record<string, unknown[]> }
 
 /** One request, or with `follow` the walk over every page; checks apply to each page. */
@@ -228,6 +234,12 @@ async function fetchPages(step: Step, variables: Scope, context: RunContext): Pr
       // A URL taken from the server (Location, previous) that is not a URL: the server's fault, not a crash of ours.
       return { error: { code: 'E_BAD_URL', kind: 'error', message: `cannot build the request: ${(error as Error).message}`, at: step.at, hint: 'a link or Location the server sent earlier is not a valid URI reference' } }
     }
+    const refused = context.ownership?.refusal(prepared.outgoing.method, prepared.outgoing.url)
+    if (!refused && prepared.outgoing.method === 'PUT' && context.profiles && isProfileUrlUnder(prepared.outgoing.url, context.baseUrl)) {
+      const notSent = await context.profiles.beforeWrite(context, step.request!.auth, prepared.outgoing.body)
+      if (notSent) return { notSent }
+    }
+    if (refused) return { error: { code: 'E_WRITE_REFUSED', kind: 'error', message: `not sent: ${prepared.outgoing.method} ${prepared.outgoing.url}: ${refused}`, at: step.at, hint: 'nothing of the account was touched; see the create step\'s failure for why the activity is not proven the run\'s own' }, prepared }
     let response: IncomingResponse
     let rateLimited: boolean
     try {
@@ -294,25 +306,52 @@ function capture(step: Step, scope: Scope, state: ScenarioState): void {
   for (const [name, expression] of Object.entries(step.capture)) state.variables[name] = evaluateExpression(expression, scope)
 }
 
-/** Remembers what this step created (deleted at the end) and what it deleted (never deleted twice). */
-function register(step: Step, scope: Scope, exchange: Exchange, state: ScenarioState, context: RunContext): void {
+/**
+ * Remembers what this step created (deleted at the end) and what it deleted (never deleted twice).
+ * A create's Location is read at once, before anything of the run writes to it: only a read showing
+ * the run's marker and the create's start time admits it through the ownership gate. The checks this
+ * returns go with the create step: the rule the read disproves, or a warning when it proved nothing.
+ */
+async function register(step: Step, scope: Scope, exchange: Exchange, state: ScenarioState, context: RunContext): Promise<AssertionResult[]> {
   const request = step.request!
   if (request.method === 'DELETE' && exchange.response.status >= 200 && exchange.response.status < 300) {
     for (const resource of state.created) if (resource.url === exchange.prepared.outgoing.url) resource.deleted = true
     context.ledger?.record({ type: 'deleted', url: exchange.prepared.outgoing.url })
   }
-  if (!step.creates) return
+  if (!step.creates) return []
   const location = evaluateExpression(step.creates, scope)
-  if (typeof location !== 'string' || location === '') return
+  if (typeof location !== 'string' || location === '') return []
   let url: string
   try {
     url = resolveUrl(location, context.baseUrl).url
   } catch {
-    return // a Location that is not even a URI reference was already reported by the step's checks
+    return [] // a Location that is not even a URI reference was already reported by the step's checks
   }
-  const markerSent = context.run.marker !== '' && (exchange.prepared.outgoing.body?.includes(context.run.marker) ?? false)
+  const sentBody = exchange.prepared.outgoing.body
+  const markerSent = context.run.marker !== '' && (sentBody?.includes(context.run.marker) ?? false)
   state.created.push({ url, auth: request.auth, markerSent, deleted: false })
   context.ledger?.record({ type: 'created', url, role: request.auth, scenario: state.scenarioId })
+  if (!context.ownership) return []
+  const startTime = sentStartTime(sentBody)
+  const proof = await proveCreated(context, url, request.auth, { markerSent, ...(startTime !== undefined ? { startTime } : {}) })
+  if (proof.kind === 'proven') {
+    context.ownership.admit(proof.url)
+    return []
+  }
+  const message = `the Location ${url} is not proven this create's activity, so nothing of the run will write to it: ${proof.reason}`
+  if (proof.kind === 'disproven' && proof.rule) return [{ ok: false, severity: 'failure', rules: [proof.rule], target: 'headers.location', matcher: 'ownership', message, at: step.at }]
+  return [{ ok: false, severity: 'warning', rules: [], target: 'headers.location', matcher: 'ownership', message, at: step.at }]
+}
+
+/** The `start_time` a create's JSON body sent, if any. */
+function sentStartTime(body: string | undefined): string | undefined {
+  if (body === undefined) return undefined
+  try {
+    const parsed = JSON.parse(body) as { start_time?: unknown } | null
+    return typeof parsed?.start_time === 'string' ? parsed.start_time : undefined
+  } catch {
+    return undefined
+  }
 }
 
 function addRejectionHint(step: Step, exchange: Exchange, assertions: AssertionResult[]): AssertionResult[] {

@@ -1,11 +1,12 @@
-import type { AuthChoice } from '../model/scenario.js'
+import type { AuthChoice, TokenRole } from '../model/scenario.js'
 import type { CleanupItem } from '../model/result.js'
-import type { OpenWork, RestoreRequest } from './ledger.js'
+import type { OpenWork } from './ledger.js'
 import { activityIdsOfFeed, markerSweepReads } from '../spec/marker-sweep.js'
-import { ACTIVITY_PATH_SHAPE, PROFILE_PATH, activityPath, activityUrlUnder, isProfileUrlUnder } from '../spec/paths.js'
+import { ACTIVITY_PATH_SHAPE, activityPath, activityUrlUnder } from '../spec/paths.js'
 import { RULE } from '../spec/rule-ids.js'
 import { FULL_ACCESS_ROLES } from '../spec/token-roles.js'
-import { proveOwnership, stillThere } from './ownership.js'
+import { isFarYear, isRunMarker, proveByMarker, stillThere } from './ownership.js'
+import { readProfile, writeProfile } from './profile-guard.js'
 import { resolveUrl } from './resolve-url.js'
 import { authorizationFor, type RunContext } from './run-context.js'
 
@@ -22,8 +23,10 @@ export interface UndoOutcome {
 
 /**
  * Deletes and restores what a ledger still owes, then sweeps the run's marker. Used by `fitconform
- * cleanup`. Trusts no URL of the ledger: each must name an activity (or the profile) under the base
- * URL the user gave, and an activity must show the run's marker before anything is sent to it.
+ * cleanup`. The ledger is evidence, never authority: an activity URL must name one activity under
+ * the base URL the user gave, and a read must prove it the run's own (proveByMarker) before the
+ * ownership gate lets a DELETE out; a restore is rebuilt as a PUT of §2.6 profile fields to the
+ * profile under the base URL, never replayed; no GET or HEAD is ever sent because a line says so.
  */
 export async function undoOpenWork(work: OpenWork, context: RunContext): Promise<UndoOutcome> {
   const outcome: UndoOutcome = { deleted: 0, restored: 0, swept: 0, found: [], notProvenOurs: [], leftBehind: [], problems: [] }
@@ -34,25 +37,10 @@ export async function undoOpenWork(work: OpenWork, context: RunContext): Promise
     else if (result.kind === 'left-behind') outcome.leftBehind.push({ url, reason: result.reason })
     else if (result.kind === 'failed') outcome.problems.push(`DELETE ${url} answered ${result.status}`)
   }
-  for (const { scenario, requests } of work.toRestore) {
-    let ok = true
-    for (const request of requests) {
-      const refusal = await refuseRestore(context, request)
-      if (refusal) {
-        ok = false
-        outcome.notProvenOurs.push({ url: request.url, reason: refusal })
-        continue
-      }
-      const status = await send(context, request.method, request.url, request.role, request.headers, request.body)
-      if (typeof status !== 'number' || status >= 300) {
-        ok = false
-        outcome.problems.push(`restoring ${scenario}: ${request.method} ${request.url} answered ${status}`)
-      }
-    }
-    if (ok) {
-      outcome.restored++
-      context.ledger?.record({ type: 'restored', scenario })
-    }
+  for (const { role, fields } of work.toRestore) {
+    const result = await restoreProfile(context, role, fields)
+    if (result) outcome.problems.push(`NOT restored: ${role}'s profile: ${result}`)
+    else outcome.restored++
   }
   if (work.run) {
     const sweep = await sweepMarked(context, FULL_ACCESS_ROLES, { deleted: new Set(work.deletedUrls), leftBehind: new Set() })
@@ -74,13 +62,14 @@ async function deleteIfOurs(context: RunContext, url: string, role: AuthChoice):
   const target = activityUrlUnder(url, context.baseUrl)
   // Not written down as refused: the base URL may be mistyped, and the work stays owed for a later cleanup.
   if (!target) return { kind: 'refused', reason: `not ${ACTIVITY_PATH_SHAPE} under ${context.baseUrl.toString()}` }
-  const ownership = await proveOwnership(context, target, role)
+  const ownership = await proveByMarker(context, target, role)
   if (ownership.kind === 'gone') {
     context.ledger?.record({ type: 'deleted', url })
     return { kind: 'gone' }
   }
   if (ownership.kind === 'unknown') return { kind: 'refused', reason: ownership.reason }
   if (ownership.kind === 'not-ours') return refuse(context, url, ownership.reason)
+  context.ownership?.admit(target)
   const status = await send(context, 'DELETE', target, role)
   if (!isGone(status)) return { kind: 'failed', status }
   if (await stillThere(context, target, role)) {
@@ -98,17 +87,17 @@ function refuse(context: RunContext, url: string, reason: string): DeleteResult 
   return { kind: 'refused', reason }
 }
 
-/**
- * Why a restore request must not be sent, or undefined when it may: a restore writes only the profile
- * or an activity the run proves its own, never a collection or anything outside the base URL.
- */
-async function refuseRestore(context: RunContext, request: Pick<RestoreRequest, 'method' | 'url' | 'role'>): Promise<string | undefined> {
-  if (request.method === 'GET' || request.method === 'HEAD') return undefined
-  if (isProfileUrlUnder(request.url, context.baseUrl)) return undefined
-  const activity = activityUrlUnder(request.url, context.baseUrl)
-  if (!activity) return `${request.method} to a URL that is neither ${PROFILE_PATH} nor ${ACTIVITY_PATH_SHAPE} under ${context.baseUrl.toString()}`
-  const ownership = await proveOwnership(context, activity, request.role)
-  return ownership.kind === 'ours' ? undefined : ownership.kind === 'gone' ? `already gone (${ownership.status})` : ownership.reason
+/** Sets the fields back and reads them again; why they are not back, or undefined when they are. */
+async function restoreProfile(context: RunContext, role: TokenRole, fields: Readonly<Record<string, unknown>>): Promise<string | undefined> {
+  if (authorizationFor(role, context) === undefined) return `no token for ${role} was given`
+  const now = await readProfile(context, role)
+  if (typeof now === 'string') return now
+  const differing = Object.keys(fields).filter((field) => JSON.stringify(now[field]) !== JSON.stringify(fields[field]))
+  const after = differing.length === 0 ? now : await writeProfile(context, role, Object.fromEntries(differing.map((field) => [field, fields[field]])))
+  if (typeof after === 'string') return after
+  const notBack = Object.keys(fields).filter((field) => JSON.stringify(after[field]) !== JSON.stringify(fields[field]))
+  for (const field of Object.keys(fields)) if (!notBack.includes(field)) context.ledger?.record({ type: 'profile-restored', role, field })
+  return notBack.length === 0 ? undefined : notBack.map((field) => `${field} is ${JSON.stringify(after[field])}, it was ${JSON.stringify(fields[field])}`).join('; ')
 }
 
 interface SweepOutcome {
@@ -125,7 +114,7 @@ interface SweepOutcome {
  */
 export async function sweepMarked(context: RunContext, roles: readonly AuthChoice[], known: { readonly deleted: ReadonlySet<string>; readonly leftBehind: ReadonlySet<string> }): Promise<SweepOutcome> {
   const outcome: SweepOutcome = { found: [], leftBehind: [], problems: [] }
-  if (context.run.marker === '') return outcome
+  if (!isRunMarker(context.run.marker) || !isFarYear(context.run.farYear)) return outcome
   const canonical = (urls: ReadonlySet<string>): Set<string> => new Set([...urls].map((url) => activityUrlUnder(url, context.baseUrl) ?? url))
   const deleted = canonical(known.deleted)
   // Each activity once, whatever a server that ignores the date scope repeats month after month.
@@ -150,8 +139,9 @@ async function deleteMarked(ids: readonly string[], context: RunContext, role: A
     const activityUrl = resolveUrl(activityPath(id), context.baseUrl).url
     if (urls.seen.has(activityUrl)) continue
     urls.seen.add(activityUrl)
-    const ownership = await proveOwnership(context, activityUrl, role)
+    const ownership = await proveByMarker(context, activityUrl, role)
     if (ownership.kind !== 'ours') continue
+    context.ownership?.admit(activityUrl)
     const why = urls.deleted.has(activityUrl)
       ? `the run had deleted it and it came back (${RULE.deleteStatus} / ${RULE.deleteRemoves}: the delete did not remove it)`
       : 'a create whose response was lost: no Location told the run about it'

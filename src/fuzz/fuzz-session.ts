@@ -6,7 +6,7 @@ import type { CleanupSummary } from '../model/result.js'
 import type { TokenRole } from '../model/scenario.js'
 import { createHttpClient } from '../execute/http-client.js'
 import { finishCleanup } from '../execute/finish-cleanup.js'
-import { createLedger } from '../execute/ledger.js'
+import { guardRun } from '../execute/guard-run.js'
 import { createRedactor } from '../execute/redact.js'
 import type { RunContext } from '../execute/run-context.js'
 import { DEFAULT_CONFIG_VALUES } from '../spec/config-defaults.js'
@@ -60,15 +60,18 @@ export async function openSession(settings: SessionSettings): Promise<{ session:
     await client.close()
     return { unreachable }
   }
-  const ledger = settings.ledgerDir ? createLedger(settings.ledgerDir, run.id, base.redact) : undefined
-  ledger?.record({ type: 'run', runId: run.id, marker: run.marker, farYear: run.farYear, target: base.baseUrl.toString(), at: new Date(run.now).toISOString() })
-  const context: RunContext = { ...base, ...(ledger ? { ledger } : {}) }
+  const guarded = await guardRun(base, { ...(settings.ledgerDir ? { ledgerDir: settings.ledgerDir } : {}), writes: true })
+  if ('problem' in guarded) {
+    await client.close()
+    return { unreachable: guarded.problem }
+  }
+  const { context } = guarded
   return {
     session: {
       context,
       close: () => client.close(),
       // Only creates can leave something behind whose Location never reached us: the sweep runs when the fuzzer wrote.
-      finish: (wrote) => finishCleanup(context, { wrote, posted: wrote }),
+      finish: (wrote) => finishCleanup(context, { wrote, posted: wrote, notes: guarded.notes }),
     },
   }
 }

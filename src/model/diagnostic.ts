@@ -30,6 +30,8 @@ export type ErrorCode =
   | 'E_UNREACHABLE'
   | 'E_PREFLIGHT'
   | 'E_CLEANUP'
+  | 'E_WRITE_REFUSED'
+  | 'E_LEDGER'
   | 'E_REPORTER'
   | 'E_INTERNAL'
 

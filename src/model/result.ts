@@ -120,6 +120,10 @@ export interface CleanupSummary {
   readonly notProvenOurs?: readonly CleanupItem[]
   /** Activities the server said it deleted that a read still found. */
   readonly leftBehind?: readonly CleanupItem[]
+  /** Each profile field, per user, that is still not as the run found it. */
+  readonly notRestored?: readonly string[]
+  /** What the run did to stay off data that was there before it (a far year that held activities). */
+  readonly notes?: readonly string[]
   /** The ledger file, while it still owes work (`fitconform cleanup` finishes it). */
   readonly openLedger?: string
 }

@@ -107,8 +107,19 @@ export function createScrub(secrets: Iterable<readonly [string, string]>, fieldP
       shaped = scrubbed.includes('eyJ')
     }
     const afterName = named ? byName(scrubbed) : scrubbed
-    return shaped ? byShape(afterName) : afterName
+    return withoutUserinfo(shaped ? byShape(afterName) : afterName, fieldPlaceholder)
   }
+}
+
+/** `scheme://user:password@host`: the userinfo of a URL, whatever its length (RFC 3986 §3.2.1). */
+const URL_USERINFO = /(\b[A-Za-z][A-Za-z0-9+.-]*:\/\/)(?!\[REDACTED)[^/?#@\s"'<>]+@/g
+
+/**
+ * Credentials in a URL (`--base-url http://user:password@staging`, a `proxy --target`, a link a server
+ * sent) are secrets like tokens: the userinfo is replaced wherever a URL is written.
+ */
+export function withoutUserinfo(text: string, placeholder = '[REDACTED]'): string {
+  return text.includes('@') ? text.replace(URL_USERINFO, `$1${placeholder}@`) : text
 }
 
 /** By-value scrubbing: `escapes`, a pattern of what the encoded forms need in a text; `scrub`, told whether the text holds one. */

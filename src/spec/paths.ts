@@ -1,6 +1,6 @@
 /**
  * The URL shapes of §4: the entry point, the activity feed, one activity (`<feed>/<activity_id>`) and the profile, under
- * the base URL's path prefix. Cleanup writes only to these (execute/ownership.ts, execute/undo.ts).
+ * the base URL's path prefix. Every write goes only to these (execute/ownership-gate.ts).
  */
 
 /** §4 endpoint 1: the user's entry point, read first by the preflight. */
@@ -37,9 +37,18 @@ export function activityUrlUnder(url: string, base: URL): string | undefined {
 
 /** True when `url` is the profile under the base URL: the one other thing a restore may write. */
 export function isProfileUrlUnder(url: string, base: URL): boolean {
+  return isPathUnder(url, base, PROFILE_PATH)
+}
+
+/** True when `url` is the activity feed under the base URL (any query): the one place a create goes. */
+export function isFeedUrlUnder(url: string, base: URL): boolean {
+  return isPathUnder(url, base, FEED_PATH)
+}
+
+function isPathUnder(url: string, base: URL, path: string): boolean {
   try {
     const parsed = new URL(url)
-    return parsed.origin === base.origin && parsed.pathname === `${base.pathname.replace(/\/+$/, '')}${PROFILE_PATH}`
+    return parsed.origin === base.origin && parsed.pathname === `${base.pathname.replace(/\/+$/, '')}${path}`
   } catch {
     return false
   }

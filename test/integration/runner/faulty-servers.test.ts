@@ -17,8 +17,9 @@ afterEach(async () => {
   server = undefined
 })
 
-/** The notes the last create sent (they carry the run marker): what a faithful read-back returns. */
+/** The notes and start time the last create sent (the notes carry the run marker): what a faithful read-back returns. */
 let createdNotes = ''
+let createdStart = ''
 
 /** A server that creates properly (201 + Location) and answers the read-back with `misbehave`. */
 async function serverThatBreaksOnRead(misbehave: (request: IncomingMessage, response: ServerResponse) => void): Promise<LoopbackServer> {
@@ -31,7 +32,7 @@ async function serverThatBreaksOnRead(misbehave: (request: IncomingMessage, resp
       let body = ''
       request.on('data', (chunk: Buffer) => (body += chunk.toString()))
       request.on('end', () => {
-        createdNotes = (JSON.parse(body) as { notes: string }).notes
+        ;({ notes: createdNotes, start_time: createdStart } = JSON.parse(body) as { notes: string; start_time: string })
         response.writeHead(201, { location: '/fitnessActivities/7' }).end()
       })
     } else if (request.method === 'DELETE') {
@@ -136,7 +137,7 @@ describe('a faulty server gives a failed scenario with a clear message, within t
     let reads = 0
     server = await serverThatBreaksOnRead((_, response) => {
       if (++reads === 1) return void response.writeHead(429, { 'retry-after': '1' }).end()
-      response.writeHead(200, { 'content-type': ACTIVITY }).end(JSON.stringify({ uri: '/fitnessActivities/7', type: 'Running', start_time: 'Sat, 1 Mar 1980 00:00:00', notes: createdNotes }))
+      response.writeHead(200, { 'content-type': ACTIVITY }).end(JSON.stringify({ uri: '/fitnessActivities/7', type: 'Running', start_time: createdStart, notes: createdNotes }))
     })
     const result = ranResult(await run(server.url, 3_000))
     expect(result.summary.failed).toBe(0)
@@ -169,7 +170,7 @@ describe('a faulty server gives a failed scenario with a clear message, within t
   it('judges a server that gzips its JSON although we asked for identity, on the decoded body', async () => {
     server = await serverThatBreaksOnRead((request, response) => {
       expect(request.headers['accept-encoding']).toBe('identity')
-      const body = gzipSync(JSON.stringify({ uri: '/fitnessActivities/7', type: 'Running', start_time: 'Sat, 1 Mar 1980 00:00:00', notes: createdNotes }))
+      const body = gzipSync(JSON.stringify({ uri: '/fitnessActivities/7', type: 'Running', start_time: createdStart, notes: createdNotes }))
       response.writeHead(200, { 'content-type': ACTIVITY, 'content-encoding': 'gzip', 'content-length': String(body.length) }).end(body)
     })
     const result = ranResult(await run(server.url))

@@ -36,5 +36,6 @@ it('skips with the reason when skipIf holds, even though the step expected 200, 
 it('runs the cleanup with the captured value when the scenario went ahead', async () => {
   const { result, requests } = await runAgainst(200)
   expect(result.scenarios[0]!.status).toBe('passed')
-  expect(requests).toEqual(['PUT /profile', 'PUT /profile'])
+  // The probe, the profile guard's read before the first change, the restore, and its read at the end (docs/safety.md).
+  expect(requests).toEqual(['PUT /profile', 'PUT /profile', 'PUT /profile', 'PUT /profile'])
 })

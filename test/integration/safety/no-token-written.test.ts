@@ -97,3 +97,22 @@ describe('no token reaches a byte the run writes', () => {
     expect(said).toMatch(/refuses tokens shorter than 4 characters/)
   })
 })
+
+describe('credentials in a URL are secrets like tokens', () => {
+  it('keeps the userinfo of --base-url out of the console, every report and the ledger', async () => {
+    const PASSWORD = 'pa55-w0rd-staging'
+    server = await startHostileAccount()
+    outputDir = await mkdtemp(join(tmpdir(), 'fitconform-no-token-'))
+    let said = ''
+    const screen: Screen = { out: (t) => void (said += t), err: (t) => void (said += t), colors: false, isTTY: false, width: 100 }
+    const withUserinfo = new URL(server.url)
+    withUserinfo.username = 'ci-user'
+    withUserinfo.password = PASSWORD
+    await runCommand([FIXTURE], { baseUrl: withUserinfo, token: TOKEN, outputDir, reporter: 'console,json,junit,markdown,html' }, screen)
+    const written = `${said}\n${await everyFile(outputDir)}`
+    expect(written).toContain(new URL(server.url).host) // the target is still named, without its userinfo
+    expect(written).not.toContain(PASSWORD)
+    expect(written).not.toContain('ci-user')
+    expect((await readdir(outputDir)).some((name) => name.startsWith('ledger-'))).toBe(true)
+  })
+})
