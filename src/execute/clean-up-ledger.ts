@@ -1,6 +1,7 @@
 import type { TokenRole } from '../model/scenario.js'
 import { DEFAULT_CONFIG_VALUES } from '../spec/config-defaults.js'
 import { createHttpClient } from './http-client.js'
+import { createBusyBudget, retryingWhileBusy } from './busy-retry.js'
 import { openLedger, type OpenWork } from './ledger.js'
 import type { Redactor } from './redact.js'
 import type { RunContext } from './run-context.js'
@@ -21,7 +22,8 @@ export interface LedgerCleanupSettings {
  * and closes the ledger when nothing is left (nothing refused, left behind or failed).
  */
 export async function cleanUpLedger(work: OpenWork, settings: LedgerCleanupSettings): Promise<{ readonly outcome: UndoOutcome; readonly clean: boolean }> {
-  const client = createHttpClient({ timeoutMs: settings.timeoutMs, insecure: settings.insecure, ...(settings.ca ? { ca: settings.ca } : {}) })
+  // A busy answer to a cleanup read or delete is resent the way a run resends it (busy-retry.ts).
+  const client = retryingWhileBusy(createHttpClient({ timeoutMs: settings.timeoutMs, insecure: settings.insecure, ...(settings.ca ? { ca: settings.ca } : {}) }), createBusyBudget(), { perRequestMs: settings.timeoutMs })
   const ledger = openLedger(work.file, settings.redact)
   const context: RunContext = {
     baseUrl: settings.baseUrl,

@@ -13,7 +13,7 @@ import type { RunContext } from './run-context.js'
 import { RULE } from '../spec/rule-ids.js'
 import { checkSchema } from './schema-check.js'
 import { clockInstant, sendUntilServerDateAfter } from './server-clock-wait.js'
-import { prepareRequest, responseScope, sendWithRetry, type PreparedRequest } from './send-request.js'
+import { prepareRequest, responseScope, type PreparedRequest } from './send-request.js'
 import { resolveUrl } from './resolve-url.js'
 import { transportDiagnostic } from './transport-error.js'
 
@@ -78,9 +78,10 @@ async function attemptStep(step: Step, state: ScenarioState, context: RunContext
 
   const { outcome, attempts, clockResends, capped } = await sendUntilChecksPass(step, variables, context)
   const resent = clockResends > 0 ? { clockResends } : {}
-  // A body past --max-body-bytes blocks the step: not judged, no rule fails (the spec sets no size).
+  // A body past --max-body-bytes, or a server that stayed busy (busy-retry.ts), blocks the step: not
+  // judged, no rule fails (the spec sets no size and no rate limit, §8).
   if ('error' in outcome) {
-    const blocked = outcome.error.code === 'E_BODY_TOO_LARGE'
+    const blocked = outcome.error.code === 'E_BODY_TOO_LARGE' || outcome.error.code === 'E_SERVER_BUSY'
     return finish({ status: blocked ? 'blocked' : 'error', assertions: [], attempts, ...resent, error: outcome.error, ...(blocked ? { block: { reason: outcome.error.message, byRules: [] } } : {}), ...(outcome.prepared ? recordRequest(outcome.prepared, step) : {}) })
   }
 
@@ -229,14 +230,10 @@ async function fetchPages(step: Step, variables: Scope, context: RunContext): Pr
       return { error: { code: 'E_BAD_URL', kind: 'error', message: `cannot build the request: ${(error as Error).message}`, at: step.at, hint: 'a link or Location the server sent earlier is not a valid URI reference' } }
     }
     let response: IncomingResponse
-    let rateLimited: boolean
     try {
-      ;({ response, rateLimited } = await sendWithRetry(prepared.outgoing, context))
+      response = await context.client.send(prepared.outgoing)
     } catch (error) {
       return { error: { ...transportDiagnostic(error, prepared.outgoing.url, context.timeoutMs), at: step.at }, prepared }
-    }
-    if (rateLimited) {
-      return { error: { code: 'E_RATE_LIMITED', kind: 'error', message: `the server kept answering ${response.status} with Retry-After beyond the ${context.timeoutMs} ms timeout`, at: step.at, hint: 'raise --timeout or lower --concurrency' }, prepared }
     }
     const scope = { ...variables, ...responseScope(response, prepared.outgoing.url) }
     const pagePrefix = step.follow ? `page ${exchanges.length + 1}: ` : ''
