@@ -2,6 +2,7 @@ import type { Diagnostic } from '../model/diagnostic.js'
 import type { ReportedRunResult } from '../model/reported-result.js'
 import { RESULT_SCHEMA_VERSION, type BusySummary, type PollingSummary, type RunResult, type ScenarioResult } from '../model/result.js'
 import { createBusyBudget, retryingWhileBusy, type BusyBudget } from './busy-retry.js'
+import { nearMissSecrets } from './near-miss-token.js'
 import type { Rule, Scenario, TokenRole } from '../model/scenario.js'
 import { createFinalizer } from './finalize-run.js'
 import { createHttpClient } from './http-client.js'
@@ -71,6 +72,8 @@ export async function runConformance(
   if (plan.order.length === 0) return { kind: 'nothing-selected', plan }
   const secrets = new Map<string, string>()
   for (const [role, token] of Object.entries(settings.target.tokens)) if (token) secrets.set(token, role)
+  // The near misses the auth scenarios send hold all but one character of the main token.
+  if (settings.target.tokens.token) for (const [value, label] of nearMissSecrets(settings.target.tokens.token, 'token')) if (!secrets.has(value)) secrets.set(value, label)
   const busy = createBusyBudget()
   const client = retryingWhileBusy(createHttpClient({ timeoutMs: settings.timeoutMs, insecure: settings.insecure, ...(settings.ca ? { ca: settings.ca } : {}), ...(settings.maxBodyBytes ? { maxBodyBytes: settings.maxBodyBytes } : {}) }), busy, { perRequestMs: settings.timeoutMs })
   const run = createRunValues(startedAt)
