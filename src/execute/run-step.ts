@@ -246,7 +246,8 @@ async function fetchPages(step: Step, variables: Scope, context: RunContext): Pr
     if (!step.follow) break
     for (const [name, expression] of Object.entries(step.follow.collect)) {
       const value = evaluateExpression(expression, scope)
-      if (Array.isArray(value)) collected[name]!.push(...(value as unknown[]))
+      // One by one: spreading a page of 300,000 items into push() passes the engine's argument limit.
+      if (Array.isArray(value)) for (const item of value as unknown[]) collected[name]!.push(item)
       else if (value !== undefined) collected[name]!.push(value)
     }
     const link = evaluateExpression(step.follow.next, scope)
