@@ -1,6 +1,6 @@
 // Authentication (§5) and the three structured 403s (§7 rules 1–3).
 import type { ServerContext } from './call.js'
-import { demoTokens, grantFor, type Grant } from './demo-accounts.js'
+import { demoTokens, grantByPrefix, grantFor, type Grant } from './demo-accounts.js'
 import { contentTypeOf } from './media-types.js'
 import { errorMessageBody } from './representations.js'
 import { jsonReply, textReply, type Reply } from './reply.js'
@@ -33,7 +33,8 @@ export function authenticate(header: string | undefined, server: ServerContext, 
     return { ok: false, reply: textReply(status, 'This request needs an "Authorization: Bearer <token>" header (§5 rule 1).', headers) }
   }
   const match = /^Bearer +(\S+)\s*$/i.exec(header)
-  const grant = match?.[1] === undefined ? undefined : grantFor(match[1])
+  const sent = match?.[1]
+  const grant = sent === undefined ? undefined : (grantFor(sent) ?? (server.faults.is('token-prefix-matched') ? grantByPrefix(sent, 14) : undefined))
   if (!grant && server.faults.is('invalid-token-served')) return { ok: true, grant: firstDemoGrant() }
   if (!grant && server.faults.is('invalid-token-edits-profile') && request.method === 'PUT' && request.path === '/profile') return { ok: true, grant: firstDemoGrant() }
   if (!grant) {

@@ -44,6 +44,13 @@ export function grantFor(token: string): Grant | undefined {
   return grants.get(token)
 }
 
+/** The grant of the first token whose first `length` characters `token` shares (the token-prefix-matched mutant). */
+export function grantByPrefix(token: string, length: number): Grant | undefined {
+  if (token.length < length) return undefined
+  for (const [known, grant] of grants) if (known.slice(0, length) === token.slice(0, length)) return grant
+  return undefined
+}
+
 /** Fresh user records, so that profile edits stay inside one server instance. */
 export function createDemoUsers(): Map<UserKey, User> {
   const users: [UserKey, Omit<Profile, 'profile' | 'small_picture' | 'normal_picture' | 'medium_picture' | 'large_picture'>][] = [

@@ -127,6 +127,7 @@ export const mutantCatalogue = [
   // §5, §7: authentication and the three 403s
   { name: 'no-token-served', rule: 'AUTH-REQUIRED', description: 'A request without Authorization is served as the first demo user (§5 rule 1).' },
   { name: 'invalid-token-served', rule: 'AUTH-REQUIRED', description: 'A bearer token the server never issued is served as the first demo user (§5 rules 1–2).' },
+  { name: 'token-prefix-matched', rule: 'AUTH-REQUIRED', description: 'A bearer token is compared by its first 14 characters only: one with a later character changed, cut or appended is served as that token\'s user (§5 rules 1–2).' },
   { name: 'read-other-users-activity', rule: 'AUTH-USER-ISOLATION', description: 'GET and HEAD serve another user\'s activity (§5 rule 2).' },
   { name: 'edit-other-users-activity', rule: 'AUTH-USER-ISOLATION', description: 'PUT edits another user\'s activity (§5 rule 2).' },
   { name: 'delete-other-users-activity', rule: 'AUTH-USER-ISOLATION', description: 'DELETE removes another user\'s activity (§5 rule 2).' },

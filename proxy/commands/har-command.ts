@@ -1,4 +1,4 @@
-import { createWriteStream } from 'node:fs'
+import { constants, createWriteStream, lstatSync, type Stats, type WriteStream } from 'node:fs'
 import { resolve } from 'node:path'
 import { packageVersion } from '../../src/shared/package-root.js'
 import { writeHarFile } from '../har-file.js'
@@ -10,11 +10,14 @@ import { recordingParts } from './recording-parts.js'
 export interface HarCommandOptions {
   /** The .har file; `-` is stdout; without it, beside the first recording with `.har` for its extension. */
   readonly output?: string
+  /** Overwrite an existing file (never a symbolic link). */
+  readonly force?: boolean
 }
 
 /**
- * `fitconform har FILE… [-o out.har | -o -]`: a HAR 1.2 file for browser dev tools. Exit 0, or 2 when
- * a recording is missing or the output cannot be written. Malformed lines are skipped with a warning.
+ * `fitconform har FILE… [-o out.har | -o -] [--force]`: a HAR 1.2 file for browser dev tools. Exit 0,
+ * or 2 when a recording is missing or the output cannot be written, is a symbolic link, or exists
+ * without --force (as scaffold asks). Malformed lines are skipped with a warning.
  */
 export async function runHarCommand(files: readonly string[], options: HarCommandOptions, io: CommandIO = processIO): Promise<number> {
   const parts = recordingParts(files, io)
@@ -25,9 +28,16 @@ export async function runHarCommand(files: readonly string[], options: HarComman
     io.err(`error: ${output} is a recording being read; name another file with -o`)
     return EXIT.usage
   }
+  const refusal = toStdout ? undefined : refuseOutput(output, options.force === true)
+  if (refusal !== undefined) {
+    io.err(`error: ${refusal}`)
+    return EXIT.usage
+  }
   const warnings = createSkipWarnings(io.err)
   try {
-    const out = toStdout ? (io.stdout ?? process.stdout) : createWriteStream(output, { mode: 0o600 })
+    // O_NOFOLLOW: a link put in place after the check above is refused by the open itself.
+    const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW | (options.force === true ? 0 : constants.O_EXCL)
+    const out = toStdout ? (io.stdout ?? process.stdout) : await openedForWriting(output, flags)
     const result = await writeHarFile(parts, out, { creatorVersion: packageVersion(), onSkipped: warnings.onSkipped, end: !toStdout })
     const skipped = warnings.summary()
     if (skipped !== undefined) io.err(skipped)
@@ -40,6 +50,29 @@ export async function runHarCommand(files: readonly string[], options: HarComman
     io.err(`error: cannot write ${toStdout ? 'stdout' : output}: ${(err as Error).message}`)
     return EXIT.usage
   }
+}
+
+/** Why the HAR may not be written at `output`; undefined when it may. */
+function refuseOutput(output: string, force: boolean): string | undefined {
+  let stats: Stats
+  try {
+    stats = lstatSync(output)
+  } catch {
+    return undefined // nothing there yet (or a folder that does not exist, which the open reports)
+  }
+  if (stats.isSymbolicLink()) return `${output} is a symbolic link; fitconform does not write through one: remove it or name another file with -o`
+  if (!stats.isFile()) return `${output} exists and is not a regular file; name another file with -o`
+  return force ? undefined : `${output} exists (pass --force to overwrite it, or name another file with -o)`
+}
+
+/** The write stream once its file is open, so a refused open is the command's error, not a stream's. */
+function openedForWriting(output: string, flags: number): Promise<WriteStream> {
+  return new Promise((resolvePromise, reject) => {
+    // createWriteStream passes numeric flags on to fs.open, though its types name strings only.
+    const stream = createWriteStream(output, { flags: flags as unknown as string, mode: 0o600 })
+    stream.once('open', () => resolvePromise(stream))
+    stream.once('error', reject)
+  })
 }
 
 /** `session.ndjson` → `session.har`; a name without an extension gets `.har` added. */

@@ -9,10 +9,14 @@ import { ConformanceError, type SourceRef } from '../model/diagnostic.js'
 import type { YamlPath } from '../load/yaml-source.js'
 import { parseYamlSource } from '../load/yaml-source.js'
 
-/** Looked for in the working directory in this order when --config is not given. */
-export const CONFIG_FILE_NAMES = ['fitconform.config.ts', 'fitconform.config.mts', 'fitconform.config.mjs', 'fitconform.config.js', 'fitconform.config.yaml', 'fitconform.config.yml'] as const
+/**
+ * Looked for in the working directory in this order when --config is not given: exactly the names
+ * the README gives. A `fitconform.config.js` lying there is not run: loading a module runs its code.
+ */
+export const CONFIG_FILE_NAMES = ['fitconform.config.ts', 'fitconform.config.yaml'] as const
 
-const MODULE_EXTENSIONS = new Set(['.ts', '.mts', '.js', '.mjs'])
+const MODULE_EXTENSIONS = new Set(['.ts'])
+const YAML_EXTENSIONS = new Set(['.yaml', '.yml'])
 
 export interface ConfigSource {
   readonly file: string
@@ -26,7 +30,9 @@ export function readConfigFile(file: string | undefined, cwd: string = process.c
   const path = file ? resolve(cwd, file) : CONFIG_FILE_NAMES.map((name) => resolve(cwd, name)).find((candidate) => existsSync(candidate))
   if (!path) return undefined
   if (!existsSync(path)) throw new ConformanceError({ code: 'E_USAGE', kind: 'load', message: `the config file ${file} does not exist` })
-  return MODULE_EXTENSIONS.has(extname(path)) ? readModuleConfig(path) : readYamlConfig(path)
+  if (MODULE_EXTENSIONS.has(extname(path))) return readModuleConfig(path)
+  if (YAML_EXTENSIONS.has(extname(path))) return readYamlConfig(path)
+  throw new ConformanceError({ code: 'E_USAGE', kind: 'load', message: `the config file ${file} is neither TypeScript (.ts) nor YAML (.yaml): name it fitconform.config.ts or fitconform.config.yaml` })
 }
 
 function readYamlConfig(path: string): ConfigSource {

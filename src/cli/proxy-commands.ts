@@ -48,7 +48,8 @@ export function addProxyCommands(program: Command): void {
     .description('convert a recording to one HAR 1.2 file for browser dev tools')
     .argument('<files...>', 'recording files (NDJSON)')
     .option('-o, --output <file>', 'the .har file to write, - for stdout (default: beside the first recording, e.g. session.har)')
-    .action(async (files: string[], options: { output?: string }) => {
+    .option('--force', 'overwrite the .har file if it exists (a symbolic link is never written through)')
+    .action(async (files: string[], options: { output?: string; force?: boolean }) => {
       const { runHarCommand } = await import('../../proxy/commands/har-command.js')
       process.exitCode = await runHarCommand(files, options)
     })

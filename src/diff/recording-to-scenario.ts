@@ -80,7 +80,7 @@ export function planReplay(exchanges: readonly RecordedExchange[], file: string,
       const notes = typeof parsed['notes'] === 'string' && parsed['notes'] !== '' ? ` ${escapeTemplates(parsed['notes']) as string}` : ''
       json = isCreate || 'notes' in parsed ? { ...(escapeTemplates(parsed) as object), notes: `\${run.marker}${notes}` } : escapeTemplates(parsed)
     }
-    if (auth !== 'none' && auth !== 'invalid') roles.add(auth)
+    if (auth !== 'none') roles.add(auth)
     const index = steps.length + 1
     const headers: Record<string, string> = {}
     for (const header of request.headers) {
@@ -126,7 +126,7 @@ export function planReplay(exchanges: readonly RecordedExchange[], file: string,
 }
 
 /** The token an exchange was recorded with as a role: the first token seen is --token, a second one --other-token. */
-function authOf(entry: ExchangeEntry, tokenIds: string[], otherToken: boolean): AuthChoice | { skip: string } {
+function authOf(entry: ExchangeEntry, tokenIds: string[], otherToken: boolean): 'token' | 'other-token' | 'none' | { skip: string } {
   const sent = entry.request.headers.some((h) => h.name.toLowerCase() === 'authorization')
   if (!sent) return 'none'
   const id = entry._tokenId ?? 'unnamed'

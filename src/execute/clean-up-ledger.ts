@@ -1,6 +1,7 @@
 import type { TokenRole } from '../model/scenario.js'
 import { DEFAULT_CONFIG_VALUES } from '../spec/config-defaults.js'
 import { createHttpClient } from './http-client.js'
+import { createBusyBudget, retryingWhileBusy } from './busy-retry.js'
 import { openLedger, type OpenWork } from './ledger.js'
 import { createOwnershipGate } from './ownership-gate.js'
 import type { Redactor } from './redact.js'
@@ -22,7 +23,8 @@ export interface LedgerCleanupSettings {
  * and closes the ledger when nothing is left (nothing refused, left behind or failed).
  */
 export async function cleanUpLedger(work: OpenWork, settings: LedgerCleanupSettings): Promise<{ readonly outcome: UndoOutcome; readonly clean: boolean }> {
-  const raw = createHttpClient({ timeoutMs: settings.timeoutMs, insecure: settings.insecure, ...(settings.ca ? { ca: settings.ca } : {}) })
+  // A busy answer to a cleanup read or delete is resent the way a run resends it (busy-retry.ts).
+  const raw = retryingWhileBusy(createHttpClient({ timeoutMs: settings.timeoutMs, insecure: settings.insecure, ...(settings.ca ? { ca: settings.ca } : {}) }), createBusyBudget(), { perRequestMs: settings.timeoutMs })
   const ledger = openLedger(work.file, settings.redact)
   // Nothing is admitted until a read proves it the run's own (undo.ts): a ledger line alone opens no write.
   const ownership = createOwnershipGate(settings.baseUrl)

@@ -1,5 +1,6 @@
 import type { AuthChoice } from '../model/scenario.js'
 import { envVarOfRole } from '../plan/plan-run.js'
+import { isNearMiss, nearMissShellWord } from './near-miss-token.js'
 
 interface ReproducedRequest {
   readonly method: string
@@ -26,7 +27,8 @@ export function curlLine(request: ReproducedRequest, auth: AuthChoice): string {
   parts.push(quote(request.url))
   for (const [name, value] of Object.entries(request.headers)) {
     if (name === 'authorization') {
-      if (auth !== 'none' && auth !== 'invalid') parts.push('-H', `"Authorization: Bearer $${envVarOfRole(auth)}"`)
+      const word = tokenWord(auth, value)
+      if (word !== undefined) parts.push('-H', `"Authorization: Bearer ${word}"`)
       else if (auth === 'invalid') parts.push('-H', quote(`authorization: ${value}`))
     } else {
       parts.push('-H', quote(`${name}: ${value}`))
@@ -45,9 +47,10 @@ function rawSocketLine(request: ReproducedRequest, auth: AuthChoice): string {
   for (const [name, value] of Object.entries(request.headers)) {
     if (name === 'host' || name === 'connection' || name === 'content-length') continue
     if (name === 'authorization') {
-      if (auth !== 'none' && auth !== 'invalid') {
+      const word = tokenWord(auth, value)
+      if (word !== undefined) {
         lines.push('Authorization: Bearer %s')
-        token = ` "$${envVarOfRole(auth)}"`
+        token = ` "${word}"`
       } else if (auth === 'invalid') lines.push(`authorization: ${escapePrintf(value)}`)
       continue
     }
@@ -58,6 +61,12 @@ function rawSocketLine(request: ReproducedRequest, auth: AuthChoice): string {
   const head = `${lines.join('\\r\\n')}\\r\\n\\r\\n${request.body === undefined ? '' : escapePrintf(request.body)}`
   const script = `exec 3<>/dev/tcp/${url.hostname}/${port} && printf '${head.replace(/'/g, `'\\''`)}'${token} >&3 && while IFS= read -r -t ${RAW_LINE_MAX_SECONDS} -u 3 line || [ -n "$line" ]; do printf "%s\\n" "$line"; line=; done`
   return `bash -c ${quote(script)}`
+}
+
+/** The shell word that holds the token of `auth` (`$FITCONFORM_TOKEN`); undefined when the value is no secret. */
+function tokenWord(auth: AuthChoice, sent: string): string | undefined {
+  if (auth === 'none' || auth === 'invalid') return undefined
+  return isNearMiss(auth) ? nearMissShellWord(envVarOfRole('token'), auth, sent) : `$${envVarOfRole(auth)}`
 }
 
 /** A value inside a printf format: `%` and `\` taken literally. */

@@ -3,7 +3,6 @@ import { ACTIVITY_PATH_SHAPE, activityUrlUnder } from '../spec/paths.js'
 import { RULE } from '../spec/rule-ids.js'
 import { mediaTypeOf } from '../spec/representations.js'
 import { authorizationFor, type RunContext } from './run-context.js'
-import { sendWithRetry } from './send-request.js'
 
 /**
  * How an activity is proven the run's own, so that the ownership gate (ownership-gate.ts) admits
@@ -103,8 +102,8 @@ export async function readActivity(context: RunContext, url: string, role: AuthC
   const authorization = authorizationFor(role, context)
   if (authorization) headers['authorization'] = authorization
   try {
-    // A busy server (429/503 with Retry-After) is waited for, as for any step: it proves nothing either way.
-    const { response } = await sendWithRetry({ method: 'GET', url, headers, wire: false }, context)
+    // A busy server (429/503) is waited for by the client (busy-retry.ts), as for any step: it proves nothing either way.
+    const response = await context.client.send({ method: 'GET', url, headers, wire: false })
     if (response.status !== 200) return { status: response.status }
     try {
       return { status: 200, body: JSON.parse(response.body.toString('utf8')) as unknown }

@@ -1,6 +1,8 @@
 import type { Diagnostic } from '../model/diagnostic.js'
 import type { ReportedRunResult } from '../model/reported-result.js'
-import { RESULT_SCHEMA_VERSION, type PollingSummary, type RunResult, type ScenarioResult } from '../model/result.js'
+import { RESULT_SCHEMA_VERSION, type BusySummary, type PollingSummary, type RunResult, type ScenarioResult } from '../model/result.js'
+import { createBusyBudget, retryingWhileBusy, type BusyBudget } from './busy-retry.js'
+import { nearMissSecrets } from './near-miss-token.js'
 import type { Rule, Scenario, TokenRole } from '../model/scenario.js'
 import { createFinalizer } from './finalize-run.js'
 import { createHttpClient } from './http-client.js'
@@ -76,7 +78,10 @@ export async function runConformance(
   if (plan.order.length === 0) return { kind: 'nothing-selected', plan }
   const secrets = new Map<string, string>()
   for (const [role, token] of Object.entries(settings.target.tokens)) if (token) secrets.set(token, role)
-  const client = createHttpClient({ timeoutMs: settings.timeoutMs, insecure: settings.insecure, ...(settings.ca ? { ca: settings.ca } : {}), ...(settings.maxBodyBytes ? { maxBodyBytes: settings.maxBodyBytes } : {}) })
+  // The near misses the auth scenarios send hold all but one character of the main token.
+  if (settings.target.tokens.token) for (const [value, label] of nearMissSecrets(settings.target.tokens.token, 'token')) if (!secrets.has(value)) secrets.set(value, label)
+  const busy = createBusyBudget()
+  const client = retryingWhileBusy(createHttpClient({ timeoutMs: settings.timeoutMs, insecure: settings.insecure, ...(settings.ca ? { ca: settings.ca } : {}), ...(settings.maxBodyBytes ? { maxBodyBytes: settings.maxBodyBytes } : {}) }), busy, { perRequestMs: settings.timeoutMs })
   const run = settings.run ?? createRunValues(startedAt)
   const probeContext: RunContext = {
     baseUrl: settings.target.baseUrl,
@@ -110,7 +115,7 @@ export async function runConformance(
     const polling = pollingSummary(context)
     // Redacted whole before it is finalized: cleanup messages and diagnostics name URLs a server chose (a Location may carry a token).
     // The step results in it were redacted as they ended: the redactor keeps those and walks only what is new around them.
-    const result = finalizer.run(context.redact({ ...buildRunResult(results, settings, startedAt, cleanup.problems), ...(cleanup.summary ? { cleanup: cleanup.summary } : {}), ...(polling ? { polling } : {}) }))
+    const result = finalizer.run(context.redact({ ...buildRunResult(results, settings, startedAt, cleanup.problems), ...(cleanup.summary ? { cleanup: cleanup.summary } : {}), ...(polling ? { polling } : {}), ...busySummary(busy) }))
     await reporter.onRunEnd?.(result, view)
     return { kind: 'ran', result, plan }
   } finally {
@@ -132,6 +137,11 @@ function pollingSummary(context: RunContext): PollingSummary | undefined {
   return { spentMs: Math.round(budget.spentMs), capMs: budget.capMs, cappedSteps: budget.cappedSteps }
 }
 
+/** Reported only when the server answered busy at least once. */
+function busySummary(budget: BusyBudget): { busy?: BusySummary } {
+  if (budget.answers === 0) return {}
+  return { busy: { answers: budget.answers, waitedMs: Math.round(budget.waitedMs), capMs: budget.capMs, stayedBusy: budget.stayedBusy } }
+}
 
 function buildRunResult(scenarios: readonly ScenarioResult[], settings: Pick<ConformanceSettings, 'strict' | 'target'>, startedAt: Date, diagnostics: readonly Diagnostic[] = []): RunResult {
   const count = (status: ScenarioResult['status']): number => scenarios.filter((scenario) => scenario.status === status).length

@@ -4,6 +4,7 @@ import type { Ledger } from './ledger.js'
 import type { OwnershipGate } from './ownership-gate.js'
 import type { ProfileGuard } from './profile-guard.js'
 import type { Redactor } from './redact.js'
+import { isNearMiss, nearMissToken } from './near-miss-token.js'
 
 /** Per-run values scenarios can read as `run.*` (docs/scenario-format.md). */
 export interface RunValues {
@@ -51,6 +52,7 @@ export interface PollingBudget {
 export function authorizationFor(auth: AuthChoice, context: RunContext): string | undefined {
   if (auth === 'none') return undefined
   if (auth === 'invalid') return `Bearer fitconform-invalid-${context.run.id}`
+  if (isNearMiss(auth)) return context.tokens.token === undefined ? undefined : `Bearer ${nearMissToken(context.tokens.token, auth)}`
   const token = context.tokens[auth]
   return token === undefined ? undefined : `Bearer ${token}`
 }

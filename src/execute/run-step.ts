@@ -13,7 +13,7 @@ import type { RunContext } from './run-context.js'
 import { RULE } from '../spec/rule-ids.js'
 import { checkSchema } from './schema-check.js'
 import { clockInstant, sendUntilServerDateAfter } from './server-clock-wait.js'
-import { prepareRequest, responseScope, sendWithRetry, type PreparedRequest } from './send-request.js'
+import { prepareRequest, responseScope, type PreparedRequest } from './send-request.js'
 import { resolveUrl } from './resolve-url.js'
 import { proveCreated } from './ownership.js'
 import { isProfileUrlUnder } from '../spec/paths.js'
@@ -81,10 +81,11 @@ async function attemptStep(step: Step, state: ScenarioState, context: RunContext
   const { outcome, attempts, clockResends, capped } = await sendUntilChecksPass(step, variables, context)
   const resent = clockResends > 0 ? { clockResends } : {}
   if ('notSent' in outcome) return finish({ status: 'skipped', assertions: [], attempts: 0, skipReason: outcome.notSent }, outcome.notSent)
-  // A body past --max-body-bytes blocks the step: not judged, no rule fails (the spec sets no size).
+  // A body past --max-body-bytes, a server that stayed busy (busy-retry.ts), or a write the ownership
+  // gate refused (never sent) blocks the step: not judged, no rule of the server's fails for it (the
+  // spec sets no size and no rate limit, §8).
   if ('error' in outcome) {
-    // A write the ownership gate refused was never sent: nothing to judge, and no rule of the server's fails for it.
-    const blocked = outcome.error.code === 'E_BODY_TOO_LARGE' || outcome.error.code === 'E_WRITE_REFUSED'
+    const blocked = outcome.error.code === 'E_BODY_TOO_LARGE' || outcome.error.code === 'E_SERVER_BUSY' || outcome.error.code === 'E_WRITE_REFUSED'
     return finish({ status: blocked ? 'blocked' : 'error', assertions: [], attempts, ...resent, error: outcome.error, ...(blocked ? { block: { reason: outcome.error.message, byRules: [] } } : {}), ...(outcome.prepared ? recordRequest(outcome.prepared, step) : {}) })
   }
 
@@ -241,14 +242,10 @@ async function fetchPages(step: Step, variables: Scope, context: RunContext): Pr
     }
     if (refused) return { error: { code: 'E_WRITE_REFUSED', kind: 'error', message: `not sent: ${prepared.outgoing.method} ${prepared.outgoing.url}: ${refused}`, at: step.at, hint: 'nothing of the account was touched; see the create step\'s failure for why the activity is not proven the run\'s own' }, prepared }
     let response: IncomingResponse
-    let rateLimited: boolean
     try {
-      ;({ response, rateLimited } = await sendWithRetry(prepared.outgoing, context))
+      response = await context.client.send(prepared.outgoing)
     } catch (error) {
       return { error: { ...transportDiagnostic(error, prepared.outgoing.url, context.timeoutMs), at: step.at }, prepared }
-    }
-    if (rateLimited) {
-      return { error: { code: 'E_RATE_LIMITED', kind: 'error', message: `the server kept answering ${response.status} with Retry-After beyond the ${context.timeoutMs} ms timeout`, at: step.at, hint: 'raise --timeout or lower --concurrency' }, prepared }
     }
     const scope = { ...variables, ...responseScope(response, prepared.outgoing.url) }
     const pagePrefix = step.follow ? `page ${exchanges.length + 1}: ` : ''
@@ -261,7 +258,8 @@ async function fetchPages(step: Step, variables: Scope, context: RunContext): Pr
     if (!step.follow) break
     for (const [name, expression] of Object.entries(step.follow.collect)) {
       const value = evaluateExpression(expression, scope)
-      if (Array.isArray(value)) collected[name]!.push(...(value as unknown[]))
+      // One by one: spreading a page of 300,000 items into push() passes the engine's argument limit.
+      if (Array.isArray(value)) for (const item of value as unknown[]) collected[name]!.push(item)
       else if (value !== undefined) collected[name]!.push(value)
     }
     const link = evaluateExpression(step.follow.next, scope)

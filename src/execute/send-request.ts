@@ -1,8 +1,6 @@
-import { setTimeout as sleep } from 'node:timers/promises'
 import type { RequestTemplate } from '../model/scenario.js'
 import type { Scope } from '../expression/evaluate-expression.js'
 import { renderTemplate } from '../expression/render-template.js'
-import { parseHttpDate } from '../validation/time-formats.js'
 import { mediaTypeOfNameOrType } from '../spec/representations.js'
 import type { IncomingResponse, OutgoingRequest } from './http-exchange.js'
 import { resolveUrl } from './resolve-url.js'
@@ -32,33 +30,6 @@ export function prepareRequest(template: RequestTemplate, scope: Scope, context:
   }
   const body = template.json !== undefined ? JSON.stringify(renderTemplate(template.json, scope)) : template.body !== undefined ? String(renderTemplate(template.body, scope)) : undefined
   return { outgoing: { method: template.method, url, headers, ...(body !== undefined ? { body } : {}), wire: template.wire }, ...(rebasedFrom ? { rebasedFrom } : {}) }
-}
-
-export interface SendOutcome {
-  readonly response: IncomingResponse
-  /** The server still answered 429/503 after every Retry-After we could honour within the timeout. */
-  readonly rateLimited: boolean
-}
-
-/** Sends, honouring 429/503 with Retry-After while the waits fit in the timeout: a busy server is not a conformance failure. */
-export async function sendWithRetry(outgoing: OutgoingRequest, context: RunContext): Promise<SendOutcome> {
-  let budgetMs = context.timeoutMs
-  for (;;) {
-    const response = await context.client.send(outgoing)
-    if (response.status !== 429 && response.status !== 503) return { response, rateLimited: false }
-    const waitMs = retryAfterMs(response.headers['retry-after'])
-    if (waitMs === undefined) return { response, rateLimited: false }
-    if (waitMs > budgetMs || context.interrupted.aborted) return { response, rateLimited: true }
-    budgetMs -= waitMs
-    await sleep(waitMs, undefined, { signal: context.interrupted }).catch(() => undefined)
-  }
-}
-
-function retryAfterMs(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined
-  if (/^\d+$/.test(value.trim())) return Number(value) * 1000
-  const date = parseHttpDate(value)
-  return date === undefined ? undefined : Math.max(0, date - Date.now())
 }
 
 /** The names checks and captures see for one response (docs/scenario-format.md § Expressions). */

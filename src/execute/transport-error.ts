@@ -1,8 +1,12 @@
 import type { Diagnostic } from '../model/diagnostic.js'
 import { classifyTransportError } from '../shared/transport-failure.js'
+import { ServerBusyError } from './busy-retry.js'
 
 /** A failure below HTTP (src/shared/transport-failure.ts) → our diagnostic, with what the user can do about it. */
 export function transportDiagnostic(error: unknown, url: string, timeoutMs: number): Diagnostic {
+  if (error instanceof ServerBusyError) {
+    return { code: 'E_SERVER_BUSY', kind: 'error', message: `not judged: ${error.message}`, hint: 'run again when the server is less busy, or lower --concurrency' }
+  }
   const { failure, code } = classifyTransportError(error)
   const message = error instanceof Error ? error.message : String(error)
   switch (failure) {

@@ -124,9 +124,10 @@ export async function sweepMarked(context: RunContext, roles: readonly AuthChoic
     for (const read of markerSweepReads(context.run.farYear)) {
       const feedUrl = resolveUrl(read.path, context.baseUrl, read.query).url
       const ids = activityIdsOfFeed(await getFeed(context, feedUrl, read.accept, role))
+      // One month that cannot be read costs that month only: the later ones may hold marked activities.
       if (!ids) {
         outcome.problems.push(`could not read ${feedUrl} to look for activities carrying the run marker`)
-        break
+        continue
       }
       await deleteMarked(ids, context, role, { deleted, seen }, outcome)
     }

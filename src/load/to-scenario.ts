@@ -1,6 +1,6 @@
 import type { Diagnostic, SourceRef } from '../model/diagnostic.js'
 import type { AuthChoice, Check, Expectations, RequestTemplate, Scenario, Step, TokenRole } from '../model/scenario.js'
-import { TOKEN_ROLES } from '../model/scenario.js'
+import { NEAR_MISS_TOKENS, TOKEN_ROLES } from '../model/scenario.js'
 import { MATCHERS } from '../matchers/index.js'
 import { mediaTypeRuleOf } from '../spec/rule-ids.js'
 import { toInstant } from '../expression/to-instant.js'
@@ -141,6 +141,8 @@ class ScenarioBuilder {
   private request(raw: RawRequest, path: YamlPath): RequestTemplate {
     const auth = raw.auth ?? 'token'
     if ((TOKEN_ROLES as readonly string[]).includes(auth)) this.roles.add(auth as TokenRole)
+    // A near miss is made from the main token.
+    if ((NEAR_MISS_TOKENS as readonly string[]).includes(auth)) this.roles.add('token')
     if (raw.method !== 'GET' && raw.method !== 'HEAD') this.writes = true
     const headers: Record<string, string> = {}
     for (const [name, value] of Object.entries(raw.headers ?? {})) headers[name.toLowerCase()] = String(value)

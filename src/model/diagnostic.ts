@@ -25,7 +25,7 @@ export type ErrorCode =
   | 'E_CONNECT'
   | 'E_TIMEOUT'
   | 'E_TRANSPORT'
-  | 'E_RATE_LIMITED'
+  | 'E_SERVER_BUSY'
   | 'E_BODY_TOO_LARGE'
   | 'E_UNREACHABLE'
   | 'E_PREFLIGHT'

@@ -155,4 +155,17 @@ export interface RunResult {
   readonly diagnostics: readonly Diagnostic[]
   readonly cleanup?: CleanupSummary
   readonly polling?: PollingSummary
+  readonly busy?: BusySummary
+}
+
+/** How often the server answered 429/503 (busy-retry.ts); present when it did. */
+export interface BusySummary {
+  /** Busy answers received, resends included. */
+  readonly answers: number
+  /** Time spent waiting before resends. */
+  readonly waitedMs: number
+  /** The run's cap on that time. */
+  readonly capMs: number
+  /** Requests still busy when their budget ran out: their steps were not judged. */
+  readonly stayedBusy: number
 }

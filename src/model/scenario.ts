@@ -3,8 +3,14 @@ import type { SourceRef } from './diagnostic.js'
 /** Token roles of the CLI (--token, --other-token, ...); see README "Token roles". */
 export const TOKEN_ROLES = ['token', 'other-token', 'revoked-token', 'revoked-delete-token', 'limited-token'] as const
 export type TokenRole = (typeof TOKEN_ROLES)[number]
+/**
+ * The main token one character off (execute/near-miss-token.ts): its last character changed, cut
+ * off, or one more appended. A server must refuse each like a token it never issued (§5 rules 1–2).
+ */
+export const NEAR_MISS_TOKENS = ['near-miss-changed', 'near-miss-cut', 'near-miss-appended'] as const
+export type NearMissToken = (typeof NEAR_MISS_TOKENS)[number]
 /** `none` sends no Authorization header; `invalid` sends a bearer token no server can know. */
-export type AuthChoice = TokenRole | 'none' | 'invalid'
+export type AuthChoice = TokenRole | 'none' | 'invalid' | NearMissToken
 
 /** A string that may hold `${expression}` placeholders, rendered at run time. */
 export type Template = string

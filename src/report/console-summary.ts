@@ -86,6 +86,11 @@ export function formatConsoleSummary(result: ReportedRunResult, options: Console
   if (result.polling && result.polling.cappedSteps > 0) {
     blocks.push(style.yellow(`Polling: ${result.polling.cappedSteps} eventually step(s) stopped early; the run's ${Math.round(result.polling.capMs / 1000)} s polling budget was used up (--max-polling)`))
   }
+  if (result.busy) {
+    const { answers, stayedBusy, waitedMs } = result.busy
+    const notJudged = stayedBusy > 0 ? `; ${stayedBusy} request(s) stayed busy and their steps were not judged` : '; every one was answered on a resend'
+    blocks.push(style.yellow(`Busy: the server answered 429/503 ${answers} time(s), ${Math.round(waitedMs / 100) / 10} s spent waiting${notJudged}`))
+  }
   if (result.scenarios.length > 0) blocks.push(`${heading('By spec section', style.bold, style)}\n${sectionTable(result, options.rules)}`)
   const banner = missingTokenBanner(options.missingTokens ?? [], style)
   if (banner) blocks.push(banner)

@@ -1,9 +1,9 @@
 // The survey's one way to the server: a GET or HEAD, recorded as a step records it, so reports show
 // the survey's evidence like any scenario's. Only GET and HEAD exist here.
+import { ServerBusyError } from '../execute/busy-retry.js'
 import { curlLine } from '../execute/curl-line.js'
 import { resolveUrl } from '../execute/resolve-url.js'
 import { authorizationFor, type RunContext } from '../execute/run-context.js'
-import { sendWithRetry } from '../execute/send-request.js'
 import { parseJsonOrUndefined } from '../shared/parse-json.js'
 import { mediaTypeOf } from '../spec/representations.js'
 import type { RecordedRequest } from '../model/result.js'
@@ -23,12 +23,13 @@ export async function surveySend(context: RunContext, request: SurveyRequest): P
   const recorded: RecordedRequest = { method: request.method, url, headers }
   const curl = curlLine(outgoing, auth)
   try {
-    const { response } = await sendWithRetry(outgoing, context)
+    const response = await context.client.send(outgoing)
     const text = response.body.toString('utf8')
     return { request: recorded, curl, status: response.status, headers: response.headers, body: parseJsonOrUndefined(text), wireBytes: response.wireBytes, bodyBytes: response.body.length }
   } catch (error) {
     const message = `${request.method} ${url} got no answer: ${error instanceof Error ? error.message : String(error)}`
-    return { request: recorded, curl, status: 0, headers: {}, body: undefined, wireBytes: 0, bodyBytes: 0, error: { code: 'E_TRANSPORT', kind: 'error', message } }
+    const code = error instanceof ServerBusyError ? 'E_SERVER_BUSY' : 'E_TRANSPORT'
+    return { request: recorded, curl, status: 0, headers: {}, body: undefined, wireBytes: 0, bodyBytes: 0, error: { code, kind: 'error', message } }
   }
 }
 

@@ -69,7 +69,9 @@ export class SurveyStep {
 
   result(): StepResult {
     const exchange = this.exchange
-    const status = exchange?.error ? 'error' : this.failed ? 'failed' : this.skipReason ? 'skipped' : 'passed'
+    // A server that stayed busy (busy-retry.ts) leaves the step not judged, as in a scenario: §8 sets no rate limit.
+    const busy = exchange?.error?.code === 'E_SERVER_BUSY'
+    const status = busy ? 'blocked' : exchange?.error ? 'error' : this.failed ? 'failed' : this.skipReason ? 'skipped' : 'passed'
     const response = exchange ? recordedResponseOf(exchange, this.failed) : undefined
     return {
       name: this.name,
@@ -82,6 +84,7 @@ export class SurveyStep {
       ...(exchange ? { request: exchange.request, curl: exchange.curl } : {}),
       ...(response ? { response } : {}),
       ...(exchange?.error ? { error: { ...exchange.error, at: this.at } } : {}),
+      ...(busy && exchange?.error ? { block: { reason: exchange.error.message, byRules: [] } } : {}),
       ...(this.skipReason && status === 'skipped' ? { skipReason: this.skipReason } : {}),
     }
   }

@@ -302,6 +302,7 @@ export const probes: Record<MutantName, Probe> = {
   // authentication, isolation and the three 403s
   'no-token-served': async (s) => (await s.send('/user', { token: null })).status === 200,
   'invalid-token-served': async (s) => (await s.send('/user', { token: 'never-issued' })).status === 200,
+  'token-prefix-matched': async (s) => (await s.send('/user', { token: `${s.tokens.token}x` })).status === 200,
   'read-other-users-activity': async (s) => (await s.send(await s.created({}, s.tokens.otherToken))).status === 200,
   'edit-other-users-activity': async (s) => (await s.edit(await s.created({}, s.tokens.otherToken), { notes: 'x' })).status === 200,
   'delete-other-users-activity': async (s) => (await s.send(await s.created({}, s.tokens.otherToken), { method: 'DELETE' })).status === 204,
