@@ -1,5 +1,5 @@
 import type { ExchangeEntry } from '../model/exchange.js'
-import type { AuthChoice, RequestTemplate, Scenario, Step, TokenRole } from '../model/scenario.js'
+import type { RequestTemplate, Scenario, Step, TokenRole } from '../model/scenario.js'
 import type { RecordedExchange } from '../../proxy/read-exchanges.js'
 import { escapeTemplates } from '../../proxy/scaffold/build-step.js'
 import type { SkippedExchange } from './diff-result.js'
