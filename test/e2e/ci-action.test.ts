@@ -95,8 +95,16 @@ describe('against a server that breaks a rule', () => {
   }, 120_000)
 })
 
+it('refuses a server with an empty token input (a secret a fork cannot read) with exit 2, as the CLI does', async () => {
+  const outcome = await runAction({ 'base-url': 'http://127.0.0.1:9', token: '' })
+  expect(outcome.code, outcome.stdout).toBe(2)
+  expect(outcome.stdout).toContain('FITCONFORM_TOKEN')
+  expect(outcome.summary).not.toMatch(/passed/)
+  expect(outcome.outputs).toContain('exit-code=2\n')
+}, 60_000)
+
 it('exits 3 and says so in the summary when the server cannot be reached', async () => {
-  const outcome = await runAction({ 'base-url': 'http://127.0.0.1:9' })
+  const outcome = await runAction({ 'base-url': 'http://127.0.0.1:9', token: 'a-token-nobody-checks' })
   expect(outcome.code, outcome.stdout).toBe(3)
   expect(outcome.summary).toContain('the server could not be reached')
   expect(outcome.outputs).toContain('exit-code=3\n')

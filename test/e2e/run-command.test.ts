@@ -59,6 +59,18 @@ describe('fitconform run', () => {
     expect(wrongServer.requests.length).toBe(before)
   })
 
+  it('refuses a run against a server without a token (exit 2, naming --token and FITCONFORM_TOKEN), also when the variable is empty, and sends nothing', async () => {
+    const before = wrongServer.requests.length
+    for (const env of [{}, { FITCONFORM_TOKEN: '' }] as Record<string, string>[]) {
+      const outcome = await runCli(['run', 'suites/user', '--base-url', wrongServer.url, '--reporter', 'console'], { env })
+      expect(outcome.code, outcome.stderr).toBe(2)
+      expect(outcome.stderr).toContain('--token')
+      expect(outcome.stderr).toContain('FITCONFORM_TOKEN')
+      expect(outcome.stdout).not.toMatch(/passed/)
+    }
+    expect(wrongServer.requests.length).toBe(before)
+  })
+
   it('exits 3 when the server cannot be reached at all', async () => {
     const closed = await startLoopbackServer(() => undefined)
     await closed.close()
