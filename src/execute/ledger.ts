@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { AuthChoice } from '../model/scenario.js'
 import type { Redactor } from './redact.js'
@@ -42,6 +42,8 @@ export interface RestoreRequest {
 export interface Ledger {
   readonly file: string
   record(entry: LedgerEntry): void
+  /** Nothing is owed any more: the file goes, so an output folder holds only ledgers `fitconform cleanup` has work in. */
+  close(): void
 }
 
 export const LEDGER_PREFIX = 'ledger-'
@@ -57,6 +59,7 @@ export function openLedger(file: string, redact: Redactor): Ledger {
     file,
     // Synchronous on purpose: the line must be on disk before the next request goes out.
     record: (entry) => appendFileSync(file, JSON.stringify(redact(entry)) + '\n', { mode: 0o600 }),
+    close: () => rmSync(file, { force: true }),
   }
 }
 

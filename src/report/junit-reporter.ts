@@ -37,8 +37,9 @@ import type { Reporter, RunPlanView } from '../model/reporter.js'
 import { describeKnownFailure } from './known-failure-text.js'
 import { outcomeOf } from './run-summary.js'
 import { escapeXmlText, xmlAttributes } from './xml.js'
+import { REPORT_FILE_NAMES } from './report-file-names.js'
 
-const JUNIT_REPORT_FILE = 'junit.xml'
+const JUNIT_REPORT_FILE = REPORT_FILE_NAMES['junit']!
 
 export function createJunitReporter(options: FileReporterOptions): Reporter & { readonly name: 'junit' } {
   let written: string | undefined

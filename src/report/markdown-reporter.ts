@@ -9,8 +9,9 @@ import { describeKnownFailure } from './known-failure-text.js'
 import { describeOutcome, formatClosingLine, groupBySection, outcomeOf, plural, type Outcome } from './run-summary.js'
 import { truncateText } from '../shared/format-value.js'
 import { formatDuration } from './values.js'
+import { REPORT_FILE_NAMES } from './report-file-names.js'
 
-const MARKDOWN_REPORT_FILE = 'summary.md'
+const MARKDOWN_REPORT_FILE = REPORT_FILE_NAMES['markdown']!
 /** GitHub shows at most 1 MiB of step summary; one scenario's evidence never takes more than this. */
 const EVIDENCE_MAX_CHARS = 20_000
 

@@ -71,6 +71,31 @@ describe('fitconform run', () => {
     expect(wrongServer.requests.length).toBe(before)
   })
 
+  it('removes the previous run\'s reports when a run ends before any scenario (exit 2 or 3), so CI cannot publish them as this run\'s', async () => {
+    const closed = await startLoopbackServer(() => undefined)
+    await closed.close()
+    const cases = [
+      { args: ['run', 'suites/user', '--base-url', closed.url, '--token', SECRET], code: 3 },
+      { args: ['run', 'suites/user', '--grep', 'no-scenario-has-this-id'], code: 2 },
+    ]
+    for (const { args, code } of cases) {
+      const outputDir = makeTempDir('fitconform-stale-')
+      for (const name of ['results.json', 'junit.xml', 'keep.txt']) await writeFile(join(outputDir, name), 'from an earlier run')
+      const outcome = await runCli([...args, '--output-dir', outputDir])
+      expect(outcome.code, outcome.stderr).toBe(code)
+      expect((await readdir(outputDir)).sort()).toEqual(['keep.txt'])
+      expect(outcome.stderr).toContain("Removed the previous run's reports")
+    }
+  })
+
+  it('leaves no ledger in the output folder once the run has undone everything it changed', async () => {
+    const outputDir = makeTempDir('fitconform-ledger-')
+    const outcome = await runCli(['run', 'suites/activity/lifecycle.yaml', '--output-dir', outputDir, '--reporter', 'console,json'])
+    expect(outcome.code, outcome.stdout).toBe(0)
+    expect(outcome.stderr).toMatch(/Account changes: created [1-9]/)
+    expect(await readdir(outputDir)).toEqual(['results.json'])
+  })
+
   it('exits 3 when the server cannot be reached at all', async () => {
     const closed = await startLoopbackServer(() => undefined)
     await closed.close()
