@@ -88,6 +88,7 @@ export async function runCommand(paths: readonly string[], flags: RunFlags, scre
       knownFailures: known,
       showPersonalData: options.showPersonalData,
       maxPollingMs: options.maxPollingMs,
+      failOnSkip: options.failOnSkip,
     }, reporter)
     if (outcome.kind === 'unreachable') {
       printDiagnostic(outcome.diagnostic)

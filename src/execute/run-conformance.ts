@@ -5,16 +5,18 @@ import type { Rule, Scenario, TokenRole } from '../model/scenario.js'
 import { createFinalizer } from './finalize-run.js'
 import { createHttpClient } from './http-client.js'
 import { createLedger } from './ledger.js'
+import { countSkips } from '../model/skip-count.js'
+import { notTestedForMissingTokens } from '../plan/not-tested.js'
 import { finishCleanup } from './finish-cleanup.js'
 import { createRunValues } from './run-values.js'
 import { createRedactor } from './redact.js'
 import type { RunContext } from './run-context.js'
 import { DEFAULT_CONFIG_VALUES } from '../spec/config-defaults.js'
 import { runPlan } from './run-plan.js'
-import { preflight } from './preflight.js'
+import { checkRestrictedTokens, preflight } from './preflight.js'
 import type { KnownFailure } from '../expectations/known-failures.js'
-import { envVarOfRole, planRun, type RunFilter, type RunPlan } from '../plan/plan-run.js'
-import type { MissingToken, Reporter, RunPlanView } from '../model/reporter.js'
+import { planRun, type RunFilter, type RunPlan } from '../plan/plan-run.js'
+import type { Reporter, RunPlanView } from '../model/reporter.js'
 import { packageVersion } from '../shared/package-root.js'
 
 export interface ConformanceTarget {
@@ -46,6 +48,8 @@ export interface ConformanceSettings {
   readonly showPersonalData?: boolean
   /** --max-polling: how long all `eventually` steps of the run may keep resending, together (default 60 s). */
   readonly maxPollingMs?: number
+  /** --fail-on-skip: a skipped scenario or permission-matrix cell fails the run, and the result says so. */
+  readonly failOnSkip?: boolean
 }
 
 export const DEFAULT_MAX_POLLING_MS = 60_000
@@ -68,6 +72,7 @@ export async function runConformance(
   const availableRoles = new Set((Object.keys(settings.target.tokens) as TokenRole[]).filter((role) => settings.target.tokens[role]))
   const plan = planRun(scenarios, { ...settings.filter, availableRoles })
   if (plan.order.length === 0) return { kind: 'nothing-selected', plan }
+  const notTested = notTestedForMissingTokens(plan, availableRoles)
   const secrets = new Map<string, string>()
   for (const [role, token] of Object.entries(settings.target.tokens)) if (token) secrets.set(token, role)
   const client = createHttpClient({ timeoutMs: settings.timeoutMs, insecure: settings.insecure, ...(settings.ca ? { ca: settings.ca } : {}), ...(settings.maxBodyBytes ? { maxBodyBytes: settings.maxBodyBytes } : {}) })
@@ -88,11 +93,12 @@ export async function runConformance(
   try {
     const unreachable = await preflight(probeContext)
     if (unreachable) return { kind: 'unreachable', diagnostic: unreachable }
+    const notices = await checkRestrictedTokens(probeContext)
     // Only now, with a server there, is there anything to write down.
     const ledger = settings.ledgerDir ? createLedger(settings.ledgerDir, run.id, probeContext.redact) : undefined
     ledger?.record({ type: 'run', runId: run.id, marker: run.marker, farYear: run.farYear, target: settings.target.baseUrl.toString(), at: startedAt.toISOString() })
     const context: RunContext = { ...probeContext, ...(ledger ? { ledger } : {}) }
-    const view: RunPlanView = { target: settings.target.label, strict: settings.strict, rules, scenarios: plan.order.map(({ id, title, file, rules: r, tags }) => ({ id, title, file, rules: r, tags })), missingTokens: missingTokens(plan) }
+    const view: RunPlanView = { target: settings.target.label, strict: settings.strict, rules, scenarios: plan.order.map(({ id, title, file, rules: r, tags }) => ({ id, title, file, rules: r, tags })), missingTokens: notTested, ...(notices.length > 0 ? { notices } : {}) }
     await reporter.onRunStart?.(view)
     const results = await runPlan(plan, { context, reporter, concurrency: settings.concurrency, bail: settings.bail, finalizeScenario: finalizer.scenario })
     const wrote = results.some((result) => result.steps.some((step) => step.request !== undefined && step.request.method !== 'GET' && step.request.method !== 'HEAD'))
@@ -102,19 +108,12 @@ export async function runConformance(
     const polling = pollingSummary(context)
     // Redacted whole before it is finalized: cleanup messages and diagnostics name URLs a server chose (a Location may carry a token).
     // The step results in it were redacted as they ended: the redactor keeps those and walks only what is new around them.
-    const result = finalizer.run(context.redact({ ...buildRunResult(results, settings, startedAt, cleanup.problems), ...(cleanup.summary ? { cleanup: cleanup.summary } : {}), ...(polling ? { polling } : {}) }))
+    const result = finalizer.run(context.redact({ ...buildRunResult(results, settings, startedAt, cleanup.problems), ...(notTested.length > 0 ? { notTested } : {}), ...(notices.length > 0 ? { notices } : {}), ...(cleanup.summary ? { cleanup: cleanup.summary } : {}), ...(polling ? { polling } : {}) }))
     await reporter.onRunEnd?.(result, view)
     return { kind: 'ran', result, plan }
   } finally {
     await client.close()
   }
-}
-
-/** Each token flag not given, with how many selected scenarios it would have run. */
-function missingTokens(plan: RunPlan): MissingToken[] {
-  const counts = new Map<TokenRole, number>()
-  for (const { missingRoles } of plan.skipped) for (const role of missingRoles ?? []) counts.set(role, (counts.get(role) ?? 0) + 1)
-  return [...counts.entries()].map(([role, scenarios]) => ({ flag: `--${role}`, env: envVarOfRole(role), scenarios }))
 }
 
 /** Reported only when some step polled. */
@@ -125,8 +124,10 @@ function pollingSummary(context: RunContext): PollingSummary | undefined {
 }
 
 
-function buildRunResult(scenarios: readonly ScenarioResult[], settings: Pick<ConformanceSettings, 'strict' | 'target'>, startedAt: Date, diagnostics: readonly Diagnostic[] = []): RunResult {
+function buildRunResult(scenarios: readonly ScenarioResult[], settings: Pick<ConformanceSettings, 'strict' | 'target' | 'failOnSkip'>, startedAt: Date, diagnostics: readonly Diagnostic[] = []): RunResult {
   const count = (status: ScenarioResult['status']): number => scenarios.filter((scenario) => scenario.status === status).length
+  const skips = countSkips(scenarios)
+  const failedOnSkip = settings.failOnSkip && (skips.scenarios > 0 || skips.cells > 0)
   return {
     schemaVersion: RESULT_SCHEMA_VERSION,
     tool: { name: 'fitconform', version: packageVersion() },
@@ -140,7 +141,9 @@ function buildRunResult(scenarios: readonly ScenarioResult[], settings: Pick<Con
       failed: count('failed'),
       skipped: count('skipped'),
       warnings: scenarios.reduce((sum, scenario) => sum + scenario.warnings.length, 0),
+      skippedCells: skips.cells,
     },
+    ...(failedOnSkip ? { failedOnSkip: skips } : {}),
     scenarios,
     diagnostics: [...diagnostics, ...cleanupDiagnostics(scenarios)],
   }

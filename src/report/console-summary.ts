@@ -4,6 +4,7 @@ import { describeFailedStep, failedAssertions, formatRuleExample, formatScenario
 import { brokenRules, listScenarios, unjudgedSteps, type BrokenRule } from './failures-by-rule.js'
 import type { MissingToken } from '../model/reporter.js'
 import { describeKnownFailure } from './known-failure-text.js'
+import { NOT_TESTED_HEADING, notTestedLines } from './not-tested-text.js'
 import { countOutcomes, formatClosingLine, formatCounts, groupBySection, outcomeOf } from './run-summary.js'
 import { createStyler, type Styler } from './text-style.js'
 import { truncateText } from '../shared/format-value.js'
@@ -87,17 +88,17 @@ export function formatConsoleSummary(result: ReportedRunResult, options: Console
     blocks.push(style.yellow(`Polling: ${result.polling.cappedSteps} eventually step(s) stopped early; the run's ${Math.round(result.polling.capMs / 1000)} s polling budget was used up (--max-polling)`))
   }
   if (result.scenarios.length > 0) blocks.push(`${heading('By spec section', style.bold, style)}\n${sectionTable(result, options.rules)}`)
-  const banner = missingTokenBanner(options.missingTokens ?? [], style)
+  for (const notice of result.notices ?? []) blocks.push(formatDiagnostic(notice, formatOptions))
+  const banner = missingTokenBanner(result.notTested ?? options.missingTokens ?? [], style)
   if (banner) blocks.push(banner)
-  blocks.push(formatClosingLine(result.summary, result.durationMs))
+  blocks.push(formatClosingLine(result.summary, result.durationMs, result.failedOnSkip))
   return `\n${blocks.join('\n\n')}\n`
 }
 
 /** Shown before the first scenario and again before the closing line. */
 export function missingTokenBanner(missing: readonly MissingToken[], style: Styler): string | undefined {
   if (missing.length === 0) return undefined
-  const lines = missing.map((token) => `  ${token.flag} (or ${token.env}) would run ${token.scenarios} more scenario${token.scenarios === 1 ? '' : 's'}`)
-  return style.yellow(style.bold(`NOT TESTED: scenarios skipped for missing tokens`)) + '\n' + lines.join('\n')
+  return style.yellow(style.bold(NOT_TESTED_HEADING)) + '\n' + notTestedLines(missing).map((line) => `  ${line}`).join('\n')
 }
 
 function brokenRuleBlock(rule: BrokenRule, options: FormatOptions, style: Styler): string {

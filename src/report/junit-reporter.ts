@@ -10,6 +10,7 @@
  *   transport, timeout and
  *   internal step errors   → <error message="<diagnostic>" type="E_TIMEOUT">evidence</error>
  *   skipped                → <skipped message="<reason>"/>
+ *   matrix cell not sent   → its own <testcase name="<title>: <route> with <credential>"> with <skipped message="<reason>"/>
  *   known failure (--expect-failures)
  *                          → <skipped message="known failure: <reason>"/>, evidence in <system-out>
  *   known failure passing  → <failure message="unexpectedly passed: …" type="E_UNEXPECTED_PASS"/>
@@ -80,7 +81,7 @@ export function renderJunit(result: ReportedRunResult, rules: RuleIndex): string
     for (const entry of verdict.scenarios) if (entry.status === 'failed') brokenIn.set(entry.id, [...(brokenIn.get(entry.id) ?? []), verdict.id])
   }
   const suites = [...byFile.entries()].map(([file, scenarios]) => {
-    const cases = scenarios.map((scenario) => renderTestCase(scenario, rules, brokenIn.get(scenario.id) ?? []))
+    const cases = scenarios.flatMap((scenario) => [renderTestCase(scenario, rules, brokenIn.get(scenario.id) ?? []), ...skippedCellCases(scenario)])
     const counts = sumCounts(cases.map((testCase) => testCase.counts))
     addCounts(total, counts)
     const attributes = xmlAttributes([['name', file], ['file', file], ...countAttributes(counts), ['timestamp', result.startedAt]])
@@ -123,6 +124,24 @@ function renderTestCase(scenario: ReportedScenarioResult, rules: RuleIndex, brok
     ['time', seconds(scenario.durationMs)],
   ])
   return { xml: `    <testcase${attributes}>\n${children.map((child) => `      ${child}\n`).join('')}    </testcase>\n`, counts }
+}
+
+/**
+ * A permission-matrix cell whose token was not given is its own <testcase> with <skipped>, so a
+ * scenario that ran its other cells never makes the untested ones count as passed.
+ */
+function skippedCellCases(scenario: ReportedScenarioResult): TestCase[] {
+  const seen = new Set<string>()
+  const cases: TestCase[] = []
+  for (const step of scenario.steps) {
+    const cell = step.cell
+    if (step.status !== 'skipped' || !cell || cell.open !== undefined || seen.has(`${cell.route} ${cell.credential}`)) continue
+    seen.add(`${cell.route} ${cell.credential}`)
+    const attributes = xmlAttributes([['classname', scenario.file], ['name', `${scenario.title}: ${cell.route} with ${cell.credential}`], ['file', scenario.file], ['time', seconds(0)]])
+    const skipped = `<skipped${xmlAttributes([['message', step.skipReason ?? 'token not given']])}/>`
+    cases.push({ xml: `    <testcase${attributes}>\n      ${skipped}\n    </testcase>\n`, counts: { ...emptyCounts(), tests: 1, skipped: 1 } })
+  }
+  return cases
 }
 
 /** Failed checks become one <failure>; steps that could not be judged one <error>. */

@@ -124,6 +124,54 @@ describe('fitconform run', () => {
     }
   })
 
+  it('never shows an untested permission-matrix cell as passed: every output counts it skipped and names the missing flags and their rules, top and bottom', async () => {
+    const reference = await startReferenceProcess()
+    try {
+      const outputDir = makeTempDir('fitconform-not-tested-')
+      const outcome = await runCli(['run', 'suites/permissions', '--base-url', reference.url, '--token', 'demo-token-alice', '--other-token', 'demo-token-bob', '--reporter', 'console,json,junit,markdown', '--output-dir', outputDir, '--fail-on-skip'])
+      expect(outcome.code, outcome.stderr).toBe(1)
+      const results = JSON.parse(await readFile(join(outputDir, 'results.json'), 'utf8')) as { summary: { skippedCells: number }; notTested: { flag: string; rules: string[] }[]; failedOnSkip: { cells: number } }
+      const cells = results.summary.skippedCells
+      expect(cells).toBeGreaterThan(0)
+      expect(results.failedOnSkip.cells).toBe(cells)
+      expect(results.notTested.map((entry) => [entry.flag, entry.rules])).toEqual([
+        // ERROR-FIELDS (§7's body) is judged only on 403s, which only these three tokens get.
+        ['--revoked-token', ['ERROR-403-REVOKED', 'ERROR-FIELDS']],
+        ['--revoked-delete-token', ['ERROR-403-REVOKED-DELETE', 'ERROR-FIELDS']],
+        ['--limited-token', ['ERROR-403-INSUFFICIENT', 'ERROR-FIELDS']],
+      ])
+      const closing = `skipped (and ${cells} permission-matrix cells)`
+      expect(outcome.stdout.trimEnd().split('\n').at(-1)).toContain(closing)
+      expect(outcome.stdout).toContain(`FAILED by --fail-on-skip: 0 scenarios and ${cells} permission-matrix cells skipped`)
+      const notTestedLine = '--limited-token (or FITCONFORM_LIMITED_TOKEN) not given'
+      expect(outcome.stdout.split(notTestedLine).length - 1).toBe(2) // at the top and at the bottom
+      expect(outcome.stdout).not.toContain('--other-token (or FITCONFORM_OTHER_TOKEN) not given')
+      const markdown = await readFile(join(outputDir, 'summary.md'), 'utf8')
+      expect(markdown.split('\n')[0]).toContain(closing)
+      expect(markdown.split('\n')[0]).toContain('FAILED by --fail-on-skip')
+      expect(markdown.split('--limited-token (or FITCONFORM\\_LIMITED\\_TOKEN) not given').length - 1).toBe(2)
+      const junit = await readFile(join(outputDir, 'junit.xml'), 'utf8')
+      expect(junit.match(/<testcase [^>]*name="[^"]*with limited-token"[^>]*>\s*<skipped /g)?.length).toBeGreaterThan(0)
+      expect(junit.match(/<skipped /g)?.length).toBe(cells)
+    } finally {
+      reference.stop()
+    }
+  }, 90_000)
+
+  it('names a revoked or limited token the server refuses with 401 before its scenarios fail, and still fails them under their rule', async () => {
+    const reference = await startReferenceProcess()
+    try {
+      const outcome = await runCli(['run', 'suites/permissions', '--grep', 'get-user', '--base-url', reference.url, '--token', 'demo-token-alice', '--revoked-token', 'demo-token-mistyped', '--reporter', 'console'])
+      expect(outcome.code).toBe(1)
+      expect(outcome.stdout).toMatch(/with --revoked-token: the token was refused with 401[^\n]*\n[\s\S]*hint: check --revoked-token/)
+      expect(outcome.stdout.indexOf('check --revoked-token')).toBeLessThan(outcome.stdout.indexOf('Failures by rule'))
+      expect(outcome.stdout).toContain('✘ ERROR-403-REVOKED')
+      expect(outcome.stdout + outcome.stderr).not.toContain('demo-token-mistyped')
+    } finally {
+      reference.stop()
+    }
+  }, 90_000)
+
   // The CLI runs from a code-cached script, where import() cannot run (scripts/bundle-cli.mjs): a
   // reporter module of the user's must still load, ES module or CommonJS.
   it('loads a reporter module of the user from --reporter, ES module or CommonJS', async () => {
