@@ -3,7 +3,8 @@ import { formatAssertion, formatDiagnostic, type FormatOptions, type RuleIndex }
 import { describeFailedStep, failedAssertions, formatRuleExample, formatScenarioEvidence } from './evidence.js'
 import { brokenRules, listScenarios, unjudgedSteps, type BrokenRule } from './failures-by-rule.js'
 import type { MissingToken } from '../model/reporter.js'
-import { describeKnownFailure } from './known-failure-text.js'
+import { describeKnownFailure, describeStaleRuleEntry } from './known-failure-text.js'
+import { staleRuleEntries } from '../model/reported-result.js'
 import { NOT_TESTED_HEADING, notTestedLines } from './not-tested-text.js'
 import { countOutcomes, formatClosingLine, formatCounts, groupBySection, outcomeOf } from './run-summary.js'
 import { createStyler, type Styler } from './text-style.js'
@@ -56,11 +57,13 @@ export function formatConsoleSummary(result: ReportedRunResult, options: Console
     blocks.push(`${heading(`Every failure (${failed.length} scenarios)`, style.red, style)}\n${body.join('\n\n')}`)
   }
   const unexpected = byOutcome('unexpectedly-passed')
-  if (unexpected.length > 0) {
-    const lines = unexpected.map(
-      (scenario) => `${style.red('✘')} ${scenario.id} ${scenario.title}: passed, but is listed as a known failure (${describeKnownFailure(scenario.knownFailure)}); remove it from the list`,
-    )
-    blocks.push(`${heading(`Unexpectedly passed (${unexpected.length})`, style.red, style)}\n${lines.join('\n')}`)
+  const staleRules = staleRuleEntries(result)
+  if (unexpected.length + staleRules.length > 0) {
+    const lines = [
+      ...staleRules.map((report) => `${style.red('✘')} ${describeStaleRuleEntry(report)}`),
+      ...unexpected.map((scenario) => `${style.red('✘')} ${scenario.id} ${scenario.title}: passed, but is listed as a known failure (${describeKnownFailure(scenario.knownFailure)}); remove it from the list`),
+    ]
+    blocks.push(`${heading(`Unexpectedly passed (${lines.length})`, style.red, style)}\n${lines.join('\n')}`)
   }
   const expected = byOutcome('expected-failure')
   if (expected.length > 0) {

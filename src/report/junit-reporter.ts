@@ -35,7 +35,8 @@ import { indexRules, formatAssertion, type RuleIndex } from './format-diagnostic
 import { describeFailedStep, failedAssertions, failedSteps, formatStepEvidence, type EvidenceOptions, type FailedStep } from './evidence.js'
 import { writeReportFile, type FileReporterOptions } from './output-path.js'
 import type { Reporter, RunPlanView } from '../model/reporter.js'
-import { describeKnownFailure } from './known-failure-text.js'
+import { describeKnownFailure, describeStaleRuleEntry } from './known-failure-text.js'
+import { staleRuleEntries } from '../model/reported-result.js'
 import { outcomeOf } from './run-summary.js'
 import { escapeXmlText, xmlAttributes } from './xml.js'
 import { REPORT_FILE_NAMES } from './report-file-names.js'
@@ -87,6 +88,17 @@ export function renderJunit(result: ReportedRunResult, rules: RuleIndex): string
     const attributes = xmlAttributes([['name', file], ['file', file], ...countAttributes(counts), ['timestamp', result.startedAt]])
     return `  <testsuite${attributes}>\n${cases.map((testCase) => testCase.xml).join('')}  </testsuite>\n`
   })
+  const stale = staleRuleEntries(result)
+  if (stale.length > 0) {
+    // A rule entry that now passes fails the run once, as itself: no scenario of the run is to blame.
+    const counts: Counts = { ...emptyCounts(), tests: stale.length, failures: stale.length }
+    addCounts(total, counts)
+    const cases = stale.map((report) => {
+      const message = describeStaleRuleEntry(report)
+      return `    <testcase${xmlAttributes([['classname', 'known failures'], ['name', report.rule]])}>\n      <failure${xmlAttributes([['message', message], ['type', 'E_UNEXPECTED_PASS']])}/>\n    </testcase>\n`
+    })
+    suites.push(`  <testsuite${xmlAttributes([['name', 'known failures'], ...countAttributes(counts), ['timestamp', result.startedAt]])}>\n${cases.join('')}  </testsuite>\n`)
+  }
   const rootAttributes = xmlAttributes([['name', 'fitconform'], ...countAttributes({ ...total, timeMs: result.durationMs }), ['timestamp', result.startedAt]])
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${rootAttributes}>\n${suites.join('')}</testsuites>\n`
 }

@@ -5,7 +5,8 @@ import { describeFailedStep, failedAssertions, formatRuleExample, formatScenario
 import { brokenRules, listScenarios, unjudgedSteps, type BrokenRule } from './failures-by-rule.js'
 import { writeReportFile, type FileReporterOptions } from './output-path.js'
 import type { Reporter, RunPlanView } from '../model/reporter.js'
-import { describeKnownFailure } from './known-failure-text.js'
+import { describeKnownFailure, describeStaleRuleEntry } from './known-failure-text.js'
+import { staleRuleEntries } from '../model/reported-result.js'
 import { NOT_TESTED_HEADING, notTestedLines } from './not-tested-text.js'
 import { describeOutcome, formatClosingLine, hasSkippedCells, groupBySection, outcomeOf, plural, type Outcome } from './run-summary.js'
 import { truncateText } from '../shared/format-value.js'
@@ -81,6 +82,8 @@ export function renderMarkdown(result: ReportedRunResult, rules: RuleIndex): str
     }
   }
   parts.push(sections.join('\n'))
+  const staleRules = staleRuleEntries(result)
+  if (staleRules.length > 0) parts.push(['', `### ❗ Known failures that now pass (${staleRules.length})`, '', ...staleRules.map((report) => `- ${escapeMarkdown(describeStaleRuleEntry(report))}`)].join('\n'))
   const failing = result.scenarios.filter((scenario) => ['failed', 'unexpectedly-passed', 'expected-failure'].includes(outcomeOf(scenario)))
   if (failing.length > 0) parts.push(['', '### Failures by scenario', '', ...failing.map((scenario) => failureDetails(scenario, rules))].join('\n'))
   const warned = result.scenarios.filter((scenario) => scenario.warnings.length > 0)
