@@ -2,7 +2,7 @@
 // points its reader at lies outside it (a `../shared/spec/...` path works only in the original workspace).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { REPO_ROOT } from '../../helpers/cli.js'
 
 const SPEC = 'docs/spec/fitness-data-service.md'
@@ -31,4 +31,29 @@ it('names no file outside the repository (the workspace shared/spec), in code, t
 
 it('points the README reader at the spec inside the repository', () => {
   expect(readFileSync(join(REPO_ROOT, 'README.md'), 'utf8').split('\n').slice(0, 10).join('\n')).toContain(SPEC)
+})
+
+describe('the README is the short manual a user reads', () => {
+  const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8')
+  // The benchmark notes are on their way to their own page; they do not count against the manual.
+  const manual = readme.split('\n## Benchmarks\n')[0]!
+
+  it('has the parts a user needs, in a few hundred lines', () => {
+    for (const heading of ['## Quick start', '## Running against a server', '### Exit codes', '### GitHub Actions and GitLab CI', '## Recording proxy', '## Troubleshooting', '### Colour']) {
+      expect(manual).toContain(`\n${heading}\n`)
+    }
+    expect(manual.split('\n').length).toBeLessThan(400)
+  })
+
+  it('links only to files that exist in the repository', () => {
+    const links = [...readme.matchAll(/\]\(((?:docs|suites|schemas)\/[^)#\s]+)\)/g)].map((match) => match[1]!)
+    expect(links.length).toBeGreaterThan(5)
+    expect(links.filter((link) => !existsSync(join(REPO_ROOT, link)))).toEqual([])
+  })
+
+  it('shows every command .ci/run runs', () => {
+    const commands = readFileSync(join(REPO_ROOT, '.ci', 'run'), 'utf8').split('\n').map((line) => line.trim()).filter((line) => /^(npm|npx) /.test(line))
+    expect(commands.length).toBeGreaterThan(4)
+    for (const command of commands) expect(readme).toContain(command)
+  })
 })
