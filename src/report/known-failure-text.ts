@@ -6,7 +6,7 @@ export function describeKnownFailure(known: KnownFailureNote | undefined): strin
   return known.link ? `${known.reason} (${known.link})` : known.reason
 }
 
-/** `FEED-PAGE-SIZE now passes: remove this entry (pageSize is ignored)`: a stale rule entry, once. */
+/** `<RULE> now passes: remove this entry from the known-failures file (<reason>)`: a stale rule entry, once. */
 export function describeStaleRuleEntry(report: KnownFailureReport): string {
   return `${report.rule} now passes: remove this entry from the known-failures file (${describeKnownFailure(report)})`
 }
