@@ -43,14 +43,21 @@ args+=(--reporter "$reporters" --output-dir "$output_dir")
 [[ "${INPUT_FAIL_ON_SKIP:-false}" == "true" ]] && args+=(--fail-on-skip)
 [[ "${INPUT_STRICT:-false}" == "true" ]] && args+=(--strict)
 
-# What `npx fitconform run` runs, from this package whatever the workspace has installed.
-node "$package_dir/bin/fitconform.js" "${args[@]}"
-code=$?
+# What `npx fitconform run` runs, from this package whatever the workspace has installed. Its stderr
+# is kept too (tokens are redacted there already), so an early stop can say why in the summary.
+err_file="$(mktemp)"
+trap 'rm -f "$err_file"' EXIT
+{ node "$package_dir/bin/fitconform.js" "${args[@]}" 2>&1 1>&3 | tee "$err_file" >&2; } 3>&1
+code=${PIPESTATUS[0]}
 
 if [[ -n "${GITHUB_STEP_SUMMARY:-}" && ( $code -eq 2 || $code -eq 3 ) ]]; then
-  # Nothing ran, so no report was written: say why in the summary (the details are in the log).
-  reason=$([[ $code -eq 2 ]] && echo "a usage, config or scenario-file error: nothing was sent" || echo "the server could not be reached")
-  printf '### fitconform: exit %s\n\n%s. See the job log.\n' "$code" "$reason" >>"$GITHUB_STEP_SUMMARY"
+  # No scenario ran and fitconform removed the earlier reports: the summary says why, in fitconform's words.
+  reason=$([[ $code -eq 2 ]] && echo "a usage, config or scenario-file error: nothing was sent" || echo "the preflight stopped the run before any scenario: the server could not be reached, refused a token, or did not answer GET /user")
+  {
+    printf '### fitconform: exit %s, no scenario ran\n\n%s.\n\n```text\n' "$code" "$reason"
+    sed -e 's/\x1b\[[0-9;]*m//g' "$err_file" | grep -v '^Removed the previous run' | head -n 20
+    printf '```\n'
+  } >>"$GITHUB_STEP_SUMMARY"
 fi
 if [[ -n "${GITHUB_OUTPUT:-}" ]]; then
   printf 'exit-code=%s\nreport-dir=%s\n' "$code" "$output_dir" >>"$GITHUB_OUTPUT"

@@ -37,6 +37,13 @@ export interface ProxyCommandOptions {
  * Exit code 0; 1 under --strict when a violation was seen, or when an exchange could not be recorded;
  * 2 when it cannot start.
  */
+/**
+ * Said when a recording starts without a key: its tokens are hashed with a key that dies with the
+ * process, so `mock` can tell that a request carried a credential but never which user's it was.
+ */
+export const NO_REDACT_KEY_NOTE =
+  `note: ${REDACT_KEY_ENV} is not set, so the tokens in this recording are hashed with a key made for this process alone: \`fitconform mock\` will not tell its users apart. To replay per user, set ${REDACT_KEY_ENV} to a secret of your own now and again when you run mock.`
+
 export async function runProxyCommand(options: ProxyCommandOptions, io: CommandIO = processIO): Promise<number> {
   if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) {
     io.err('error: --tls-cert and --tls-key go together')
@@ -82,6 +89,7 @@ export async function runProxyCommand(options: ProxyCommandOptions, io: CommandI
     return EXIT.usage
   }
   io.out(`fitconform proxy listening on ${proxy.url} → ${withoutUserinfo(options.target.href)}${options.record === undefined ? '' : `, recording to ${options.record}`}`)
+  if (options.record !== undefined && !process.env[REDACT_KEY_ENV]) io.err(NO_REDACT_KEY_NOTE)
   options.onReady?.(proxy.url)
   await waitForStop(options.signal)
   await proxy.close()

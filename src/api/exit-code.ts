@@ -1,5 +1,7 @@
 import { isFailingRun, type ReportedRunResult } from '../model/reported-result.js'
 import { EXIT } from '../shared/exit-codes.js'
+import type { SkipCount } from '../model/result.js'
+import { countSkips } from '../model/skip-count.js'
 
 export interface ExitCodeOptions {
   /** Errors the reporters raised (a reporter that broke fails the run). */
@@ -10,11 +12,7 @@ export interface ExitCodeOptions {
   readonly failOnSkip?: boolean
 }
 
-/** What a run skipped: whole scenarios, and permission-matrix cells whose token was not given. */
-export interface SkipCount {
-  readonly scenarios: number
-  readonly cells: number
-}
+export type { SkipCount } from '../model/result.js'
 
 export interface RunExit {
   readonly code: number
@@ -27,14 +25,8 @@ export function exitOfRun(result: ReportedRunResult, options: ExitCodeOptions): 
   if (options.interrupted) return { code: EXIT.interrupted }
   if (isFailingRun(result) || options.reporterErrors > 0) return { code: EXIT.failed }
   if (options.failOnSkip) {
-    const skips = countSkips(result)
+    const skips = countSkips(result.scenarios)
     if (skips.scenarios > 0 || skips.cells > 0) return { code: EXIT.failed, failedOnSkip: skips }
   }
   return { code: EXIT.ok }
-}
-
-function countSkips(result: ReportedRunResult): SkipCount {
-  // A permission-matrix cell whose token was not given is skipped alone, inside a scenario that runs.
-  const cells = result.scenarios.flatMap((scenario) => scenario.steps).filter((step) => step.status === 'skipped' && step.cell && step.cell.open === undefined).length
-  return { scenarios: result.summary.skipped, cells }
 }

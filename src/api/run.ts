@@ -15,6 +15,7 @@ import { startEmbeddedTarget } from './embedded-target.js'
 import { exitOfRun } from './exit-code.js'
 import { processScreen } from '../cli/screen.js'
 import { runConformance, type ConformanceTarget } from '../execute/run-conformance.js'
+import { missingMainToken } from '../execute/require-token.js'
 
 export interface RunOptions {
   /** The server under test (may carry a path prefix); absent: the embedded reference server and its demo tokens. */
@@ -60,6 +61,8 @@ export type RunOutcome =
  * @example const outcome = await run({ baseUrl: 'https://staging.example.com', tokens: { token }, reporters: 'console' })
  */
 export async function run(options: RunOptions = {}): Promise<RunOutcome> {
+  const noToken = missingMainToken(options.baseUrl, options.tokens)
+  if (noToken) return { kind: 'load-error', exitCode: 2, diagnostics: [{ code: 'E_USAGE', kind: 'load', message: noToken }] }
   const loaded = await loadSuites(options.paths ?? [join(packageRoot(), 'suites')])
   if (loaded.diagnostics.length > 0) return { kind: 'load-error', exitCode: 2, diagnostics: loaded.diagnostics }
   const outputDir = options.outputDir ?? 'reports'

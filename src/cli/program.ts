@@ -20,7 +20,15 @@ export function createProgram(): Command {
     .description('Conformance suite and recording proxy for the Fitness Data Service interface')
     .version(packageVersion())
     .option('--debug', 'print stack traces of internal errors')
+    .option('--color', 'colour the output even when it is not a terminal (as FORCE_COLOR=1)')
+    .option('--no-color', 'never colour the output (as NO_COLOR=1 or FORCE_COLOR=0)')
+    .addHelpText('after', '\nColour: on a terminal only, unless --color/--no-color, FORCE_COLOR (0 off, anything else on) or NO_COLOR (any non-empty value: off) say otherwise, in that order.')
     .showSuggestionAfterError()
+    // The flags win over the environment: each command reads colour from FORCE_COLOR (screen.ts).
+    .hook('preAction', (root) => {
+      const color = root.opts<{ color?: boolean }>().color
+      if (color !== undefined && process.argv.some((arg) => arg === '--color' || arg === '--no-color')) process.env['FORCE_COLOR'] = color ? '1' : '0'
+    })
     // Throw instead of exiting, so main.ts maps usage errors to exit code 2 (commander would use 1).
     .exitOverride()
 
@@ -56,7 +64,7 @@ export function createProgram(): Command {
     .option('--verbose', 'print every failure with its evidence, not one evidence block per broken rule')
     .option('--max-polling <seconds>', 'how long all `eventually` steps of the run may keep resending, together (default 60)', parsePositiveInt)
     .option('--show-personal-data', 'keep personal data (GPS points, profile name, location, birthday, pictures) in report files')
-    .addHelpText('after', '\nExit codes: 0 no failure (warnings allowed), 1 a scenario failed, 2 usage/config/scenario-file error (nothing was sent), 3 the server could not be reached.')
+    .addHelpText('after', '\nExit codes: 0 no failure (warnings allowed), 1 a scenario failed (or --fail-on-skip saw a skip), 2 usage/config/scenario-file error or no token for --base-url (nothing was sent), 3 the server could not be reached or the preflight refused a main token, 130 interrupted (SIGINT/SIGTERM; what the run changed was undone first).')
     .action(async (paths: string[], flags: RunFlags) => {
       const { runCommand } = await import('./run-command.js')
       process.exitCode = await runCommand(paths, flags)

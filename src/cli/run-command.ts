@@ -9,6 +9,7 @@ import { createMultiplexer, type Multiplexer } from '../report/multiplexer.js'
 import { DEFAULT_REPORTERS } from '../report/default-reporters.js'
 import { createReporters } from '../report/registry.js'
 import { formatDiagnostic } from '../report/format-diagnostic.js'
+import { removeReportFiles } from '../report/report-files.js'
 import type { Screen } from '../model/reporter.js'
 import { runConformance, type ConformanceTarget } from '../execute/run-conformance.js'
 import { startEmbeddedTarget, type EmbeddedTarget } from '../api/embedded-target.js'
@@ -26,13 +27,20 @@ export function builtInSuites(): string {
 /** `fitconform run`: returns the exit code; the CLI file only wires it to commander. */
 export async function runCommand(paths: readonly string[], flags: RunFlags, screen: Screen = processScreen()): Promise<number> {
   const printDiagnostic = (diagnostic: Diagnostic): void => screen.err(formatDiagnostic(diagnostic, { colors: screen.colors }) + '\n')
+  // A run that ends before its first scenario leaves no earlier run's reports behind to be published as its own.
+  const endedEarly = async (code: number, reporterList = flags.reporter ?? DEFAULT_REPORTERS, outputDir = flags.outputDir ?? 'reports'): Promise<number> => {
+    const removed = await removeReportFiles(reporterList, outputDir)
+    if (removed.length > 0) screen.err(`Removed the previous run's reports (${removed.map(shortPath).join(', ')}): this run wrote none.\n`)
+    return code
+  }
   let options
   try {
     options = resolveRunOptions(flags)
   } catch (error) {
     printDiagnostic(toDiagnostic(error))
-    return error instanceof ConformanceError ? EXIT.usage : EXIT.failed
+    return error instanceof ConformanceError ? endedEarly(EXIT.usage) : EXIT.failed
   }
+  const refuse = (code: number): Promise<number> => endedEarly(code, options.reporter ?? DEFAULT_REPORTERS, options.outputDir)
   const loaded = await loadSuites(paths.length > 0 ? paths : [builtInSuites()])
   let known: KnownFailure[] = []
   const problems = [...loaded.diagnostics]
@@ -44,7 +52,7 @@ export async function runCommand(paths: readonly string[], flags: RunFlags, scre
   if (problems.length > 0) {
     for (const diagnostic of problems) printDiagnostic(diagnostic)
     screen.err(`${problems.length} problem(s) in the scenario or known-failure files; nothing was sent.\n`)
-    return EXIT.usage
+    return refuse(EXIT.usage)
   }
   let reporter: Multiplexer
   try {
@@ -52,7 +60,7 @@ export async function runCommand(paths: readonly string[], flags: RunFlags, scre
     reporter = createMultiplexer(reporters)
   } catch (error) {
     printDiagnostic({ code: 'E_USAGE', kind: 'load', message: `--reporter: ${(error as Error).message}` })
-    return EXIT.usage
+    return refuse(EXIT.usage)
   }
 
   let embedded: EmbeddedTarget | undefined
@@ -83,14 +91,15 @@ export async function runCommand(paths: readonly string[], flags: RunFlags, scre
       showPersonalData: options.showPersonalData,
       maxPollingMs: options.maxPollingMs,
       ...((options.survey ?? surveysByDefault({ paths, tags: options.tags, grep: options.grep, shard: options.shard })) ? { survey: { maxActivities: options.surveyMaxActivities } } : {}),
+      failOnSkip: options.failOnSkip,
     }, reporter)
     if (outcome.kind === 'unreachable') {
       printDiagnostic(outcome.diagnostic)
-      return EXIT.unreachable
+      return await refuse(EXIT.unreachable)
     }
     if (outcome.kind === 'nothing-selected') {
       screen.err(`No scenario selected: ${describeFilters(options, loaded.scenarios.length)}. Nothing was sent.\n`)
-      return EXIT.usage
+      return await refuse(EXIT.usage)
     }
     // The console reporter has listed failures and the run's own problems; the exit code follows the finalized result.
     const { result } = outcome
@@ -102,7 +111,7 @@ export async function runCommand(paths: readonly string[], flags: RunFlags, scre
     return exit.code
   } catch (error) {
     printDiagnostic(toDiagnostic(error))
-    return error instanceof ConformanceError && error.diagnostic.kind === 'load' ? EXIT.usage : EXIT.failed
+    return error instanceof ConformanceError && error.diagnostic.kind === 'load' ? await refuse(EXIT.usage) : EXIT.failed
   } finally {
     interrupt.dispose()
     await embedded?.close()

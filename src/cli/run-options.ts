@@ -9,6 +9,7 @@ import { parseGrep, type GrepFilter } from '../plan/grep-filter.js'
 import { DEFAULT_MAX_BODY_BYTES } from '../execute/http-client.js'
 import { MIN_SCRUBBED_SECRET_LENGTH } from '../shared/secrets.js'
 import { DEFAULT_SURVEY_MAX_ACTIVITIES } from '../spec/survey/survey-account.js'
+import { missingMainToken } from '../execute/require-token.js'
 
 /** The flags of `fitconform run` as commander hands them over (names are a public contract for CI scripts). */
 export interface RunFlags {
@@ -110,6 +111,9 @@ export function resolveRunOptions(flags: RunFlags): RunOptions {
     }
   }
   const baseUrl = flags.baseUrl ?? (config.baseUrl ? parseUrlSetting(config.baseUrl, 'baseUrl in the config') : undefined)
+  // An empty CI secret (a fork's pull request, a misspelt name) must not turn into a green run that tested nothing.
+  const noToken = missingMainToken(baseUrl, tokens)
+  if (noToken) throw usage(noToken)
   return {
     ...(baseUrl ? { baseUrl } : {}),
     tokens,

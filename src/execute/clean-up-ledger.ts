@@ -20,7 +20,7 @@ export interface LedgerCleanupSettings {
 
 /**
  * `fitconform cleanup` for one open ledger: undoes what it still owes, under the given base URL only,
- * and closes the ledger when nothing is left (nothing refused, left behind or failed).
+ * and removes the ledger when nothing is left (nothing refused, left behind or failed).
  */
 export async function cleanUpLedger(work: OpenWork, settings: LedgerCleanupSettings): Promise<{ readonly outcome: UndoOutcome; readonly clean: boolean }> {
   // A busy answer to a cleanup read or delete is resent the way a run resends it (busy-retry.ts).
@@ -46,7 +46,7 @@ export async function cleanUpLedger(work: OpenWork, settings: LedgerCleanupSetti
   try {
     const outcome = await undoOpenWork(work, context)
     const clean = outcome.problems.length === 0 && outcome.notProvenOurs.length === 0 && outcome.leftBehind.length === 0 && work.refusedLines.length === 0
-    if (clean) ledger.record({ type: 'closed' })
+    if (clean) ledger.close()
     return { outcome, clean }
   } finally {
     await raw.close()

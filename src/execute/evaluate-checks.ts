@@ -27,8 +27,10 @@ function evaluateCheck(check: Check, scope: Scope): AssertionResult {
   if (!matcher) return { ...base, ok: false, expected, actual, message: `unknown matcher ${check.matcher}` }
   const ok = matcher.test(actual, expected)
   const description = matcher.describe(expected)
-  const message = ok ? `${check.path} is ${description}` : `${check.path}: expected ${description}, got ${formatValue(actual)}`
-  return { ...base, ok, expected, ...(actual === undefined ? {} : { actual }), message }
+  // A length check shows the length it found ("25 items"), not the 25 items.
+  const shown = matcher.describeActual?.(actual)
+  const message = ok ? `${check.path} is ${description}` : `${check.path}: expected ${description}, got ${shown ?? formatValue(actual)}`
+  return { ...base, ok, expected, ...(shown !== undefined ? { actual: shown } : actual === undefined ? {} : { actual }), message }
 }
 
 function holds(condition: CheckCondition, scope: Scope): boolean {

@@ -7,13 +7,13 @@ import { sweepMarked } from './undo.js'
 
 /**
  * After the scenarios: sweep the run's marker (a create whose response was lost still carries it; an
- * activity the run deleted that came back is a delete failure), then close the ledger if nothing is
+ * activity the run deleted that came back is a delete failure), then remove the ledger if nothing is
  * owed, and tell what was created, changed, restored, refused as not proven ours, and left behind.
  */
 export async function finishCleanup(context: RunContext, what: { readonly wrote: boolean; readonly posted: boolean; readonly notes?: readonly string[] }): Promise<{ summary?: CleanupSummary; problems: Diagnostic[] }> {
   const broken = (): Diagnostic[] => (context.ledger?.broken ? [ledgerProblem(context.ledger.broken, context)] : [])
   if (!what.wrote) {
-    context.ledger?.record({ type: 'closed' })
+    context.ledger?.close()
     return { problems: broken() }
   }
   const profile = (await context.profiles?.restore(context)) ?? { changed: 0, restored: 0, notRestored: [] }
@@ -32,7 +32,7 @@ export async function finishCleanup(context: RunContext, what: { readonly wrote:
   problems.push(...leftBehindProblems(counts.leftBehind))
   for (const item of counts.notProvenOurs) problems.push({ code: 'E_CLEANUP', kind: 'error', message: `not proven ours, left in place (nothing was sent to it): ${item.url}: ${item.reason}`, hint: 'look at it on the account: the run could not show it created it' })
   const owes = open.toDelete.length > 0 || open.toRestore.length > 0
-  if (!owes) context.ledger.record({ type: 'closed' })
+  if (!owes) context.ledger.close()
   problems.push(...broken())
   const summary: CleanupSummary = {
     created: counts.created,

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { TOKEN_ROLES, type AuthChoice, type TokenRole } from '../model/scenario.js'
 import { EDITABLE_PROFILE_FIELDS } from '../spec/profile-fields.js'
@@ -58,6 +58,8 @@ export interface Ledger {
   readonly broken: string | undefined
   /** Every line recorded through this ledger, written or not: the run's own account, kept in memory. */
   readonly lines: readonly string[]
+  /** Nothing is owed any more: the file goes, so an output folder holds only ledgers `fitconform cleanup` has work in. */
+  close(): void
 }
 
 export const LEDGER_PREFIX = 'ledger-'
@@ -93,6 +95,7 @@ export function openLedger(file: string, redact: Redactor, onFailure?: LedgerFai
         onFailure?.(broken)
       }
     },
+    close: () => rmSync(file, { force: true }),
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../model/diagnostic.js'
-import type { TokenRole } from '../model/scenario.js'
+import { TOKEN_ROLES, type TokenRole } from '../model/scenario.js'
+import { envVarOfRole } from '../plan/plan-run.js'
 import { ENTRY_POINT_PATH } from '../spec/paths.js'
 import { mediaTypeOf } from '../spec/representations.js'
 import { FULL_ACCESS_ROLES } from '../spec/token-roles.js'
@@ -25,6 +26,41 @@ export async function preflight(context: RunContext): Promise<Diagnostic | undef
     if (problem) return problem
   }
   return undefined
+}
+
+/**
+ * After the preflight: `GET /user` with each revoked or limited token given. Such a token still names
+ * its user, so §5 rule 3 and §7 answer it with 403 (or 2xx where no permission is needed). A 401 means
+ * the server does not know the token: far likelier a mistyped flag than a server bug, so the run says
+ * which flag before that role's scenarios fail. The run goes on: if the token is right, those
+ * failures are the server's, and they must still be reported under their rules.
+ */
+export async function checkRestrictedTokens(context: RunContext): Promise<Diagnostic[]> {
+  const notices: Diagnostic[] = []
+  for (const role of TOKEN_ROLES.filter((each) => !FULL_ACCESS_ROLES.includes(each) && context.tokens[each])) {
+    const notice = await preflightRestrictedRole(role, context)
+    if (notice) notices.push(notice)
+  }
+  return notices
+}
+
+async function preflightRestrictedRole(role: TokenRole, context: RunContext): Promise<Diagnostic | undefined> {
+  const { url } = resolveUrl(ENTRY_POINT_PATH, context.baseUrl)
+  let response: IncomingResponse
+  try {
+    response = await context.client.send({ method: 'GET', url, headers: { authorization: authorizationFor(role, context)!, accept: mediaTypeOf('User') }, wire: false })
+  } catch {
+    return undefined // the main token's preflight has shown the server answers; this role's scenarios report their own transport errors
+  }
+  if (response.status !== 401) return undefined
+  const flag = `--${role}`
+  return context.redact({
+    code: 'E_PREFLIGHT',
+    kind: 'error',
+    message: `preflight GET ${url} with ${flag}: the token was refused with 401, as if the server did not know it; the scenarios that use ${flag} will fail with 401`,
+    details: [`request: GET ${url} (Authorization: Bearer $${envVarOfRole(role)})`, ...exchangeLines(response)],
+    hint: `check ${flag}: it must be a token of that user that the server issued (a disconnected user or a missing permission gets 403, §5 rule 3). If the token is right, the server breaks §5 rule 3 and those failures are its own`,
+  })
 }
 
 /** Exit 3 only when nothing answers at the connection level; any answer, even a refusal, is a server there. */

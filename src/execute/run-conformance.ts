@@ -7,16 +7,18 @@ import type { Rule, Scenario, TokenRole } from '../model/scenario.js'
 import { createFinalizer } from './finalize-run.js'
 import { createHttpClient } from './http-client.js'
 import { guardRun } from './guard-run.js'
+import { countSkips } from '../model/skip-count.js'
+import { notTestedForMissingTokens } from '../plan/not-tested.js'
 import { finishCleanup } from './finish-cleanup.js'
 import { createRunValues } from './run-values.js'
 import { createRedactor } from './redact.js'
 import type { RunContext, RunValues } from './run-context.js'
 import { DEFAULT_CONFIG_VALUES } from '../spec/config-defaults.js'
 import { runPlan } from './run-plan.js'
-import { preflight } from './preflight.js'
+import { checkRestrictedTokens, preflight } from './preflight.js'
 import type { KnownFailure } from '../expectations/known-failures.js'
-import { envVarOfRole, planRun, type RunFilter, type RunPlan } from '../plan/plan-run.js'
-import type { MissingToken, Reporter, RunPlanView } from '../model/reporter.js'
+import { planRun, type RunFilter, type RunPlan } from '../plan/plan-run.js'
+import type { Reporter, RunPlanView } from '../model/reporter.js'
 import { packageVersion } from '../shared/package-root.js'
 import { runSurvey } from '../survey/run-survey.js'
 import type { SurveySettings } from '../spec/survey/survey-account.js'
@@ -54,6 +56,8 @@ export interface ConformanceSettings {
   readonly survey?: SurveySettings
   /** The run's id, marker and far year; absent: new ones. `diff` gives both sides the same, so both get the same requests. */
   readonly run?: RunValues
+  /** --fail-on-skip: a skipped scenario or permission-matrix cell fails the run, and the result says so. */
+  readonly failOnSkip?: boolean
 }
 
 export const DEFAULT_MAX_POLLING_MS = 60_000
@@ -76,6 +80,7 @@ export async function runConformance(
   const availableRoles = new Set((Object.keys(settings.target.tokens) as TokenRole[]).filter((role) => settings.target.tokens[role]))
   const plan = planRun(scenarios, { ...settings.filter, availableRoles })
   if (plan.order.length === 0) return { kind: 'nothing-selected', plan }
+  const notTested = notTestedForMissingTokens(plan, availableRoles)
   const secrets = new Map<string, string>()
   for (const [role, token] of Object.entries(settings.target.tokens)) if (token) secrets.set(token, role)
   // The near misses the auth scenarios send hold all but one character of the main token.
@@ -99,11 +104,12 @@ export async function runConformance(
   try {
     const unreachable = await preflight(probeContext)
     if (unreachable) return { kind: 'unreachable', diagnostic: unreachable }
+    const notices = await checkRestrictedTokens(probeContext)
     // Only now, with a server there, is there anything to write down.
     const guarded = await guardRun(probeContext, { ...(settings.ledgerDir ? { ledgerDir: settings.ledgerDir } : {}), writes: plan.order.some((scenario) => scenario.writes) })
     if ('problem' in guarded) return { kind: 'unreachable', diagnostic: guarded.problem }
     const { context } = guarded
-    const view: RunPlanView = { target: settings.target.label, strict: settings.strict, rules, scenarios: plan.order.map(({ id, title, file, rules: r, tags }) => ({ id, title, file, rules: r, tags })), missingTokens: missingTokens(plan) }
+    const view: RunPlanView = { target: settings.target.label, strict: settings.strict, rules, scenarios: plan.order.map(({ id, title, file, rules: r, tags }) => ({ id, title, file, rules: r, tags })), missingTokens: notTested, ...(notices.length > 0 ? { notices } : {}) }
     await reporter.onRunStart?.(view)
     // The survey judges the account as it is, so it runs before any scenario can write to it.
     const surveyed = settings.survey ? await runSurvey(context, settings.survey, { onScenarioEnd: (result) => reporter.onScenarioEnd?.(finalizer.scenario(result)) }) : []
@@ -115,19 +121,12 @@ export async function runConformance(
     const polling = pollingSummary(context)
     // Redacted whole before it is finalized: cleanup messages and diagnostics name URLs a server chose (a Location may carry a token).
     // The step results in it were redacted as they ended: the redactor keeps those and walks only what is new around them.
-    const result = finalizer.run(context.redact({ ...buildRunResult(results, settings, startedAt, cleanup.problems), ...(cleanup.summary ? { cleanup: cleanup.summary } : {}), ...(polling ? { polling } : {}), ...busySummary(busy) }))
+    const result = finalizer.run(context.redact({ ...buildRunResult(results, settings, startedAt, cleanup.problems), ...(notTested.length > 0 ? { notTested } : {}), ...(notices.length > 0 ? { notices } : {}), ...(cleanup.summary ? { cleanup: cleanup.summary } : {}), ...(polling ? { polling } : {}), ...busySummary(busy) }))
     await reporter.onRunEnd?.(result, view)
     return { kind: 'ran', result, plan }
   } finally {
     await client.close()
   }
-}
-
-/** Each token flag not given, with how many selected scenarios it would have run. */
-function missingTokens(plan: RunPlan): MissingToken[] {
-  const counts = new Map<TokenRole, number>()
-  for (const { missingRoles } of plan.skipped) for (const role of missingRoles ?? []) counts.set(role, (counts.get(role) ?? 0) + 1)
-  return [...counts.entries()].map(([role, scenarios]) => ({ flag: `--${role}`, env: envVarOfRole(role), scenarios }))
 }
 
 /** Reported only when some step polled. */
@@ -143,8 +142,10 @@ function busySummary(budget: BusyBudget): { busy?: BusySummary } {
   return { busy: { answers: budget.answers, waitedMs: Math.round(budget.waitedMs), capMs: budget.capMs, stayedBusy: budget.stayedBusy } }
 }
 
-function buildRunResult(scenarios: readonly ScenarioResult[], settings: Pick<ConformanceSettings, 'strict' | 'target'>, startedAt: Date, diagnostics: readonly Diagnostic[] = []): RunResult {
+function buildRunResult(scenarios: readonly ScenarioResult[], settings: Pick<ConformanceSettings, 'strict' | 'target' | 'failOnSkip'>, startedAt: Date, diagnostics: readonly Diagnostic[] = []): RunResult {
   const count = (status: ScenarioResult['status']): number => scenarios.filter((scenario) => scenario.status === status).length
+  const skips = countSkips(scenarios)
+  const failedOnSkip = settings.failOnSkip && (skips.scenarios > 0 || skips.cells > 0)
   return {
     schemaVersion: RESULT_SCHEMA_VERSION,
     tool: { name: 'fitconform', version: packageVersion() },
@@ -158,7 +159,9 @@ function buildRunResult(scenarios: readonly ScenarioResult[], settings: Pick<Con
       failed: count('failed'),
       skipped: count('skipped'),
       warnings: scenarios.reduce((sum, scenario) => sum + scenario.warnings.length, 0),
+      skippedCells: skips.cells,
     },
+    ...(failedOnSkip ? { failedOnSkip: skips } : {}),
     scenarios,
     diagnostics: [...diagnostics, ...cleanupDiagnostics(scenarios)],
   }

@@ -7,8 +7,10 @@ import type { KnownFailure } from './known-failures.js'
  * - a failed scenario is an expected failure when every one of its problems is covered: by an entry
  *   naming the scenario (alone), or by an entry whose rule is among the failed check's rules;
  *   a transport error is covered only by a scenario entry;
- * - an entry is stale when every scenario it selects that ran has passed: those scenarios are
- *   "unexpectedly passed", which fails the run so the list stays honest.
+ * - an entry is stale when every scenario it selects that ran has passed, which fails the run so the
+ *   list stays honest. It is reported once, as the entry it is: a scenario entry through its scenario,
+ *   a rule entry as "RULE now passes: remove this entry" (never through every scenario that merely
+ *   names the rule, which would blame scenarios that have nothing to fix).
  */
 
 export interface KnownFailuresApplied {
@@ -22,7 +24,8 @@ export interface KnownFailuresApplied {
 export function applyKnownFailures(result: Pick<RunResult, 'scenarios' | 'summary'>, known: readonly KnownFailure[]): KnownFailuresApplied {
   if (known.length === 0) return { scenarios: result.scenarios, summary: { ...result.summary, expectedFailures: 0, unexpectedlyPassed: 0 } }
   const reports = known.map((entry) => reportEntry(entry, result.scenarios))
-  const stale = known.filter((_entry, index) => reports[index]?.outcome === 'unexpectedly-passed')
+  const stale = known.filter((entry, index) => reports[index]?.outcome === 'unexpectedly-passed' && entry.scenario !== undefined)
+  const staleRuleEntries = reports.filter((report) => report.outcome === 'unexpectedly-passed' && report.scenario === undefined).length
   const scenarios = result.scenarios.map((scenario) => {
     const marked = markScenario(scenario, known)
     if (marked.expectation !== undefined || scenario.status !== 'passed') return marked
@@ -38,7 +41,7 @@ export function applyKnownFailures(result: Pick<RunResult, 'scenarios' | 'summar
       ...summary,
       failed: count((scenario) => scenario.status === 'failed' && scenario.expectation !== 'expected-failure'),
       expectedFailures: count((scenario) => scenario.expectation === 'expected-failure'),
-      unexpectedlyPassed: count((scenario) => scenario.expectation === 'unexpectedly-passed'),
+      unexpectedlyPassed: count((scenario) => scenario.expectation === 'unexpectedly-passed') + staleRuleEntries,
     },
   }
 }

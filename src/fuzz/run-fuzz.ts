@@ -155,7 +155,7 @@ async function writeReproduction(
       `Written by fitconform fuzz: the shortest sequence it found that fails ${rule}.`,
       `Replay it:            ${replay}`,
       `Fuzz again the same:  ${refuzz}`,
-      'Dates are in September of ${run.farYear} (README "Fuzzing"); everything created is deleted at the end.',
+      'Dates are in September of ${run.farYear} (docs/fuzzing.md); everything created is deleted at the end.',
     ],
   })
   writeFileSync(file, text)

@@ -32,7 +32,45 @@ function compileWithAjv(schema: object): ValidateFunction {
 export function validateScenarioFile(source: YamlSource): Diagnostic[] {
   const check = validator()
   if (check(source.data)) return []
-  return mostSpecific(check.errors ?? []).map((error) => toDiagnostic(error, source))
+  const errors = check.errors ?? []
+  const oneOfAt = new Set(errors.filter((error) => error.keyword === 'oneOf').map((error) => error.instancePath))
+  // A branch of a oneOf that does not fit at all; a $ref'd branch's schemaPath does not show the oneOf, its place does.
+  const isBranchMismatch = (error: ErrorObject): boolean => ['type', 'enum', 'const'].includes(error.keyword) && (error.schemaPath.includes('/oneOf/') || oneOfAt.has(error.instancePath))
+  const kept = mostSpecific(errors, isBranchMismatch)
+  const diagnostics: Diagnostic[] = []
+  const alternativesDone = new Set<string>()
+  for (const error of kept) {
+    const alternatives = kept.filter((other) => other.instancePath === error.instancePath && isBranchMismatch(other))
+    if (isBranchMismatch(error) && alternatives.length > 1) {
+      if (alternativesDone.has(error.instancePath)) continue
+      alternativesDone.add(error.instancePath)
+      diagnostics.push(alternativesDiagnostic(error, alternatives, source))
+    } else {
+      diagnostics.push(toDiagnostic(error, source))
+    }
+  }
+  return diagnostics
+}
+
+const TYPE_WORDS: Readonly<Record<string, string>> = { integer: 'a whole number', number: 'a number', string: 'a text', boolean: 'true or false', array: 'a list', object: 'a map of matchers' }
+
+/**
+ * A value that fits none of a `oneOf`'s shapes gets one sentence listing them all, rather than the
+ * first branch's "must be object" (`status: created` is meant as 201, [200, 201] or 2xx).
+ */
+function alternativesDiagnostic(first: ErrorObject, alternatives: readonly ErrorObject[], source: YamlSource): Diagnostic {
+  const path = pointerSegments(first.instancePath).map((part) => (/^\d+$/.test(part) ? Number(part) : part))
+  const shapes = alternatives.map((error) =>
+    error.keyword === 'enum' ? `one of ${(error.params['allowedValues'] as unknown[]).map(String).join(', ')}` : error.keyword === 'type' ? (TYPE_WORDS[String(error.params['type'])] ?? String(error.params['type'])) : String(error.message),
+  )
+  const isStatus = path.at(-1) === 'status'
+  return {
+    code: 'E_SCENARIO_SCHEMA',
+    kind: 'load',
+    message: `${label(path)} is ${JSON.stringify(first.data)}, which is none of: ${shapes.join('; ')}`,
+    at: source.locate(path),
+    ...(isStatus ? { hint: 'a status is a code such as 201, a list of codes such as [200, 201], a class such as 2xx, or matchers such as { gte: 400 }' } : {}),
+  }
 }
 
 /**
@@ -41,9 +79,8 @@ export function validateScenarioFile(source: YamlSource): Diagnostic[] {
  * wrote. At a location where some branch says something specific, the other branches' "wrong type"
  * errors are noise: keep the specific ones.
  */
-function mostSpecific(errors: readonly ErrorObject[]): ErrorObject[] {
+function mostSpecific(errors: readonly ErrorObject[], isBranchMismatch: (error: ErrorObject) => boolean): ErrorObject[] {
   const concrete = errors.filter((error) => error.keyword !== 'oneOf' && error.keyword !== 'if')
-  const isBranchMismatch = (error: ErrorObject): boolean => ['type', 'enum', 'const'].includes(error.keyword) && error.schemaPath.includes('/oneOf/')
   const specificAt = new Set(concrete.filter((error) => !isBranchMismatch(error)).map((error) => error.instancePath))
   const descendantsOf = (path: string): boolean => concrete.some((other) => !isBranchMismatch(other) && other.instancePath.startsWith(path + '/'))
   const kept: ErrorObject[] = []

@@ -6,6 +6,8 @@ export interface MatcherDefinition {
   readonly test: (actual: unknown, expected: unknown) => boolean
   /** "greater than 5": completes the sentence "expected a value ...". */
   readonly describe: (expected: unknown) => string
+  /** What the evidence shows of the value found, when not the value itself (a length check: "25 items"). */
+  readonly describeActual?: (actual: unknown) => string | undefined
 }
 
 export const isTemplate = (value: unknown): boolean => typeof value === 'string' && value.includes('${')

@@ -26,6 +26,11 @@ function sized(name: string, words: string, compare: (a: number, b: number) => b
       return length !== undefined && typeof expected === 'number' && compare(length, expected)
     },
     describe: (expected) => `${words} ${String(expected)}`,
+    describeActual: (actual) => {
+      if (Array.isArray(actual)) return `${actual.length} item${actual.length === 1 ? '' : 's'}`
+      if (typeof actual === 'string') return `a text of length ${actual.length}`
+      return undefined
+    },
   }
 }
 

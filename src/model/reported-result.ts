@@ -25,7 +25,7 @@ export interface ReportedScenarioResult extends ScenarioResult {
 export interface ReportedRunSummary extends RunSummary {
   /** Failed scenarios covered by a known failure; not counted in `failed`. */
   readonly expectedFailures: number
-  /** Passed scenarios listed as known failures; counted in `passed` and failing the run. */
+  /** Known failures that now pass, failing the run: scenarios listed by id that passed (counted in `passed` too), and rule entries whose every scenario passed (one each). */
   readonly unexpectedlyPassed: number
 }
 
@@ -86,5 +86,10 @@ export function isFailingScenario(scenario: ReportedScenarioResult): boolean {
 
 /** True when the run must exit non-zero because of its scenarios or its own problems. */
 export function isFailingRun(result: ReportedRunResult): boolean {
-  return result.scenarios.some(isFailingScenario) || result.diagnostics.length > 0
+  return result.scenarios.some(isFailingScenario) || result.diagnostics.length > 0 || staleRuleEntries(result).length > 0
+}
+
+/** Entries of the known-failures file listed by rule alone whose scenarios all passed: each to be removed from the list. */
+export function staleRuleEntries(result: Pick<ReportedRunResult, 'knownFailures'>): KnownFailureReport[] {
+  return (result.knownFailures ?? []).filter((report) => report.outcome === 'unexpectedly-passed' && report.scenario === undefined)
 }

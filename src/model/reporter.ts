@@ -1,3 +1,4 @@
+import type { NotTested } from './result.js'
 import type { Diagnostic } from './diagnostic.js'
 import type { ReportedRunResult, ReportedScenarioResult } from './reported-result.js'
 import type { StepResult } from './result.js'
@@ -13,15 +14,12 @@ export interface RunPlanView {
   readonly rules: readonly Rule[]
   /** Token flags not given, with how many selected scenarios each would have run (they are skipped). */
   readonly missingTokens?: readonly MissingToken[]
+  /** What the preflight noticed without stopping the run (a role token refused with 401). */
+  readonly notices?: readonly Diagnostic[]
 }
 
-export interface MissingToken {
-  /** `--other-token` */
-  readonly flag: string
-  /** `FITCONFORM_OTHER_TOKEN` */
-  readonly env: string
-  readonly scenarios: number
-}
+/** A token flag not given and what that leaves untested (the run's result carries the same list as `notTested`). */
+export type MissingToken = NotTested
 
 export interface ScenarioView {
   readonly id: string

@@ -102,6 +102,28 @@ export interface RunSummary {
   readonly failed: number
   readonly skipped: number
   readonly warnings: number
+  /** Permission-matrix cells not sent because their token was not given (inside scenarios that ran). */
+  readonly skippedCells?: number
+}
+
+/** A token flag that was not given, and what the run therefore did not test. */
+export interface NotTested {
+  /** `--other-token` */
+  readonly flag: string
+  /** `FITCONFORM_OTHER_TOKEN` */
+  readonly env: string
+  /** Scenarios skipped because this token was not given. */
+  readonly scenarios: number
+  /** Permission-matrix cells skipped because this token was not given (each a route tried with it). */
+  readonly cells: number
+  /** Rules only those scenarios and cells would have judged: untested in this run. */
+  readonly rules: readonly string[]
+}
+
+/** What skipped, when --fail-on-skip fails the run for it. */
+export interface SkipCount {
+  readonly scenarios: number
+  readonly cells: number
 }
 
 /** What the run changed on the account and what it undid (the ledger's account). */
@@ -155,6 +177,12 @@ export interface RunResult {
   readonly diagnostics: readonly Diagnostic[]
   readonly cleanup?: CleanupSummary
   readonly polling?: PollingSummary
+  /** Each token flag not given, with the scenarios, cells and rules it left untested. */
+  readonly notTested?: readonly NotTested[]
+  /** What the preflight noticed without stopping the run, e.g. a revoked or limited token refused with 401 (a mistyped flag?). */
+  readonly notices?: readonly Diagnostic[]
+  /** Set when --fail-on-skip fails this run: what was skipped. */
+  readonly failedOnSkip?: SkipCount
   readonly busy?: BusySummary
 }
 

@@ -66,6 +66,7 @@ export function createConsoleReporter(options: ConsoleReporterOptions): Reporter
       missingTokens = plan.missingTokens ?? []
       const banner = missingTokenBanner(missingTokens, style)
       if (banner) screen.out(`${banner}\n`)
+      for (const notice of plan.notices ?? []) screen.out(`${formatDiagnostic(notice, { colors: screen.colors })}\n`)
       if (options.mode === 'summary') return
       const mode = plan.strict ? ', strict' : ''
       screen.out(`${style.bold('fitconform')} ${plural(total)} against ${plan.target}${mode}\n`)

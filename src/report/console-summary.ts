@@ -3,7 +3,9 @@ import { formatAssertion, formatDiagnostic, type FormatOptions, type RuleIndex }
 import { describeFailedStep, failedAssertions, formatRuleExample, formatScenarioEvidence } from './evidence.js'
 import { brokenRules, listScenarios, unjudgedSteps, type BrokenRule } from './failures-by-rule.js'
 import type { MissingToken } from '../model/reporter.js'
-import { describeKnownFailure } from './known-failure-text.js'
+import { describeKnownFailure, describeStaleRuleEntry } from './known-failure-text.js'
+import { staleRuleEntries } from '../model/reported-result.js'
+import { NOT_TESTED_HEADING, notTestedLines } from './not-tested-text.js'
 import { countOutcomes, formatClosingLine, formatCounts, groupBySection, outcomeOf } from './run-summary.js'
 import { createStyler, type Styler } from './text-style.js'
 import { truncateText } from '../shared/format-value.js'
@@ -55,11 +57,13 @@ export function formatConsoleSummary(result: ReportedRunResult, options: Console
     blocks.push(`${heading(`Every failure (${failed.length} scenarios)`, style.red, style)}\n${body.join('\n\n')}`)
   }
   const unexpected = byOutcome('unexpectedly-passed')
-  if (unexpected.length > 0) {
-    const lines = unexpected.map(
-      (scenario) => `${style.red('✘')} ${scenario.id} ${scenario.title}: passed, but is listed as a known failure (${describeKnownFailure(scenario.knownFailure)}); remove it from the list`,
-    )
-    blocks.push(`${heading(`Unexpectedly passed (${unexpected.length})`, style.red, style)}\n${lines.join('\n')}`)
+  const staleRules = staleRuleEntries(result)
+  if (unexpected.length + staleRules.length > 0) {
+    const lines = [
+      ...staleRules.map((report) => `${style.red('✘')} ${describeStaleRuleEntry(report)}`),
+      ...unexpected.map((scenario) => `${style.red('✘')} ${scenario.id} ${scenario.title}: passed, but is listed as a known failure (${describeKnownFailure(scenario.knownFailure)}); remove it from the list`),
+    ]
+    blocks.push(`${heading(`Unexpectedly passed (${lines.length})`, style.red, style)}\n${lines.join('\n')}`)
   }
   const expected = byOutcome('expected-failure')
   if (expected.length > 0) {
@@ -92,17 +96,17 @@ export function formatConsoleSummary(result: ReportedRunResult, options: Console
     blocks.push(style.yellow(`Busy: the server answered 429/503 ${answers} time(s), ${Math.round(waitedMs / 100) / 10} s spent waiting${notJudged}`))
   }
   if (result.scenarios.length > 0) blocks.push(`${heading('By spec section', style.bold, style)}\n${sectionTable(result, options.rules)}`)
-  const banner = missingTokenBanner(options.missingTokens ?? [], style)
+  for (const notice of result.notices ?? []) blocks.push(formatDiagnostic(notice, formatOptions))
+  const banner = missingTokenBanner(result.notTested ?? options.missingTokens ?? [], style)
   if (banner) blocks.push(banner)
-  blocks.push(formatClosingLine(result.summary, result.durationMs))
+  blocks.push(formatClosingLine(result.summary, result.durationMs, result.failedOnSkip))
   return `\n${blocks.join('\n\n')}\n`
 }
 
 /** Shown before the first scenario and again before the closing line. */
 export function missingTokenBanner(missing: readonly MissingToken[], style: Styler): string | undefined {
   if (missing.length === 0) return undefined
-  const lines = missing.map((token) => `  ${token.flag} (or ${token.env}) would run ${token.scenarios} more scenario${token.scenarios === 1 ? '' : 's'}`)
-  return style.yellow(style.bold(`NOT TESTED: scenarios skipped for missing tokens`)) + '\n' + lines.join('\n')
+  return style.yellow(style.bold(NOT_TESTED_HEADING)) + '\n' + notTestedLines(missing).map((line) => `  ${line}`).join('\n')
 }
 
 function brokenRuleBlock(rule: BrokenRule, options: FormatOptions, style: Styler): string {

@@ -1,8 +1,9 @@
 import type { ReportedRunResult } from '../model/reported-result.js'
 import type { Reporter } from '../model/reporter.js'
 import { writeReportFile, type FileReporterOptions } from './output-path.js'
+import { REPORT_FILE_NAMES } from './report-file-names.js'
 
-const JSON_REPORT_FILE = 'results.json'
+const JSON_REPORT_FILE = REPORT_FILE_NAMES['json']!
 
 /**
  * `results.json`: the RunResult as it is (it carries `schemaVersion`), documented by

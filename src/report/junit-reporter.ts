@@ -10,6 +10,7 @@
  *   transport, timeout and
  *   internal step errors   → <error message="<diagnostic>" type="E_TIMEOUT">evidence</error>
  *   skipped                → <skipped message="<reason>"/>
+ *   matrix cell not sent   → its own <testcase name="<title>: <route> with <credential>"> with <skipped message="<reason>"/>
  *   known failure (--expect-failures)
  *                          → <skipped message="known failure: <reason>"/>, evidence in <system-out>
  *   known failure passing  → <failure message="unexpectedly passed: …" type="E_UNEXPECTED_PASS"/>
@@ -34,11 +35,13 @@ import { indexRules, formatAssertion, type RuleIndex } from './format-diagnostic
 import { describeFailedStep, failedAssertions, failedSteps, formatStepEvidence, type EvidenceOptions, type FailedStep } from './evidence.js'
 import { writeReportFile, type FileReporterOptions } from './output-path.js'
 import type { Reporter, RunPlanView } from '../model/reporter.js'
-import { describeKnownFailure } from './known-failure-text.js'
+import { describeKnownFailure, describeStaleRuleEntry } from './known-failure-text.js'
+import { staleRuleEntries } from '../model/reported-result.js'
 import { outcomeOf } from './run-summary.js'
 import { escapeXmlText, xmlAttributes } from './xml.js'
+import { REPORT_FILE_NAMES } from './report-file-names.js'
 
-const JUNIT_REPORT_FILE = 'junit.xml'
+const JUNIT_REPORT_FILE = REPORT_FILE_NAMES['junit']!
 
 export function createJunitReporter(options: FileReporterOptions): Reporter & { readonly name: 'junit' } {
   let written: string | undefined
@@ -79,12 +82,23 @@ export function renderJunit(result: ReportedRunResult, rules: RuleIndex): string
     for (const entry of verdict.scenarios) if (entry.status === 'failed') brokenIn.set(entry.id, [...(brokenIn.get(entry.id) ?? []), verdict.id])
   }
   const suites = [...byFile.entries()].map(([file, scenarios]) => {
-    const cases = scenarios.map((scenario) => renderTestCase(scenario, rules, brokenIn.get(scenario.id) ?? []))
+    const cases = scenarios.flatMap((scenario) => [renderTestCase(scenario, rules, brokenIn.get(scenario.id) ?? []), ...skippedCellCases(scenario)])
     const counts = sumCounts(cases.map((testCase) => testCase.counts))
     addCounts(total, counts)
     const attributes = xmlAttributes([['name', file], ['file', file], ...countAttributes(counts), ['timestamp', result.startedAt]])
     return `  <testsuite${attributes}>\n${cases.map((testCase) => testCase.xml).join('')}  </testsuite>\n`
   })
+  const stale = staleRuleEntries(result)
+  if (stale.length > 0) {
+    // A rule entry that now passes fails the run once, as itself: no scenario of the run is to blame.
+    const counts: Counts = { ...emptyCounts(), tests: stale.length, failures: stale.length }
+    addCounts(total, counts)
+    const cases = stale.map((report) => {
+      const message = describeStaleRuleEntry(report)
+      return `    <testcase${xmlAttributes([['classname', 'known failures'], ['name', report.rule]])}>\n      <failure${xmlAttributes([['message', message], ['type', 'E_UNEXPECTED_PASS']])}/>\n    </testcase>\n`
+    })
+    suites.push(`  <testsuite${xmlAttributes([['name', 'known failures'], ...countAttributes(counts), ['timestamp', result.startedAt]])}>\n${cases.join('')}  </testsuite>\n`)
+  }
   const rootAttributes = xmlAttributes([['name', 'fitconform'], ...countAttributes({ ...total, timeMs: result.durationMs }), ['timestamp', result.startedAt]])
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${rootAttributes}>\n${suites.join('')}</testsuites>\n`
 }
@@ -122,6 +136,24 @@ function renderTestCase(scenario: ReportedScenarioResult, rules: RuleIndex, brok
     ['time', seconds(scenario.durationMs)],
   ])
   return { xml: `    <testcase${attributes}>\n${children.map((child) => `      ${child}\n`).join('')}    </testcase>\n`, counts }
+}
+
+/**
+ * A permission-matrix cell whose token was not given is its own <testcase> with <skipped>, so a
+ * scenario that ran its other cells never makes the untested ones count as passed.
+ */
+function skippedCellCases(scenario: ReportedScenarioResult): TestCase[] {
+  const seen = new Set<string>()
+  const cases: TestCase[] = []
+  for (const step of scenario.steps) {
+    const cell = step.cell
+    if (step.status !== 'skipped' || !cell || cell.open !== undefined || seen.has(`${cell.route} ${cell.credential}`)) continue
+    seen.add(`${cell.route} ${cell.credential}`)
+    const attributes = xmlAttributes([['classname', scenario.file], ['name', `${scenario.title}: ${cell.route} with ${cell.credential}`], ['file', scenario.file], ['time', seconds(0)]])
+    const skipped = `<skipped${xmlAttributes([['message', step.skipReason ?? 'token not given']])}/>`
+    cases.push({ xml: `    <testcase${attributes}>\n      ${skipped}\n    </testcase>\n`, counts: { ...emptyCounts(), tests: 1, skipped: 1 } })
+  }
+  return cases
 }
 
 /** Failed checks become one <failure>; steps that could not be judged one <error>. */

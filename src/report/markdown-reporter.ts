@@ -5,12 +5,15 @@ import { describeFailedStep, failedAssertions, formatRuleExample, formatScenario
 import { brokenRules, listScenarios, unjudgedSteps, type BrokenRule } from './failures-by-rule.js'
 import { writeReportFile, type FileReporterOptions } from './output-path.js'
 import type { Reporter, RunPlanView } from '../model/reporter.js'
-import { describeKnownFailure } from './known-failure-text.js'
-import { describeOutcome, formatClosingLine, groupBySection, outcomeOf, plural, type Outcome } from './run-summary.js'
+import { describeKnownFailure, describeStaleRuleEntry } from './known-failure-text.js'
+import { staleRuleEntries } from '../model/reported-result.js'
+import { NOT_TESTED_HEADING, notTestedLines } from './not-tested-text.js'
+import { describeOutcome, formatClosingLine, hasSkippedCells, groupBySection, outcomeOf, plural, type Outcome } from './run-summary.js'
 import { truncateText } from '../shared/format-value.js'
 import { formatDuration } from './values.js'
+import { REPORT_FILE_NAMES } from './report-file-names.js'
 
-const MARKDOWN_REPORT_FILE = 'summary.md'
+const MARKDOWN_REPORT_FILE = REPORT_FILE_NAMES['markdown']!
 /** GitHub shows at most 1 MiB of step summary; one scenario's evidence never takes more than this. */
 const EVIDENCE_MAX_CHARS = 20_000
 
@@ -56,11 +59,13 @@ const EXAMPLE_MAX_LINES = 36
 export function renderMarkdown(result: ReportedRunResult, rules: RuleIndex): string {
   const summary = result.summary
   const head = [
-    `## fitconform: ${formatClosingLine(summary, result.durationMs)}`,
+    `## fitconform: ${formatClosingLine(summary, result.durationMs, result.failedOnSkip)}`,
     '',
     `Target: ${inlineCode(result.target)}${result.strict ? ' (strict)' : ''} · started ${result.startedAt}`,
   ].join('\n')
-  const parts: string[] = [head]
+  const notTested = notTestedBlock(result)
+  const parts: string[] = notTested ? [head, notTested] : [head]
+  for (const notice of result.notices ?? []) parts.push(`\n> ⚠️ ${escapeMarkdown(notice.message)}${notice.hint ? ` (${escapeMarkdown(notice.hint)})` : ''}`)
   const broken = brokenRules(result)
   if (broken.length > 0) parts.push(failuresByRule(broken, rules))
   const unjudged = unjudgedSteps(result)
@@ -72,11 +77,13 @@ export function renderMarkdown(result: ReportedRunResult, rules: RuleIndex): str
   for (const { section, scenarios } of groupBySection(result.scenarios, rules)) {
     sections.push('', `### ${escapeMarkdown(section)}`, '', '| | Scenario | Result | Time |', '|---|---|---|---|')
     for (const scenario of scenarios) {
-      const cells = [ICONS[outcomeOf(scenario)], `${inlineCode(scenario.id)} ${escapeMarkdown(scenario.title)}`, escapeMarkdown(describeOutcome(scenario)), formatDuration(scenario.durationMs)]
+      const cells = [hasSkippedCells(scenario) && outcomeOf(scenario) === 'passed' ? ICONS.skipped : ICONS[outcomeOf(scenario)], `${inlineCode(scenario.id)} ${escapeMarkdown(scenario.title)}`, escapeMarkdown(describeOutcome(scenario)), formatDuration(scenario.durationMs)]
       sections.push(`| ${cells.join(' | ')} |`)
     }
   }
   parts.push(sections.join('\n'))
+  const staleRules = staleRuleEntries(result)
+  if (staleRules.length > 0) parts.push(['', `### ❗ Known failures that now pass (${staleRules.length})`, '', ...staleRules.map((report) => `- ${escapeMarkdown(describeStaleRuleEntry(report))}`)].join('\n'))
   const failing = result.scenarios.filter((scenario) => ['failed', 'unexpectedly-passed', 'expected-failure'].includes(outcomeOf(scenario)))
   if (failing.length > 0) parts.push(['', '### Failures by scenario', '', ...failing.map((scenario) => failureDetails(scenario, rules))].join('\n'))
   const warned = result.scenarios.filter((scenario) => scenario.warnings.length > 0)
@@ -95,7 +102,15 @@ export function renderMarkdown(result: ReportedRunResult, rules: RuleIndex): str
   if (result.diagnostics.length > 0) {
     parts.push(['', '### Problems of the run', '', ...result.diagnostics.map((diagnostic) => `- ${inlineCode(diagnostic.code)} ${escapeMarkdown(truncateText(diagnostic.message, 500))}`)].join('\n'))
   }
-  return `${withinBudget(parts)}\n`
+  // The budget may cut the middle; the block at the end is added whatever it left out.
+  return `${withinBudget(parts)}${notTested ? `\n${notTested}` : ''}\n`
+}
+
+/** Shown right under the heading and again at the end: which token flags were not given and what that left untested. */
+function notTestedBlock(result: ReportedRunResult): string | undefined {
+  const lines = notTestedLines(result.notTested ?? [])
+  if (lines.length === 0) return undefined
+  return ['', `### ⏭️ ${escapeMarkdown(NOT_TESTED_HEADING)}`, '', ...lines.map((line) => `- ${escapeMarkdown(line)}`)].join('\n')
 }
 
 /** Whole parts, in order, while they fit; then one line saying what was left out. */

@@ -1,5 +1,7 @@
 import type { RuleIndex } from './format-diagnostic.js'
 import type { ReportedRunSummary, ReportedScenarioResult } from '../model/reported-result.js'
+import type { SkipCount } from '../model/result.js'
+import { countSkips } from '../model/skip-count.js'
 
 /** Shared by every reporter so the same run reads the same everywhere. */
 
@@ -71,11 +73,17 @@ export function markOf(scenario: ReportedScenarioResult): string {
   return MARKS[outcomeOf(scenario)]
 }
 
-/** `passed`, `failed as expected`, `passed, 2 warnings` … */
+/** `passed`, `failed as expected`, `passed, 2 warnings`, `passed, 3 permission-matrix cells skipped` … */
 export function describeOutcome(scenario: ReportedScenarioResult): string {
   const label = LABELS[outcomeOf(scenario)]
   const warnings = scenario.warnings.length
-  return warnings === 0 ? label : `${label}, ${plural(warnings, 'warning')}`
+  const cells = countSkips([scenario]).cells
+  return [label, warnings > 0 ? plural(warnings, 'warning') : '', cells > 0 ? `${plural(cells, 'permission-matrix cell')} skipped (token not given)` : ''].filter(Boolean).join(', ')
+}
+
+/** A scenario that ran but skipped some of its permission-matrix cells: not wholly tested. */
+export function hasSkippedCells(scenario: ReportedScenarioResult): boolean {
+  return countSkips([scenario]).cells > 0
 }
 
 export interface OutcomeCounts {
@@ -116,17 +124,20 @@ export function formatCounts(counts: OutcomeCounts): string {
  * The closing line CI parsers read; it always starts with "N passed, N failed":
  * `12 passed, 1 failed, 2 skipped, 3 warnings (3.4s)`.
  */
-export function formatClosingLine(summary: ReportedRunSummary, durationMs: number): string {
+export function formatClosingLine(summary: ReportedRunSummary, durationMs: number, failedOnSkip?: SkipCount): string {
+  const cells = summary.skippedCells ?? 0
   const parts = [
     `${summary.passed} passed`,
     `${summary.failed} failed`,
-    `${summary.skipped} skipped`,
+    `${summary.skipped} skipped${cells > 0 ? ` (and ${plural(cells, 'permission-matrix cell')})` : ''}`,
     plural(summary.warnings, 'warning'),
   ]
   if (summary.expectedFailures) parts.push(plural(summary.expectedFailures, 'expected failure'))
   if (summary.unexpectedlyPassed) parts.push(`${summary.unexpectedlyPassed} unexpectedly passed`)
   const mostlySkipped = summary.total > 0 && summary.skipped * 2 > summary.total ? ` — more than half of the scenarios were skipped, so most of the spec was not tested` : ''
-  return `${parts.join(', ')} (${(durationMs / 1000).toFixed(1)}s)${mostlySkipped}`
+  // --fail-on-skip's verdict sits next to the counts it judges, in every output.
+  const skipFailure = failedOnSkip ? ` — FAILED by --fail-on-skip: ${plural(failedOnSkip.scenarios, 'scenario')} and ${plural(failedOnSkip.cells, 'permission-matrix cell')} skipped` : ''
+  return `${parts.join(', ')} (${(durationMs / 1000).toFixed(1)}s)${skipFailure}${mostlySkipped}`
 }
 
 export function plural(count: number, noun: string): string {

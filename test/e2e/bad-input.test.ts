@@ -63,6 +63,16 @@ describe('bad input to the tool: exit 2 and one clear message, before any reques
     expect(outcome.stderr).toContain('did you mean "User"?')
   })
 
+  it('a status written as a word, listing the shapes a status takes instead of "must be object"', async () => {
+    const scenario = await file('status.yaml', `scenarios:\n  - id: y\n    title: y\n    rules: [USER-READ]\n    steps:\n      - name: read\n        request: { method: GET, url: /user }\n        expect: { status: created }\n`)
+    const outcome = await runCli(['run', scenario, '--base-url', server.url, '--token', 'bad-input-token'])
+    expect(outcome.code).toBe(2)
+    expect(outcome.stderr).toMatch(/status\.yaml:8:27/)
+    expect(outcome.stderr).toContain('expect.status is "created", which is none of: a whole number; a list; one of 1xx, 2xx, 3xx, 4xx, 5xx; a map of matchers')
+    expect(outcome.stderr).toContain('a class such as 2xx')
+    expect(outcome.stderr).not.toContain('must be object')
+  })
+
   it('prints help with exit 0, and documents every flag of run', async () => {
     const outcome = await runCli(['run', '--help'])
     expect(outcome.code).toBe(0)

@@ -2,9 +2,9 @@
 // replaced by the input's default (or by what a workflow would pass), runs scripts/ci-action.sh in a
 // fresh workspace. Only loopback servers: the default inputs run the embedded reference server.
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { parse } from 'yaml'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startReferenceServer, type RunningReferenceServer } from '../../reference-server/index.js'
@@ -31,7 +31,10 @@ const workspaces: string[] = []
 function runAction(inputs: Record<string, string> = {}, files: Record<string, string> = {}): Promise<Outcome> {
   const workspace = mkdtempSync(join(tmpdir(), 'fitconform-action-'))
   workspaces.push(workspace)
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(workspace, name), text)
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(workspace, name)), { recursive: true })
+    writeFileSync(join(workspace, name), text)
+  }
   const summaryFile = join(workspace, 'step-summary.md')
   const outputFile = join(workspace, 'github-output.txt')
   writeFileSync(summaryFile, '')
@@ -95,9 +98,32 @@ describe('against a server that breaks a rule', () => {
   }, 120_000)
 })
 
+it('refuses a server with an empty token input (a secret a fork cannot read) with exit 2, as the CLI does', async () => {
+  const outcome = await runAction({ 'base-url': 'http://127.0.0.1:9', token: '' })
+  expect(outcome.code, outcome.stdout).toBe(2)
+  expect(outcome.stdout).toContain('FITCONFORM_TOKEN')
+  expect(outcome.summary).not.toMatch(/passed/)
+  expect(outcome.outputs).toContain('exit-code=2\n')
+}, 60_000)
+
 it('exits 3 and says so in the summary when the server cannot be reached', async () => {
-  const outcome = await runAction({ 'base-url': 'http://127.0.0.1:9' })
+  const outcome = await runAction({ 'base-url': 'http://127.0.0.1:9', token: 'a-token-nobody-checks' })
   expect(outcome.code, outcome.stdout).toBe(3)
-  expect(outcome.summary).toContain('the server could not be reached')
+  expect(outcome.summary).toContain('the server under test cannot be reached')
   expect(outcome.outputs).toContain('exit-code=3\n')
+}, 60_000)
+
+it('says in the summary that the token was refused (exit 3), and leaves no earlier report to be uploaded as this one', async () => {
+  const server = await startReferenceServer()
+  try {
+    const stale = { 'reports/results.json': '{"summary":{"passed":42,"failed":0}}', 'reports/report.html': '<p>all green</p>' }
+    const outcome = await runAction({ 'base-url': server.url, token: 'a-token-this-server-never-issued' }, stale)
+    expect(outcome.code, outcome.stdout).toBe(3)
+    expect(outcome.summary).toContain('the token was refused (401)')
+    expect(outcome.summary).toContain('--token')
+    expect(outcome.summary).not.toContain('a-token-this-server-never-issued')
+    for (const file of ['results.json', 'report.html']) expect(existsSync(join(outcome.workspace, 'reports', file)), file).toBe(false)
+  } finally {
+    await server.close()
+  }
 }, 60_000)

@@ -46,6 +46,21 @@ it('fails the run when a known failure passes, so the list stays honest', async 
   expect(outcome.code).toBe(1)
 })
 
+it('says once per stale rule entry that it now passes, instead of a line per scenario naming the rule', async () => {
+  const file = join(folder, 'stale-rule.yaml')
+  await writeFile(file, '- rule: FEED-PAGE-SIZE\n  reason: pageSize was ignored\n')
+  const outputDir = join(folder, 'stale-rule')
+  const outcome = await runCli(['run', 'suites', '--expect-failures', file, '--output-dir', outputDir, '--reporter', 'console,junit,markdown'])
+  expect(outcome.code).toBe(1)
+  expect(outcome.stdout).toContain('Unexpectedly passed (1)')
+  expect(outcome.stdout).toContain('✘ FEED-PAGE-SIZE now passes: remove this entry from the known-failures file (pageSize was ignored)')
+  expect(outcome.stdout).not.toMatch(/: passed, but is listed as a known failure/)
+  expect(outcome.stdout.trimEnd().split('\n').at(-1)).toMatch(/1 unexpectedly passed/)
+  const junit = await readFile(join(outputDir, 'junit.xml'), 'utf8')
+  expect(junit.match(/E_UNEXPECTED_PASS/g)).toHaveLength(1)
+  expect(await readFile(join(outputDir, 'summary.md'), 'utf8')).toContain('FEED-PAGE-SIZE now passes')
+}, 120_000)
+
 it('rejects a known-failures file that names an unknown rule, with file:line:col (exit 2)', async () => {
   const file = join(folder, 'typo.yaml')
   await writeFile(file, '- rule: ACTIVITY-HAS-MAP-TXT\n  reason: typo\n')

@@ -65,9 +65,9 @@ const outcome = await run({ baseUrl: config.baseUrl, reporters: [reporter] })
 export const failed: number = outcome.kind === 'ran' ? outcome.result.summary.failed : outcome.exitCode
 `,
     )
-    // The README's library example, as a user would paste it.
-    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8')
-    const example = /## Using fitconform as a library[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)![1]!
+    // The library manual's example (docs/library.md), as a user would paste it.
+    const readme = readFileSync(join(REPO_ROOT, 'docs', 'library.md'), 'utf8')
+    const example = /# Using fitconform as a library[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)![1]!
     writeFileSync(join(project, 'readme-example.ts'), `${example}export {}\n`)
     writeFileSync(join(project, 'wrong.ts'), `import { defineConfig } from 'fitconform'\nexport default defineConfig({ timeout: 'soon' })\n`)
     // One tsc run for all files: the only error must be the wrong option type, so the others are clean.

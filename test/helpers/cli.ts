@@ -15,7 +15,7 @@ export function runCli(args: readonly string[], options: { cwd?: string; env?: R
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd ?? REPO_ROOT,
-      env: { ...process.env, NO_COLOR: '1', ...options.env },
+      env: plainEnv(options.env),
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let stdout = ''
@@ -29,4 +29,11 @@ export function runCli(args: readonly string[], options: { cwd?: string; env?: R
       resolve({ code, stdout, stderr })
     })
   })
+}
+
+/** The environment with colour off: FORCE_COLOR (which wins over NO_COLOR) only when the test sets it. */
+function plainEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' }
+  delete env['FORCE_COLOR']
+  return { ...env, ...extra }
 }

@@ -10,8 +10,9 @@ import { writeReportFile, type FileReporterOptions } from '../output-path.js'
 import type { Reporter, RunPlanView } from '../../model/reporter.js'
 import { PAGE_FILTER_FUNCTIONS } from './filter.js'
 import { buildPageData } from './page-data.js'
+import { REPORT_FILE_NAMES } from '../report-file-names.js'
 
-const HTML_REPORT_FILE = 'report.html'
+const HTML_REPORT_FILE = REPORT_FILE_NAMES['html']!
 const TEMPLATE_NAME = 'template.html'
 const PAGE_SCRIPT = /<script id="page-script">([\s\S]*?)<\/script>/
 

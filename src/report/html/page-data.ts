@@ -7,6 +7,7 @@ import { describeKnownFailure } from '../known-failure-text.js'
 import { countOutcomes, describeOutcome, formatClosingLine, formatCounts, groupBySection, outcomeOf, type Outcome } from '../run-summary.js'
 import type { FilterableScenario } from './filter.js'
 import { buildPermissionGrid, type PermissionGrid } from './permission-grid.js'
+import { notTestedLines } from '../not-tested-text.js'
 
 /*
  * What the HTML page renders, prepared here so the page only lays text out: every string is set with
@@ -24,6 +25,8 @@ export interface PageData {
   /** Each broken rule once, first on the page, with one example to jump to. */
   readonly failuresByRule: readonly PageBrokenRule[]
   readonly problems: readonly string[]
+  /** One line per token flag not given, shown at the top and the bottom of the page. */
+  readonly notTested: readonly string[]
   /** Route × credential, when the run held the permission matrix. */
   readonly permissionGrid?: PermissionGrid
 }
@@ -89,8 +92,9 @@ export function buildPageData(result: ReportedRunResult, rules: RuleIndex): Page
     target: result.target,
     strict: result.strict,
     startedAt: result.startedAt,
-    closingLine: formatClosingLine(summary, result.durationMs),
-    summary: { ...summary, expectedFailures: summary.expectedFailures ?? 0, unexpectedlyPassed: summary.unexpectedlyPassed ?? 0 },
+    closingLine: formatClosingLine(summary, result.durationMs, result.failedOnSkip),
+    summary: { ...summary, expectedFailures: summary.expectedFailures ?? 0, unexpectedlyPassed: summary.unexpectedlyPassed ?? 0, skippedCells: summary.skippedCells ?? 0 },
+    notTested: notTestedLines(result.notTested ?? []),
     sections: groupBySection(result.scenarios, rules).map(({ section, scenarios }) => ({
       section,
       counts: formatCounts(countOutcomes(scenarios)),

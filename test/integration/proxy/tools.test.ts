@@ -58,6 +58,12 @@ describe('tools on a recording', () => {
     expect(proxyExit).toBe(1)
   })
 
+  it('proxy says at start, when recording without FITCONFORM_REDACT_KEY, that mock will not tell users apart and what to set', () => {
+    expect(process.env['FITCONFORM_REDACT_KEY']).toBeUndefined()
+    expect(proxyOutput[1]).toContain('FITCONFORM_REDACT_KEY is not set')
+    expect(proxyOutput[1]).toContain('`fitconform mock` will not tell its users apart')
+  })
+
   it('analyze groups findings by rule, with examples, and exits 1 on a violation', async () => {
     const out: string[] = []
     const code = await runAnalyzeCommand([recording], {}, { out: (line) => out.push(line), err: (line) => out.push(line) })

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -20,10 +21,14 @@ afterEach(async () => {
   ledgerDir = undefined
 })
 
-async function runAgainst(lies: Lies): Promise<{ result: RunResult; ledger: string }> {
+/** The run's result, its ledger's path, and the ledger as it stood after the last scenario (a ledger with nothing owed is removed at the end). */
+async function runAgainst(lies: Lies): Promise<{ result: RunResult; ledger: string; ledgerText: string; ledgerMode: number }> {
   server = await startHostileAccount(lies)
   ledgerDir = await mkdtemp(join(tmpdir(), 'fitconform-safety-'))
   const loaded = await loadSuites([FIXTURE])
+  let ledger = ''
+  let ledgerText = ''
+  let ledgerMode = 0
   const outcome = await runConformance(loaded.scenarios, loaded.rules, {
     target: { baseUrl: new URL(server.url), tokens: { token: TOKEN }, label: server.url },
     filter: { readOnly: false },
@@ -34,10 +39,16 @@ async function runAgainst(lies: Lies): Promise<{ result: RunResult; ledger: stri
     insecure: false,
     configValues: {},
     ledgerDir,
-  }, {})
+  }, {
+    onScenarioEnd: async () => {
+      const [name] = await readdir(ledgerDir!)
+      ledger = join(ledgerDir!, name!)
+      ledgerText = await readFile(ledger, 'utf8')
+      ledgerMode = (await stat(ledger)).mode & 0o777
+    },
+  })
   if (outcome.kind !== 'ran') throw new Error(`the run did not happen: ${outcome.kind}`)
-  const [file] = await readdir(ledgerDir)
-  return { result: outcome.result, ledger: join(ledgerDir, file!) }
+  return { result: outcome.result, ledger, ledgerText, ledgerMode }
 }
 
 function failedRules(result: RunResult): string[] {
@@ -91,12 +102,13 @@ describe('cleanup touches only what the run proves it created', () => {
 
 describe('the ledger holds no token', () => {
   it('redacts a token the server put into the Location, and is readable by its owner only', async () => {
-    const { result, ledger } = await runAgainst({ location: (id) => `/fitnessActivities/${id}?access_token=${TOKEN}` })
-    const text = await readFile(ledger, 'utf8')
-    expect(text).toContain('"type":"created"')
-    expect(text).not.toContain(TOKEN)
+    const { result, ledger, ledgerText, ledgerMode } = await runAgainst({ location: (id) => `/fitnessActivities/${id}?access_token=${TOKEN}` })
+    expect(ledgerText).toContain('"type":"created"')
+    expect(ledgerText).not.toContain(TOKEN)
     expect(JSON.stringify(result)).not.toContain(TOKEN)
-    expect((await stat(ledger)).mode & 0o777).toBe(0o600)
+    expect(ledgerMode).toBe(0o600)
+    // Everything was undone, so the ledger is gone from the output folder.
+    expect(existsSync(ledger)).toBe(false)
     expect([...server!.activities.keys()]).toEqual([1])
   })
 })

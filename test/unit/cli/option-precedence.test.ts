@@ -56,3 +56,16 @@ describe('flag > environment > config file > default', () => {
     await expect(runOptions([], { FITCONFORM_BASE_URL: 'not a url' })).rejects.toThrow(/--base-url <url>.*not a URL/s)
   })
 })
+
+describe('a server named without a token', () => {
+  it('is a usage error naming --token and FITCONFORM_TOKEN, whether the token is missing or empty', async () => {
+    for (const env of [{}, { FITCONFORM_TOKEN: '' }]) {
+      await expect(runOptions(['--base-url', 'http://127.0.0.1:3001'], env)).rejects.toThrow(/--token or set FITCONFORM_TOKEN/)
+    }
+    await expect(runOptions(['--config', configFile('baseUrl: http://127.0.0.1:3003\n')])).rejects.toMatchObject({ diagnostic: { code: 'E_USAGE' } })
+  })
+
+  it('is not refused without a server: the embedded reference server brings its demo tokens', async () => {
+    expect((await runOptions([])).tokens).toEqual({})
+  })
+})

@@ -151,13 +151,13 @@ describe('console reporter', () => {
     const screen = testScreen()
     const result = runResult([scenario(), ...['a', 'b', 'c'].map((id) => scenario({ id, status: 'skipped', skipReason: 'needs --other-token (or FITCONFORM_OTHER_TOKEN)', steps: [] }))])
     const reporter = createConsoleReporter({ screen, mode: 'summary' })
-    const plan = { ...planOf(result), missingTokens: [{ flag: '--other-token', env: 'FITCONFORM_OTHER_TOKEN', scenarios: 3 }] }
+    const plan = { ...planOf(result), missingTokens: [{ flag: '--other-token', env: 'FITCONFORM_OTHER_TOKEN', scenarios: 3, cells: 0, rules: ['USER-ISOLATION'] }] }
     await reporter.onRunStart?.(plan)
     await reporter.onRunEnd?.(reported(result), plan)
     const lines = screen.stdout().trimEnd().split('\n')
-    expect(lines[0]).toBe('NOT TESTED: scenarios skipped for missing tokens')
-    expect(lines[1]).toBe('  --other-token (or FITCONFORM_OTHER_TOKEN) would run 3 more scenarios')
-    expect(lines.at(-3)).toBe('  --other-token (or FITCONFORM_OTHER_TOKEN) would run 3 more scenarios')
+    expect(lines[0]).toBe('NOT TESTED: what the tokens not given leave untested')
+    expect(lines[1]).toBe('  --other-token (or FITCONFORM_OTHER_TOKEN) not given: 3 scenarios skipped; rules left untested: USER-ISOLATION')
+    expect(lines.at(-3)).toBe(lines[1])
     expect(lines.at(-1)).toBe('1 passed, 0 failed, 3 skipped, 0 warnings (3.4s) — more than half of the scenarios were skipped, so most of the spec was not tested')
     expect(screen.stdout()).toContain('- 3 scenarios (a, b, c): needs --other-token (or FITCONFORM_OTHER_TOKEN)')
   })

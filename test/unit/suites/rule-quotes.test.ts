@@ -16,7 +16,7 @@ interface CatalogueRule {
 
 const root = join(import.meta.dirname, '../../..')
 const rules = (parse(readFileSync(join(root, 'suites/rules.yaml'), 'utf8')) as { rules: CatalogueRule[] }).rules
-const spec = readFileSync(join(root, '../shared/spec/fitness-data-service.md'), 'utf8')
+const spec = readFileSync(join(root, 'docs/spec/fitness-data-service.md'), 'utf8')
 
 const normalize = (text: string): string => text.replace(/[`*]/g, '').replace(/\s+/g, ' ').trim()
 
