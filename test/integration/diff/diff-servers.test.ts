@@ -63,7 +63,7 @@ function targetOf(server: RunningReferenceServer): ConformanceTarget {
 }
 
 const classes = (result: DiffResult): Set<string> => new Set(result.steps.flatMap((step) => step.differences.map((d) => d.class)))
-const spec = readFileSync(join(packageRoot(), '../shared/spec/fitness-data-service.md'), 'utf8').replace(/\s+/g, ' ')
+const spec = readFileSync(join(packageRoot(), 'docs/spec/fitness-data-service.md'), 'utf8').replace(/\s+/g, ' ')
 
 describe('diff of two conforming modes', () => {
   it('reference against other-choices: exactly their documented open choices, and the extra headers as extensions', async () => {

@@ -8,7 +8,7 @@ import type { RunContext } from '../../../src/execute/run-context.js'
 import { sweepMarked } from '../../../src/execute/undo.js'
 import { startLoopbackServer, type LoopbackServer } from '../../helpers/loopback-server.js'
 
-const MARKER = 'fitconform-run-sweepmonths'
+const MARKER = 'fitconform-run-5eeb0a17'
 let server: LoopbackServer
 let deleted = false
 
@@ -27,7 +27,7 @@ beforeAll(async () => {
       return void response.writeHead(204).end()
     }
     if (url.pathname === '/fitnessActivities/9' && !deleted) {
-      return void response.writeHead(200, { 'content-type': 'application/vnd.com.service.FitnessActivity+json' }).end(JSON.stringify({ type: 'Running', notes: MARKER }))
+      return void response.writeHead(200, { 'content-type': 'application/vnd.com.service.FitnessActivity+json' }).end(JSON.stringify({ type: 'Running', start_time: 'Sat, 1 Mar 1980 10:00:00', notes: MARKER }))
     }
     response.writeHead(404).end()
   })

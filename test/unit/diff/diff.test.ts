@@ -13,7 +13,7 @@ import { renderDiffMarkdown } from '../../../src/diff/report/diff-markdown.js'
 import { renderDiffConsole } from '../../../src/diff/report/diff-console.js'
 import type { StepDiff } from '../../../src/diff/diff-result.js'
 
-const spec = readFileSync(join(packageRoot(), '../shared/spec/fitness-data-service.md'), 'utf8').replace(/\s+/g, ' ')
+const spec = readFileSync(join(packageRoot(), 'docs/spec/fitness-data-service.md'), 'utf8').replace(/\s+/g, ' ')
 const ACTIVITY = { 'content-type': 'application/vnd.com.service.FitnessActivity+json' }
 const step = (over: Partial<StepContext> = {}): StepContext => ({ method: 'GET', target: '/fitnessActivities', edited: new Set(), statuses: { new: 200, reference: 200 }, ...over })
 
