@@ -40,6 +40,8 @@ export interface ModeBehaviour {
   chunked: boolean
   /** X-Request-Id, Cache-Control: private and ETag on every response. */
   extraHeaders: boolean
+  /** §7 rule 5: errors other than 403 as plain text, or as RFC 9457 problem documents (machine-readable bodies "may be added later"). */
+  errorBodies: 'text' | 'problem-json'
   /** The §2.2 and §7 irregularities: feed-item spellings, text delete_health, extra fields, charset. */
   quirks: boolean
 }
@@ -63,6 +65,7 @@ const reference: ModeBehaviour = {
   liveUpdates: 'any-activity',
   chunked: false,
   extraHeaders: false,
+  errorBodies: 'text',
   quirks: false,
 }
 
@@ -88,6 +91,7 @@ const behaviours: Record<ServerMode, ModeBehaviour> = {
     liveUpdates: 'until-ended',
     chunked: true,
     extraHeaders: true,
+    errorBodies: 'problem-json',
   },
 }
 

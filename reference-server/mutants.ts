@@ -175,6 +175,10 @@ export const mutantCatalogue = [
   { name: 'modified-no-later-than-exclusive', rule: 'SCOPE-MODIFIED-NO-LATER-THAN', description: 'modifiedNoLaterThan leaves out activities last modified on the bound day (§4 rule 1).' },
   { name: 'feed-empty-object-after-delete', rule: 'FEED-FIELDS', description: 'A time-scoped feed read whose scope holds an activity the user deleted answers 200 with an empty object {}, a feed without its §2.2 fields (after §4 endpoint 8).' },
   { name: 'profile-empty-edit-partial', rule: 'PROFILE-EDIT-FULL', description: 'A profile edit with no field to change answers without the picture URLs the other edits carry (§4 rule 8).' },
+
+  // Real clients' data, repeats, after-delete and refusals: checks that judge values as sent and
+  // bodies by what they are. Each triggers only on inputs today's fixed values never sent.
+  { name: 'refusal-as-activity', rule: 'AUTH-REQUIRED', description: 'A GET of an activity without a token is refused (401) but labelled with the FitnessActivity media type, as if the message were the activity (§5 rule 1, §1 rule 3).' },
 ] as const satisfies readonly MutantDefinition[]
 
 export type MutantName = (typeof mutantCatalogue)[number]['name']

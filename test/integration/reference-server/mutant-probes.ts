@@ -382,4 +382,5 @@ export const probes: Record<MutantName, Probe> = {
     return (await s.json(`/fitnessActivities${march('15', '15')}`)).items === undefined
   },
   'profile-empty-edit-partial': async (s) => !('large_picture' in (await s.json('/profile', { method: 'PUT', type: 'Profile', body: {} }))),
+  'refusal-as-activity': async (s) => (header(await s.send(await s.created(), { token: null }), 'content-type') ?? '').includes('FitnessActivity+json'),
 }
