@@ -53,7 +53,7 @@ export function declaredType(property: SchemaProperty): string {
 const TEMPLATE_LOOKALIKES = ['${', '${run.marker}', "${'", '$${x}', '$', '}${']
 
 /** Clusters that break naive text handling (fast-check's `grapheme` unit costs seconds to build). */
-const GRAPHEMES = ['é', 'e\u0301', '✓', '中文', '🏃‍♀️', '👍🏽', '🇨🇭', 'עב', 'ع', '\u200b', '\u0000', '\t', '\n', '"', '\\', '<', '&', ' ', 'ß', 'İ', ...TEMPLATE_LOOKALIKES]
+const GRAPHEMES = ['é', 'e\u0301', 'Å', 'A\u030a', '👨‍👩‍👧', '🧑🏿‍🦱', 'ไทย', 'हि', '\r\n', '✓', '中文', '🏃‍♀️', '👍🏽', '🇨🇭', 'עב', 'ع', '\u200b', '\u0000', '\t', '\n', '"', '\\', '<', '&', ' ', 'ß', 'İ', ...TEMPLATE_LOOKALIKES]
 
 /** Any Unicode scalar value (fast-check's `binary` unit builds a reverse map of all of them: seconds). */
 export function anyCodePoint(): fc.Arbitrary<string> {
@@ -73,6 +73,8 @@ export function freeText(): fc.Arbitrary<string> {
       { weight: 3, arbitrary: fc.constantFrom('line\nbreak', 'two\r\nlines', 'tab\there', '\n', ' ', '', 'ünïcödé ✓', '🏃‍♀️🚴', 'עברית', '"quoted" \\ back\\slash') },
       { weight: 2, arbitrary: fc.tuple(fc.string({ maxLength: 10 }), fc.string({ maxLength: 10 })).map(([a, b]) => `${a}\n${b}`) },
       { weight: 2, arbitrary: fc.tuple(fc.string({ minLength: 1, maxLength: 3 }), fc.integer({ min: 995, max: 1_400 })).map(([unit, length]) => unit.repeat(length).slice(0, length)) },
+      // Several kilobytes of emoji sequences: a cut counted in UTF-16 units lands inside a character.
+      { weight: 1, arbitrary: fc.tuple(fc.constantFrom('🏃‍♀️', '👍🏽', 'é', 'e\u0301', '中'), fc.integer({ min: 800, max: 1_500 })).map(([unit, count]) => unit.repeat(count)) },
     )
   return freeTextArbitrary
 }
@@ -110,9 +112,14 @@ export function pathPoint(types: readonly string[]): fc.Arbitrary<PathPoint> {
   })
 }
 
-/** Empty, short and long routes. */
+/** Empty, short, long and very long routes. */
 export function path(types: readonly string[]): fc.Arbitrary<PathPoint[]> {
-  return fc.oneof({ weight: 5, arbitrary: fc.array(pathPoint(types), { maxLength: 4 }) }, { weight: 1, arbitrary: fc.array(pathPoint(types), { minLength: 50, maxLength: 200 }) })
+  return fc.oneof(
+    { weight: 10, arbitrary: fc.array(pathPoint(types), { maxLength: 4 }) },
+    { weight: 2, arbitrary: fc.array(pathPoint(types), { minLength: 50, maxLength: 200 }) },
+    // A recorded route of thousands of points: a body well past 64 KiB.
+    { weight: 1, arbitrary: fc.array(pathPoint(types), { minLength: 1_000, maxLength: 2_000 }) },
+  )
 }
 
 /** A start time on a day and second of the fuzz month of the far year, as a scenario template. */
@@ -136,7 +143,8 @@ export function newActivityBody(day: number): fc.Arbitrary<NewActivityBody> {
     {
       type: fc.constantFrom('${config.activityType}', '${config.otherActivityType}'),
       equipment: fc.constant('${config.equipment}'),
-      start_time: fc.integer({ min: 0, max: 86_399 }).map((seconds) => startTimeTemplate(day, seconds)),
+      // Midnight and the last second of the day come often: real clients' start times do.
+      start_time: fc.oneof(fc.constantFrom(0, 86_399), fc.integer({ min: 0, max: 86_399 })).map((seconds) => startTimeTemplate(day, seconds)),
       notes: notesText(),
       path: path(['start', 'end', 'gps']),
     },
