@@ -188,7 +188,7 @@ export const mutantCatalogue = [
   { name: 'second-delete-restores', rule: 'DELETE-REMOVES', description: 'A DELETE of an activity its owner already deleted puts it back, answered 204 (§4 endpoint 8).' },
   { name: 'deleted-accepts-edit', rule: 'DELETE-REMOVES', description: 'PUT of an activity its owner deleted is answered 200 with the deleted activity, edited (§4 endpoints 7–8).' },
   { name: 'deleted-accepts-live-update', rule: 'DELETE-REMOVES', description: 'A live update of an activity its owner deleted is answered 204 (§4 endpoints 5 and 8).' },
-  { name: 'head-touches-last-modified', rule: 'LAST-MODIFIED-STABLE', description: 'A HEAD moves the Last-Modified the activity announces to the time of the HEAD, so the next read gives a later one; the feed is untouched (§2.3, §4 rule 3).' },
+  { name: 'repeated-get-moves-last-modified', rule: 'LAST-MODIFIED-STABLE', description: 'A GET that follows another GET of the same activity moves the Last-Modified later GETs announce to its own time, though nothing changed; HEAD keeps the real one (§4 rule 3, §2.3).' },
   { name: 'refusal-as-activity', rule: 'AUTH-REQUIRED', description: 'A GET of an activity without a token is refused (401) but labelled with the FitnessActivity media type, as if the message were the activity (§5 rule 1, §1 rule 3).' },
 ] as const satisfies readonly MutantDefinition[]
 

@@ -1,6 +1,6 @@
 // Faults that real teams ship and that only real clients' input reaches: notes outside ASCII or of
 // several kilobytes, an empty notes edit, long routes, midnight start times, a repeated DELETE or
-// edit, writes to a deleted activity, a HEAD with side effects. Each mutant of mutants.ts's
+// edit, writes to a deleted activity, a read with side effects. Each mutant of mutants.ts's
 // "real clients" block triggers on such input only, so a suite that sends today's data passes it.
 import type { Call } from './call.js'
 import type { Activity, PathPoint } from './model.js'
@@ -46,15 +46,17 @@ export function createdStart(startTime: number, faults: FaultSwitch): number {
   return faults.is('midnight-start-as-noon') && startTime % DAY_MS === 0 ? startTime + 12 * 3_600_000 : startTime
 }
 
-/** When a HEAD last "touched" each activity (head-touches-last-modified); the feed does not see it. */
-const headTouches = new WeakMap<Activity, number>()
+/** Under repeated-get-moves-last-modified: when a GET that followed a GET "touched" each activity, and whether its last read was a GET. */
+const getTouches = new WeakMap<Activity, number>()
+const lastReadWasGet = new WeakMap<Activity, boolean>()
 
-/** The modification time an activity's reads announce: a HEAD may have moved it under a mutant. */
+/** The modification time a read announces: under the mutant, a repeated GET moves what later GETs announce (HEAD keeps the real one). */
 export function announcedModifiedAt(activity: Activity, call: Call): number {
-  const touched = headTouches.get(activity)
-  const shown = touched === undefined ? activity.modifiedAt : Math.max(activity.modifiedAt, touched)
-  if (call.isHead && call.server.faults.is('head-touches-last-modified')) headTouches.set(activity, call.server.now())
-  return shown
+  if (!call.server.faults.is('repeated-get-moves-last-modified')) return activity.modifiedAt
+  const touched = call.isHead ? undefined : getTouches.get(activity)
+  if (!call.isHead && lastReadWasGet.get(activity)) getTouches.set(activity, call.server.now())
+  lastReadWasGet.set(activity, !call.isHead)
+  return touched === undefined ? activity.modifiedAt : Math.max(activity.modifiedAt, touched)
 }
 
 /** The deleted activity a method still reaches under a mutant, or undefined. */
