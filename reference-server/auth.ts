@@ -30,7 +30,9 @@ export function authenticate(header: string | undefined, server: ServerContext, 
     if (server.faults.is('no-token-live-updates') && request.method === 'POST' && isActivityPath(request.path)) return { ok: true, grant: firstDemoGrant() }
     const status = server.behaviour.missingAuthorizationStatus
     const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': realm } : {}
-    return { ok: false, reply: textReply(status, 'This request needs an "Authorization: Bearer <token>" header (§5 rule 1).', headers) }
+    const reply = textReply(status, 'This request needs an "Authorization: Bearer <token>" header (§5 rule 1).', headers)
+    if (server.faults.is('refusal-as-activity') && request.method === 'GET' && isActivityPath(request.path)) reply.headers['Content-Type'] = contentTypeOf('FitnessActivity', server.behaviour)
+    return { ok: false, reply }
   }
   const match = /^Bearer +(\S+)\s*$/i.exec(header)
   const sent = match?.[1]

@@ -2,6 +2,7 @@
 import { createServer, type Server } from 'node:http'
 import type { ServerContext } from './call.js'
 import { dispatch } from './dispatch.js'
+import { withErrorBody } from './error-body.js'
 import { textReply, type Reply } from './reply.js'
 import { sendReply } from './send-reply.js'
 
@@ -16,7 +17,7 @@ export function createHttpServer(context: ServerContext, onInternalError: Intern
         onInternalError(error)
         return textReply(500, `Internal error in the fitconform reference server (this is a bug in the server, not in your request): ${error instanceof Error ? error.message : String(error)}`)
       })
-      .then((reply) => sendReply(res, reply, method, context))
+      .then((reply) => sendReply(res, withErrorBody(reply, context.behaviour), method, context))
       .catch((error: unknown) => {
         onInternalError(error)
         res.destroy()

@@ -40,6 +40,8 @@ export interface ModeBehaviour {
   chunked: boolean
   /** X-Request-Id, Cache-Control: private and ETag on every response. */
   extraHeaders: boolean
+  /** §7 rule 5: errors other than 403 as plain text, or as RFC 9457 problem documents (machine-readable bodies "may be added later"). */
+  errorBodies: 'text' | 'problem-json'
   /** The §2.2 and §7 irregularities: feed-item spellings, text delete_health, extra fields, charset. */
   quirks: boolean
   /** The seed: the small demo data (seed.ts) or years of realistic history (realistic-history.ts). */
@@ -65,6 +67,7 @@ const reference: ModeBehaviour = {
   liveUpdates: 'any-activity',
   chunked: false,
   extraHeaders: false,
+  errorBodies: 'text',
   quirks: false,
   history: 'demo',
 }
@@ -91,6 +94,7 @@ const behaviours: Record<ServerMode, ModeBehaviour> = {
     liveUpdates: 'until-ended',
     chunked: true,
     extraHeaders: true,
+    errorBodies: 'problem-json',
   },
   // Conforming, the reference's choices, over an account that looks like years of real use.
   realistic: { ...reference, history: 'realistic' },

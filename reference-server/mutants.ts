@@ -196,6 +196,20 @@ export const mutantCatalogue = [
   { name: 'scoped-page-ignores-page-size', rule: 'FEED-PAGE-SIZE', mode: 'realistic', description: 'A time-scoped feed lists every match, whatever pageSize asks (§4 rule 2).' },
   { name: 'large-page-size-capped', rule: 'FEED-PAGE-SIZE', mode: 'realistic', description: 'A pageSize above 100 is cut to 100 silently, and previous still carries the value asked (§4 rule 2; §8 shows no maximum).' },
   { name: 'page-size-equal-to-size-500', rule: 'ERROR-CLIENT-NOT-5XX', mode: 'realistic', description: 'A feed read whose pageSize equals the feed\'s size is answered 500 (§7 rule 5).' },
+  // Real clients' data, repeats, after-delete and refusals: checks that judge values as sent and
+  // bodies by what they are. Each triggers only on inputs today's fixed values never sent.
+  { name: 'notes-normalized-nfc', rule: 'CREATE-RECORDS', description: 'Create stores notes normalised to Unicode NFC, so notes sent with combining marks (NFD) come back changed (§4 rule 5).' },
+  { name: 'long-notes-cut-in-pair', rule: 'CREATE-RECORDS', description: 'Create stores notes longer than 4,096 UTF-16 units cut to 4,095, which can split a surrogate pair (§4 rule 5).' },
+  { name: 'long-path-cut', rule: 'CREATE-RECORDS', description: 'Create stores only the first 1,000 points of a longer path (§4 rule 5, §2.4 path).' },
+  { name: 'midnight-start-as-noon', rule: 'CREATE-RECORDS', description: 'Create stores a start time at 00:00:00 as 12:00:00, a 12-hour clock bug (§4 rule 5, §2.2 format).' },
+  { name: 'edit-notes-mojibake', rule: 'EDIT-APPLIED', description: 'An edit stores notes outside ASCII as their UTF-8 bytes read as Latin-1; create is right (§4 rule 7).' },
+  { name: 'edit-empty-notes-500', rule: 'EDIT-APPLIED', description: 'An edit to notes "" is answered 500 (§2.3 notes editable, §4 rule 7).' },
+  { name: 'repeated-edit-appends', rule: 'EDIT-APPLIED', description: 'An edit that sends the notes the activity already holds stores them twice, joined by a line break (§4 rule 7).' },
+  { name: 'second-delete-restores', rule: 'DELETE-REMOVES', description: 'A DELETE of an activity its owner already deleted puts it back, answered 204 (§4 endpoint 8).' },
+  { name: 'deleted-accepts-edit', rule: 'DELETE-REMOVES', description: 'PUT of an activity its owner deleted is answered 200 with the deleted activity, edited (§4 endpoints 7–8).' },
+  { name: 'deleted-accepts-live-update', rule: 'DELETE-REMOVES', description: 'A live update of an activity its owner deleted is answered 204 (§4 endpoints 5 and 8).' },
+  { name: 'repeated-get-moves-last-modified', rule: 'LAST-MODIFIED-STABLE', description: 'A GET that follows another GET of the same activity moves the Last-Modified later GETs announce to its own time, though nothing changed; HEAD keeps the real one (§4 rule 3, §2.3).' },
+  { name: 'refusal-as-activity', rule: 'AUTH-REQUIRED', description: 'A GET of an activity without a token is refused (401) but labelled with the FitnessActivity media type, as if the message were the activity (§5 rule 1, §1 rule 3).' },
 ] as const satisfies readonly MutantDefinition[]
 
 export type MutantName = (typeof mutantCatalogue)[number]['name']

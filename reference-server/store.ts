@@ -46,6 +46,18 @@ export class Store {
     return [...this.deletedRecords.values()].filter((activity) => activity.owner === owner)
   }
 
+  /** A deleted activity as it was, or undefined (for mutants). */
+  deletedRecord(id: string): Activity | undefined {
+    return this.deletedRecords.get(id)
+  }
+
+  /** Puts a deleted activity back (for a mutant only: a repeated DELETE that restores). */
+  restore(activity: Activity): void {
+    this.deleted.delete(activity.id)
+    this.deletedRecords.delete(activity.id)
+    this.activities.set(activity.id, activity)
+  }
+
   /** The owner of a deleted activity, or undefined when the id was never deleted. */
   deletedOwner(id: string): UserKey | undefined {
     return this.deleted.get(id)

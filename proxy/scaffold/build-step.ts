@@ -4,6 +4,7 @@
  * values of volatile fields (ids, dates): a scaffolded scenario keeps passing on the next run.
  */
 import { mediaTypeOf, REPRESENTATION_NAMES, type RepresentationName } from '../../src/spec/representations.js'
+import { literalText, literalValue } from '../../src/shared/literal-text.js'
 import type { ScaffoldExchange } from './scaffold-exchange.js'
 
 export type TokenRole = 'token' | 'other-token' | 'revoked-token' | 'revoked-delete-token' | 'limited-token' | 'none' | 'invalid'
@@ -36,19 +37,19 @@ export function buildStep(x: ScaffoldExchange, options: StepOptions): StepObject
   const accept = x.requestHeaders.get('accept')
   const acceptName = accept === undefined ? undefined : representationNamed(accept, endpoint?.accept)
   if (acceptName !== undefined) request.accept = acceptName
-  else if (accept !== undefined) headers.accept = escapeText(accept)
+  else if (accept !== undefined) headers.accept = literalText(accept)
   const contentType = x.requestHeaders.get('content-type')
   const hasBody = x.requestJson !== undefined || x.requestText !== undefined
   const contentTypeName = contentType === undefined || !hasBody ? undefined : representationNamed(contentType, endpoint?.requestBody)
   if (contentTypeName !== undefined) request.contentType = contentTypeName
-  else if (hasBody && contentType !== undefined) headers['content-type'] = escapeText(contentType)
+  else if (hasBody && contentType !== undefined) headers['content-type'] = literalText(contentType)
   const ims = x.requestHeaders.get('if-modified-since')
-  if (ims !== undefined) headers['if-modified-since'] = options.ifModifiedSince ?? escapeText(ims)
+  if (ims !== undefined) headers['if-modified-since'] = options.ifModifiedSince ?? literalText(ims)
   if (Object.keys(headers).length > 0) request.headers = headers
   if (x.requestJson !== undefined && contentType !== undefined) request.json = sanitizeBody(x.requestJson, options.notes)
   // Without a recorded Content-Type the body goes as text: `json:` would add application/json.
   else if (x.requestJson !== undefined) request.body = JSON.stringify(sanitizeBody(x.requestJson, options.notes))
-  else if (x.requestText !== undefined) request.body = escapeText(x.requestText)
+  else if (x.requestText !== undefined) request.body = literalText(x.requestText)
   if (options.role !== 'token') request.auth = options.role
   return { name: options.name, request, expect: expectFor(x, options) }
 }
@@ -64,10 +65,10 @@ function representationNamed(value: string, preferred: RepresentationName | unde
  * same distance from the run's day. Start-time scopes name the data's own dates and stay as recorded.
  */
 function queryValue(x: ScaffoldExchange, name: string, value: string): string {
-  if (!/^modifiedNo(Earlier|Later)Than$/.test(name) || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return escapeText(value)
+  if (!/^modifiedNo(Earlier|Later)Than$/.test(name) || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return literalText(value)
   const sent = Date.parse(`${x.startedDateTime.slice(0, 10)}T00:00:00Z`)
   const days = Math.round((Date.parse(`${value}T00:00:00Z`) - sent) / 86_400_000)
-  if (!Number.isFinite(days)) return escapeText(value)
+  if (!Number.isFinite(days)) return literalText(value)
   return days === 0 ? '${run.now | ymd}' : `\${run.now | addDays(${days}) | ymd}`
 }
 
@@ -138,28 +139,17 @@ export function rulesOfStep(x: Pick<ScaffoldExchange, 'endpoint' | 'findings'>, 
 /**
  * A recorded body as a request body: every `post_to_<network>` flag false (nothing is published), a
  * `notes` text replaced by the run marker so the run's data can be found and removed (a `notes` of
- * another type is a deliberately bad value and stays), recorded text escaped (it is data, not a template).
+ * another type is a deliberately bad value and stays), recorded text written as literal text (src/shared/literal-text.ts: it is data, not a template).
  */
 function sanitizeBody(body: unknown, notes: string | undefined): unknown {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return escapeTemplates(body)
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return literalValue(body)
   const copy: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(body)) {
-    if (key.startsWith('post_to_')) copy[key] = typeof value === 'boolean' ? false : escapeTemplates(value)
+    if (key.startsWith('post_to_')) copy[key] = typeof value === 'boolean' ? false : literalValue(value)
     else if (key === 'notes' && notes !== undefined && typeof value === 'string') copy[key] = notes
-    else copy[key] = escapeTemplates(value)
+    else copy[key] = literalValue(value)
   }
   if (notes !== undefined && !('notes' in copy) && 'type' in copy) copy.notes = notes
   return copy
 }
 
-/** Recorded text is data, not a template: a literal `${` would be read as one. */
-export function escapeTemplates(value: unknown): unknown {
-  if (typeof value === 'string') return escapeText(value)
-  if (Array.isArray(value)) return value.map(escapeTemplates)
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, escapeTemplates(v)]))
-  return value
-}
-
-function escapeText(text: string): string {
-  return text.replace(/\$\{/g, '$ {')
-}

@@ -3,6 +3,7 @@
 import type { Call } from '../call.js'
 import { storedNotes, storedPath } from '../fuzz-mutants.js'
 import { pathClimb, pathDistance, pathDuration } from '../geo.js'
+import { createdNotes, createdPath, createdStart } from '../real-client-faults.js'
 import type { Activity } from '../model.js'
 import { activityBody, activityUri } from '../representations.js'
 import { emptyReply, jsonReply, type Reply } from '../reply.js'
@@ -28,7 +29,7 @@ function record(call: Call, input: NewActivityInput): Activity {
     owner: call.grant.user,
     type: input.type,
     equipment: input.equipment ?? 'None',
-    startTime: faults.is('create-start-time-shifted') ? input.startTime + 3_600_000 : input.startTime,
+    startTime: faults.is('create-start-time-shifted') ? input.startTime + 3_600_000 : createdStart(input.startTime, faults),
     // §2.4 has no totals, so they come from the route; a live activity grows them (activity-live-update.ts).
     totalDistance: pathDistance(input.path),
     duration: pathDuration(input.path),
@@ -36,8 +37,8 @@ function record(call: Call, input: NewActivityInput): Activity {
     distance: [],
     heartRate: [],
     calories: [],
-    path: storedPath(input.path, faults),
-    ...(input.notes === undefined || faults.is('create-drops-notes') ? {} : { notes: storedNotes(input.notes, faults)! }),
+    path: storedPath(createdPath(input.path, faults), faults),
+    ...(input.notes === undefined || faults.is('create-drops-notes') ? {} : { notes: storedNotes(createdNotes(input.notes, faults), faults)! }),
     source: createdActivitySource,
     entryMode: 'API',
   })

@@ -3,10 +3,12 @@
 import type { Call } from '../call.js'
 import { activityBody } from '../representations.js'
 import { emptyReply, jsonReply, type Reply } from '../reply.js'
+import { repeatedDeleteRestores } from '../real-client-faults.js'
 import { findOwnActivity } from './find-activity.js'
 
 export function deleteActivity(call: Call): Reply {
   const { store, faults, behaviour } = call.server
+  if (repeatedDeleteRestores(call)) return emptyReply(204)
   const activity = findOwnActivity(call)
   const body = activityBody(activity, call.server)
   if (!faults.is('delete-keeps-activity')) store.remove(activity, faults.is('delete-leaves-feed-item'))

@@ -8,6 +8,7 @@ import { activityBody } from '../representations.js'
 import { jsonReply, textReply, type Reply } from '../reply.js'
 import { readJsonBody } from '../request-body.js'
 import { parseActivityEdit, type ActivityChanges } from '../validation.js'
+import { editCrashes, editedNotes } from '../real-client-faults.js'
 import { findOwnActivity } from './find-activity.js'
 
 /** Editable: notes (the only one §4 rule 7 names); other-choices also type, equipment, total_climb. */
@@ -22,6 +23,8 @@ export function editActivity(call: Call): Reply {
   }
   if (faults.is('edit-refuses-full-representation') && sent.comments !== undefined) return textReply(400, 'comments cannot be edited.')
   if (faults.is('edit-notes-ignored')) delete changes.notes
+  if (editCrashes(changes.notes, faults)) return textReply(500, 'Internal error: notes must not be empty.')
+  if (changes.notes !== undefined) changes.notes = editedNotes(changes.notes, activity.notes, faults)
   const before = activityBody(activity, call.server)
   // edit-not-persisted: the changes land on a copy, which answers, while the stored record stays as it was.
   const target: Activity = faults.is('edit-not-persisted') ? { ...activity } : activity

@@ -6,12 +6,13 @@ import { isNotModified, lastModifiedHeader, notModifiedReply } from '../conditio
 import { formatHttpDate, parseHttpDate, wholeSeconds } from '../http-date.js'
 import { activityBody } from '../representations.js'
 import { jsonReply, type Reply } from '../reply.js'
+import { announcedModifiedAt } from '../real-client-faults.js'
 import { findOwnActivity } from './find-activity.js'
 
 export function readActivity(call: Call): Reply {
   const { faults, behaviour } = call.server
   const activity = findOwnActivity(call)
-  const reply = jsonReply(behaviour, 'FitnessActivity', activityBody(activity, call.server), lastModifiedHeader(activity.modifiedAt))
+  const reply = jsonReply(behaviour, 'FitnessActivity', activityBody(activity, call.server), lastModifiedHeader(announcedModifiedAt(activity, call)))
   if (isNotModifiedFor(call, activity.modifiedAt)) {
     const notModified = notModifiedReply(activity.modifiedAt)
     return faults.is('activity-304-with-body') && reply.body ? { ...notModified, rawAfterEnd: reply.body } : notModified

@@ -4,6 +4,7 @@ import { forbidden } from '../auth.js'
 import type { Call } from '../call.js'
 import { contentTypeOf } from '../media-types.js'
 import type { Activity } from '../model.js'
+import { deletedButServed } from '../real-client-faults.js'
 import { ReplyProblem, textReply } from '../reply.js'
 
 export function findOwnActivity(call: Call): Activity {
@@ -16,6 +17,8 @@ export function findOwnActivity(call: Call): Activity {
   if (!activity && call.server.faults.is('missing-activity-500')) {
     throw new ReplyProblem(textReply(500, `Internal error: cannot read properties of undefined (activity ${id}).`))
   }
+  const stillServed = activity ? undefined : deletedButServed(call)
+  if (stillServed) return stillServed
   const owner = activity?.owner ?? store.deletedOwner(id)
   // §5 rule 2: a token reaches only its user's data. The reference hides that the id exists.
   if (owner !== undefined && owner !== user && behaviour.foreignActivity === 'forbidden') {

@@ -90,6 +90,7 @@ export async function fuzzCommand(flags: FuzzFlags, screen: Screen = processScre
     await reporter.onRunEnd?.(result, { ...view, scenarios: result.scenarios.map(({ id, title, file, rules: r, tags }) => ({ id, title, file, rules: r, tags })) })
     screen.err(`fuzz: ${outcome.runs} sequence(s), seed ${seed}${failure ? `; FAILED ${failure.rule}, shrunk to ${failure.steps} step(s)` : ', no failure'}\n`)
     if (failure) {
+      if (failure.stoppedAfter) screen.err(`  the server stopped answering; last request it met: ${failure.stoppedAfter}\n`)
       screen.err(`  reproduction: ${failure.file}${failure.reproduced ? '' : ' (did not fail again when run from the file)'}\n  replay:       ${failure.replay}\n  fuzz again:   ${failure.refuzz}\n`)
     }
     if (result.cleanup?.openLedger) screen.err(`NOT everything was undone: run \`fitconform cleanup --output-dir ${options.outputDir}\` (ledger ${result.cleanup.openLedger})\n`)

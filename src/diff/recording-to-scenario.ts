@@ -1,7 +1,7 @@
 import type { ExchangeEntry } from '../model/exchange.js'
 import type { RequestTemplate, Scenario, Step, TokenRole } from '../model/scenario.js'
 import type { RecordedExchange } from '../../proxy/read-exchanges.js'
-import { escapeTemplates } from '../../proxy/scaffold/build-step.js'
+import { literalText, literalValue } from '../shared/literal-text.js'
 import type { SkippedExchange } from './diff-result.js'
 import { activityIdOf } from './volatile-values.js'
 import { ENTRY_POINT_PATH, FEED_PATH, PROFILE_PATH } from '../spec/paths.js'
@@ -77,24 +77,24 @@ export function planReplay(exchanges: readonly RecordedExchange[], file: string,
         skip('its notes are not a text: sent as recorded, a server that took them would drop the run marker; with the marker put in, it would be another request')
         continue
       }
-      const notes = typeof parsed['notes'] === 'string' && parsed['notes'] !== '' ? ` ${escapeTemplates(parsed['notes']) as string}` : ''
-      json = isCreate || 'notes' in parsed ? { ...(escapeTemplates(parsed) as object), notes: `\${run.marker}${notes}` } : escapeTemplates(parsed)
+      const notes = typeof parsed['notes'] === 'string' && parsed['notes'] !== '' ? ` ${literalText(parsed['notes'])}` : ''
+      json = isCreate || 'notes' in parsed ? { ...(literalValue(parsed) as object), notes: `\${run.marker}${notes}` } : literalValue(parsed)
     }
     if (auth !== 'none') roles.add(auth)
     const index = steps.length + 1
     const headers: Record<string, string> = {}
     for (const header of request.headers) {
       const name = header.name.toLowerCase()
-      if (name === 'accept' || name === 'if-modified-since' || (name === 'content-type' && body !== undefined)) headers[name] = escapeTemplates(header.value) as string
+      if (name === 'accept' || name === 'if-modified-since' || (name === 'content-type' && body !== undefined)) headers[name] = literalText(header.value)
     }
     const template: RequestTemplate = {
       method,
-      url: ownUrl ?? (escapeTemplates(path + url.search) as string),
+      url: ownUrl ?? (literalText(path + url.search)),
       query: {},
       headers,
       auth,
       wire: false,
-      ...(json !== undefined ? { json } : body !== undefined ? { body: escapeTemplates(body) as string } : {}),
+      ...(json !== undefined ? { json } : body !== undefined ? { body: literalText(body) } : {}),
     }
     const location = exchange.entry.response.headers.find((h) => h.name.toLowerCase() === 'location')?.value
     const createdId = isCreate && location ? activityIdOf(location) : undefined

@@ -18,6 +18,14 @@ const NUMBER_KEYS: ReadonlySet<string> = new Set(PATH_POINT_PERSONAL_FIELDS)
 const PATH_POINTS_KEPT = 3
 /** Shorter values are too common to replace by value in free text. */
 const MIN_REPLACED_LENGTH = 3
+/** A remembered original that is a number's text (a coordinate): replaced where a whole number token equals it. */
+const WHOLE_NUMBER = /^-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?$/
+const NUMBER_TOKEN = /-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/g
+
+interface Replacements {
+  readonly texts: readonly (readonly [string, string])[]
+  readonly numbers: ReadonlyMap<string, string>
+}
 /** Matchers whose expected value is a value of the target (or, for oneOf, a list of them). */
 const VALUE_MATCHERS = new Set(['equals', 'notEquals', 'like', 'contains', 'notContains', 'gt', 'gte', 'lt', 'lte'])
 
@@ -80,15 +88,20 @@ export function maskScenarioPersonalDataOnRead<S extends ScenarioResult>(scenari
 class Masker {
   private readonly found = new Map<string, string>()
   /** What text() replaces, in order; made again only after a new value is found. */
-  private replacements: (readonly [string, string])[] | undefined
+  private replacements: Replacements | undefined
 
-  /** The values found, longest first, then their JSON-escaped forms where those differ. */
-  private replacementList(): readonly (readonly [string, string])[] {
+  /**
+   * Texts longest first (a name inside a location still goes), each also in its JSON-escaped form;
+   * numbers by their whole text, looked up once per number in a text: a route of thousands of points
+   * remembers thousands of coordinates, and scanning every text once per coordinate cost seconds.
+   */
+  private replacementList(): Replacements {
     if (!this.replacements) {
-      const originals = [...this.found.keys()].sort((a, b) => b.length - a.length)
+      const originals = [...this.found.keys()].filter((original) => !WHOLE_NUMBER.test(original)).sort((a, b) => b.length - a.length)
       const plain = originals.map((original) => [original, this.found.get(original) ?? ''] as const)
       const escaped = originals.map((original) => [JSON.stringify(original).slice(1, -1), this.found.get(original) ?? ''] as const).filter(([form], index) => form !== originals[index])
-      this.replacements = [...plain, ...escaped]
+      const numbers = new Map([...this.found].filter(([original]) => WHOLE_NUMBER.test(original)))
+      this.replacements = { texts: [...plain, ...escaped], numbers }
     }
     return this.replacements
   }
@@ -233,7 +246,9 @@ class Masker {
   /** Replaces every value met in a body or check, longest first so a name inside a location still goes. */
   private text(text: string): string {
     let masked = text
-    for (const [original, replacement] of this.replacementList()) if (masked.includes(original)) masked = masked.split(original).join(replacement)
+    const { texts, numbers } = this.replacementList()
+    for (const [original, replacement] of texts) if (masked.includes(original)) masked = masked.split(original).join(replacement)
+    if (numbers.size > 0) masked = masked.replace(NUMBER_TOKEN, (number) => numbers.get(number) ?? (number.startsWith('-') && numbers.has(number.slice(1)) ? `-${numbers.get(number.slice(1))}` : number))
     // Most texts (messages, URLs, curl lines) name no coordinate key and skip the pattern.
     if (!QUOTED_NUMBER_KEYS.some((quoted) => masked.includes(quoted))) return masked
     return masked.replace(NUMBER_IN_TEXT, (_match, prefix: string, key: string, number: string) => {

@@ -51,6 +51,8 @@ export interface FuzzFailure {
   readonly refuzz: string
   /** Whether the written file failed again when it was run from disk. */
   readonly reproduced: boolean
+  /** When the server stopped answering: the last request it met (`PUT http://…`), which the reproduction ends with. */
+  readonly stoppedAfter?: string
 }
 
 export type FuzzOutcome =
@@ -74,7 +76,8 @@ export async function runFuzz(settings: FuzzSettings): Promise<FuzzOutcome> {
   let failures = 0
   let wrote = false
   let shrinkDeadline: number | undefined
-  let lastFailing: { draft: ScenarioDraft; result: ScenarioResult } | undefined
+  let lastFailing: Failing | undefined
+  let previousRun: { draft: ScenarioDraft; result: ScenarioResult } | undefined
   const deadline = settings.timeMs !== undefined ? startedAt.getTime() + settings.timeMs : undefined
   const progress = (): void =>
     settings.onProgress?.({ runs, failures, shrinking: shrinkDeadline !== undefined, ...(deadline !== undefined ? { msLeft: Math.max(0, deadline - Date.now()) } : {}) })
@@ -91,7 +94,14 @@ export async function runFuzz(settings: FuzzSettings): Promise<FuzzOutcome> {
     runs++
     wrote ||= loaded.scenario.writes
     const failed = result.status === 'failed'
-    if (failed) {
+    const stopped = failed && lastFailing === undefined ? stoppedAnswering({ draft, result }, previousRun) : undefined
+    previousRun = { draft, result }
+    if (stopped) {
+      // Shrinking a server that no longer answers finds any sequence at all: keep what preceded the silence.
+      failures++
+      lastFailing = stopped
+      shrinkDeadline = Date.now()
+    } else if (failed && !lastFailing?.stoppedAfter) {
       failures++
       lastFailing = { draft, result }
       shrinkDeadline ??= Date.now() + (settings.shrinkBudgetMs ?? SHRINK_BUDGET_MS)
@@ -133,14 +143,48 @@ export async function runFuzz(settings: FuzzSettings): Promise<FuzzOutcome> {
   }
 }
 
+interface Failing {
+  readonly draft: ScenarioDraft
+  readonly result: ScenarioResult
+  readonly stoppedAfter?: string
+}
+
+/** Transport failures that mean the server no longer answers (not a slow body or a size cap). */
+const NO_ANSWER = new Set(['E_CONNECT', 'E_TIMEOUT', 'E_TRANSPORT'])
+
+/**
+ * A sequence whose first unjudged step found the server silent. The reproduction ends with the last
+ * request the server met: that step when it was sent and broke off or timed out; when the connection
+ * was refused, the step before in this sequence or the last step of the previous sequence.
+ */
+function stoppedAnswering(current: { draft: ScenarioDraft; result: ScenarioResult }, previous: { draft: ScenarioDraft; result: ScenarioResult } | undefined): Failing | undefined {
+  const silent = current.result.steps.findIndex((step) => step.status === 'error' && step.error !== undefined && NO_ANSWER.has(step.error.code))
+  if (silent < 0 || current.result.steps.slice(0, silent).some((step) => step.status === 'failed')) return undefined
+  const sent = (run: { result: ScenarioResult }, before: number) => run.result.steps.slice(0, before).filter((step) => step.request !== undefined).at(-1)?.request
+  // Sent, and the connection broke or nothing came back: this request is the last the server met.
+  const broke = current.result.steps[silent]
+  if (broke?.error?.code !== 'E_CONNECT' && broke?.request) {
+    return { draft: { steps: current.draft.steps.slice(0, silent + 1), cleanup: current.draft.cleanup }, result: current.result, stoppedAfter: `${broke.request.method} ${broke.request.url}` }
+  }
+  // Refused: the server was gone already; the request before is the last it met.
+  const within = sent(current, silent)
+  if (within) {
+    const draft = { steps: current.draft.steps.slice(0, silent), cleanup: current.draft.cleanup }
+    return { draft, result: current.result, stoppedAfter: `${within.method} ${within.url}` }
+  }
+  const last = previous ? sent(previous, previous.result.steps.length) : undefined
+  if (!previous || !last) return undefined
+  return { draft: previous.draft, result: current.result, stoppedAfter: `${last.method} ${last.url}` }
+}
+
 /** Writes the shrunk sequence as a scenario file, then loads and runs that file: the report shows what a replay shows. */
 async function writeReproduction(
-  failing: { draft: ScenarioDraft; result: ScenarioResult },
+  failing: Failing,
   settings: FuzzSettings & { readonly seed: number; readonly runs: number },
   context: Parameters<typeof runScenario>[1],
   knownRules: ReadonlySet<string>,
 ): Promise<{ failure: FuzzFailure; result: ScenarioResult; diagnostics: Diagnostic[] }> {
-  const rule = firstFailedRule(failing.result)
+  const rule = failing.stoppedAfter ? 'FUZZ-NO-ANSWER' : firstFailedRule(failing.result)
   const folder = join(settings.outputDir, 'fuzz')
   mkdirSync(folder, { recursive: true })
   const file = join(folder, `${rule}-${settings.seed}.yaml`)
@@ -152,7 +196,9 @@ async function writeReproduction(
     id: `fuzz-${rule.toLowerCase()}-${settings.seed}`,
     title: `A sequence found by fitconform fuzz (seed ${settings.seed}) and shrunk, that fails ${rule}`,
     header: [
-      `Written by fitconform fuzz: the shortest sequence it found that fails ${rule}.`,
+      failing.stoppedAfter
+        ? `Written by fitconform fuzz: the server stopped answering; the last request it met is the last step here: ${failing.stoppedAfter}.`
+        : `Written by fitconform fuzz: the shortest sequence it found that fails ${rule}.`,
       `Replay it:            ${replay}`,
       `Fuzz again the same:  ${refuzz}`,
       'Dates are in September of ${run.farYear} (docs/fuzzing.md); everything created is deleted at the end.',
@@ -164,8 +210,9 @@ async function writeReproduction(
   const result = scenario ? await runScenario(scenario, context) : failing.result
   const reproduced = result.status === 'failed'
   const diagnostics: Diagnostic[] = [...loaded.diagnostics]
+  if (failing.stoppedAfter) diagnostics.push({ code: 'E_CONNECT', kind: 'error', message: `the server stopped answering; the last request it met was ${failing.stoppedAfter}, and ${shown} ends with it`, hint: `restart the server, then replay: ${replay}` })
   if (!reproduced) diagnostics.push({ code: 'E_INTERNAL', kind: 'error', message: `the shrunk sequence in ${shown} did not fail again when run from the file: the failure depends on timing or on the server's state`, hint: `try ${replay} a few times` })
-  return { failure: { rule, file, steps: failing.draft.steps.length, replay, refuzz, reproduced }, result: reproduced ? result : failing.result, diagnostics }
+  return { failure: { rule, file, steps: failing.draft.steps.length, replay, refuzz, reproduced, ...(failing.stoppedAfter ? { stoppedAfter: failing.stoppedAfter } : {}) }, result: reproduced ? result : failing.result, diagnostics }
 }
 
 function firstFailedRule(result: ScenarioResult): string {

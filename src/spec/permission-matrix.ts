@@ -4,6 +4,7 @@ import { checkExpression, checkTemplates } from '../load/check-expression.js'
 import { didYouMean } from '../load/did-you-mean.js'
 import type { YamlPath, YamlSource } from '../load/yaml-source.js'
 import { RULE } from './rule-ids.js'
+import { mediaTypeOfNameOrType } from './representations.js'
 
 /*
  * The permission matrix (suites/permissions/permission-matrix.yaml): every route of §4 crossed with
@@ -55,6 +56,11 @@ const IS_403: CheckCondition = { path: 'status', matcher: 'equals', expected: 40
 const IS_NOT_403: CheckCondition = { path: 'status', matcher: 'notEquals', expected: 403 }
 /** The ErrorMessage media type in any letter case (media types are case-insensitive, RFC 9110 §8.3.1). */
 const ERROR_MESSAGE_MEDIA_TYPE = '[Ee][Rr][Rr][Oo][Rr][Mm][Ee][Ss][Ss][Aa][Gg][Ee]'
+
+/** A regular expression matching `text` in any letter case (media types compare case-insensitively). */
+function anyCase(text: string): string {
+  return [...text].map((c) => (/[a-z]/i.test(c) ? `[${c.toUpperCase()}${c.toLowerCase()}]` : c.replace(/[.+*?^$()[\]{}|\\]/g, '\\$&'))).join('')
+}
 
 /** True for a parsed file that holds the permission matrix rather than scenarios. */
 export function isPermissionMatrix(data: unknown): boolean {
@@ -200,7 +206,13 @@ class RowExpander {
       ? { path: 'status', matcher: 'equals', expected: 403, rules: [rule], at, severity: 'failure' }
       : { path: 'status', matcher: 'notStatusClass', expected: '2xx', rules: [rule], at, severity: 'failure' }
     if (isHead) return { checks: [status] }
+    // "No data" is judged by what the body is: not the representation asked for (its media type), and
+    // none of its identifying fields (`data`). Generic names an RFC 9457 problem document also carries
+    // (`type`, `title`) say nothing: §7 rule 5 lets other error codes carry any human-readable message.
+    const accept = this.route.request.accept
+    const notTheRepresentation: Check[] = accept === undefined || exact ? [] : [{ path: "headers.content-type ?? ''", matcher: 'notMatches', expected: anyCase(mediaTypeOfNameOrType(accept)), rules: [rule], at, severity: 'failure' }]
     const noData: Check[] = [
+      ...notTheRepresentation,
       ...(this.route.data ?? []).map((path): Check => ({ path, matcher: 'absent', expected: true, rules: [rule], at, severity: 'failure' })),
       ...(this.route.target === 'account' ? [] : [{ path: 'bodyText', matcher: 'notContains', expected: '${run.marker}', rules: [rule], at, severity: 'failure' as const }]),
       ...(this.route.target === 'new-activity' ? [{ path: 'headers.location', matcher: 'absent', expected: true, rules: [rule], at, severity: 'failure' as const }] : []),

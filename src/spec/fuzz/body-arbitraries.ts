@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import fc from 'fast-check'
+import { literalText } from '../../shared/literal-text.js'
 import { packageRoot } from '../../shared/package-root.js'
 import { FUZZ_MONTH } from './fuzz-days.js'
 
@@ -48,11 +49,11 @@ export function declaredType(property: SchemaProperty): string {
   return (type as string | undefined) ?? 'string'
 }
 
-/** Placeholders would be rendered by the template language: generated text never holds one. */
-const withoutPlaceholders = (text: string): string => text.replaceAll('${', '$ {')
+/** Text that looks like the scenario language's templates: generated data must reach the server as it is. */
+const TEMPLATE_LOOKALIKES = ['${', '${run.marker}', "${'", '$${x}', '$', '}${']
 
 /** Clusters that break naive text handling (fast-check's `grapheme` unit costs seconds to build). */
-const GRAPHEMES = ['é', 'e\u0301', '✓', '中文', '🏃‍♀️', '👍🏽', '🇨🇭', 'עב', 'ع', '\u200b', '\u0000', '\t', '\n', '"', '\\', '<', '&', ' ', 'ß', 'İ']
+const GRAPHEMES = ['é', 'e\u0301', 'Å', 'A\u030a', '👨‍👩‍👧', '🧑🏿‍🦱', 'ไทย', 'हि', '\r\n', '✓', '中文', '🏃‍♀️', '👍🏽', '🇨🇭', 'עב', 'ع', '\u200b', '\u0000', '\t', '\n', '"', '\\', '<', '&', ' ', 'ß', 'İ', ...TEMPLATE_LOOKALIKES]
 
 /** Any Unicode scalar value (fast-check's `binary` unit builds a reverse map of all of them: seconds). */
 export function anyCodePoint(): fc.Arbitrary<string> {
@@ -72,14 +73,15 @@ export function freeText(): fc.Arbitrary<string> {
       { weight: 3, arbitrary: fc.constantFrom('line\nbreak', 'two\r\nlines', 'tab\there', '\n', ' ', '', 'ünïcödé ✓', '🏃‍♀️🚴', 'עברית', '"quoted" \\ back\\slash') },
       { weight: 2, arbitrary: fc.tuple(fc.string({ maxLength: 10 }), fc.string({ maxLength: 10 })).map(([a, b]) => `${a}\n${b}`) },
       { weight: 2, arbitrary: fc.tuple(fc.string({ minLength: 1, maxLength: 3 }), fc.integer({ min: 995, max: 1_400 })).map(([unit, length]) => unit.repeat(length).slice(0, length)) },
+      // Several kilobytes of emoji sequences: a cut counted in UTF-16 units lands inside a character.
+      { weight: 1, arbitrary: fc.tuple(fc.constantFrom('🏃‍♀️', '👍🏽', 'é', 'e\u0301', '中'), fc.integer({ min: 800, max: 1_500 })).map(([unit, count]) => unit.repeat(count)) },
     )
-    .map(withoutPlaceholders)
   return freeTextArbitrary
 }
 
-/** Notes as the suite writes them: the run marker first. */
+/** Notes as the suite writes them: the run marker first, then the generated text as literal text (never a template). */
 export function notesText(): fc.Arbitrary<string> {
-  return freeText().map((text) => `\${run.marker} ${text}`)
+  return freeText().map((text) => `\${run.marker} ${literalText(text)}`)
 }
 
 /** A fractional number with up to 15 significant digits, or a whole one, or a very large one. */
@@ -110,9 +112,14 @@ export function pathPoint(types: readonly string[]): fc.Arbitrary<PathPoint> {
   })
 }
 
-/** Empty, short and long routes. */
+/** Empty, short, long and very long routes. */
 export function path(types: readonly string[]): fc.Arbitrary<PathPoint[]> {
-  return fc.oneof({ weight: 5, arbitrary: fc.array(pathPoint(types), { maxLength: 4 }) }, { weight: 1, arbitrary: fc.array(pathPoint(types), { minLength: 50, maxLength: 200 }) })
+  return fc.oneof(
+    { weight: 10, arbitrary: fc.array(pathPoint(types), { maxLength: 4 }) },
+    { weight: 2, arbitrary: fc.array(pathPoint(types), { minLength: 50, maxLength: 200 }) },
+    // A recorded route of thousands of points: a body well past 64 KiB.
+    { weight: 1, arbitrary: fc.array(pathPoint(types), { minLength: 1_000, maxLength: 2_000 }) },
+  )
 }
 
 /** A start time on a day and second of the fuzz month of the far year, as a scenario template. */
@@ -136,7 +143,8 @@ export function newActivityBody(day: number): fc.Arbitrary<NewActivityBody> {
     {
       type: fc.constantFrom('${config.activityType}', '${config.otherActivityType}'),
       equipment: fc.constant('${config.equipment}'),
-      start_time: fc.integer({ min: 0, max: 86_399 }).map((seconds) => startTimeTemplate(day, seconds)),
+      // Midnight and the last second of the day come often: real clients' start times do.
+      start_time: fc.oneof(fc.constantFrom(0, 86_399), fc.integer({ min: 0, max: 86_399 })).map((seconds) => startTimeTemplate(day, seconds)),
       notes: notesText(),
       path: path(['start', 'end', 'gps']),
     },
@@ -198,6 +206,16 @@ function notJson(valid: Record<string, unknown>): fc.Arbitrary<string> {
 }
 
 /**
+ * `valid` as JSON text plus one generated field. The raw text is rendered as a template when the step
+ * runs: `valid`'s templates stay templates, the generated name and value are written as literal text.
+ */
+function withGeneratedField(valid: Record<string, unknown>, name: string, value: unknown): string {
+  const members = Object.entries(valid).map(([key, element]) => `${JSON.stringify(key)}:${JSON.stringify(element)}`)
+  members.push(literalText(`${JSON.stringify(name)}:${JSON.stringify(value)}`))
+  return `{${members.join(',')}}`
+}
+
+/**
  * An invalid variant of `valid`, a valid body of the schema in `schemaFile`. Wrong types and extra
  * fields are derived from the schema's properties. Templates stay in the text (they are rendered
  * when the step runs).
@@ -206,11 +224,13 @@ export function invalidBody(valid: Record<string, unknown>, schemaFile: string, 
   const properties = apiSchema(schemaFile).properties
   const names = Object.keys(properties)
   const withWrongType = fc.constantFrom(...names).chain((name) => wrongTyped(declaredType(properties[name]!)).map((value) => ({ ...valid, [name]: value })))
-  const unknownName = fc.string({ minLength: 1, maxLength: 12 }).filter((name) => !names.includes(name) && !name.startsWith('post_to_')).map(withoutPlaceholders)
+  const unknownName = fc
+    .oneof(fc.string({ minLength: 1, maxLength: 12 }), fc.constantFrom(...TEMPLATE_LOOKALIKES))
+    .filter((name) => !names.includes(name) && !name.startsWith('post_to_'))
   const kinds: fc.Arbitrary<InvalidBody>[] = [
     notJson(valid).map((text) => ({ kind: 'not-json' as const, text })),
     withWrongType.map((body) => ({ kind: 'wrong-types' as const, text: JSON.stringify(body) })),
-    fc.tuple(unknownName, fc.jsonValue({ maxDepth: 2 })).map(([name, value]) => ({ kind: 'extra-fields' as const, text: JSON.stringify({ ...valid, [name]: value }) })),
+    fc.tuple(unknownName, fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom(...TEMPLATE_LOOKALIKES))).map(([name, value]) => ({ kind: 'extra-fields' as const, text: withGeneratedField(valid, name, value) })),
     fc.constantFrom('[]', '42', '"text"', 'null', 'true', JSON.stringify([valid])).map((text) => ({ kind: 'not-an-object' as const, text })),
     fc.integer({ min: 500, max: 5_000 }).map((depth) => ({ kind: 'deep-nesting' as const, text: JSON.stringify({ ...valid, nested: 0 }).replace('"nested":0', `"nested":${'['.repeat(depth)}${']'.repeat(depth)}`) })),
     fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/xml').map((contentType) => ({ kind: 'wrong-media-type' as const, text: JSON.stringify(valid), contentType })),

@@ -31,6 +31,7 @@ const KIND_OF_CHOICE: Record<keyof ModeBehaviour, readonly string[] | undefined>
   chunked: ['message-framing'],
   extraHeaders: [],
   quirks: ['feed-irregularities', 'delete-health-text', 'media-type-parameters'],
+  errorBodies: ['error-body'],
   history: undefined,
 }
 

@@ -434,6 +434,52 @@ export const probes: Record<MutantName, Probe> = {
   'scoped-page-ignores-page-size': async (s) => (await s.feed('?noEarlierThan=2014-01-01&noLaterThan=2026-12-31&pageSize=2')).items.length > 2,
   'large-page-size-capped': async (s) => (await s.feed('?pageSize=200')).items.length === 100,
   'page-size-equal-to-size-500': async (s) => (await s.send(`/fitnessActivities?pageSize=${(await s.feed()).size}`)).status === 500,
+  'refusal-as-activity': async (s) => (header(await s.send(await s.created(), { token: null }), 'content-type') ?? '').includes('FitnessActivity+json'),
+  'notes-normalized-nfc': async (s) => (await s.json(await s.created({ notes: 'Cafe\u0301' }))).notes !== 'Cafe\u0301',
+  'long-notes-cut-in-pair': async (s) => {
+    const notes = '🏃'.repeat(3_000)
+    return (await s.json(await s.created({ notes }))).notes !== notes
+  },
+  'long-path-cut': async (s) => {
+    const path = Array.from({ length: 1_500 }, (_, i) => ({ timestamp: i, latitude: 45 + i / 1e5, longitude: 4.8, altitude: 170, type: 'gps' }))
+    return ((await s.json(await s.created({ path }))).path as unknown[]).length !== 1_500
+  },
+  'midnight-start-as-noon': async (s) => (await s.json(await s.created({ start_time: 'Sun, 15 Mar 1987 00:00:00' }))).start_time !== 'Sun, 15 Mar 1987 00:00:00',
+  'edit-notes-mojibake': async (s) => {
+    const path = await s.created()
+    await s.edit(path, { notes: 'Zürich 中文' })
+    return (await s.json(path)).notes !== 'Zürich 中文'
+  },
+  'edit-empty-notes-500': async (s) => (await s.edit(await s.created(), { notes: '' })).status === 500,
+  'repeated-edit-appends': async (s) => {
+    const path = await s.created()
+    await s.edit(path, { notes: 'same' })
+    await s.edit(path, { notes: 'same' })
+    return (await s.json(path)).notes !== 'same'
+  },
+  'second-delete-restores': async (s) => {
+    const path = await s.created()
+    await s.send(path, { method: 'DELETE' })
+    await s.send(path, { method: 'DELETE' })
+    return (await s.send(path)).status === 200
+  },
+  'deleted-accepts-edit': async (s) => {
+    const path = await s.created()
+    await s.send(path, { method: 'DELETE' })
+    return (await s.edit(path, { notes: 'after delete' })).status === 200
+  },
+  'deleted-accepts-live-update': async (s) => {
+    const path = await s.created()
+    await s.send(path, { method: 'DELETE' })
+    return (await s.send(path, { method: 'POST', type: 'LiveFitnessActivityUpdate', body: livePoint })).status === 204
+  },
+  'repeated-get-moves-last-modified': async (s) => {
+    const path = await s.created()
+    const before = header(await s.send(path), 'last-modified')
+    s.clock.advance(5)
+    await s.send(path)
+    return header(await s.send(path), 'last-modified') !== before
+  },
 }
 
 /** `YYYY-MM-DD` of a feed item's displayed start time (§2.2 format, read as the wall time it shows). */

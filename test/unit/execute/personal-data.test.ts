@@ -30,6 +30,14 @@ function profileRun() {
 }
 
 describe('maskPersonalData', () => {
+  it('masks every coordinate of a route of thousands of points wherever its number stands whole, and no longer number that contains it', () => {
+    const path = Array.from({ length: 3_000 }, (_, i) => point(46.9479739 + i / 1e4, 7.4474468 + i / 1e4))
+    const message = `latitude 46.9479739 at the start; 146.94797391 is another number; -7.4474468 mirrored`
+    const run = runResult([scenario({ skipReason: undefined, steps: [step({ response: { status: 200, headers: {}, body: { path }, bodyBytes: 100_000 }, assertions: [assertion({ ok: false, target: 'body.notes', matcher: 'equals', expected: 'x', actual: 'y', message })] })] })])
+    const masked = maskPersonalData(run).scenarios[0]?.steps[0]?.assertions[0]?.message
+    expect(masked).toBe(`latitude ${maskCoordinate(46.9479739)} at the start; 146.94797391 is another number; -${maskCoordinate(7.4474468)} mirrored`)
+  })
+
   it('masks names and locations in response bodies and check values', () => {
     const masked = maskPersonalData(profileRun())
     const first = masked.scenarios[0]?.steps[0]

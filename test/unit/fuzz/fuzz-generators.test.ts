@@ -41,4 +41,19 @@ describe('fuzz body generators', () => {
       { numRuns: 300, seed: 11 },
     )
   })
+
+  it('writes generated names and values as literal text: the rendered body holds them as generated, `${` and all', () => {
+    const sample = { type: '${config.activityType}', start_time: '${run.farYear | date(9, 24, 12, 0, 0) | specTime}', notes: '${run.marker} x' }
+    const rendered = { type: 'Running', start_time: 'Thu, 24 Sep 1987 12:00:00', notes: 'fitconform-run-0000 x' }
+    fc.assert(
+      fc.property(invalidBody(sample, 'new-fitness-activity.schema.json', ['type', 'start_time']), (body) => {
+        if (body.kind !== 'extra-fields') return true
+        const parsed = JSON.parse(render(body.text) as string) as Record<string, unknown>
+        const extra = Object.keys(parsed).filter((key) => !Object.hasOwn(sample, key))
+        return extra.length === 1 && Object.entries(rendered).every(([key, value]) => parsed[key] === value)
+      }),
+      { numRuns: 1000, seed: 42 },
+    )
+    fc.assert(fc.property(newActivityBody(15), (body) => String((render(body) as { notes: string }).notes).startsWith('fitconform-run-0000 ')), { numRuns: 300, seed: 42 })
+  })
 })

@@ -43,7 +43,7 @@ const EDIT = `    - id: edit
       route: PUT /fitnessActivities/<id>
       target: activity
       date: 12-12
-      request: { method: PUT, url: "\${activity}", contentType: FitnessActivityEdit, json: { notes: x } }
+      request: { method: PUT, url: "\${activity}", contentType: FitnessActivityEdit, accept: FitnessActivity, json: { notes: x } }
       cells: { none: refused, revoked-token: refused-or-revoked, other-token: refused }
 `
 
@@ -87,6 +87,11 @@ describe('expandPermissionMatrix', () => {
     expect(attempt.expect.checks.find((check) => check.path === 'status')).toMatchObject({ matcher: 'notStatusClass', expected: '2xx' })
     expect(attempt.expect.checks.find((check) => check.path === 'body.reason')?.when).toEqual({ path: 'status', matcher: 'equals', expected: 403 })
     expect(attempt.expect.schema).toBeUndefined()
+    // No data is judged by what the body is: not labelled as the activity, whatever generic fields it has.
+    const labelled = attempt.expect.checks.find((check) => check.path === "headers.content-type ?? ''" && check.rules.includes('ERROR-403-REVOKED'))
+    expect(labelled?.matcher).toBe('notMatches')
+    expect(new RegExp(String(labelled?.expected)).test('application/vnd.com.service.fitnessactivity+json; charset=utf-8')).toBe(true)
+    expect(new RegExp(String(labelled?.expected)).test('application/problem+json')).toBe(false)
     const readBack = revokedSteps[3]!
     expect(readBack.expect.checks.map((check) => `${check.path} ${check.matcher}`)).toEqual(['status equals', 'body.notes equals', 'body.path length'])
     expect(readBack.expect.checks.find((check) => check.path === 'body.notes')?.expected).toBe(
