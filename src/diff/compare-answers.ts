@@ -109,6 +109,8 @@ function walk(a: unknown, b: unknown, where: Where, found: RawDifference[]): voi
     for (const key of [...new Set([...Object.keys(a), ...Object.keys(b)])]) {
       const inner: Where = { path: `${where.path}.${key}`, place: `${where.place}.${key}`, name: key, shapeOnly, ownLabel: where.ownLabel, scoped: where.scoped }
       if (!Object.hasOwn(a, key) || !Object.hasOwn(b, key)) {
+        // §2.3 notes are "present when set": empty notes and no notes say the same.
+        if (key === 'notes' && (a[key] ?? b[key]) === '') continue
         found.push({ where: 'body', path: inner.path, place: inner.place, name: key, nature: 'presence', ...(Object.hasOwn(a, key) ? { new: a[key] } : {}), ...(Object.hasOwn(b, key) ? { reference: b[key] } : {}) })
         continue
       }

@@ -1,7 +1,7 @@
 import type { AuthChoice, TokenRole } from '../model/scenario.js'
 import type { CleanupItem } from '../model/result.js'
 import type { OpenWork } from './ledger.js'
-import { activityIdsOfFeed, markerSweepReads } from '../spec/marker-sweep.js'
+import { activityIdsOfFeed, daySweepReads, mayHoldMore, markerSweepReads, type SweepRead } from '../spec/marker-sweep.js'
 import { ACTIVITY_PATH_SHAPE, activityPath, activityUrlUnder } from '../spec/paths.js'
 import { RULE } from '../spec/rule-ids.js'
 import { FULL_ACCESS_ROLES } from '../spec/token-roles.js'
@@ -121,18 +121,26 @@ export async function sweepMarked(context: RunContext, roles: readonly AuthChoic
   const seen = canonical(known.leftBehind)
   for (const role of roles) {
     if (authorizationFor(role, context) === undefined) continue
-    for (const read of markerSweepReads(context.run.farYear)) {
-      const feedUrl = resolveUrl(read.path, context.baseUrl, read.query).url
-      const ids = activityIdsOfFeed(await getFeed(context, feedUrl, read.accept, role))
-      // One month that cannot be read costs that month only: the later ones may hold marked activities.
-      if (!ids) {
-        outcome.problems.push(`could not read ${feedUrl} to look for activities carrying the run marker`)
-        continue
+    for (const month of markerSweepReads(context.run.farYear)) {
+      const monthFeed = await sweepRead(month, context, role, outcome)
+      const reads = mayHoldMore(monthFeed) ? daySweepReads(month) : []
+      if (monthFeed !== undefined) await deleteMarked(activityIdsOfFeed(monthFeed)!, context, role, { deleted, seen }, outcome)
+      for (const day of reads) {
+        const dayFeed = await sweepRead(day, context, role, outcome)
+        if (dayFeed !== undefined) await deleteMarked(activityIdsOfFeed(dayFeed)!, context, role, { deleted, seen }, outcome)
       }
-      await deleteMarked(ids, context, role, { deleted, seen }, outcome)
     }
   }
   return outcome
+}
+
+/** One scoped read of the sweep; a window that cannot be read costs that window only, and is named. */
+async function sweepRead(read: SweepRead, context: RunContext, role: AuthChoice, outcome: SweepOutcome): Promise<unknown> {
+  const feedUrl = resolveUrl(read.path, context.baseUrl, read.query).url
+  const feed = await getFeed(context, feedUrl, read.accept, role)
+  if (activityIdsOfFeed(feed) !== undefined) return feed
+  outcome.problems.push(`could not read ${feedUrl} to look for activities carrying the run marker`)
+  return undefined
 }
 
 async function deleteMarked(ids: readonly string[], context: RunContext, role: AuthChoice, urls: { deleted: ReadonlySet<string>; seen: Set<string> }, outcome: SweepOutcome): Promise<void> {

@@ -3,6 +3,9 @@
 // headers it names, the query parameters of rule 1 and the conditional header of rule 3.
 import type { RepresentationName } from './representations.js'
 
+/** §8: the feed's default page size, 25 entries. */
+export const DEFAULT_PAGE_SIZE = 25
+
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'head'
 
 /** A request header or query parameter the spec names, with its type as the spec gives it. */
@@ -59,7 +62,7 @@ const IF_MODIFIED_SINCE: NamedParameter = {
 
 /** §4 rule 1; `page` is named by §2.2 (the `previous` link carries it); its values are not shown. */
 const FEED_PARAMETERS: readonly NamedParameter[] = [
-  { name: 'pageSize', in: 'query', schema: { type: 'integer', default: 25 }, description: 'Number of entries per page; default 25 (§4 rules 1–2; §8).' },
+  { name: 'pageSize', in: 'query', schema: { type: 'integer', default: DEFAULT_PAGE_SIZE }, description: 'Number of entries per page; default 25 (§4 rules 1–2; §8).' },
   { name: 'page', in: 'query', schema: { type: 'string' }, description: 'Which page; carried by the `previous` link (§2.2). Its values are not shown, so follow the link rather than build it.' },
   { name: 'noEarlierThan', in: 'query', schema: { type: 'string', format: 'date' }, description: 'Restricts the feed to entries not earlier than the date, YYYY-MM-DD (§4 rule 1).' },
   { name: 'noLaterThan', in: 'query', schema: { type: 'string', format: 'date' }, description: 'Restricts the feed to entries not later than the date, YYYY-MM-DD (§4 rule 1).' },

@@ -1,5 +1,6 @@
 import { evaluateExpression } from '../expression/evaluate-expression.js'
 import { twoDigits } from '../validation/calendar.js'
+import { DEFAULT_PAGE_SIZE } from './endpoints.js'
 import { FEED_PATH } from './paths.js'
 import { mediaTypeOf } from './representations.js'
 
@@ -22,6 +23,27 @@ export function markerSweepReads(farYear: number): SweepRead[] {
     const query = { noEarlierThan: `${farYear}-${twoDigits(month)}-01`, noLaterThan: `${farYear}-${twoDigits(month)}-${twoDigits(last)}` }
     return { path: FEED_PATH, query, accept: mediaTypeOf('FitnessActivityFeed') }
   })
+}
+
+/**
+ * The same month read day by day. A month whose page may not hold all it matched (a run that could not
+ * delete what it made) is looked at again in windows no run fills: a scoped page holds at most a page
+ * of items (§4 rule 2) and its size may count only what it returns (§2.2), so a full page is a sign.
+ */
+export function daySweepReads(month: SweepRead): SweepRead[] {
+  const [year, monthNumber] = month.query['noEarlierThan']!.split('-').map(Number) as [number, number]
+  const last = new Date(Date.UTC(year, monthNumber, 0)).getUTCDate()
+  return Array.from({ length: last }, (_, index) => {
+    const day = `${year}-${twoDigits(monthNumber)}-${twoDigits(index + 1)}`
+    return { ...month, query: { noEarlierThan: day, noLaterThan: day } }
+  })
+}
+
+/** Whether a scoped page may have left items out: it is full (§8 default page size), or lists fewer than its `size` (§2.2). */
+export function mayHoldMore(feed: unknown): boolean {
+  const { size, items } = (feed ?? {}) as { size?: unknown; items?: unknown }
+  if (!Array.isArray(items)) return false
+  return items.length >= DEFAULT_PAGE_SIZE || (typeof size === 'number' && items.length < size)
 }
 
 /** The activity ids a feed page lists (the last segment of each item's `uri`); undefined for a body that is no feed. */

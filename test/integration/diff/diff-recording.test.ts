@@ -51,7 +51,7 @@ describe('diff --recording of the default suite', () => {
     const kinds = outcome.result.openChoices.map((choice) => choice.kind)
     expect(kinds).toEqual(expect.arrayContaining(['identifier-format', 'error-status', 'message-framing', 'previous-link-form']))
     // Every kind is one of the documented choices between other-choices and reference (modes.ts); nothing is left unexplained.
-    for (const kind of kinds) expect(['identifier-format', 'error-status', 'message-framing', 'previous-link-form', 'feed-order', 'scoped-window']).toContain(kind)
+    for (const kind of kinds) expect(['identifier-format', 'error-status', 'error-body', 'message-framing', 'previous-link-form', 'feed-order', 'scoped-window']).toContain(kind)
     expect(outcome.result.steps.flatMap((step) => step.differences).filter((d) => d.class === 'conformance')).toEqual([])
     expect(outcome.result.mode).toBe('recording')
   })

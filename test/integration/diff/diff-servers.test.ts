@@ -70,7 +70,7 @@ describe('diff of two conforming modes', () => {
   it('reference against other-choices: exactly their documented open choices, and the extra headers as extensions', async () => {
     const result = await diffOf({ mode: 'reference' }, 'other-choices')
     const kinds = result.openChoices.map((choice) => choice.kind).sort()
-    expect(kinds).toEqual(['error-status', 'feed-order', 'identifier-format', 'message-framing', 'previous-link-form', 'scoped-window'])
+    expect(kinds).toEqual(['error-body', 'error-status', 'feed-order', 'identifier-format', 'message-framing', 'previous-link-form', 'scoped-window'])
     for (const kind of kinds) expect(documentedKinds('reference', 'other-choices')).toContain(kind)
     for (const choice of result.openChoices) expect(spec).toContain(choice.quote.replace(/\s+/g, ' '))
     expect(classes(result)).toEqual(new Set(['open-choice', 'extension']))

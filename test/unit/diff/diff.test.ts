@@ -39,6 +39,11 @@ describe('matching volatile values by role', () => {
     expect(compareAnswers(a, b)).toMatchObject([{ path: 'body.uri', nature: 'value' }])
   })
 
+  it('takes empty notes and no notes as the same (§2.3 "present when set"), but not other notes', () => {
+    expect(compareAnswers({ status: 200, headers: ACTIVITY, body: { notes: '' } }, { status: 200, headers: ACTIVITY, body: {} })).toEqual([])
+    expect(compareAnswers({ status: 200, headers: ACTIVITY, body: {} }, { status: 200, headers: ACTIVITY, body: { notes: 'x' } })).toMatchObject([{ path: 'body.notes', nature: 'presence' }])
+  })
+
   it('takes the run marker a replay added out of the notes', () => {
     const marked = createRoleMap('http://x', [], 'fitconform-run-1234abcd')
     expect(marked.json({ notes: 'fitconform-run-1234abcd morning run' })).toEqual({ notes: 'morning run' })

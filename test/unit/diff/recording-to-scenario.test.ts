@@ -34,7 +34,7 @@ describe('planning a replay', () => {
 
   it('puts the run marker in the notes it writes and keeps recorded text literal', () => {
     const [, create, edit] = plan.scenario.steps
-    expect(create!.request!.json).toEqual({ type: 'Running', notes: '${run.marker} morning $ {x}' })
+    expect(create!.request!.json).toEqual({ type: 'Running', notes: '${run.marker} morning $${x}' })
     expect(create!.creates).toBe('headers.location')
     expect(edit!.request!.json).toEqual({ notes: '${run.marker} evening' })
   })

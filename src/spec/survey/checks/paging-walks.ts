@@ -8,11 +8,11 @@ import { addDays, lastSegment } from '../feed-items.js'
 import type { SurveyExchange } from '../survey-exchange.js'
 import { SurveyStep, surveyScenario, surveySource } from '../survey-result.js'
 import { nothingSampled, type SurveyCheck, type SurveyFacts } from '../survey-facts.js'
+import { DEFAULT_PAGE_SIZE } from '../../endpoints.js'
 
 const LARGE_PAGE_SIZE = 1000
 /** Above this many activities a walk one at a time costs more requests than it teaches. */
 const MAX_ONE_BY_ONE = 300
-const DEFAULT_PAGE_SIZE = 25
 
 export const checkPagingWalks: SurveyCheck = async (facts) => {
   const started = performance.now()
