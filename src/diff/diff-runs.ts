@@ -74,7 +74,8 @@ function compareSteps(stepNew: StepResult, stepReference: StepResult, roles: { n
   return classifyStep(raw, { new: stepNew.assertions, reference: stepReference.assertions }, { ...step, statuses }, catalogue)
 }
 
-function answerOf(step: StepResult, roles: RoleMap, withBody: boolean): Answer {
+/** A step's answer with the side's values put in their roles; the body only when `withBody`. */
+export function answerOf(step: StepResult, roles: RoleMap, withBody: boolean): Answer {
   const response = step.response!
   const headers = Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, roles.text(value)]))
   return { status: response.status, headers, ...(withBody && response.body !== undefined ? { body: roles.json(response.body) } : {}) }

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import type { Diagnostic } from '../model/diagnostic.js'
-import type { CleanupSummary, RecordedResponse, StepResult } from '../model/result.js'
+import type { CleanupSummary, StepResult } from '../model/result.js'
 import { readExchanges, type RecordedExchange } from '../../proxy/read-exchanges.js'
 import { recordingFiles } from '../../proxy/exchange-log.js'
 import { runConformance, type ConformanceTarget } from '../execute/run-conformance.js'
@@ -8,6 +8,7 @@ import { createRunValues } from '../execute/run-values.js'
 import { maskScenarioPersonalData } from '../execute/personal-data.js'
 import { compareAnswers, type Answer } from './compare-answers.js'
 import { classifyStep } from './classify-step.js'
+import { answerOf } from './diff-runs.js'
 import type { DiffResult, StepDiff } from './diff-result.js'
 import { TIME_SCOPE } from '../spec/open-choices.js'
 import { planReplay } from './recording-to-scenario.js'
@@ -62,7 +63,7 @@ export async function replayRecording(file: string, settings: ReplaySettings): P
     if (!step.response) return
     // A body past the run's recording cap is kept cut short: only whole bodies are compared (volatile-values.ts).
     const { body: _cut, ...withoutBody } = recordedAnswers[index]!
-    const answerNew = answerOfStep(step, roles.new)
+    const answerNew = answerOf(step, roles.new, !step.response.truncated)
     const answerRecorded = step.response.truncated ? withoutBody : recordedAnswers[index]!
     const target = roles.reference.text(exchange.entry.request.url).replace(BASE_URL_ROLE, '')
     const conditional = exchange.entry.request.headers.some((h) => h.name.toLowerCase() === 'if-modified-since')
@@ -104,11 +105,6 @@ function editedBefore(results: readonly StepResult[], index: number): Set<'activ
   const edited = new Set<'activity' | 'profile'>()
   for (const step of results.slice(0, index)) if (step.request?.method === 'PUT') edited.add(step.request.url.includes('/profile') ? 'profile' : 'activity')
   return edited
-}
-
-function answerOfStep(step: StepResult, roles: ReturnType<typeof createRoleMap>): Answer {
-  const response: RecordedResponse = step.response!
-  return { status: response.status, headers: Object.fromEntries(Object.entries(response.headers).map(([k, v]) => [k, roles.text(v)])), ...(response.body !== undefined && !response.truncated ? { body: roles.json(response.body) } : {}) }
 }
 
 /** The recorded answer as the executor would have read it: headers lower-case and joined, a JSON body parsed. */
