@@ -24,7 +24,9 @@ import type { Redactor } from './redact.js'
  *   {"type":"profile-restored","role":"token","field":"athlete_type"}
  *   {"type":"refused","url":"https://…/<activity>/76","reason":"… does not carry the run marker …"}
  *   {"type":"left-behind","url":"https://…/<activity>/78","reason":"DELETE answered 204 but a read still finds it"}
- *   {"type":"closed"}
+ *
+ * A ledger with nothing owed is removed (`close()`), so an output folder holds only ledgers that
+ * `fitconform cleanup` has work in.
  */
 export type LedgerEntry =
   | { type: 'run'; runId: string; marker: string; farYear: number; target: string; at: string }
@@ -40,6 +42,7 @@ export type LedgerEntry =
   | { type: 'refused'; url: string; reason: string }
   /** Deleted by us, still there: owed until a later `fitconform cleanup` deletes it. */
   | { type: 'left-behind'; url: string; reason: string; role?: AuthChoice }
+  /** Written by earlier versions, which kept a finished ledger: nothing more is owed. */
   | { type: 'closed' }
 
 export interface RestoreRequest {
