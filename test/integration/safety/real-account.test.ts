@@ -1,4 +1,5 @@
-import { mkdtemp, readdir, rm, symlink, unlink } from 'node:fs/promises'
+import { readdirSync, renameSync, symlinkSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -130,12 +131,11 @@ describe('a ledger that cannot be written', () => {
       onCreate: (index) => {
         if (index !== 1) return
         // The disk fills up while the run is under way: from now on every append fails (ENOSPC).
-        void (async () => {
-          const [file] = await readdir(dir)
-          const path = join(dir, file!)
-          await unlink(path)
-          await symlink('/dev/full', path)
-        })()
+        // Synchronous and atomic (a rename over the ledger), so no append can recreate the file in between.
+        const [file] = readdirSync(dir).filter((name) => name.startsWith('ledger-'))
+        const full = join(dir, 'full')
+        symlinkSync('/dev/full', full)
+        renameSync(full, join(dir, file!))
       },
     }, ['activity', 'conditional'], { onLedgerDir: (made) => (dir = made) })
     expect(ran.after).toBe(ran.before)
