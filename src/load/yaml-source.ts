@@ -3,6 +3,7 @@ import { relative } from 'node:path'
 import type { Document } from 'yaml'
 import type { Diagnostic, SourceRef } from '../model/diagnostic.js'
 import { type FastYaml, parseFastYaml } from './fast-yaml.js'
+import { findTooDeepNesting, MAX_NESTING_DEPTH } from './nesting-depth.js'
 
 // `yaml` (the composer) is loaded on first need: a file outside the quick subset, or a diagnostic
 // that points at a key. A run whose files all stay inside the subset does not pay for loading it
@@ -30,6 +31,21 @@ function displayPath(absolutePath: string): string {
 export function parseYamlSource(absolutePath: string, text: string): { source?: YamlSource; diagnostics: Diagnostic[] } {
   const file = displayPath(absolutePath)
   const at = lineLocator(file, text)
+  // Before any parser: each of them (and the loader after them) recurses once a level.
+  const tooDeep = findTooDeepNesting(text)
+  if (tooDeep !== undefined) {
+    return {
+      diagnostics: [
+        {
+          code: 'E_YAML_SYNTAX',
+          kind: 'load',
+          message: `nested deeper than ${MAX_NESTING_DEPTH} levels`,
+          at: at(tooDeep),
+          hint: `no scenario needs that many; flatten the value here (the limit keeps every reader within its stack)`,
+        },
+      ],
+    }
+  }
   const fast = parseFastYaml(text)
   if (fast) {
     // Values are located from the quick parse's offsets; a key, or a path that is not there, by the

@@ -1,0 +1,148 @@
+// How deep a YAML (or JSON) text nests, found in one pass over the text before anything parses it
+// (issue 25, item 6). The quick reader, the `yaml` composer, the schema validator and the loader all
+// walk a document by recursion; a file nested some thousands of levels deep (`[[[[…]]]]`, `- - - - x`,
+// `{"a": {"a": …}}`, or block maps indented one more space a line) ran the stack out and ended the
+// run with E_INTERNAL. So the depth is measured on the text, without recursion, and a file that nests
+// deeper than the limit is a load error at the place where it does.
+//
+// What counts as a level: each open `[` or `{`, each indentation a block line adds to the lines it is
+// inside, and each compact `- `, `? ` or `: ` at the start of a line (`- - x` is two sequences and
+// the scalar in them). Quoted scalars, comments and block scalars (`|`, `>`) are skipped, so a bracket
+// inside a text is not a level. The count is the true depth for the shapes scenarios use; where it is
+// off (a sequence at its key's own indentation counts as the key's level), it is off by one a level
+// at most, and the limit leaves every reader room for that.
+
+/**
+ * No scenario comes near this (the built-in ones nest at most a dozen levels, a request body a few
+ * more), and every reader handles well past it: the `yaml` composer's stack ran out at about 900 levels
+ * of block sequences, the loader's at about 2,700 of flow collections. (serde_json stops at 128.)
+ */
+export const MAX_NESTING_DEPTH = 256
+
+const SPACE = 0x20
+const TAB = 0x09
+const NEWLINE = 0x0a
+const CR = 0x0d
+const HASH = 0x23
+const DASH = 0x2d
+const QUESTION = 0x3f
+const COLON = 0x3a
+const COMMA = 0x2c
+const OPEN_BRACKET = 0x5b
+const CLOSE_BRACKET = 0x5d
+const OPEN_BRACE = 0x7b
+const CLOSE_BRACE = 0x7d
+const DOUBLE_QUOTE = 0x22
+const SINGLE_QUOTE = 0x27
+const BACKSLASH = 0x5c
+const PIPE = 0x7c
+const GREATER = 0x3e
+
+/** The offset at which `text` first nests deeper than `limit` levels, or undefined when it never does. */
+export function findTooDeepNesting(text: string, limit = MAX_NESTING_DEPTH): number | undefined {
+  /** The columns of the block levels the current line is inside, from the outermost. */
+  const columns: number[] = []
+  let flowDepth = 0
+  /** Inside a quoted scalar that goes on over lines: its quote character. */
+  let quote = 0
+  /** Inside a block scalar: the column its lines must pass. */
+  let scalarColumn: number | undefined
+  let at = 0
+  while (at < text.length) {
+    let lineEnd = text.indexOf('\n', at)
+    if (lineEnd < 0) lineEnd = text.length
+    let column = 0
+    while (text.charCodeAt(at + column) === SPACE) column++
+    const contentStart = at + column
+    const blank = contentStart >= lineEnd || isLineBreak(text.charCodeAt(contentStart))
+    if (scalarColumn !== undefined) {
+      if (blank || column > scalarColumn) {
+        at = lineEnd + 1
+        continue
+      }
+      scalarColumn = undefined
+    }
+    let pos = at
+    if (quote !== 0) {
+      pos = endOfQuoted(text, at, lineEnd, quote)
+      if (pos < 0) {
+        at = lineEnd + 1
+        continue
+      }
+      quote = 0
+    } else if (flowDepth === 0) {
+      if (blank || text.charCodeAt(contentStart) === HASH) {
+        at = lineEnd + 1
+        continue
+      }
+      // A block line is inside every less indented line before it, and takes the place of one at its
+      // own column. Each compact `- ` on it opens a level at its column, its content one at the next.
+      while (columns.length > 0 && columns[columns.length - 1]! >= column) columns.pop()
+      pos = contentStart
+      for (;;) {
+        columns.push(pos - at)
+        if (columns.length > limit) return pos
+        if (!isCompactIndicator(text, pos)) break
+        pos += 2
+        while (text.charCodeAt(pos) === SPACE) pos++
+      }
+    }
+    // The rest of the line: flow brackets, quoted scalars, a comment, a block scalar's header.
+    for (; pos < lineEnd; pos++) {
+      const code = text.charCodeAt(pos)
+      const startsToken = pos === at || isTokenBoundary(text.charCodeAt(pos - 1))
+      if (code === HASH && (pos === at || isSpace(text.charCodeAt(pos - 1)))) break
+      if ((code === DOUBLE_QUOTE || code === SINGLE_QUOTE) && startsToken) {
+        const end = endOfQuoted(text, pos + 1, lineEnd, code)
+        if (end < 0) {
+          quote = code
+          break
+        }
+        pos = end - 1
+      } else if ((code === OPEN_BRACKET || code === OPEN_BRACE) && (flowDepth > 0 || pos === at || isSpace(text.charCodeAt(pos - 1)))) {
+        flowDepth++
+        if (columns.length + flowDepth > limit) return pos
+      } else if ((code === CLOSE_BRACKET || code === CLOSE_BRACE) && flowDepth > 0) {
+        flowDepth--
+      } else if ((code === PIPE || code === GREATER) && flowDepth === 0 && startsToken) {
+        scalarColumn = column
+        break
+      }
+    }
+    at = lineEnd + 1
+  }
+  return undefined
+}
+
+/** `- `, `? ` or `: ` (or the same at the end of the line) at `pos`. */
+function isCompactIndicator(text: string, pos: number): boolean {
+  const code = text.charCodeAt(pos)
+  if (code !== DASH && code !== QUESTION && code !== COLON) return false
+  const next = text.charCodeAt(pos + 1)
+  return next === SPACE || next === TAB
+}
+
+function isSpace(code: number): boolean {
+  return code === SPACE || code === TAB
+}
+
+function isTokenBoundary(code: number): boolean {
+  return isSpace(code) || code === OPEN_BRACKET || code === OPEN_BRACE || code === COMMA || code === COLON
+}
+
+function isLineBreak(code: number): boolean {
+  return code === NEWLINE || code === CR
+}
+
+/** The offset just past the quote that closes a scalar opened before `from`, or -1 when the line ends first. */
+function endOfQuoted(text: string, from: number, lineEnd: number, quote: number): number {
+  for (let pos = from; pos < lineEnd; pos++) {
+    const code = text.charCodeAt(pos)
+    if (quote === DOUBLE_QUOTE && code === BACKSLASH) pos++
+    else if (code === quote) {
+      if (quote === SINGLE_QUOTE && text.charCodeAt(pos + 1) === SINGLE_QUOTE) pos++
+      else return pos + 1
+    }
+  }
+  return -1
+}
