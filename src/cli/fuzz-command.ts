@@ -14,6 +14,7 @@ import { startEmbeddedTarget, type EmbeddedTarget } from '../api/embedded-target
 import { EXIT } from '../shared/exit-codes.js'
 import { listenForInterrupt } from './interrupt.js'
 import { resolveRunOptions, type RunFlags } from './run-options.js'
+import { prepareReportFolders } from './report-folders.js'
 import { processScreen } from './screen.js'
 
 export interface FuzzFlags extends Pick<RunFlags, 'baseUrl' | 'token' | 'otherToken' | 'config' | 'reporter' | 'outputDir' | 'timeout' | 'readOnly' | 'ca' | 'insecure' | 'showPersonalData'> {
@@ -35,6 +36,11 @@ export async function fuzzCommand(flags: FuzzFlags, screen: Screen = processScre
   } catch (error) {
     printDiagnostic(toDiagnostic(error))
     return error instanceof ConformanceError ? EXIT.usage : EXIT.failed
+  }
+  const folderProblem = await prepareReportFolders(options.reporter ?? DEFAULT_REPORTERS, options.outputDir)
+  if (folderProblem !== undefined) {
+    printDiagnostic({ code: 'E_USAGE', kind: 'load', message: folderProblem })
+    return EXIT.usage
   }
   const reporters = await createReporters(options.reporter ?? DEFAULT_REPORTERS, { outputDir: options.outputDir, screen, showPersonalData: options.showPersonalData }).catch((error: Error) => error)
   if (reporters instanceof Error) {

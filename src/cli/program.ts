@@ -64,7 +64,7 @@ export function createProgram(): Command {
     .option('--verbose', 'print every failure with its evidence, not one evidence block per broken rule')
     .option('--max-polling <seconds>', 'how long all `eventually` steps of the run may keep resending, together (default 60)', parsePositiveInt)
     .option('--show-personal-data', 'keep personal data (GPS points, profile name, location, birthday, pictures) in report files')
-    .addHelpText('after', '\nExit codes: 0 no failure (warnings allowed), 1 a scenario failed (or --fail-on-skip saw a skip), 2 usage/config/scenario-file error or no token for --base-url (nothing was sent), 3 the server could not be reached or the preflight refused a main token, 130 interrupted (SIGINT/SIGTERM; what the run changed was undone first).')
+    .addHelpText('after', '\nExit codes: 0 no failure (warnings allowed), 1 a scenario failed (or --fail-on-skip saw a skip), 2 usage/config/scenario-file error, an output folder that cannot be made, or no token for --base-url (nothing was sent), or a report file the file system refused (a full disk), 3 the server could not be reached or the preflight refused a main token, 130 interrupted (SIGINT/SIGTERM; what the run changed was undone first).')
     .action(async (paths: string[], flags: RunFlags) => {
       const { runCommand } = await import('./run-command.js')
       process.exitCode = await runCommand(paths, flags)

@@ -19,6 +19,7 @@ import { listenForInterrupt } from './interrupt.js'
 import { resolveRunOptions, type RunFlags, type RunOptions } from './run-options.js'
 import { surveysByDefault } from '../spec/survey/survey-default.js'
 import { processScreen } from './screen.js'
+import { isWriteFailure, prepareReportFolders } from './report-folders.js'
 
 export function builtInSuites(): string {
   return join(packageRoot(), 'suites')
@@ -52,6 +53,12 @@ export async function runCommand(paths: readonly string[], flags: RunFlags, scre
   if (problems.length > 0) {
     for (const diagnostic of problems) printDiagnostic(diagnostic)
     screen.err(`${problems.length} problem(s) in the scenario or known-failure files; nothing was sent.\n`)
+    return refuse(EXIT.usage)
+  }
+  const folderProblem = await prepareReportFolders(options.reporter ?? DEFAULT_REPORTERS, options.outputDir)
+  if (folderProblem !== undefined) {
+    printDiagnostic({ code: 'E_USAGE', kind: 'load', message: folderProblem })
+    screen.err('Nothing was sent.\n')
     return refuse(EXIT.usage)
   }
   let reporter: Multiplexer
@@ -108,6 +115,12 @@ export async function runCommand(paths: readonly string[], flags: RunFlags, scre
     if (written.length > 0) screen.err(`Reports written: ${written.map(shortPath).join(', ')}\n`)
     const exit = exitOfRun(result, { reporterErrors: reporter.errors().length, interrupted: interrupt.signal.aborted, failOnSkip: options.failOnSkip })
     if (exit.failedOnSkip) screen.err(`--fail-on-skip: ${exit.failedOnSkip.scenarios} scenario(s) and ${exit.failedOnSkip.cells} permission-matrix step(s) skipped\n`)
+    // A report the file system refused (a full disk, a path that is no folder) is the user's to fix, as a bad --output-dir is.
+    const unwritten = reporter.errors().filter((error) => isWriteFailure(error.message))
+    if (unwritten.length > 0 && (exit.code === EXIT.ok || exit.code === EXIT.failed)) {
+      screen.err(`${unwritten.length} report(s) could not be written (above): free the disk or name a folder you can write to with --output-dir; exit 2.\n`)
+      return EXIT.usage
+    }
     return exit.code
   } catch (error) {
     printDiagnostic(toDiagnostic(error))
