@@ -3,9 +3,18 @@
  * `har`, `scaffold`, `mock`). A line that is not JSON, is cut short (a crash, a full disk), or is JSON
  * without the shape the tools rely on (`{"request":null,"response":null}`) is skipped and told with its
  * `file:line` (issue 11, item 5): a hand-edited or damaged recording never stops a tool with E_INTERNAL.
+ *
+ * A line is read within two bounds (issue 25, item 6): at most `maxLineBytes()` bytes (readline held a
+ * whole line, so one 300 MB line cost 1.0–1.9 GB), and nested at most MAX_NESTING_DEPTH levels, in the
+ * line and in the JSON bodies it holds (the tools recurse into them: 100,000 levels ran the stack out).
+ * A line past either bound stops the tool with exit 2 and says which line, rather than being skipped
+ * like a damaged one: it is a whole exchange the tools cannot judge, and a summary, HAR or scaffold
+ * without it would pass for the whole recording.
  */
+import { createReadStream } from 'node:fs'
+import { ConformanceError } from '../src/model/diagnostic.js'
 import type { ExchangeEntry } from '../src/model/exchange.js'
-import { readRecording } from './exchange-log.js'
+import { findTooDeepJson, MAX_NESTING_DEPTH } from '../src/load/nesting-depth.js'
 
 export interface SkippedLine {
   readonly file: string
@@ -19,15 +28,104 @@ export interface RecordedExchange {
   readonly entry: ExchangeEntry
 }
 
-/** Streams the well-formed entries of the files in order; each other line goes to `onSkipped`. */
+/**
+ * The longest recording line the tools read: far above what the proxy writes (two bodies of at most
+ * --max-body-bytes, 1 MiB by default, each at most 6 times longer once escaped in JSON, plus headers).
+ */
+export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024
+/** Raises (or lowers) DEFAULT_MAX_LINE_BYTES, for a recording made with a larger --max-body-bytes. */
+export const MAX_LINE_BYTES_ENV = 'FITCONFORM_MAX_LINE_BYTES'
+
+/** The line bound in force: FITCONFORM_MAX_LINE_BYTES when set to a whole number of bytes, else the default. */
+export function maxLineBytes(env: NodeJS.ProcessEnv = process.env): number {
+  const value = env[MAX_LINE_BYTES_ENV]
+  if (value === undefined || value === '') return DEFAULT_MAX_LINE_BYTES
+  if (!/^[1-9][0-9]{0,15}$/.test(value)) throw refusal(`${MAX_LINE_BYTES_ENV}=${value} is not a whole number of bytes`, `unset it, or set it to the longest line to read, e.g. ${DEFAULT_MAX_LINE_BYTES}`)
+  return Number(value)
+}
+
+/** Streams the well-formed entries of the files in order; each other line goes to `onSkipped`. A line past the bounds throws a load-kind ConformanceError (exit 2). */
 export async function* readExchanges(files: readonly string[], onSkipped: (skipped: SkippedLine) => void): AsyncGenerator<RecordedExchange> {
+  const limit = maxLineBytes()
   for (const file of files) {
-    for await (const line of readRecording(file)) {
-      const problem = 'problem' in line ? line.problem : problemOfEntry(line.entry)
-      if (problem === undefined && 'entry' in line) yield { file, line: line.line, entry: line.entry }
-      else onSkipped({ file, line: line.line, problem: problem ?? 'unreadable' })
+    for await (const { line, text } of recordingLines(file, limit)) {
+      if (text.trim() === '') continue
+      const deep = findTooDeepJson(text)
+      if (deep !== undefined) throw tooDeep(file, line, `at column ${deep + 1}`)
+      let entry: unknown
+      try {
+        entry = JSON.parse(text)
+      } catch (err) {
+        onSkipped({ file, line, problem: `not JSON: ${(err as Error).message}` })
+        continue
+      }
+      const problem = problemOfEntry(entry)
+      if (problem !== undefined) {
+        onSkipped({ file, line, problem })
+        continue
+      }
+      const body = tooDeepBody(entry as ExchangeEntry)
+      if (body !== undefined) throw tooDeep(file, line, `in its ${body} body`)
+      yield { file, line, entry: entry as ExchangeEntry }
     }
   }
+}
+
+/** The lines of a file, numbered from 1, read in chunks: no line longer than `limit` bytes is ever held. */
+async function* recordingLines(file: string, limit: number): AsyncGenerator<{ line: number; text: string }> {
+  let parts: Buffer[] = []
+  let length = 0
+  let line = 1
+  const take = (chunk: Buffer, start: number, end: number): void => {
+    if (length + end - start > limit) throw tooLong(file, line, limit)
+    if (end > start) parts.push(chunk.subarray(start, end))
+    length += end - start
+  }
+  const finish = (): string => {
+    let text = (parts.length === 1 ? parts[0]! : Buffer.concat(parts, length)).toString('utf8')
+    if (text.endsWith('\r')) text = text.slice(0, -1)
+    parts = []
+    length = 0
+    return text
+  }
+  for await (const chunk of createReadStream(file, { highWaterMark: 256 * 1024 }) as AsyncIterable<Buffer>) {
+    let start = 0
+    for (let newline = chunk.indexOf(0x0a); newline >= 0; newline = chunk.indexOf(0x0a, start)) {
+      take(chunk, start, newline)
+      yield { line, text: finish() }
+      line += 1
+      start = newline + 1
+    }
+    take(chunk, start, chunk.length)
+  }
+  if (length > 0) yield { line, text: finish() }
+}
+
+/** Which body of the entry nests too deep to judge: `request` or `response`, or undefined. */
+function tooDeepBody(entry: ExchangeEntry): string | undefined {
+  const { postData } = entry.request
+  if (postData !== undefined && postData._encoding !== 'base64' && isTooDeepJson(postData.text)) return 'request'
+  const { content } = entry.response
+  if (content.text !== undefined && content.encoding !== 'base64' && isTooDeepJson(content.text)) return 'response'
+  return undefined
+}
+
+/** Only a text that starts like JSON is measured: brackets in other text (HTML, CSS) are no levels. */
+function isTooDeepJson(text: string): boolean {
+  const first = text.trimStart().charCodeAt(0)
+  return (first === 0x5b || first === 0x7b) && findTooDeepJson(text) !== undefined
+}
+
+function tooDeep(file: string, line: number, where: string): ConformanceError {
+  return refusal(`line ${line} of ${file} is nested deeper than ${MAX_NESTING_DEPTH} levels (${where}); fitconform does not judge an exchange that deep`, 'remove the line (or the recording) to read the rest')
+}
+
+function tooLong(file: string, line: number, limit: number): ConformanceError {
+  return refusal(`line ${line} of ${file} is longer than ${limit} bytes, the longest recording line fitconform reads`, `with its default --max-body-bytes the proxy writes no line that long; for a recording made with a larger one, raise the limit with ${MAX_LINE_BYTES_ENV}=<bytes>`)
+}
+
+function refusal(message: string, hint: string): ConformanceError {
+  return new ConformanceError({ code: 'E_USAGE', kind: 'load', message, hint })
 }
 
 /** Warnings printed one by one up to this many; past it, only counted (a damaged file can have thousands). */
@@ -80,4 +178,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 function isHeaderList(value: unknown): boolean {
   return Array.isArray(value) && value.every((h) => isObject(h) && typeof h.name === 'string' && typeof h.value === 'string')
+}
+
+/** The `error: …` lines for a recording line past its bounds (readExchanges' refusal), or undefined for any other error. */
+export function refusalLines(error: unknown): string[] | undefined {
+  if (!(error instanceof ConformanceError) || error.diagnostic.kind !== 'load') return undefined
+  const { message, hint } = error.diagnostic
+  return [`error: ${message}`, ...(hint === undefined ? [] : [`  hint: ${hint}`])]
 }

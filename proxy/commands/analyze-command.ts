@@ -1,4 +1,4 @@
-import { createSkipWarnings } from '../read-exchanges.js'
+import { createSkipWarnings, refusalLines } from '../read-exchanges.js'
 import { formatSummary, summarizeRecordings } from '../summarize-recording.js'
 import { EXIT } from '../../src/shared/exit-codes.js'
 import { processIO, type CommandIO } from './io.js'
@@ -10,14 +10,23 @@ export interface AnalyzeCommandOptions {
 
 /**
  * `fitconform analyze FILE…`: exchanges per endpoint, status codes, findings by rule with examples.
- * Exit code 0; 1 when the recording holds a violation; 2 when a file cannot be read. A malformed line
+ * Exit code 0; 1 when the recording holds a violation; 2 when a file cannot be read or holds a line past
+ * the reader's bounds (too long, too deep: read-exchanges.ts). A malformed line
  * is skipped with a `file:line` warning on stderr.
  */
 export async function runAnalyzeCommand(files: readonly string[], options: AnalyzeCommandOptions, io: CommandIO = processIO): Promise<number> {
   const parts = recordingParts(files, io)
   if (parts === undefined) return EXIT.usage
   const warnings = createSkipWarnings(io.err)
-  const summary = await summarizeRecordings(parts, warnings.onSkipped)
+  let summary
+  try {
+    summary = await summarizeRecordings(parts, warnings.onSkipped)
+  } catch (error) {
+    const refused = refusalLines(error)
+    if (refused === undefined) throw error
+    for (const line of refused) io.err(line)
+    return EXIT.usage
+  }
   const skipped = warnings.summary()
   if (skipped !== undefined) io.err(skipped)
   if (options.json === true) io.out(JSON.stringify({ schemaVersion: 1, ...summary }, null, 2))

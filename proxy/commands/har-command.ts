@@ -1,8 +1,9 @@
-import { constants, createWriteStream, lstatSync, type Stats, type WriteStream } from 'node:fs'
+import { constants, createWriteStream, lstatSync, rmSync, type Stats, type WriteStream } from 'node:fs'
 import { resolve } from 'node:path'
+import type { Writable } from 'node:stream'
 import { packageVersion } from '../../src/shared/package-root.js'
 import { writeHarFile } from '../har-file.js'
-import { createSkipWarnings } from '../read-exchanges.js'
+import { createSkipWarnings, refusalLines } from '../read-exchanges.js'
 import { EXIT } from '../../src/shared/exit-codes.js'
 import { processIO, type CommandIO } from './io.js'
 import { recordingParts } from './recording-parts.js'
@@ -16,7 +17,8 @@ export interface HarCommandOptions {
 
 /**
  * `fitconform har FILE… [-o out.har | -o -] [--force]`: a HAR 1.2 file for browser dev tools. Exit 0,
- * or 2 when a recording is missing or the output cannot be written, is a symbolic link, or exists
+ * or 2 when a recording is missing or holds a line past the reader's bounds (the half-written file is
+ * removed), or the output cannot be written, is a symbolic link, or exists
  * without --force (as scaffold asks). Malformed lines are skipped with a warning.
  */
 export async function runHarCommand(files: readonly string[], options: HarCommandOptions, io: CommandIO = processIO): Promise<number> {
@@ -34,10 +36,11 @@ export async function runHarCommand(files: readonly string[], options: HarComman
     return EXIT.usage
   }
   const warnings = createSkipWarnings(io.err)
+  let out: Writable | undefined
   try {
     // O_NOFOLLOW: a link put in place after the check above is refused by the open itself.
     const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW | (options.force === true ? 0 : constants.O_EXCL)
-    const out = toStdout ? (io.stdout ?? process.stdout) : await openedForWriting(output, flags)
+    out = toStdout ? (io.stdout ?? process.stdout) : await openedForWriting(output, flags)
     const result = await writeHarFile(parts, out, { creatorVersion: packageVersion(), onSkipped: warnings.onSkipped, end: !toStdout })
     const skipped = warnings.summary()
     if (skipped !== undefined) io.err(skipped)
@@ -47,7 +50,14 @@ export async function runHarCommand(files: readonly string[], options: HarComman
     else io.out(receipt)
     return EXIT.ok
   } catch (err) {
-    io.err(`error: cannot write ${toStdout ? 'stdout' : output}: ${(err as Error).message}`)
+    const refused = refusalLines(err)
+    if (refused === undefined) io.err(`error: cannot write ${toStdout ? 'stdout' : output}: ${(err as Error).message}`)
+    else for (const line of refused) io.err(line)
+    // The file is ours (just created, or truncated with --force) and holds half a HAR: it goes.
+    if (!toStdout && out !== undefined) {
+      out.destroy()
+      rmSync(output, { force: true })
+    }
     return EXIT.usage
   }
 }

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join, relative, resolve, sep } from 'node:path'
 import { packageRoot } from '../../src/shared/package-root.js'
-import { createSkipWarnings } from '../read-exchanges.js'
+import { createSkipWarnings, refusalLines } from '../read-exchanges.js'
 import { scaffoldRecording } from '../scaffold/scaffold-recording.js'
 import { EXIT } from '../../src/shared/exit-codes.js'
 import { processIO, type CommandIO } from './io.js'
@@ -17,7 +17,8 @@ export interface ScaffoldCommandOptions {
 
 /**
  * `fitconform scaffold FILE… -o DIR`: one YAML scenario file per distinct recorded flow, for review.
- * Exit 0; 2 for a missing recording, an output inside suites/ without --into-suites, or a file in the way.
+ * Exit 0; 2 for a missing recording, a line past the reader's bounds (nothing is written then), an output
+ * inside suites/ without --into-suites, or a file in the way.
  */
 export async function runScaffoldCommand(files: readonly string[], options: ScaffoldCommandOptions, io: CommandIO = processIO): Promise<number> {
   const parts = recordingParts(files, io)
@@ -30,7 +31,15 @@ export async function runScaffoldCommand(files: readonly string[], options: Scaf
   }
   const schemaPath = relative(output, join(packageRoot(), 'schemas', 'scenario.schema.json')).split(sep).join('/')
   const warnings = createSkipWarnings(io.err)
-  const outcome = await scaffoldRecording(parts, { schemaPath, onSkipped: warnings.onSkipped })
+  let outcome
+  try {
+    outcome = await scaffoldRecording(parts, { schemaPath, onSkipped: warnings.onSkipped })
+  } catch (error) {
+    const refused = refusalLines(error)
+    if (refused === undefined) throw error
+    for (const line of refused) io.err(line)
+    return EXIT.usage
+  }
   const skipped = warnings.summary()
   if (skipped !== undefined) io.err(skipped)
   const inTheWay = outcome.files.filter((file) => existsSync(join(output, file.name)))

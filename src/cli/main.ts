@@ -28,7 +28,9 @@ async function main(): Promise<void> {
 }
 
 function reportUnexpected(error: unknown): void {
-  process.stderr.write(formatDiagnostic(toDiagnostic(error), { colors: false }) + '\n')
+  const diagnostic = toDiagnostic(error)
+  process.stderr.write(formatDiagnostic(diagnostic, { colors: false }) + '\n')
   if (process.argv.includes('--debug') && error instanceof Error) process.stderr.write(`${error.stack}\n`)
-  process.exitCode = EXIT.failed
+  // A load error that reached here is still the user's input (e.g. a recording line past its bounds): exit 2.
+  process.exitCode = diagnostic.kind === 'load' ? EXIT.usage : EXIT.failed
 }

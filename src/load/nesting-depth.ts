@@ -146,3 +146,29 @@ function endOfQuoted(text: string, from: number, lineEnd: number, quote: number)
   }
   return -1
 }
+
+/**
+ * The offset at which a JSON text first nests deeper than `limit` levels, or undefined when it never
+ * does (or is no JSON: brackets in strings are skipped, nothing else is judged). One pass, no recursion.
+ */
+export function findTooDeepJson(text: string, limit = MAX_NESTING_DEPTH): number | undefined {
+  let depth = 0
+  for (let pos = 0; pos < text.length; pos++) {
+    const code = text.charCodeAt(pos)
+    if (code === DOUBLE_QUOTE) {
+      pos++
+      while (pos < text.length) {
+        const inner = text.charCodeAt(pos)
+        if (inner === BACKSLASH) pos += 2
+        else if (inner === DOUBLE_QUOTE) break
+        else pos++
+      }
+    } else if (code === OPEN_BRACKET || code === OPEN_BRACE) {
+      depth++
+      if (depth > limit) return pos
+    } else if (code === CLOSE_BRACKET || code === CLOSE_BRACE) {
+      depth--
+    }
+  }
+  return undefined
+}
