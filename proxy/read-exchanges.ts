@@ -6,7 +6,7 @@
  *
  * A line is read within two bounds (issue 25, item 6): at most `maxLineBytes()` bytes (readline held a
  * whole line, so one 300 MB line cost 1.0–1.9 GB), and nested at most MAX_NESTING_DEPTH levels, in the
- * line and in the JSON bodies it holds (the tools recurse into them: 100,000 levels ran the stack out).
+ * line and, for `scaffold`, in the JSON bodies it holds (100,000 levels ran the stack out).
  * A line past either bound stops the tool with exit 2 and says which line, rather than being skipped
  * like a damaged one: it is a whole exchange the tools cannot judge, and a summary, HAR or scaffold
  * without it would pass for the whole recording.
@@ -14,7 +14,7 @@
 import { createReadStream } from 'node:fs'
 import { ConformanceError } from '../src/model/diagnostic.js'
 import type { ExchangeEntry } from '../src/model/exchange.js'
-import { findTooDeepJson, MAX_NESTING_DEPTH } from '../src/load/nesting-depth.js'
+import { findTooDeepJson, isNestedDeeperThan, MAX_NESTING_DEPTH } from '../src/load/nesting-depth.js'
 
 export interface SkippedLine {
   readonly file: string
@@ -44,14 +44,20 @@ export function maxLineBytes(env: NodeJS.ProcessEnv = process.env): number {
   return Number(value)
 }
 
+export interface ReadOptions {
+  /**
+   * Also refuse an entry whose JSON request or response body nests too deep: for a tool that parses
+   * the bodies and walks them by recursion (`scaffold`). Costs a pass over each body's text.
+   */
+  readonly bodies?: boolean
+}
+
 /** Streams the well-formed entries of the files in order; each other line goes to `onSkipped`. A line past the bounds throws a load-kind ConformanceError (exit 2). */
-export async function* readExchanges(files: readonly string[], onSkipped: (skipped: SkippedLine) => void): AsyncGenerator<RecordedExchange> {
+export async function* readExchanges(files: readonly string[], onSkipped: (skipped: SkippedLine) => void, options: ReadOptions = {}): AsyncGenerator<RecordedExchange> {
   const limit = maxLineBytes()
   for (const file of files) {
     for await (const { line, text } of recordingLines(file, limit)) {
       if (text.trim() === '') continue
-      const deep = findTooDeepJson(text)
-      if (deep !== undefined) throw tooDeep(file, line, `at column ${deep + 1}`)
       let entry: unknown
       try {
         entry = JSON.parse(text)
@@ -59,12 +65,14 @@ export async function* readExchanges(files: readonly string[], onSkipped: (skipp
         onSkipped({ file, line, problem: `not JSON: ${(err as Error).message}` })
         continue
       }
+      // JSON.parse itself does not recurse; what the tools do with the entry (JSON.stringify) does.
+      if (isNestedDeeperThan(entry)) throw tooDeep(file, line, 'in the line itself')
       const problem = problemOfEntry(entry)
       if (problem !== undefined) {
         onSkipped({ file, line, problem })
         continue
       }
-      const body = tooDeepBody(entry as ExchangeEntry)
+      const body = options.bodies === true ? tooDeepBody(entry as ExchangeEntry) : undefined
       if (body !== undefined) throw tooDeep(file, line, `in its ${body} body`)
       yield { file, line, entry: entry as ExchangeEntry }
     }

@@ -40,7 +40,8 @@ export interface ScaffoldOptions {
 export async function scaffoldRecording(recordings: readonly string[], options: ScaffoldOptions): Promise<ScaffoldOutcome> {
   const uses: TokenUses = new Map()
   const votes: BasePathVotes = new Map()
-  for await (const entry of recordedEntries(recordings)) {
+  // The planner parses the bodies and walks them by recursion: this first pass refuses a body nested too deep (exit 2).
+  for await (const entry of recordedEntries(recordings, { bodies: true })) {
     countTokenUse(uses, { tokenId: entry._tokenId, status: entry.response.status, responseJson: errorBodyOf(entry) })
     voteBasePath(votes, entry)
   }
@@ -71,9 +72,9 @@ export async function scaffoldRecording(recordings: readonly string[], options: 
 /** The recorded exchanges of the files, in order, one at a time; malformed lines and failed exchanges are told, not yielded. */
 async function* recordedEntries(
   recordings: readonly string[],
-  on: { onSkipped?: ((skipped: SkippedLine) => void) | undefined; onFailed?: (entry: ExchangeEntry) => void } = {},
+  on: { onSkipped?: ((skipped: SkippedLine) => void) | undefined; onFailed?: (entry: ExchangeEntry) => void; bodies?: boolean } = {},
 ): AsyncGenerator<ExchangeEntry> {
-  for await (const { entry } of readExchanges(recordings, on.onSkipped ?? (() => {}))) {
+  for await (const { entry } of readExchanges(recordings, on.onSkipped ?? (() => {}), { bodies: on.bodies === true })) {
     if (entry._error !== undefined) on.onFailed?.(entry)
     else yield entry
   }

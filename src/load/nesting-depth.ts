@@ -172,3 +172,16 @@ export function findTooDeepJson(text: string, limit = MAX_NESTING_DEPTH): number
   }
   return undefined
 }
+
+/** True when a parsed JSON value nests deeper than `limit` levels. Walks with a list, not by recursion. */
+export function isNestedDeeperThan(value: unknown, limit = MAX_NESTING_DEPTH): boolean {
+  const pending: { readonly value: object; readonly depth: number }[] = []
+  if (value !== null && typeof value === 'object') pending.push({ value, depth: 1 })
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (next.depth > limit) return true
+    for (const child of Object.values(next.value) as unknown[]) {
+      if (child !== null && typeof child === 'object') pending.push({ value: child, depth: next.depth + 1 })
+    }
+  }
+  return false
+}

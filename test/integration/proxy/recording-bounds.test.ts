@@ -44,12 +44,12 @@ const TOOLS = [
 
 const deep = 100_000
 const CASES = [
-  { shape: 'the line itself', line: (): string => entry(2, '{}', { _deep: 0 }).replace('"_deep":0', `"_deep":${'['.repeat(deep)}${']'.repeat(deep)}`), where: /\(at column \d+\)/ },
+  { shape: 'the line itself', line: (): string => entry(2, '{}', { _deep: 0 }).replace('"_deep":0', `"_deep":${'['.repeat(deep)}${']'.repeat(deep)}`), where: /\(in the line itself\)/ },
   { shape: 'its request body', line: (): string => entry(2, `${'{"a":'.repeat(deep)}1${'}'.repeat(deep)}`), where: /\(in its request body\)/ },
 ]
 
 describe.each(TOOLS)('$tool refuses a line nested too deep', ({ tool, run }) => {
-  it.each(CASES)('nested 100,000 deep in $shape: exit 2 with the line number', async ({ line, where }) => {
+  it.each(CASES.filter((item) => tool === 'scaffold' || item.shape === 'the line itself'))('nested 100,000 deep in $shape: exit 2 with the line number', async ({ line, where }) => {
     const file = recording([entry(1, '{}'), line(), entry(3, '{}')])
     const { out, err, io } = collect()
     expect(await run(file, io)).toBe(2)
@@ -58,6 +58,16 @@ describe.each(TOOLS)('$tool refuses a line nested too deep', ({ tool, run }) => 
     expect(out.join('\n')).not.toMatch(/wrote/)
     if (tool === 'har') expect(existsSync(`${file}.har`)).toBe(false)
     if (tool === 'scaffold') expect(existsSync(join(file, '..', 'scaffolded'))).toBe(false)
+  })
+})
+
+// analyze and har never walk a body by recursion (a body is text to them): a deep one is read as any other.
+describe.each(TOOLS.filter(({ tool }) => tool !== 'scaffold'))('$tool reads a body nested 100,000 deep', ({ run }) => {
+  it('as text, to the end', async () => {
+    const file = recording([entry(1, '{}'), CASES[1]!.line(), entry(3, '{}')])
+    const { err, io } = collect()
+    expect(await run(file, io)).toBe(0)
+    expect(err).toEqual([])
   })
 })
 
