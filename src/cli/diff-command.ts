@@ -111,8 +111,10 @@ export async function diffCommand(paths: readonly string[], flags: DiffFlags, sc
     if (interrupt.signal.aborted) return EXIT.interrupted
     return failsAt(result, flags.failOn ?? 'conformance') ? EXIT.failed : EXIT.ok
   } catch (error) {
-    printDiagnostic(toDiagnostic(error))
-    return EXIT.failed
+    const diagnostic = toDiagnostic(error)
+    printDiagnostic(diagnostic)
+    // A load error here is the user's input (a recording line past the reader's bounds): exit 2.
+    return diagnostic.kind === 'load' ? EXIT.usage : EXIT.failed
   } finally {
     interrupt.dispose()
     for (const server of embedded) await server.close()

@@ -73,6 +73,16 @@ describe('bad input to the tool: exit 2 and one clear message, before any reques
     expect(outcome.stderr).not.toContain('must be object')
   })
 
+  it('a scenario file nested 200,000 deep: the place it passes the limit, not an internal error (issue 25)', async () => {
+    const scenario = await file('deep.yaml', `scenarios:\n  - id: z\n    title: z\n    rules: [USER-READ]\n    steps:\n      - name: read\n        request: { method: POST, url: /user, json: ${'['.repeat(200_000)}${']'.repeat(200_000)} }\n        expect: { status: 200 }\n`)
+    const before = server.requests.length
+    const outcome = await runCli(['run', scenario, '--base-url', server.url, '--token', 'bad-input-token'])
+    expect(outcome.stderr).toMatch(/error\[E_YAML_SYNTAX\]: nested deeper than 256 levels\n  --> .*deep\.yaml:7:\d+/)
+    expect(outcome.stderr).not.toContain('E_INTERNAL')
+    expect(outcome.code).toBe(2)
+    expect(server.requests.length).toBe(before)
+  })
+
   it('prints help with exit 0, and documents every flag of run', async () => {
     const outcome = await runCli(['run', '--help'])
     expect(outcome.code).toBe(0)
