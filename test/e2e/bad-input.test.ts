@@ -77,7 +77,7 @@ describe('bad input to the tool: exit 2 and one clear message, before any reques
     const scenario = await file('deep.yaml', `scenarios:\n  - id: z\n    title: z\n    rules: [USER-READ]\n    steps:\n      - name: read\n        request: { method: POST, url: /user, json: ${'['.repeat(200_000)}${']'.repeat(200_000)} }\n        expect: { status: 200 }\n`)
     const before = server.requests.length
     const outcome = await runCli(['run', scenario, '--base-url', server.url, '--token', 'bad-input-token'])
-    expect(outcome.stderr).toMatch(/error\[E_YAML_SYNTAX\]: nested deeper than 256 levels\n  --> .*deep\.yaml:7:\d+/)
+    expect(outcome.stderr).toMatch(/error\[E_YAML_SYNTAX\]: nested deeper than 256 levels\n {2}--> .*deep\.yaml:7:\d+/)
     expect(outcome.stderr).not.toContain('E_INTERNAL')
     expect(outcome.code).toBe(2)
     expect(server.requests.length).toBe(before)
