@@ -90,7 +90,10 @@ export function findTooDeepNesting(text: string, limit = MAX_NESTING_DEPTH): num
     // The rest of the line: flow brackets, quoted scalars, a comment, a block scalar's header.
     for (; pos < lineEnd; pos++) {
       const code = text.charCodeAt(pos)
-      const startsToken = pos === at || isTokenBoundary(text.charCodeAt(pos - 1))
+      // In block context a quoted scalar, a flow collection or a block scalar starts a value: at the
+      // line's first content, or after `: `, `- `, `? `. Elsewhere it is part of a plain text
+      // (`title: see [RFC 9110`, `notes: say "hi`), and must not open anything.
+      const startsToken = flowDepth > 0 ? pos === at || isTokenBoundary(text.charCodeAt(pos - 1)) : startsBlockValue(text, pos, at)
       if (code === HASH && (pos === at || isSpace(text.charCodeAt(pos - 1)))) break
       if ((code === DOUBLE_QUOTE || code === SINGLE_QUOTE) && startsToken) {
         const end = endOfQuoted(text, pos + 1, lineEnd, code)
@@ -99,7 +102,7 @@ export function findTooDeepNesting(text: string, limit = MAX_NESTING_DEPTH): num
           break
         }
         pos = end - 1
-      } else if ((code === OPEN_BRACKET || code === OPEN_BRACE) && (flowDepth > 0 || pos === at || isSpace(text.charCodeAt(pos - 1)))) {
+      } else if ((code === OPEN_BRACKET || code === OPEN_BRACE) && (flowDepth > 0 || startsToken)) {
         flowDepth++
         if (columns.length + flowDepth > limit) return pos
       } else if ((code === CLOSE_BRACKET || code === CLOSE_BRACE) && flowDepth > 0) {
@@ -120,6 +123,16 @@ function isCompactIndicator(text: string, pos: number): boolean {
   if (code !== DASH && code !== QUESTION && code !== COLON) return false
   const next = text.charCodeAt(pos + 1)
   return next === SPACE || next === TAB
+}
+
+/** In block context: `pos` is the first content of its line, or follows `:`, `-` or `?` and spaces. */
+function startsBlockValue(text: string, pos: number, lineStart: number): boolean {
+  let before = pos - 1
+  while (before >= lineStart && isSpace(text.charCodeAt(before))) before--
+  if (before < lineStart) return true
+  if (before === pos - 1) return false
+  const code = text.charCodeAt(before)
+  return code === COLON || code === DASH || code === QUESTION
 }
 
 function isSpace(code: number): boolean {
