@@ -5,13 +5,18 @@
  *   1. method, path (without the recording's base path) and query (order-insensitive);
  *   2. media type: Content-Type for a request with a body, else Accept (any recorded type asked for);
  *   3. credentials: whether an Authorization header was sent, and, when the mock was given the
- *      recording's FITCONFORM_REDACT_KEY, which credential it was (the recording's keyed hash);
+ *      recording's FITCONFORM_REDACT_KEY, which credential it was (the recording's keyed hash). Without
+ *      the key, a recording of one user's credential answers any credential as that user; a recording
+ *      of several answers no request that carries one (`unidentified`): it cannot tell whose it is, and
+ *      one user's answer (or a revoked token's 403) must not reach another;
  *   4. conditional headers (If-Modified-Since, If-None-Match, …): which ones were sent.
  *
  * Among the matches, those whose conditional values are equal too come first; equal matches are served
- * in recorded order, the last one repeating (a read after an edit shows the edit). A miss names the
- * nearest recorded request and every way it differs. Pure: no I/O, so it is tested with tables.
+ * in recorded order, the last one repeating (a read after an edit shows the edit), counted per caller
+ * (each credential the mock receives), so one client's calls never move another's along. A miss names
+ * the nearest recorded request and every way it differs. Pure: no I/O, so it is tested with tables.
  */
+import { REDACT_KEY_ENV } from './proxy-defaults.js'
 import { parseMediaType } from '../src/validation/media-type.js'
 
 export const CONDITIONAL_HEADERS = ['if-modified-since', 'if-unmodified-since', 'if-none-match', 'if-match', 'if-range'] as const
@@ -28,6 +33,13 @@ export interface RequestFacts {
   readonly credentialSent: boolean
   /** The keyed hash of the credential, when it can be known (recorded `_tokenId`; the mock's key). */
   readonly tokenId?: string
+  /**
+   * A credential was sent and the mock cannot tell whose: it has no key and the recording holds several
+   * users' credentials (`credentialIdentities`). Such a request matches no exchange sent with one.
+   */
+  readonly unidentified?: boolean
+  /** Who asks, for the recorded-order counters (the mock's in-memory hash of the credential); '' for all. */
+  readonly caller?: string
   /** Conditional headers sent, lower-case names. */
   readonly conditional: ReadonlyMap<string, string>
 }
@@ -60,7 +72,7 @@ export function matchRequest<T extends RecordedFacts>(recorded: readonly T[], re
   }
   const exact = matches.filter((x) => sameConditionalValues(x, request))
   const tier = exact.length > 0 ? exact : matches
-  const group = tier.map((x) => x.id).join(',')
+  const group = `${request.caller ?? ''}\n${tier.map((x) => x.id).join(',')}`
   const index = served.get(group) ?? 0
   served.set(group, index + 1)
   return { kind: 'match', exchange: tier[Math.min(index, tier.length - 1)] as T }
@@ -82,6 +94,8 @@ function differences(x: RecordedFacts, r: RequestFacts): Difference[] {
   }
   if (x.credentialSent !== r.credentialSent) {
     out.push({ weight: 1, text: x.credentialSent ? 'it was sent with credentials, this request has no Authorization header' : 'it was sent without credentials, this request has an Authorization header' })
+  } else if (x.credentialSent && r.unidentified === true) {
+    out.push({ weight: 1, text: `the recording holds several users' credentials, and without ${REDACT_KEY_ENV} set to the key it was recorded with the mock cannot tell whose this request carries` })
   } else if (x.credentialSent && r.tokenId !== undefined && x.tokenId !== undefined && x.tokenId !== r.tokenId) {
     out.push({ weight: 1, text: `it was sent with credential ${x.tokenId}, this request with ${r.tokenId} (a credential the recording does not hold here, or another FITCONFORM_REDACT_KEY than the recording's)` })
   }
@@ -123,6 +137,14 @@ function explainMiss(recorded: readonly RecordedFacts[], r: RequestFacts, neares
   lines.push('Recorded requests:', ...known.slice(0, LISTED_REQUESTS).map((k) => `  ${k}`))
   if (known.length > LISTED_REQUESTS) lines.push(`  … and ${known.length - LISTED_REQUESTS} more`)
   return lines.join('\n')
+}
+
+/**
+ * The credentials the recording tells apart: the keyed hashes of the exchanges sent with one ('' for
+ * one sent without a recorded hash), each once, in recorded order.
+ */
+export function credentialIdentities(recorded: readonly RequestFacts[]): string[] {
+  return [...new Set(recorded.filter((x) => x.credentialSent).map((x) => x.tokenId ?? ''))]
 }
 
 export function describeRequest(r: Pick<RequestFacts, 'method' | 'path' | 'query'>): string {

@@ -4,13 +4,16 @@
  * nearest recorded request and why it did not match. One log line per request.
  *
  * The recording's target base path (e.g. `/api/v1`) is found from the matched §4 endpoints and
- * optional in requests. Bodies are served decoded, so `Content-Encoding` is dropped.
+ * optional in requests. Bodies are served decoded, so `Content-Encoding` is dropped. With a certificate
+ * and key it serves HTTPS, as `proxy --tls-cert/--tls-key` does.
  */
+import { createHmac, randomBytes } from 'node:crypto'
 import http from 'node:http'
+import https from 'node:https'
 import type { AddressInfo } from 'node:net'
 import type { ExchangeEntry } from '../src/model/exchange.js'
 import { DEFAULT_HOST, listenUrl } from './commands/listen-address.js'
-import { CONDITIONAL_HEADERS, describeRequest, matchRequest, mediaTypeEssences, sortedQuery, type RecordedFacts, type RequestFacts } from './mock-matching.js'
+import { CONDITIONAL_HEADERS, credentialIdentities, describeRequest, matchRequest, mediaTypeEssences, sortedQuery, type RecordedFacts, type RequestFacts } from './mock-matching.js'
 import { readExchanges, type SkippedLine } from './read-exchanges.js'
 import { basePathOfRecording, stripBasePath } from './recording-paths.js'
 import { Redactor } from './redaction.js'
@@ -34,6 +37,8 @@ export interface MockRecording {
   readonly exchanges: readonly MockExchange[]
   /** Failed exchanges (a 502 the proxy made up is no answer of the server). */
   readonly failed: number
+  /** The credentials it tells apart (`credentialIdentities`): more than one needs the key to be replayed. */
+  readonly credentials: readonly string[]
 }
 
 const DROP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding', 'date', 'trailer', 'upgrade'])
@@ -64,7 +69,7 @@ export async function loadMockRecording(files: readonly string[], onSkipped: (sk
       response: mockResponse(entry),
     }
   })
-  return { basePath, exchanges, failed }
+  return { basePath, exchanges, failed, credentials: credentialIdentities(exchanges) }
 }
 
 export interface MockServerOptions {
@@ -72,6 +77,8 @@ export interface MockServerOptions {
   readonly host?: string
   /** FITCONFORM_REDACT_KEY: with the recording's key, a request's credential is matched to the recorded one. */
   readonly redactKey?: string
+  /** Listen with TLS (`--tls-cert`, `--tls-key`), PEM contents. */
+  readonly tls?: { readonly cert: string | Buffer; readonly key: string | Buffer }
   /** One line per request. */
   readonly log?: (line: string) => void
 }
@@ -85,10 +92,14 @@ export interface RunningMock {
 export async function startMockServer(recording: MockRecording, options: MockServerOptions = {}): Promise<RunningMock> {
   const served = new Map<string, number>()
   const redactor = options.redactKey === undefined ? undefined : new Redactor({ key: options.redactKey })
+  // Without the key, several recorded users cannot be told apart: no credential is answered as one of them.
+  const identify = redactor === undefined && recording.credentials.length > 1 ? 'refuse' : 'match'
+  // Who asks, for the recorded-order counters: a hash of the credential under a key that dies with the mock.
+  const callerKey = randomBytes(32)
   const log = options.log ?? (() => {})
-  const server = http.createServer((req, res) => {
+  const onRequest = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     req.resume()
-    const request = requestFacts(req, recording.basePath, redactor)
+    const request = requestFacts(req, recording.basePath, redactor, identify, callerKey)
     const outcome = matchRequest(recording.exchanges, request, served)
     const shown = describeRequest({ ...request, query: maskQuery(request.query) })
     if (outcome.kind === 'miss') {
@@ -116,7 +127,8 @@ export async function startMockServer(recording: MockRecording, options: MockSer
     }
     res.end(chosen.bodiless || req.method === 'HEAD' ? undefined : chosen.body)
     log(`${shown} → ${chosen.status} (recorded #${outcome.exchange.id})`)
-  })
+  }
+  const server = options.tls === undefined ? http.createServer(onRequest) : https.createServer({ cert: options.tls.cert, key: options.tls.key }, onRequest)
   const host = options.host ?? DEFAULT_HOST
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
@@ -126,7 +138,7 @@ export async function startMockServer(recording: MockRecording, options: MockSer
     })
   })
   return {
-    url: listenUrl('http', host, (server.address() as AddressInfo).port),
+    url: listenUrl(options.tls === undefined ? 'http' : 'https', host, (server.address() as AddressInfo).port),
     close: async () => {
       server.closeAllConnections()
       await new Promise((resolve) => server.close(resolve))
@@ -134,7 +146,7 @@ export async function startMockServer(recording: MockRecording, options: MockSer
   }
 }
 
-function requestFacts(req: http.IncomingMessage, basePath: string, redactor: Redactor | undefined): RequestFacts {
+function requestFacts(req: http.IncomingMessage, basePath: string, redactor: Redactor | undefined, identify: 'match' | 'refuse', callerKey: Buffer): RequestFacts {
   const url = new URL(`http://mock${req.url ?? '/'}`)
   const hasBody = (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0') || req.headers['transfer-encoding'] !== undefined
   const mediaHeader = hasBody ? req.headers['content-type'] : req.headers.accept
@@ -147,6 +159,8 @@ function requestFacts(req: http.IncomingMessage, basePath: string, redactor: Red
     mediaTypes: mediaTypeEssences(mediaHeader === undefined ? [] : [mediaHeader]),
     credentialSent: authorization !== undefined,
     ...(tokenId === undefined ? {} : { tokenId }),
+    ...(authorization !== undefined && identify === 'refuse' ? { unidentified: true } : {}),
+    caller: authorization === undefined ? '' : createHmac('sha256', callerKey).update(authorization).digest('base64url'),
     conditional: conditionalOf((name) => {
       const value = req.headers[name]
       return Array.isArray(value) ? value[0] : value

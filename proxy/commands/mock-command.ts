@@ -1,4 +1,5 @@
-import { loadMockRecording, startMockServer } from '../mock-server.js'
+import { readFileSync } from 'node:fs'
+import { loadMockRecording, startMockServer, type MockRecording } from '../mock-server.js'
 import { REDACT_KEY_ENV } from '../proxy-defaults.js'
 import { createSkipWarnings } from '../read-exchanges.js'
 import { EXIT } from '../../src/shared/exit-codes.js'
@@ -13,16 +14,31 @@ export interface MockCommandOptions {
   readonly host?: string
   /** Print the listening line and the summary only, not one line per request. */
   readonly quiet?: boolean
+  /** Listen with TLS, as `proxy` does: PEM certificate and private key files, both or neither. */
+  readonly tlsCert?: string
+  readonly tlsKey?: string
   /** Stops the mock (tests); by default SIGINT or SIGTERM does. */
   readonly signal?: AbortSignal
   readonly onReady?: (url: string) => void
 }
 
 /**
- * `fitconform mock FILE… [--port N] [--host ADDR]`: serves the recording until SIGINT/SIGTERM, one
- * line per request on stderr. Exit 0; 2 for a missing recording or an address it cannot listen on.
+ * `fitconform mock FILE… [--port N] [--host ADDR] [--tls-cert F --tls-key F]`: serves the recording until
+ * SIGINT/SIGTERM, one line per request on stderr. Exit 0; 2 for a missing recording, an unreadable
+ * certificate or key, or an address it cannot listen on.
  */
 export async function runMockCommand(files: readonly string[], options: MockCommandOptions, io: CommandIO = processIO): Promise<number> {
+  if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) {
+    io.err('error: --tls-cert and --tls-key go together')
+    return EXIT.usage
+  }
+  let tls: { cert: Buffer; key: Buffer } | undefined
+  try {
+    if (options.tlsCert !== undefined && options.tlsKey !== undefined) tls = { cert: readFileSync(options.tlsCert), key: readFileSync(options.tlsKey) }
+  } catch (err) {
+    io.err(`error: cannot read the TLS certificate or key: ${(err as Error).message}`)
+    return EXIT.usage
+  }
   const parts = recordingParts(files, io)
   if (parts === undefined) return EXIT.usage
   const warnings = createSkipWarnings(io.err)
@@ -36,16 +52,24 @@ export async function runMockCommand(files: readonly string[], options: MockComm
   const redactKey = process.env[REDACT_KEY_ENV] || undefined
   let mock
   try {
-    mock = await startMockServer(recording, { port, host, ...(redactKey === undefined ? {} : { redactKey }), ...(options.quiet === true ? {} : { log: io.err }) })
+    mock = await startMockServer(recording, { port, host, tls, ...(redactKey === undefined ? {} : { redactKey }), ...(options.quiet === true ? {} : { log: io.err }) })
   } catch (err) {
     io.err(`error: ${listenErrorMessage(err, { host, port }) ?? `cannot start the mock server: ${(err as Error).message}`}`)
     return EXIT.usage
   }
   const failed = recording.failed === 0 ? '' : ` (${recording.failed} failed exchanges left out)`
-  const credentials = redactKey === undefined ? `credentials matched on presence only (set ${REDACT_KEY_ENV} to the recording's key to match which one)` : 'credentials matched by their keyed hash'
-  io.out(`fitconform mock listening on ${mock.url}, serving ${recording.exchanges.length} recorded exchanges${failed}; ${credentials}`)
+  io.out(`fitconform mock listening on ${mock.url}, serving ${recording.exchanges.length} recorded exchanges${failed}; ${credentialsLine(recording, redactKey !== undefined)}`)
   options.onReady?.(mock.url)
   await waitForStop(options.signal)
   await mock.close()
   return EXIT.ok
+}
+
+/** How the mock tells users apart, said at start (docs/proxy.md § mock). */
+export function credentialsLine(recording: MockRecording, keyed: boolean): string {
+  const users = recording.credentials.length
+  if (keyed) return `credentials matched by their keyed hash (${REDACT_KEY_ENV}): a token the recording does not hold gets 501`
+  if (users === 0) return 'no recorded exchange carries credentials'
+  if (users === 1) return `the recording holds one user's credential: any token is answered as that user (set ${REDACT_KEY_ENV} to the recording's key to answer only that token)`
+  return `the recording holds ${users} users' credentials and ${REDACT_KEY_ENV} is not set, so a request with credentials gets 501: the mock cannot tell whose they are. Set ${REDACT_KEY_ENV} to the key the recording was made with (a recording made without one must be made again with it set)`
 }

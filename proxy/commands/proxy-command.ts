@@ -42,7 +42,10 @@ export interface ProxyCommandOptions {
  * process, so `mock` can tell that a request carried a credential but never which user's it was.
  */
 export const NO_REDACT_KEY_NOTE =
-  `note: ${REDACT_KEY_ENV} is not set, so the tokens in this recording are hashed with a key made for this process alone: \`fitconform mock\` will not tell its users apart. To replay per user, set ${REDACT_KEY_ENV} to a secret of your own now and again when you run mock.`
+  `note: ${REDACT_KEY_ENV} is not set, so the tokens in this recording are hashed with a key made for this process alone: \`fitconform mock\` will not tell its users apart (with more than one user's token recorded, it answers no request that carries a token). To replay per user, set ${REDACT_KEY_ENV} to a secret of your own (e.g. \`export ${REDACT_KEY_ENV}=$(openssl rand -hex 32)\`) before recording, and again when you run mock.`
+
+/** Said when a recording starts with the key: what replaying it per user needs. */
+export const REDACT_KEY_NOTE = `note: tokens are recorded as hashes keyed with ${REDACT_KEY_ENV}: run \`fitconform mock\` with the same ${REDACT_KEY_ENV} to replay each user's answers to that user's token only.`
 
 export async function runProxyCommand(options: ProxyCommandOptions, io: CommandIO = processIO): Promise<number> {
   if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) {
@@ -89,7 +92,7 @@ export async function runProxyCommand(options: ProxyCommandOptions, io: CommandI
     return EXIT.usage
   }
   io.out(`fitconform proxy listening on ${proxy.url} → ${withoutUserinfo(options.target.href)}${options.record === undefined ? '' : `, recording to ${options.record}`}`)
-  if (options.record !== undefined && !process.env[REDACT_KEY_ENV]) io.err(NO_REDACT_KEY_NOTE)
+  if (options.record !== undefined) io.err(process.env[REDACT_KEY_ENV] ? REDACT_KEY_NOTE : NO_REDACT_KEY_NOTE)
   options.onReady?.(proxy.url)
   await waitForStop(options.signal)
   await proxy.close()

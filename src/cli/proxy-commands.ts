@@ -26,7 +26,7 @@ export function addProxyCommands(program: Command): void {
     .option('--max-body-bytes <n>', `record bodies up to this size, marked truncated beyond (default ${DEFAULT_MAX_BODY_BYTES})`, parsePositiveInt)
     .option('--max-bytes <n>', 'rotate the recording to <file>.1, <file>.2, … past this size', parsePositiveInt)
     .option('--quiet', 'print findings only, not one line per exchange')
-    .addHelpText('after', `\nToken ids in the recording are keyed hashes; set ${REDACT_KEY_ENV} to keep them stable across recordings.\nStops on Ctrl-C (SIGINT) or SIGTERM. Exit codes: 0; 1 with --strict when a violation was seen, or when an exchange could not be recorded (e.g. a full disk); 2 cannot start.`)
+    .addHelpText('after', `\nToken ids in the recording are keyed hashes; set ${REDACT_KEY_ENV} while recording (and again for mock) so that mock can tell users apart and ids stay stable across recordings.\nStops on Ctrl-C (SIGINT) or SIGTERM. Exit codes: 0; 1 with --strict when a violation was seen, or when an exchange could not be recorded (e.g. a full disk); 2 cannot start.`)
     .action(async (options: ProxyCommandOptions) => {
       const { runProxyCommand } = await import('../../proxy/commands/proxy-command.js')
       process.exitCode = await runProxyCommand(options)
@@ -72,9 +72,14 @@ export function addProxyCommands(program: Command): void {
     .argument('<files...>', 'recording files (NDJSON)')
     .option('--port <n>', 'port (0 = any free port)', parsePort, 0)
     .option('--host <address>', 'address to listen on (default 127.0.0.1; anything else is reachable from the network)')
+    .option('--tls-cert <file>', 'listen with TLS: PEM certificate (with --tls-key)')
+    .option('--tls-key <file>', 'listen with TLS: PEM private key')
     .option('--quiet', 'no line per request')
-    .addHelpText('after', `\nWith ${REDACT_KEY_ENV} set to the key the recording was made with, a request's token must be the recorded one; without it, only whether a token was sent is matched.\nStops on Ctrl-C (SIGINT) or SIGTERM. Exit codes: 0; 2 missing recording or cannot listen (e.g. port in use).`)
-    .action(async (files: string[], options: { port: number; host?: string; quiet?: boolean }) => {
+    .addHelpText(
+      'after',
+      `\nWith ${REDACT_KEY_ENV} set to the key the recording was made with, a request's token must be the recorded one. Without it, a recording of one user's token answers any token as that user, and a recording of several users' tokens answers no request with a token (501): it cannot tell whose it is.\nStops on Ctrl-C (SIGINT) or SIGTERM. Exit codes: 0; 2 missing recording, unreadable certificate or key, or cannot listen (e.g. port in use).`,
+    )
+    .action(async (files: string[], options: { port: number; host?: string; quiet?: boolean; tlsCert?: string; tlsKey?: string }) => {
       const { runMockCommand } = await import('../../proxy/commands/mock-command.js')
       process.exitCode = await runMockCommand(files, options)
     })

@@ -4,12 +4,16 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { join } from 'node:path'
 import { runMockCommand } from '../../../proxy/commands/mock-command.js'
+import { runProxyCommand } from '../../../proxy/commands/proxy-command.js'
 import { REDACT_KEY_ENV } from '../../../proxy/proxy-defaults.js'
 import { Redactor } from '../../../proxy/redaction.js'
 import { startReferenceServer, type RunningReferenceServer } from '../../../reference-server/index.js'
 import { serveCommand } from '../../../src/cli/serve-command.js'
 import { media, request, startTestProxy } from './helpers.js'
+import { makeSelfSignedCertificate } from '../../helpers/self-signed.js'
+import { makeTempDir } from '../../helpers/temp-dir.js'
 
 const KEY = 'mock-test-key'
 
@@ -19,7 +23,7 @@ interface StartedMock {
   stop(): Promise<number>
 }
 
-async function startMock(file: string, options: { host?: string; port?: number; key?: string } = {}): Promise<StartedMock> {
+async function startMock(file: string, options: { host?: string; port?: number; key?: string; tlsCert?: string; tlsKey?: string } = {}): Promise<StartedMock> {
   const lines: string[] = []
   const controller = new AbortController()
   let ready: (url: string) => void = () => {}
@@ -30,7 +34,7 @@ async function startMock(file: string, options: { host?: string; port?: number; 
   if (options.key === undefined) delete process.env[REDACT_KEY_ENV]
   else process.env[REDACT_KEY_ENV] = options.key
   const io = { out: (line: string) => lines.push(line), err: (line: string) => lines.push(line) }
-  const running = runMockCommand([file], { host: options.host, port: options.port, signal: controller.signal, onReady: ready }, io)
+  const running = runMockCommand([file], { host: options.host, port: options.port, tlsCert: options.tlsCert, tlsKey: options.tlsKey, signal: controller.signal, onReady: ready }, io)
   const base = await Promise.race([url, running.then((code) => `exit ${code}`)])
   if (before === undefined) delete process.env[REDACT_KEY_ENV]
   else process.env[REDACT_KEY_ENV] = before
@@ -96,11 +100,14 @@ describe('mock matching', () => {
     await mock.stop()
   })
 
-  it('without the key, matches on whether credentials were sent and says so', async () => {
+  it('without the key, a recording of two users answers no request with a token (never one user as another) and says so', async () => {
     const mock = await startMock(recording)
-    expect(mock.lines[0]).toContain('credentials matched on presence only')
-    const some = await request(`${mock.base}/user`, { headers: { authorization: 'Bearer whatever', accept: media('User') } })
-    expect(some.status).toBe(200)
+    expect(mock.lines[0]).toContain("the recording holds 2 users' credentials and FITCONFORM_REDACT_KEY is not set, so a request with credentials gets 501")
+    for (const who of [server.tokens.token, server.tokens.otherToken, 'whatever']) {
+      const some = await request(`${mock.base}/user`, { headers: { authorization: `Bearer ${who}`, accept: media('User') } })
+      expect(some.status).toBe(501)
+      expect(some.body.toString()).toContain("the recording holds several users' credentials, and without FITCONFORM_REDACT_KEY set to the key it was recorded with the mock cannot tell whose this request carries")
+    }
     const none = await request(`${mock.base}/user`, { headers: { accept: media('User') } })
     expect(none.status).toBe(Number(bodies.none))
     await mock.stop()
@@ -142,6 +149,84 @@ describe('mock matching', () => {
   })
 })
 
+describe('mock and the users of a recording', () => {
+  let server: RunningReferenceServer
+  let keyed: string
+  let unkeyed: string
+  const revoked: Record<string, string> = {}
+
+  // The issue's client: polls /user while the recording also holds a revoked token's 403 for /user.
+  async function record(key: string | undefined): Promise<string> {
+    const proxy = await startTestProxy(server.url, key === undefined ? {} : { redactor: new Redactor({ key }) })
+    const user = (who: string) => request(`${proxy.proxy.url}/user`, { headers: { authorization: `Bearer ${who}`, accept: media('User') } })
+    await user(server.tokens.token)
+    revoked.status = String((await user(server.tokens.revokedToken)).status)
+    await user(server.tokens.token)
+    await proxy.stop()
+    return proxy.file
+  }
+
+  beforeAll(async () => {
+    server = await startReferenceServer()
+    keyed = await record(KEY)
+    unkeyed = await record(undefined)
+  })
+
+  afterAll(async () => {
+    await server.close()
+  })
+
+  it('a client polling /user never flips to the revoked token\'s recorded 403 by call order: 200s with the key, 501s without', async () => {
+    expect(revoked.status).toBe('403')
+    const poll = (base: string, who: string) => request(`${base}/user`, { headers: { authorization: `Bearer ${who}`, accept: media('User') } })
+    const withKey = await startMock(keyed, { key: KEY })
+    const statuses: number[] = []
+    for (let i = 0; i < 4; i += 1) statuses.push((await poll(withKey.base, server.tokens.token)).status)
+    expect((await poll(withKey.base, server.tokens.revokedToken)).status).toBe(403)
+    statuses.push((await poll(withKey.base, server.tokens.token)).status)
+    expect(statuses).toEqual([200, 200, 200, 200, 200])
+    await withKey.stop()
+    const withoutKey = await startMock(unkeyed)
+    const refused: number[] = []
+    for (let i = 0; i < 4; i += 1) refused.push((await poll(withoutKey.base, server.tokens.token)).status)
+    expect(refused).toEqual([501, 501, 501, 501])
+    await withoutKey.stop()
+  })
+
+  it('proxy says at start how the recording will replay per user: with the key, run mock with the same key', async () => {
+    const lines: string[] = []
+    const controller = new AbortController()
+    const before = process.env[REDACT_KEY_ENV]
+    process.env[REDACT_KEY_ENV] = KEY
+    try {
+      const io = { out: (line: string) => lines.push(line), err: (line: string) => lines.push(line) }
+      const running = runProxyCommand({ target: new URL(server.url), record: join(makeTempDir('fitconform-keyed-'), 'session.ndjson'), signal: controller.signal, onReady: () => controller.abort() }, io)
+      expect(await running).toBe(0)
+    } finally {
+      if (before === undefined) delete process.env[REDACT_KEY_ENV]
+      else process.env[REDACT_KEY_ENV] = before
+    }
+    expect(lines[1]).toBe('note: tokens are recorded as hashes keyed with FITCONFORM_REDACT_KEY: run `fitconform mock` with the same FITCONFORM_REDACT_KEY to replay each user\'s answers to that user\'s token only.')
+  })
+
+  it('serves HTTPS with --tls-cert and --tls-key, as proxy does', async () => {
+    const certificate = makeSelfSignedCertificate()
+    const mock = await startMock(keyed, { key: KEY, tlsCert: certificate.certFile, tlsKey: certificate.keyFile })
+    expect(mock.base).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/)
+    expect(mock.lines[0]).toContain(`listening on ${mock.base}`)
+    const answer = await request(`${mock.base}/user`, { ca: certificate.cert, headers: { authorization: `Bearer ${server.tokens.token}`, accept: media('User') } })
+    expect(answer.status).toBe(200)
+    await mock.stop()
+  })
+
+  it('refuses --tls-cert without --tls-key, and an unreadable certificate, with exit 2', async () => {
+    expect((await startMock(keyed, { tlsCert: 'cert.pem' })).base).toBe('exit 2')
+    const missing = await startMock(keyed, { tlsCert: '/nonexistent/cert.pem', tlsKey: '/nonexistent/key.pem' })
+    expect(missing.base).toBe('exit 2')
+    expect(missing.lines.join('\n')).toContain('error: cannot read the TLS certificate or key')
+  })
+})
+
 describe('where mock and serve listen', () => {
   let recording: string
   let server: RunningReferenceServer
@@ -160,6 +245,7 @@ describe('where mock and serve listen', () => {
 
   it('mock --host 127.0.0.2 listens there, with no network warning (127.0.0.0/8 stays on this machine)', async () => {
     const mock = await startMock(recording, { host: '127.0.0.2' })
+    expect(mock.lines[0]).toContain("the recording holds one user's credential: any token is answered as that user")
     expect(mock.base).toMatch(/^http:\/\/127\.0\.0\.2:\d+$/)
     expect(mock.lines.join('\n')).not.toContain('warning')
     expect((await request(`${mock.base}/user`, { headers: { authorization: 'Bearer x', accept: media('User') } })).status).toBe(200)

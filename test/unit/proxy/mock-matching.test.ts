@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { matchRequest, type RecordedFacts, type RequestFacts } from '../../../proxy/mock-matching.js'
+import { credentialIdentities, matchRequest, type RecordedFacts, type RequestFacts } from '../../../proxy/mock-matching.js'
 
 const request = (extra: Partial<RequestFacts> = {}): RequestFacts => ({
   method: 'GET',
@@ -23,7 +23,9 @@ const recording = [
 describe('matchRequest', () => {
   it.each([
     { title: 'no credentials → the exchange recorded without', asked: request({ credentialSent: false }), answer: 2 },
-    { title: 'a credential, key unknown → the first with one', asked: request(), answer: 1 },
+    { title: 'a credential, key unknown, one recorded user → the first with one', asked: request(), answer: 1 },
+    { title: 'a credential the mock cannot tell apart among several recorded users → miss', asked: request({ unidentified: true }), answer: 'miss' },
+    { title: 'no credential, several recorded users → the exchange recorded without', asked: request({ credentialSent: false, unidentified: true }), answer: 2 },
     { title: 'the second token by its hash', asked: request({ tokenId: 'tok_b' }), answer: 3 },
     { title: 'a conditional read → a conditional exchange, equal date first', asked: request({ tokenId: 'tok_a', conditional: new Map([['if-modified-since', 'Mon, 07 Nov 1994 08:49:37 GMT']]) }), answer: 5 },
     { title: 'a conditional read with another date → the conditional exchanges in order', asked: request({ conditional: new Map([['if-modified-since', 'Tue, 08 Nov 1994 08:49:37 GMT']]) }), answer: 4 },
@@ -42,6 +44,20 @@ describe('matchRequest', () => {
       return outcome.kind === 'match' ? outcome.exchange.id : 0
     })
     expect(ids).toEqual([7, 8, 8, 8])
+  })
+
+  it('counts recorded order per caller: one credential\'s calls never move another\'s along', () => {
+    const served = new Map<string, number>()
+    const answer = (caller: string) => {
+      const outcome = matchRequest([recorded(7, 200), recorded(8, 403)], request({ caller }), served)
+      return outcome.kind === 'match' ? outcome.exchange.id : 0
+    }
+    expect([answer('alice'), answer('revoked'), answer('alice'), answer('revoked'), answer('alice')]).toEqual([7, 7, 8, 8, 8])
+  })
+
+  it('names the credentials a recording tells apart, one sent without a recorded hash as \'\'', () => {
+    expect(credentialIdentities(recording)).toEqual(['tok_a', 'tok_b'])
+    expect(credentialIdentities([recorded(1, 200), recorded(2, 200, { tokenId: 'tok_a' }), recorded(3, 401, { credentialSent: false })])).toEqual(['', 'tok_a'])
   })
 
   it('explains a miss with the nearest recorded request and each difference', () => {
