@@ -376,7 +376,7 @@ export function recordingCostFigures(result: RecordingCostResult): Figure[] {
 /** The peers table's mitmdump rows: its throughput and its share of ours, or why it did not run. */
 function mitmdumpFigures(mitmdump: MitmdumpThroughput | 'not installed', fitconform: ProxyThroughput, load: string): Figure[] {
   const name = `mitmdump -w recording the same traffic (${load})`
-  if (mitmdump === 'not installed') return [figure({ benchmark: 'peers', name, value: Number.NaN, unit: 'req/s', note: 'not installed (Debian package mitmproxy)' })]
+  if (mitmdump === 'not installed') return [figure({ benchmark: 'peers', name, value: Number.NaN, unit: 'req/s', note: 'skipped: mitmdump is not installed (Debian: apt-get install -y mitmproxy; docs/benchmarks.md)' })]
   const times = round(fitconform.requestsPerSecond / mitmdump.requestsPerSecond)
   return [
     figure({ benchmark: 'peers', name: `mitmdump ${mitmdump.version} -w recording the same traffic (${load})`, value: mitmdump.requestsPerSecond, unit: 'req/s', note: rpsNote(mitmdump) }),
