@@ -346,6 +346,13 @@ export function recordingCostFigures(result: RecordingCostResult): Figure[] {
     }),
     figure({
       benchmark: 'proxy',
+      name: 'ratio the CPU budgets would allow were recording free',
+      value: round(100 * saturationCeiling(saturation.bare, { ...saturation.fitconform, proxy: saturation.fitconform.forwardingThread })),
+      unit: '%',
+      note: 'the same with fitconform\'s forwarding thread alone (decoding, validation, scrubbing and writing counted as nothing): the most any recording work leaves reachable on these cores',
+    }),
+    figure({
+      benchmark: 'proxy',
       name: 'cores kept busy at saturation: fitconform (bare in the note)',
       value: saturation.coresBusy.fitconform,
       unit: '',
