@@ -12,8 +12,8 @@
  * ~1 KB activity feed page (§2.2) to a client that sends a Bearer token and the right Accept, so that
  * every exchange is validated in full.
  *
- *   throughput   autocannon, 10 keep-alive connections, `--duration` seconds, bare and fitconform in
- *                alternating rounds (the median of the per-round ratios is the figure). fitconform's
+ *   throughput   autocannon, 10 keep-alive connections, `--duration` seconds, bare, fitconform and
+ *                mitmdump in alternating rounds (the median of the per-round ratios is the figure). fitconform's
  *                time runs until every exchange is on disk, validated: deferred work is inside the
  *                measured window (issue 15: "throughput counts exchanges until every recorded exchange
  *                is written and validated")
@@ -29,7 +29,7 @@
  * After the run the recording is counted: every request autocannon completed must be on its own line.
  *
  * Run: npx tsc -p tsconfig.build.json && node dist/bench/proxy-recording-cost.js [--duration 3] [--json FILE]
- * Bounded: about 18 × duration + 10 seconds, loopback only.
+ * Bounded: about 23 × duration + 10 seconds (18 × without mitmdump), loopback only.
  */
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -127,9 +127,12 @@ export interface RecordingCostResult {
   readonly recordingWork: { readonly distinct: RecordingWork; readonly repeated: RecordingWork }
 }
 
-/** mitmdump recording the same traffic, and its version (`mitmdump --version`). */
+/** mitmdump recording the same traffic (medians of its rounds), and its version (`mitmdump --version`). */
 export interface MitmdumpThroughput extends ProxyThroughput {
   readonly version: string
+  /** Median over the rounds of mitmdump's throughput over fitconform's, taken moments apart in the same round. */
+  readonly ratioToFitconform: number
+  readonly rounds: readonly ProxyThroughput[]
 }
 
 /** CPU time per exchange, in microseconds, of every process an exchange goes through. */
@@ -150,6 +153,9 @@ export async function measureRecordingCost(options: RecordingCostOptions): Promi
   const upstream = await startChild(process.execPath, [self, '--role', 'upstream'])
   const bare = await startChild(process.execPath, [self, '--role', 'bare', '--target', upstream.url])
   const recorder = await startChild(process.execPath, [CLI, 'proxy', '--target', upstream.url, '--record', recording, '--quiet'])
+  // Started with the others, so that each round loads it beside them: on a shared machine a figure taken
+  // at another moment is another machine.
+  const mitm = await startMitmdump(upstream.url, dir)
   const lines = createLineCounter(recording)
   let throughRecorder = 0
   // CPU per exchange of every process an exchange goes through, over one measured load.
@@ -181,12 +187,23 @@ export async function measureRecordingCost(options: RecordingCostOptions): Promi
     // JIT warm-up of both proxies (also recorded).
     await run(bare.url, { seconds: 1 })
     await runRecorder({ seconds: 1 })
+    if (mitm !== 'not installed') await run(mitm.url, { seconds: 1 })
     const rounds: { bare: ProxyThroughput; fitconform: ProxyThroughput }[] = []
+    const mitmRounds: ProxyThroughput[] = []
     for (let i = 0; i < ROUNDS; i += 1) {
       const bareRound = await cpuOf(bare, () => run(bare.url))
       rounds.push({ bare: { ...throughputOf(bareRound, 0), cpu: bareRound.cpu }, fitconform: await cpuOf(recorder, () => runRecorder()) })
+      if (mitm !== 'not installed') mitmRounds.push(throughputOf(await run(mitm.url), 0))
     }
-    const mitmdump = await measureMitmdump(upstream.url, dir, options.durationSeconds, traffic)
+    const mitmdump: MitmdumpThroughput | 'not installed' =
+      mitm === 'not installed'
+        ? mitm
+        : {
+            ...medianThroughput(mitmRounds),
+            version: mitm.version,
+            ratioToFitconform: round(median(mitmRounds.map((each, i) => each.requestsPerSecond / (rounds[i] as { fitconform: ProxyThroughput }).fitconform.requestsPerSecond))),
+            rounds: mitmRounds,
+          }
 
     const p50 = async (measure: () => Promise<{ p50Ms: number }>): Promise<number> => (await measure()).p50Ms
     const latency = {
@@ -231,6 +248,7 @@ export async function measureRecordingCost(options: RecordingCostOptions): Promi
       recordingWork,
     }
   } finally {
+    if (mitm !== 'not installed') await mitm.stop()
     await recorder.stop()
     await bare.stop()
     await upstream.stop()
@@ -277,7 +295,7 @@ function polledFigures(result: RecordingCostResult): Figure[] {
     }),
   ]
   if (result.mitmdump !== 'not installed') {
-    figures.push(figure({ benchmark: 'peers', name: `${load}: mitmdump / fitconform proxy`, value: round(result.mitmdump.requestsPerSecond / result.fitconform.requestsPerSecond), unit: '', note: 'second row only' }))
+    figures.push(figure({ benchmark: 'peers', name: `${load}: mitmdump / fitconform proxy`, value: result.mitmdump.ratioToFitconform, unit: '', note: 'second row only; median of the per-round ratios' }))
   }
   return figures
 }
@@ -346,6 +364,13 @@ export function recordingCostFigures(result: RecordingCostResult): Figure[] {
     }),
     figure({
       benchmark: 'proxy',
+      name: 'ratio the CPU budgets would allow were recording free',
+      value: round(100 * saturationCeiling(saturation.bare, { ...saturation.fitconform, proxy: saturation.fitconform.forwardingThread })),
+      unit: '%',
+      note: 'the same with fitconform\'s forwarding thread alone (decoding, validation, scrubbing and writing counted as nothing): the most any recording work leaves reachable on these cores',
+    }),
+    figure({
+      benchmark: 'proxy',
       name: 'cores kept busy at saturation: fitconform (bare in the note)',
       value: saturation.coresBusy.fitconform,
       unit: '',
@@ -376,18 +401,19 @@ export function recordingCostFigures(result: RecordingCostResult): Figure[] {
 /** The peers table's mitmdump rows: its throughput and its share of ours, or why it did not run. */
 function mitmdumpFigures(mitmdump: MitmdumpThroughput | 'not installed', fitconform: ProxyThroughput, load: string): Figure[] {
   const name = `mitmdump -w recording the same traffic (${load})`
-  if (mitmdump === 'not installed') return [figure({ benchmark: 'peers', name, value: Number.NaN, unit: 'req/s', note: 'not installed (Debian package mitmproxy)' })]
-  const times = round(fitconform.requestsPerSecond / mitmdump.requestsPerSecond)
+  if (mitmdump === 'not installed') return [figure({ benchmark: 'peers', name, value: Number.NaN, unit: 'req/s', note: 'skipped: mitmdump is not installed (Debian: apt-get install -y mitmproxy; docs/benchmarks.md)' })]
+  const times = round(1 / mitmdump.ratioToFitconform)
   return [
     figure({ benchmark: 'peers', name: `mitmdump ${mitmdump.version} -w recording the same traffic (${load})`, value: mitmdump.requestsPerSecond, unit: 'req/s', note: rpsNote(mitmdump) }),
     // The goal is "fitconform >= 6× mitmdump", held as its inverse so that the table's verdict column reads it.
     figure({
       benchmark: 'peers',
       name: '  mitmdump / fitconform proxy, throughput, same run',
-      value: round(mitmdump.requestsPerSecond / fitconform.requestsPerSecond),
+      value: mitmdump.ratioToFitconform,
       unit: '',
       goal: { comparison: '<=', limit: round(1 / 6) },
-      note: `fitconform is ${times}× mitmdump (goal >= 6×); fitconform's figure is the median of the rounds taken just before`,
+      samples: mitmdump.rounds.map((each) => each.requestsPerSecond),
+      note: `fitconform is ${times}× mitmdump (goal >= 6×): median of the per-round ratios, mitmdump loaded right after fitconform in each of the ${mitmdump.rounds.length} rounds (fitconform's median ${fitconform.requestsPerSecond} req/s)`,
     }),
   ]
 }
@@ -425,8 +451,8 @@ function medianThroughput(runs: readonly ProxyThroughput[]): ProxyThroughput {
   return { requestsPerSecond: pick('requestsPerSecond'), completed: pick('completed'), catchUpMs: pick('catchUpMs'), p50Ms: pick('p50Ms'), p99Ms: pick('p99Ms'), errors: pick('errors') }
 }
 
-/** mitmdump recording the same traffic (reverse proxy mode, `-w`), or 'not installed'. */
-async function measureMitmdump(upstreamUrl: string, dir: string, durationSeconds: number, traffic: Traffic): Promise<MitmdumpThroughput | 'not installed'> {
+/** mitmdump recording to a file in reverse proxy mode (`-w`), started; or 'not installed'. */
+async function startMitmdump(upstreamUrl: string, dir: string): Promise<{ readonly url: string; readonly version: string; stop(): Promise<void> } | 'not installed'> {
   let version: string
   try {
     // "Mitmproxy: 8.1.1\nPython: …"
@@ -437,15 +463,18 @@ async function measureMitmdump(upstreamUrl: string, dir: string, durationSeconds
   const port = await freePort()
   const { spawn } = await import('node:child_process')
   const child = spawn('mitmdump', ['--mode', `reverse:${upstreamUrl}`, '--listen-host', '127.0.0.1', '--listen-port', String(port), '-w', join(dir, 'mitmdump.flows'), '-q'], { stdio: 'ignore' })
-  try {
-    await waitForPort(port, 30_000)
-    const url = `http://127.0.0.1:${port}${FEED_PATH}`
-    await load({ ...trafficLoad(traffic), url, connections: CONNECTIONS, durationSeconds: 1 })
-    return { ...throughputOf(await load({ ...trafficLoad(traffic), url, connections: CONNECTIONS, durationSeconds }), 0), version }
-  } finally {
+  const stop = async (): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return
     child.kill('SIGTERM')
     await once(child, 'exit')
   }
+  try {
+    await waitForPort(port, 30_000)
+  } catch (err) {
+    await stop()
+    throw err
+  }
+  return { url: `http://127.0.0.1:${port}`, version, stop }
 }
 
 async function freePort(): Promise<number> {

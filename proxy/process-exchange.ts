@@ -134,7 +134,22 @@ function printExchangeLine(
 ): void {
   const { status, error } = line
   const outcome = error === undefined ? `${status ?? '-'}` : `failed (${error.code}: ${error.message})${status === undefined ? '' : ` → ${status}`}`
-  options.print(options.redactor.scrub(`#${line.id} ${line.method} ${line.apiPath} ${outcome} ${line.time.toFixed(1)} ms`))
+  // Scrubbed whole, then cut: a secret cut in half would no longer be recognised.
+  const target = cutForConsole(options.redactor.scrub(line.apiPath))
+  options.print(options.redactor.scrub(`#${line.id} ${line.method} ${target} ${outcome} ${line.time.toFixed(1)} ms`))
+}
+
+/**
+ * Request-targets (and finding messages, which may quote the path) longer than these are cut on the
+ * console (issue 25: an 8 KiB request-target filled every line); the recording keeps them whole.
+ */
+const CONSOLE_TARGET_CHARS = 200
+const CONSOLE_MESSAGE_CHARS = 500
+
+/** `/fitnessActivities?x=aaaa… (8,203 characters)`: a long text cut to its first `limit` characters. */
+function cutForConsole(text: string, limit = CONSOLE_TARGET_CHARS): string {
+  if (text.length <= limit) return text
+  return `${text.slice(0, limit)}… (${text.length.toLocaleString('en-US')} characters)`
 }
 
 /** Decodes, analyzes and redacts: the recording line's entry. */
@@ -190,7 +205,7 @@ async function toEntry(exchange: CapturedExchange, options: ProcessOptions): Pro
 /** `  violation ACTIVITY-HAS-MAP-TEXT /has_map: …` */
 function formatFinding(f: Finding): string {
   const where = f.pointer === undefined ? '' : ` ${f.pointer === '' ? '/' : f.pointer}`
-  return `    ${f.kind} ${f.rule ?? '-'}${where}: ${f.message}`
+  return `    ${f.kind} ${f.rule ?? '-'}${where}: ${cutForConsole(f.message, CONSOLE_MESSAGE_CHARS)}`
 }
 
 function bodyView(size: number, decoded: DecodedBody): BodyView {

@@ -20,9 +20,13 @@ const MODIFIED = 'Tue, 01 Mar 2011 08:00:00 GMT'
 const BEFORE = 'Mon, 28 Feb 2011 08:00:00 GMT'
 const AFTER = 'Wed, 02 Mar 2011 08:00:00 GMT'
 
-/** Activity `id` (1-based): its path grows with the id, as real runs differ in length. */
+/** Path points of activity `id` (1-based): the path grows with the id, as real runs differ in length. */
+function pointsOf(id: number): number {
+  return 60 + ((id * 137) % 541)
+}
+
 function activity(id: number): Record<string, unknown> {
-  const points = 60 + ((id * 137) % 541)
+  const points = pointsOf(id)
   const path = Array.from({ length: points }, (_, i) => ({
     timestamp: i * 5,
     altitude: 40 + ((i * 7) % 30) + 0.25,
@@ -59,8 +63,10 @@ function activity(id: number): Record<string, unknown> {
   }
 }
 
+/** A feed item shows the activity's own values (§2.2), as a conforming server's do: the proxy then has no violation to print. */
 function feedItem(id: number): Record<string, unknown> {
-  return { type: 'Running', start_time: 'Tue, 1 Mar 2011 07:00:00', total_distance: 5000 + id, duration: 1800 + id, source: 'RunKeeper', entry_mode: 'API', has_map: 'true', uri: `/fitnessActivities/${id}` }
+  const points = pointsOf(id)
+  return { type: 'Running', start_time: 'Tue, 1 Mar 2011 07:00:00', total_distance: 1000 + points * 12.5, duration: points * 5, source: 'RunKeeper', entry_mode: 'API', has_map: 'true', uri: `/fitnessActivities/${id}` }
 }
 
 function feedPage(origin: string, page: number, pageSize: number, scoped: boolean): Buffer {

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openExchangeLog } from '../../proxy/exchange-log.js'
 import { createRingMemory, RingReader, RingWriter } from '../../proxy/exchange-ring.js'
+import { ObservedRelations } from '../../proxy/analyze/relations/observed-relations.js'
 import { emptyStats } from '../../proxy/process-exchange.js'
 import type { CapturedExchange } from '../../proxy/recorder.js'
 import { Redactor } from '../../proxy/redaction.js'
@@ -51,7 +52,9 @@ async function measure(options: RecordingWorkOptions, exchange: (id: number) => 
   const redactor = new Redactor()
   const log = openExchangeLog({ file: join(dir, 'work.ndjson'), redactor })
   const stats = emptyStats()
-  const processOptions = { target: options.target, redactor, log, strict: false, maxBodyBytes: 1024 * 1024, quiet: true, print: () => {}, printProblem: () => {} }
+  // The session's relations too, as the recording thread judges each exchange against earlier ones (pipeline-worker.ts).
+  const relations = new ObservedRelations()
+  const processOptions = { target: options.target, redactor, log, strict: false, relations, maxBodyBytes: 1024 * 1024, quiet: true, print: () => {}, printProblem: () => {} }
   const memory = createRingMemory(8 * 1024 * 1024)
   const writer = new RingWriter(memory)
   const recording = new RingRecording(new RingReader(memory))
