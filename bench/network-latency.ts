@@ -36,5 +36,7 @@ export function benchNetworkLatency(): Promise<Figure[]> {
 // `node dist/bench/network-latency.js`: these rows alone.
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { formatTable } = await import('./support/figures.js')
-  process.stdout.write(formatTable(await benchNetworkLatency()) + '\n')
+  const figures = await benchNetworkLatency()
+  process.stdout.write(formatTable(figures) + '\n')
+  for (const each of figures) if (each.note) process.stdout.write(`${each.name.trim()}: ${each.note}\n`)
 }
