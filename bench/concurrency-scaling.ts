@@ -108,7 +108,7 @@ async function runSuite(options: { concurrency: number; outputDir: string; clock
   const { concurrency, outputDir, clockSteps } = options
   const server = await options.startServer()
   try {
-    const result = await runNode([CLI, 'run', '--base-url', server.url, ...server.tokenFlags, '--concurrency', String(concurrency), '--reporter', 'json', '--output-dir', outputDir])
+    const result = await runNode([CLI, 'run', '--base-url', server.url, ...server.tokenFlags, '--concurrency', String(concurrency), '--reporter', 'json', '--output-dir', outputDir], { timeoutMs: 600_000 })
     if (result.exitCode !== 0) throw new Error(`fitconform run --concurrency ${concurrency} exited ${result.exitCode}: ${result.stderr.slice(-800)}`)
     const report = JSON.parse(readFileSync(join(outputDir, 'results.json'), 'utf8')) as { scenarios: { id: string; durationMs: number; steps: { name: string; durationMs: number }[] }[] }
     const clockMs = (scenario: (typeof report.scenarios)[number]): number => sum(scenario.steps.filter((step) => clockSteps.get(scenario.id)?.has(step.name)).map((step) => step.durationMs))
