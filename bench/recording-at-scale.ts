@@ -31,7 +31,7 @@ const CONNECTIONS = 16
  * V8's heap sizing alone moves a streaming process's peak by about 20% (analyze measured 81 MB over
  * 10,000 to 60,000 exchanges, 96 MB over 100,000 and 98 MB over 200,000).
  */
-const GROWTH_LIMIT = 1.5
+export const GROWTH_LIMIT = 1.5
 
 export async function benchRecordingAtScale(options: { exchanges?: number } = {}): Promise<Figure[]> {
   const exchanges = options.exchanges ?? RECORDED_EXCHANGES
@@ -67,7 +67,7 @@ export async function benchRecordingAtScale(options: { exchanges?: number } = {}
   }
 }
 
-async function measureTool(args: readonly string[]): Promise<{ wallMs: number; exitCode: number | null; peakRssMb: number }> {
+export async function measureTool(args: readonly string[]): Promise<{ wallMs: number; exitCode: number | null; peakRssMb: number }> {
   const result = await runNode(args, { usage: true, timeoutMs: 300_000 })
   // analyze exits 1 when the recording holds a violation: that is an answer, not a failure.
   if (result.exitCode !== 0 && result.exitCode !== 1) throw new Error(`${args.slice(1, 3).join(' ')} exited ${result.exitCode}: ${result.stderr.slice(-800)}`)
@@ -83,7 +83,7 @@ interface Recorded {
   readonly peakMb: number
 }
 
-async function record(options: { recording: string; exchanges: number; sampleAfter: number }): Promise<Recorded> {
+export async function record(options: { recording: string; exchanges: number; sampleAfter: number }): Promise<Recorded> {
   const server = await startServerProcess()
   const proxy = await startLineChild([CLI, 'proxy', '--target', server.url, '--record', options.recording, '--quiet'])
   try {

@@ -3,7 +3,7 @@
  * on the 500-test workload, mitmdump recording the proxy's traffic: each timed beside fitconform in
  * the same run, as ratios, issue 15 item 4), reports/bench.json.
  *
- *   node dist/bench/run-benchmarks.js [--only throughput,suite,runner,concurrency,proxy,recording] [--runs 3]
+ *   node dist/bench/run-benchmarks.js [--only throughput,suite,runner,concurrency,proxy,recording,network,scale] [--runs 3]
  *                                     [--json reports/bench.json]
  *
  * Loopback only: every server is ours, started on 127.0.0.1 port 0 and stopped at the end. Bounded:
@@ -17,6 +17,8 @@ import { performance } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import { benchConcurrencyScaling } from './concurrency-scaling.js'
 import { benchEmbeddedSuite } from './embedded-suite.js'
+import { benchMemoryAtScale } from './memory-at-scale.js'
+import { benchNetworkLatency } from './network-latency.js'
 import { benchProxyRecordingCost } from './proxy-recording-cost.js'
 import { benchRecordingAtScale } from './recording-at-scale.js'
 import { benchRunnerOverhead } from './runner-overhead.js'
@@ -29,6 +31,8 @@ interface Benchmark {
   readonly name: string
   readonly title: string
   readonly run: (runs: number) => Promise<Figure[]>
+  /** Run only when named in --only (the scale rows take about 35 minutes). */
+  readonly onlyWhenAsked?: boolean
 }
 
 const BENCHMARKS: readonly Benchmark[] = [
@@ -38,6 +42,8 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: 'concurrency', title: 'scaling with --concurrency, 20 ms server latency', run: () => benchConcurrencyScaling() },
   { name: 'proxy', title: 'proxy overhead (bench/proxy-recording-cost.ts)', run: () => benchProxyRecordingCost({ durationSeconds: 3 }) },
   { name: 'recording', title: 'recording at scale: record, analyze, scaffold', run: () => benchRecordingAtScale() },
+  { name: 'network', title: 'the suite behind 50 ms each way, --concurrency 1, 4, 16, beside its critical path', run: () => benchNetworkLatency() },
+  { name: 'scale', title: 'peak memory at scale: proxy over 1,000,000 exchanges, analyze/har/scaffold over 1,000,000 lines, run over 5,000 scenarios (--only scale)', run: () => benchMemoryAtScale(), onlyWhenAsked: true },
 ]
 
 const { values } = parseArgs({ options: { only: { type: 'string' }, runs: { type: 'string', default: '3' }, json: { type: 'string', default: join(PROJECT_ROOT, 'reports', 'bench.json') } } })
@@ -48,7 +54,8 @@ if (unknown.length > 0) {
   process.exit(2)
 }
 const runs = Number(values.runs)
-const selected = BENCHMARKS.filter((each) => !only || only.includes(each.name))
+const selected = BENCHMARKS.filter((each) => (only ? only.includes(each.name) : !each.onlyWhenAsked))
+for (const each of only ? [] : BENCHMARKS.filter((benchmark) => benchmark.onlyWhenAsked)) process.stderr.write(`bench: ${each.name} not run: ${each.title}; run it with --only ${each.name}\n`)
 
 const startedAt = new Date()
 const loadBefore = loadavg()

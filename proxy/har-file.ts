@@ -26,8 +26,13 @@ export async function writeHarFile(inputs: readonly string[], out: Writable, opt
   const failed = new Promise<never>((_, reject) => out.once('error', reject))
   // A stream error with nothing waiting on `failed` yet must not become an unhandled rejection.
   failed.catch(() => {})
+  // `once` rejects when the stream fails while we wait. Not a race with `failed`: every race leaves a
+  // reaction on that pending promise until the end, one per drain, and memory grew with the recording
+  // (issue 30: 109 MB over 100,000 lines, 191 MB over 1,000,000).
   const write = async (text: string): Promise<void> => {
-    if (!out.write(text)) await Promise.race([once(out, 'drain'), failed])
+    if (out.write(text)) return
+    if (out.errored) throw out.errored
+    await once(out, 'drain')
   }
   let entries = 0
   const creator = { name: 'fitconform', version: options.creatorVersion, comment: 'recorded by fitconform proxy' }

@@ -112,7 +112,7 @@ export async function runConformance(
     const view: RunPlanView = { target: settings.target.label, strict: settings.strict, rules, scenarios: plan.order.map(({ id, title, file, rules: r, tags }) => ({ id, title, file, rules: r, tags })), missingTokens: notTested, ...(notices.length > 0 ? { notices } : {}) }
     await reporter.onRunStart?.(view)
     // The survey judges the account as it is, so it runs before any scenario can write to it.
-    const surveyed = settings.survey ? await runSurvey(context, settings.survey, { onScenarioEnd: (result) => reporter.onScenarioEnd?.(finalizer.scenario(result)) }) : []
+    const surveyed = settings.survey ? await runSurvey(context, { ...settings.survey, concurrency: settings.concurrency }, { onScenarioEnd: (result) => reporter.onScenarioEnd?.(finalizer.scenario(result)) }) : []
     const results = [...surveyed, ...(await runPlan(plan, { context, reporter, concurrency: settings.concurrency, bail: settings.bail, finalizeScenario: finalizer.scenario }))]
     const wrote = results.some((result) => result.steps.some((step) => step.request !== undefined && step.request.method !== 'GET' && step.request.method !== 'HEAD'))
     // Only a POST can have created something whose Location never reached us.

@@ -97,7 +97,13 @@ async function runExclusiveBesideTheRest(plan: RunPlan, concurrency: number, con
   ])
 }
 
-/** Knows when every scenario that waits out a clock has started and is in a wait or done. */
+/**
+ * Knows when every scenario that waits out a clock has started and is in a wait, past its last wait, or
+ * done. Past its last wait a scenario has only clock-free work left, which may as well follow the chain
+ * (its writes are held at the gate); on a distant server its wait may already be over when it reaches it,
+ * and holding the chain until such a scenario ends made every scenario after the chain start late
+ * (issue 30: 2.9 s at 100 ms a round trip).
+ */
 function trackWaiters(waiters: readonly Scenario[]): { allParked: Promise<void>; run(scenario: Scenario, park: Park, work: (park: Park) => Promise<void>): Promise<void> } {
   const waiting = new Set(waiters)
   let started = 0
@@ -114,20 +120,30 @@ function trackWaiters(waiters: readonly Scenario[]): { allParked: Promise<void>;
       if (!waiting.has(scenario)) return work(park)
       started++
       atWork++
-      const tracked: Park = (wait) => park(async () => {
+      let working = true
+      let waitsLeft = scenario.steps.filter((step) => step.waitMs || step.untilServerDateAfter !== undefined).length
+      const rest = (): void => {
+        if (!working) return
+        working = false
         atWork--
         check()
+      }
+      const tracked: Park = (wait) => park(async () => {
+        rest()
         try {
           return await wait()
         } finally {
-          atWork++
+          waitsLeft--
+          if (waitsLeft > 0) {
+            working = true
+            atWork++
+          }
         }
       })
       try {
         await work(tracked)
       } finally {
-        atWork--
-        check()
+        rest()
       }
     },
   }

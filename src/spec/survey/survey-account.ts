@@ -28,6 +28,13 @@ const CANDIDATE_READS = 40
 export interface SurveySettings {
   /** The walk stops after this many activities, and says so. */
   readonly maxActivities: number
+  /**
+   * How many reads and check classes may be at work at once (the run's --concurrency; absent: 1). Every
+   * request is a read and nothing writes before the survey ends, so their order cannot change an answer;
+   * results are still handed on in the order of CHECKS. On a distant server the survey is otherwise a
+   * long chain of round trips ahead of every scenario (issue 30: 26.6 s of a 55 s run at 100 ms).
+   */
+  readonly concurrency?: number
 }
 
 
@@ -39,26 +46,45 @@ export async function surveyAccount(reader: SurveyReader, settings: SurveySettin
   const user = await reader.send({ method: 'GET', target: ENTRY_POINT_PATH, accept: 'User' })
   const userId = (user.body as { userID?: unknown } | undefined)?.userID
   const walk = await walkFeed(reader, { maxActivities: settings.maxActivities })
-  const candidates = await readCandidates(reader, pickCandidates(walk.items, CANDIDATE_READS))
-  const sample = await confirmLastModified(reader, pickSample(candidates))
+  const limit = limiter(settings.concurrency ?? 1)
+  const candidates = await readCandidates(reader, pickCandidates(walk.items, CANDIDATE_READS), limit)
+  const sample = await confirmLastModified(reader, pickSample(candidates), limit)
   const facts: SurveyFacts = { reader, ...(userId !== undefined ? { userId } : {}), walk, sample }
   await onResult(surveyOverview(walk, sample, candidates.length, started))
-  for (const check of CHECKS) {
-    if (reader.interrupted.aborted) break
-    // An account with nothing in it is nothing to judge, not a failure: each check skips with the reason.
-    await onResult(await check(facts))
+  // An account with nothing in it is nothing to judge, not a failure: each check skips with the reason.
+  const judged = CHECKS.map((check) => limit(async () => (reader.interrupted.aborted ? undefined : await check(facts))))
+  judged.forEach((each) => each.catch(() => undefined))
+  for (const result of judged) {
+    const ended = await result
+    if (ended === undefined) break
+    await onResult(ended)
   }
 }
 
-async function readCandidates(reader: SurveyReader, candidates: ReturnType<typeof pickCandidates>): Promise<ReadCandidate[]> {
-  const read: ReadCandidate[] = []
-  for (const candidate of candidates) {
+/** Runs each task given to it with at most `size` at work at once, in the order given. */
+function limiter(size: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let active = 0
+  const queue: (() => void)[] = []
+  return async (task) => {
+    if (active >= Math.max(1, size)) await new Promise<void>((resolve) => queue.push(resolve))
+    else active++
+    try {
+      return await task()
+    } finally {
+      const next = queue.shift()
+      if (next) next()
+      else active--
+    }
+  }
+}
+
+async function readCandidates(reader: SurveyReader, candidates: ReturnType<typeof pickCandidates>, limit: ReturnType<typeof limiter>): Promise<ReadCandidate[]> {
+  return Promise.all(candidates.map((candidate) => limit(async (): Promise<ReadCandidate> => {
     const exchange = await reader.send({ method: 'GET', target: candidate.item.uri, accept: 'FitnessActivity' })
     const activity = exchange.status === 200 && typeof exchange.body === 'object' && exchange.body !== null && !Array.isArray(exchange.body) ? (exchange.body as Record<string, unknown>) : undefined
     const lastModified = parseHttpDate(exchange.headers['last-modified'] ?? '')
-    read.push({ ...candidate, read: exchange, bodyBytes: exchange.bodyBytes, ...(activity ? { activity } : {}), ...(lastModified !== undefined ? { lastModified } : {}) })
-  }
-  return read
+    return { ...candidate, read: exchange, bodyBytes: exchange.bodyBytes, ...(activity ? { activity } : {}), ...(lastModified !== undefined ? { lastModified } : {}) }
+  })))
 }
 
 /**
@@ -66,19 +92,14 @@ async function readCandidates(reader: SurveyReader, candidates: ReturnType<typeo
  * that GET and HEAD agree on. When they disagree, HEAD-MATCHES-GET says so, and those checks skip the
  * activity rather than judge a date the server itself does not stand by.
  */
-async function confirmLastModified(reader: SurveyReader, sample: readonly SampledActivity[]): Promise<SampledActivity[]> {
-  const confirmed: SampledActivity[] = []
-  for (const sampled of sample) {
+async function confirmLastModified(reader: SurveyReader, sample: readonly SampledActivity[], limit: ReturnType<typeof limiter>): Promise<SampledActivity[]> {
+  return Promise.all(sample.map((sampled) => limit(async (): Promise<SampledActivity> => {
     const head = await reader.send({ method: 'HEAD', target: sampled.item.uri, accept: 'FitnessActivity' })
     const headDate = parseHttpDate(head.headers['last-modified'] ?? '')
-    if (sampled.lastModified === undefined || headDate === undefined || headDate === sampled.lastModified) {
-      confirmed.push(sampled)
-      continue
-    }
+    if (sampled.lastModified === undefined || headDate === undefined || headDate === sampled.lastModified) return sampled
     const { lastModified: _doubted, ...rest } = sampled
-    confirmed.push({ ...rest, lastModifiedDoubt: `GET gives Last-Modified ${sampled.read.headers['last-modified']} and HEAD ${head.headers['last-modified']}, so there is no one date to send or bracket` })
-  }
-  return confirmed
+    return { ...rest, lastModifiedDoubt: `GET gives Last-Modified ${sampled.read.headers['last-modified']} and HEAD ${head.headers['last-modified']}, so there is no one date to send or bracket` }
+  })))
 }
 
 /** The survey's own scenario: how far the walk went, and each sampled activity with why it was picked. */

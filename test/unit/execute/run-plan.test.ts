@@ -31,12 +31,15 @@ const suite = [
   scenario('writes-at-once', [step('quick-write', { method: 'DELETE' })]),
 ]
 
-async function eventsAt(concurrency: number): Promise<string[]> {
+/** `slowMs`: how long the fake server takes to answer a path (default: at once). */
+async function eventsAt(concurrency: number, scenarios: Scenario[] = suite, slowMs: Readonly<Record<string, number>> = {}): Promise<string[]> {
   const events: string[] = []
   const client: HttpClient = {
-    send: (request) => {
-      events.push(`${request.method} ${new URL(request.url).pathname.slice(1)}`)
-      return Promise.resolve({ status: 200, headers: {}, body: Buffer.alloc(0), wireBytes: 0, durationMs: 0 })
+    send: async (request) => {
+      const path = new URL(request.url).pathname.slice(1)
+      events.push(`${request.method} ${path}`)
+      if (slowMs[path]) await new Promise((resolve) => setTimeout(resolve, slowMs[path]))
+      return { status: 200, headers: {}, body: Buffer.alloc(0), wireBytes: 0, durationMs: 0 }
     },
     close: () => Promise.resolve(),
   }
@@ -44,7 +47,7 @@ async function eventsAt(concurrency: number): Promise<string[]> {
     baseUrl: new URL('http://127.0.0.1:9/'), tokens: { token: 'test-token' }, client, timeoutMs: 1000, strict: false,
     run: createRunValues(new Date()), config: {}, redact: createRedactor(new Map()), interrupted: new AbortController().signal,
   }
-  const plan = planRun(suite, { readOnly: false, availableRoles: new Set(['token']) })
+  const plan = planRun(scenarios, { readOnly: false, availableRoles: new Set(['token']) })
   const results = await runPlan(plan, {
     context, concurrency, bail: false,
     finalizeScenario: (result: ScenarioResult) => result as unknown as ReportedScenarioResult,
@@ -53,7 +56,7 @@ async function eventsAt(concurrency: number): Promise<string[]> {
       onScenarioEnd: (result) => void events.push(`end ${result.id}`),
     },
   })
-  expect(results.map((result) => [result.id, result.status])).toEqual(suite.map(({ id }) => [id, 'passed']))
+  expect(results.map((result) => [result.id, result.status])).toEqual(scenarios.map(({ id }) => [id, 'passed']))
   return events
 }
 
@@ -78,5 +81,18 @@ describe('runPlan', () => {
       'start writes-around-a-wait', 'end writes-around-a-wait',
       'start writes-at-once', 'end writes-at-once',
     ])
+  })
+
+  it('starts the exclusive chain once a scenario is past its last wait, without waiting for its clock-free rest', async () => {
+    // On a distant server a scenario's wait may be over when it reaches it: its writes after the wait
+    // must not hold the chain back, they follow it (issue 30).
+    const scenarios = [
+      scenario('exclusive', [step('exclusive-write', { method: 'POST' }), step('exclusive-read', { method: 'GET' })], { exclusive: true }),
+      scenario('past-its-wait', [step('short-wait', { waitMs: 1 }), step('edit-1', { method: 'PUT' }), step('edit-2', { method: 'PUT' }), step('edit-3', { method: 'PUT' })]),
+      scenario('slow-before-its-wait', [step('slow-create', { method: 'POST' }), step('long-wait', { waitMs: 10 }), step('edit-after', { method: 'PUT' })]),
+    ]
+    const events = await eventsAt(4, scenarios, { 'slow-create': 50, 'edit-1': 40, 'edit-2': 40, 'edit-3': 40 })
+    expect(events.indexOf('start exclusive')).toBeLessThan(events.indexOf('PUT edit-3'))
+    expect(events.indexOf('PUT edit-3')).toBeGreaterThan(events.indexOf('end exclusive'))
   })
 })
