@@ -33,6 +33,8 @@ export class RepeatTally {
   /** Per severity, where the next group of the sliced array goes: after its groups so far, before what follows the array; undefined until the array has one. */
   readonly #arrayEnd: (number | undefined)[] = [undefined, undefined, undefined]
   #sliced = false
+  /** Groups of array items by rule and severity, each with its pointer after the item and its message between the pointer and the found value. */
+  readonly #itemShapes = new Map<string, Map<string, ItemShape[]>>()
 
   /**
    * Counts a problem. `first` makes the group's example when the problem starts a group (a problem
@@ -61,11 +63,71 @@ export class RepeatTally {
     }
   }
 
+  /**
+   * Counts a problem of an array item whose pointer opens with `pointer.slice(0, itemEnd)` (`/items/3`):
+   * as `add(…, { inArray: true })`, but a problem of the same shape as one seen before (the same rule,
+   * severity, pointer after the item and message up to the found value) is counted without building
+   * its key. Problems whose shape cannot be read that way go through `add`.
+   */
+  addItem(problem: SchemaProblem, itemEnd: number, first: (problem: SchemaProblem) => SchemaProblem): void {
+    const { rule, severity, pointer, message } = problem
+    const readable = message.startsWith(pointer) && !message.includes(pointer, pointer.length) && !pointer.includes(',') && !hasIndexSegment(pointer, itemEnd)
+    if (!readable) {
+      this.add(problem, { inArray: true, first })
+      return
+    }
+    let bySeverity = this.#itemShapes.get(rule)
+    if (!bySeverity) this.#itemShapes.set(rule, (bySeverity = new Map()))
+    let shapes = bySeverity.get(severity)
+    if (!shapes) bySeverity.set(severity, (shapes = []))
+    for (const shape of shapes) {
+      const tailEnd = pointer.length + shape.tail.length
+      if (
+        pointer.length - itemEnd === shape.suffix.length &&
+        pointer.endsWith(shape.suffix) &&
+        message.startsWith(shape.tail, pointer.length) &&
+        (message.length === tailEnd || message.startsWith(', found ', tailEnd))
+      ) {
+        shape.group.count++
+        return
+      }
+    }
+    const found = message.indexOf(', found ', pointer.length)
+    const key = repeatKey(problem)
+    const known = this.#groups.get(key)
+    if (known) known.count++
+    else this.add(problem, { inArray: true, first })
+    shapes.push({ suffix: pointer.slice(itemEnd), tail: message.slice(pointer.length, found === -1 ? undefined : found), group: this.#groups.get(key)! })
+  }
+
   /** The groups, each with how many items the array it walks holds (`of`). */
   collapsed(body: unknown): RepeatedProblem[] {
     const groups = this.#sliced ? this.#bySeverity.flat() : [...this.#groups.values()]
     return groups.map(({ problem, count }) => ({ problem, count, of: count === 1 ? 1 : arrayLength(body, problem.pointer) ?? count }))
   }
+}
+
+interface ItemShape {
+  /** The pointer after the item: `/uri` of `/items/3/uri`. */
+  readonly suffix: string
+  /** The message after the pointer, up to `, found `. */
+  readonly tail: string
+  readonly group: { problem: SchemaProblem; count: number }
+}
+
+/** Whether a segment of the pointer after `from` is an index (all digits). */
+function hasIndexSegment(pointer: string, from: number): boolean {
+  let segmentStart = from
+  let digits = 0
+  for (let at = from; at <= pointer.length; at += 1) {
+    const code = at === pointer.length ? 47 : pointer.charCodeAt(at) // 47 is '/'
+    if (code === 47) {
+      if (digits > 0 && digits === at - segmentStart) return true
+      segmentStart = at + 1
+      digits = 0
+    } else if (code >= 48 && code <= 57) digits += 1
+  }
+  return false
 }
 
 /**

@@ -44,34 +44,36 @@ export async function tallyRepresentation(name: RepresentationName, body: unknow
     // Same keys in the same order, so that every problem is found as in the whole body.
     const slice = { ...whole, [member]: items.slice(start, start + sliceItems) }
     for (const problem of validateRepresentation(name, slice)) {
-      const index = itemIndex(problem.pointer, prefix)
-      if (index === undefined) {
+      const itemEnd = itemEndOf(problem.pointer, prefix)
+      if (itemEnd === undefined) {
         if (start === 0) tally.add(problem) // outside the array: the same in every slice, counted once
       } else {
-        tally.add(problem, { inArray: true, first: (found) => movedBy(found, prefix, index, start) })
+        tally.addItem(problem, itemEnd, (found) => movedBy(found, prefix, itemEnd, start))
       }
     }
   }
   return { repeated: tally.collapsed(body) }
 }
 
-/** The index of the item a pointer is in (`/items/3/uri` → 3), or undefined outside the array. */
-function itemIndex(pointer: string, prefix: string): { text: string; value: number } | undefined {
+/** Where the item's part of a pointer inside the array ends (`/items/3/uri` → 8), or undefined outside the array. */
+function itemEndOf(pointer: string, prefix: string): number | undefined {
   if (!pointer.startsWith(prefix)) return undefined
-  const end = pointer.indexOf('/', prefix.length)
-  const text = pointer.slice(prefix.length, end === -1 ? undefined : end)
-  return /^(0|[1-9]\d*)$/.test(text) ? { text, value: Number(text) } : undefined
+  let end = prefix.length
+  while (end < pointer.length && pointer.charCodeAt(end) >= 48 && pointer.charCodeAt(end) <= 57) end += 1
+  const index = end - prefix.length
+  const wellFormed = index > 0 && (index === 1 || pointer.charCodeAt(prefix.length) !== 48) && (end === pointer.length || pointer.charCodeAt(end) === 47)
+  return wellFormed ? end : undefined
 }
 
-/** A problem of item `index` of a slice starting at `offset`, told at its place in the whole array (messages open with their path). */
-function movedBy(problem: SchemaProblem, prefix: string, index: { text: string; value: number }, offset: number): SchemaProblem {
+/** A problem of the item ending at `itemEnd` of a slice starting at `offset`, told at its place in the whole array (messages open with their path). */
+function movedBy(problem: SchemaProblem, prefix: string, itemEnd: number, offset: number): SchemaProblem {
   if (offset === 0) return problem
-  const local = prefix + index.text
-  const global = prefix + String(index.value + offset)
+  const local = problem.pointer.slice(0, itemEnd)
+  const global = prefix + String(Number(problem.pointer.slice(prefix.length, itemEnd)) + offset)
   const opensWithIt = problem.message.startsWith(local) && !/^\d/.test(problem.message.slice(local.length))
   return {
     ...problem,
-    pointer: global + problem.pointer.slice(local.length),
+    pointer: global + problem.pointer.slice(itemEnd),
     message: opensWithIt ? global + problem.message.slice(local.length) : problem.message,
   }
 }

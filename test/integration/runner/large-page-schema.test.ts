@@ -20,23 +20,30 @@ interface Results {
 }
 
 let server: LoopbackServer
-let pageSent = (): void => undefined
+let pageSent = false
+const onPageSent: (() => void)[] = []
 beforeAll(async () => {
   server = await startLoopbackServer((request, response) => {
     request.resume()
     if (answerUserEntryPoint(request, response)) return
     if (request.url === '/user/again') {
-      // Answered while the page is being judged.
-      setTimeout(() => response.writeHead(200, { 'content-type': 'application/vnd.com.service.User+json' }).end('{"userID":1}'), 300)
+      // Answered once the page is out, while the runner reads and judges it.
+      const answer = (): void => void setTimeout(() => response.writeHead(200, { 'content-type': 'application/vnd.com.service.User+json' }).end('{"userID":1}'), 200)
+      if (pageSent) answer()
+      else onPageSent.push(answer)
       return
     }
-    response.writeHead(200, { 'content-type': 'application/vnd.com.service.FitnessActivityFeed+json' }).end(PAGE, () => pageSent())
+    pageSent = false
+    response.writeHead(200, { 'content-type': 'application/vnd.com.service.FitnessActivityFeed+json' }).end(PAGE, () => {
+      pageSent = true
+      for (const waiting of onPageSent.splice(0)) waiting()
+    })
   })
 })
 afterAll(() => server.close())
 
 function runArgs(outputDir: string): string[] {
-  return ['run', FIXTURE, '--base-url', server.url, '--token', 'large-page-token', '--output-dir', outputDir, '--timeout', '2000', '--concurrency', '2', '--read-only', '--reporter', 'json']
+  return ['run', FIXTURE, '--base-url', server.url, '--token', 'large-page-token', '--output-dir', outputDir, '--timeout', '5000', '--concurrency', '2', '--read-only', '--reporter', 'json']
 }
 
 it(`counts the fault of all ${ITEMS} items in a heap of 384 MB, and the scenario beside it is not timed out`, async () => {
@@ -57,7 +64,7 @@ it('honours SIGTERM while the page is judged: the judging stops and says how far
   let stderr = ''
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
   const ended = new Promise<number | null>((resolve) => child.on('close', resolve))
-  await new Promise<void>((resolve) => (pageSent = resolve))
+  await new Promise<void>((resolve) => onPageSent.push(resolve))
   child.kill('SIGTERM')
   await ended
   expect(stderr).toContain('SIGTERM: stopping')

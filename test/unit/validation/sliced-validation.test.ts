@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { RepresentationName } from '../../../src/spec/representations.js'
-import { collapseRepeats } from '../../../src/validation/repeated-problems.js'
-import { validateRepresentation } from '../../../src/validation/schema-registry.js'
+import { collapseRepeats, RepeatTally } from '../../../src/validation/repeated-problems.js'
+import { type SchemaProblem, validateRepresentation } from '../../../src/validation/schema-registry.js'
 import { tallyRepresentation } from '../../../src/validation/sliced-validation.js'
 import { completeBodies, feedItem, pathPoint } from './bodies.js'
 
@@ -48,5 +48,30 @@ describe('tallyRepresentation: a body judged a slice at a time reads as the whol
     const { repeated, stopped } = await tallyRepresentation('FitnessActivityFeed', body, { sliceItems: 2, signal: controller.signal })
     expect(stopped).toEqual({ pointer: '/items', judged: 2, of: 9 })
     expect(repeated.find((r) => r.problem.rule === 'FEED-ITEM-URI-RELATIVE')).toMatchObject({ count: 2, of: 9 })
+  })
+})
+
+describe('RepeatTally.addItem: groups as collapseRepeats does, whatever the shape of the message', () => {
+  const problem = (pointer: string, message: string, rule = 'R'): SchemaProblem => ({ severity: 'error', rule, pointer, message })
+  const problems: SchemaProblem[] = [
+    problem('/items/0/a', '/items/0/a must be x, found 1'),
+    problem('/items/1/a', '/items/1/a must be x, found 2'),
+    problem('/items/2/a', '/items/2/a must be y, found 2'),
+    problem('/items/3/a', '/items/3/a must be x'),
+    problem('/items/4/a', '/items/4/a must be x, found "/items/4/a"'),
+    problem('/items/5/tags/0', '/items/5/tags/0 must be x, found 1'),
+    problem('/items/6/tags/1', '/items/6/tags/1 must be x, found 1'),
+    problem('/items/7/a', '/items/7/a must be x, found 3', 'S'),
+    problem('/items/8/a,b', '/items/8/a,b must be x, found 3'),
+    problem('/items/9/a,b', '/items/9/a,b must be x, found 4'),
+    problem('/items/10', 'item /items/10 must be x'),
+    problem('/items/11/a', '/items/11/a must be x, found 9'),
+  ]
+
+  it('counts the same groups with the same examples', () => {
+    const tally = new RepeatTally()
+    for (const found of problems) tally.addItem(found, found.pointer.indexOf('/', 7) === -1 ? found.pointer.length : found.pointer.indexOf('/', 7), (first) => first)
+    const body = { items: problems.map(() => ({})) }
+    expect(tally.collapsed(body)).toEqual(collapseRepeats(problems, body))
   })
 })
