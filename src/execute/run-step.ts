@@ -249,7 +249,7 @@ async function fetchPages(step: Step, variables: Scope, context: RunContext): Pr
     }
     const scope = { ...variables, ...responseScope(response, prepared.outgoing.url) }
     const pagePrefix = step.follow ? `page ${exchanges.length + 1}: ` : ''
-    const judged = [...evaluateChecks(step.expect.checks, scope), ...(step.expect.schema ? checkSchema(step.expect.schema, scope['body'], scope['bodyText'] as string, context.strict) : [])]
+    const judged = [...evaluateChecks(step.expect.checks, scope), ...(step.expect.schema ? await checkSchema(step.expect.schema, scope['body'], scope['bodyText'] as string, { strict: context.strict, signal: context.interrupted }) : [])]
     const assertions = judgeOnlyWhatTheAnswerCanTell(blameBodyThatIsNotJson(judged, scope, step))
       .map((assertion) => (pagePrefix ? { ...assertion, message: pagePrefix + assertion.message } : assertion))
       .map(keepRecordable)

@@ -142,3 +142,26 @@ function gapProblem(gap: ExpectedGap): SchemaProblem {
   const message = `${describePath(gap.pointer)} lacks the expected field "${gap.field}"`
   return { severity: 'warning', rule: gap.rule, pointer: gap.pointer, message }
 }
+
+/** Keywords of an object schema that judge each member on its own, and of an array schema that judge each item on its own. */
+const MEMBERWISE_KEYWORDS = new Set(['$schema', '$id', '$defs', '$comment', 'title', 'description', 'type', 'required', 'properties', 'additionalProperties', 'x-rule', 'x-expected'])
+const ITEMWISE_KEYWORDS = new Set(['$comment', 'title', 'description', 'type', 'items', 'x-rule', 'x-expected'])
+
+/**
+ * The member of a representation's body holding an array of at least `minItems` items that can be
+ * judged a slice at a time (sliced-validation.ts): one whose schema, and its object's, judge every
+ * item on its own (no `$ref`, `allOf`, `minItems`, `contains`, … at either level). The longest wins.
+ */
+export function sliceableMember(name: RepresentationName, body: unknown, minItems: number): string | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined
+  const root = getRegistry().store.get(schemaIdOf(name))?.node
+  const properties = root?.properties
+  if (!root || !Object.keys(root).every((keyword) => MEMBERWISE_KEYWORDS.has(keyword)) || typeof properties !== 'object' || properties === null) return undefined
+  let longest: string | undefined
+  for (const [key, value] of Object.entries(body)) {
+    if (!Array.isArray(value) || value.length < minItems || (longest !== undefined && value.length <= (body as Record<string, unknown[]>)[longest]!.length)) continue
+    const member = Object.hasOwn(properties, key) ? (properties as Record<string, unknown>)[key] : undefined
+    if (typeof member === 'object' && member !== null && Object.keys(member).every((keyword) => ITEMWISE_KEYWORDS.has(keyword))) longest = key
+  }
+  return longest
+}
