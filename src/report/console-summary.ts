@@ -7,6 +7,7 @@ import { describeKnownFailure, describeStaleRuleEntry } from './known-failure-te
 import { staleRuleEntries } from '../model/reported-result.js'
 import { NOT_TESTED_HEADING, notTestedLines } from './not-tested-text.js'
 import { countOutcomes, formatClosingLine, formatCounts, groupBySection, outcomeOf } from './run-summary.js'
+import { formatRuleCoverage } from './rule-coverage-text.js'
 import { createStyler, type Styler } from './text-style.js'
 import { truncateText } from '../shared/format-value.js'
 import { formatDuration } from './values.js'
@@ -96,6 +97,7 @@ export function formatConsoleSummary(result: ReportedRunResult, options: Console
     blocks.push(style.yellow(`Busy: the server answered 429/503 ${answers} time(s), ${Math.round(waitedMs / 100) / 10} s spent waiting${notJudged}`))
   }
   if (result.scenarios.length > 0) blocks.push(`${heading('By spec section', style.bold, style)}\n${sectionTable(result, options.rules)}`)
+  if (result.rules.length > 0) blocks.push(formatRuleCoverage(result.rules))
   for (const notice of result.notices ?? []) blocks.push(formatDiagnostic(notice, formatOptions))
   const banner = missingTokenBanner(result.notTested ?? options.missingTokens ?? [], style)
   if (banner) blocks.push(banner)

@@ -15,6 +15,7 @@
  *                          → <skipped message="known failure: <reason>"/>, evidence in <system-out>
  *   known failure passing  → <failure message="unexpectedly passed: …" type="E_UNEXPECTED_PASS"/>
  *   warnings               → <system-out>
+ *   rule coverage line     → <!-- Rule coverage: … --> after the declaration (JUnit has no place for it; the same line as the console's)
  *
  * Sample:
  *
@@ -39,6 +40,7 @@ import { describeKnownFailure, describeStaleRuleEntry } from './known-failure-te
 import { staleRuleEntries } from '../model/reported-result.js'
 import { outcomeOf } from './run-summary.js'
 import { escapeXmlText, xmlAttributes } from './xml.js'
+import { formatRuleCoverage } from './rule-coverage-text.js'
 import { REPORT_FILE_NAMES } from './report-file-names.js'
 
 const JUNIT_REPORT_FILE = REPORT_FILE_NAMES['junit']!
@@ -100,7 +102,8 @@ export function renderJunit(result: ReportedRunResult, rules: RuleIndex): string
     suites.push(`  <testsuite${xmlAttributes([['name', 'known failures'], ...countAttributes(counts), ['timestamp', result.startedAt]])}>\n${cases.join('')}  </testsuite>\n`)
   }
   const rootAttributes = xmlAttributes([['name', 'fitconform'], ...countAttributes({ ...total, timeMs: result.durationMs }), ['timestamp', result.startedAt]])
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${rootAttributes}>\n${suites.join('')}</testsuites>\n`
+  const coverage = result.rules.length > 0 ? `<!-- ${formatRuleCoverage(result.rules).replaceAll('--', '- -')} -->\n` : ''
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${coverage}<testsuites${rootAttributes}>\n${suites.join('')}</testsuites>\n`
 }
 
 function renderTestCase(scenario: ReportedScenarioResult, rules: RuleIndex, brokenRules: readonly string[]): TestCase {

@@ -8,6 +8,7 @@ import type { Reporter, RunPlanView } from '../model/reporter.js'
 import { describeKnownFailure, describeStaleRuleEntry } from './known-failure-text.js'
 import { staleRuleEntries } from '../model/reported-result.js'
 import { NOT_TESTED_HEADING, notTestedLines } from './not-tested-text.js'
+import { formatRuleCoverage } from './rule-coverage-text.js'
 import { describeOutcome, formatClosingLine, hasSkippedCells, groupBySection, outcomeOf, plural, type Outcome } from './run-summary.js'
 import { truncateText } from '../shared/format-value.js'
 import { formatDuration } from './values.js'
@@ -62,6 +63,7 @@ export function renderMarkdown(result: ReportedRunResult, rules: RuleIndex): str
     `## fitconform: ${formatClosingLine(summary, result.durationMs, result.failedOnSkip)}`,
     '',
     `Target: ${inlineCode(result.target)}${result.strict ? ' (strict)' : ''} · started ${result.startedAt}`,
+    ...(result.rules.length > 0 ? ['', escapeMarkdown(formatRuleCoverage(result.rules))] : []),
   ].join('\n')
   const notTested = notTestedBlock(result)
   const parts: string[] = notTested ? [head, notTested] : [head]

@@ -8,6 +8,7 @@ import { countOutcomes, describeOutcome, formatClosingLine, formatCounts, groupB
 import type { FilterableScenario } from './filter.js'
 import { buildPermissionGrid, type PermissionGrid } from './permission-grid.js'
 import { notTestedLines } from '../not-tested-text.js'
+import { formatRuleCoverage } from '../rule-coverage-text.js'
 
 /*
  * What the HTML page renders, prepared here so the page only lays text out: every string is set with
@@ -22,6 +23,8 @@ export interface PageData {
   readonly summary: Required<ReportedRunSummary>
   readonly sections: readonly PageSection[]
   readonly coverage: readonly PageRuleCoverage[]
+  /** The rule coverage line every output shows. */
+  readonly coverageLine: string
   /** Each broken rule once, first on the page, with one example to jump to. */
   readonly failuresByRule: readonly PageBrokenRule[]
   readonly problems: readonly string[]
@@ -101,6 +104,7 @@ export function buildPageData(result: ReportedRunResult, rules: RuleIndex): Page
       scenarios: scenarios.map((scenario) => pageScenario(scenario, rules)),
     })),
     coverage: ruleCoverage(result),
+    coverageLine: formatRuleCoverage(result.rules),
     failuresByRule: brokenRules(result).map((rule) => ({
       id: rule.verdict.id,
       section: rule.verdict.section,
