@@ -52,7 +52,7 @@ export function createJunitReporter(options: FileReporterOptions): Reporter & { 
     printsToStdout: () => false,
     outputFiles: () => (written ? [written] : []),
     async onRunEnd(result: ReportedRunResult, plan: RunPlanView) {
-      written = await writeReportFile(options, JUNIT_REPORT_FILE, renderJunit(result, indexRules(plan.rules)))
+      written = await writeReportFile(options, JUNIT_REPORT_FILE, renderJunit(result, indexRules(plan.rules), { ruleCoverage: !plan.generated }))
     },
   }
 }
@@ -71,7 +71,7 @@ interface TestCase {
 }
 
 /** The whole document; pure, so tests can read it without touching the disk. */
-export function renderJunit(result: ReportedRunResult, rules: RuleIndex): string {
+export function renderJunit(result: ReportedRunResult, rules: RuleIndex, options: { ruleCoverage?: boolean } = {}): string {
   const byFile = new Map<string, ReportedScenarioResult[]>()
   for (const scenario of result.scenarios) {
     const inFile = byFile.get(scenario.file)
@@ -102,7 +102,7 @@ export function renderJunit(result: ReportedRunResult, rules: RuleIndex): string
     suites.push(`  <testsuite${xmlAttributes([['name', 'known failures'], ...countAttributes(counts), ['timestamp', result.startedAt]])}>\n${cases.join('')}  </testsuite>\n`)
   }
   const rootAttributes = xmlAttributes([['name', 'fitconform'], ...countAttributes({ ...total, timeMs: result.durationMs }), ['timestamp', result.startedAt]])
-  const coverage = result.rules.length > 0 ? `<!-- ${formatRuleCoverage(result.rules).replaceAll('--', '- -')} -->\n` : ''
+  const coverage = options.ruleCoverage !== false && result.rules.length > 0 ? `<!-- ${formatRuleCoverage(result.rules).replaceAll('--', '- -')} -->\n` : ''
   return `<?xml version="1.0" encoding="UTF-8"?>\n${coverage}<testsuites${rootAttributes}>\n${suites.join('')}</testsuites>\n`
 }
 

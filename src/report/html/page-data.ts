@@ -23,7 +23,7 @@ export interface PageData {
   readonly summary: Required<ReportedRunSummary>
   readonly sections: readonly PageSection[]
   readonly coverage: readonly PageRuleCoverage[]
-  /** The rule coverage line every output shows. */
+  /** The rule coverage line every output shows; empty for fuzz, whose report holds no plan of rules. */
   readonly coverageLine: string
   /** Each broken rule once, first on the page, with one example to jump to. */
   readonly failuresByRule: readonly PageBrokenRule[]
@@ -89,7 +89,7 @@ export interface PageRuleCoverage extends PageRule {
   readonly scenarios: readonly { readonly id: string; readonly outcome: Outcome; readonly ruleStatus: RuleStatus }[]
 }
 
-export function buildPageData(result: ReportedRunResult, rules: RuleIndex): PageData {
+export function buildPageData(result: ReportedRunResult, rules: RuleIndex, options: { ruleCoverage?: boolean } = {}): PageData {
   const summary = result.summary
   return {
     target: result.target,
@@ -104,7 +104,7 @@ export function buildPageData(result: ReportedRunResult, rules: RuleIndex): Page
       scenarios: scenarios.map((scenario) => pageScenario(scenario, rules)),
     })),
     coverage: ruleCoverage(result),
-    coverageLine: formatRuleCoverage(result.rules),
+    coverageLine: options.ruleCoverage === false ? '' : formatRuleCoverage(result.rules),
     failuresByRule: brokenRules(result).map((rule) => ({
       id: rule.verdict.id,
       section: rule.verdict.section,
