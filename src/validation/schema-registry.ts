@@ -31,9 +31,8 @@ let registry: Registry | undefined
 /** The `x-rule` ids evaluated by the validation in progress; validation is synchronous, so one set suffices. */
 let checkedRules: Set<string> | undefined
 
-function noteCheckedRule(rule: string): boolean {
+function noteCheckedRule(rule: string): void {
   checkedRules?.add(rule)
-  return true
 }
 
 function getRegistry(): Registry {
@@ -44,7 +43,7 @@ function getRegistry(): Registry {
 function createAjv(): Ajv2020 {
   // Loaded on first use, not at start-up: a run whose scenarios check no schema does not pay ~0.1 s for them (issue 15).
   const require = createRequire(import.meta.url)
-  const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')
+  const { Ajv2020, _ } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')
   const addFormats = require('ajv-formats') as typeof import('ajv-formats').default
   // validateSchema off: checking a schema against the 2020-12 meta-schema first compiles the
   // meta-schema, ~0.1 s of every run that checks a body. The files of schemas/api/ are checked against
@@ -56,9 +55,17 @@ function createAjv(): Ajv2020 {
   ajv.addFormat('absolute-http-url', { type: 'string', validate: isAbsoluteHttpUrl })
   ajv.addVocabulary([
     // The rule id (suites/rules.yaml) a violation inside this subschema breaks; the nearest wins.
-    // Evaluating the subschema also notes the id as checked (one Set.add per evaluation, no object per
-    // item): a rule judged by a schema keyword is covered when its keyword ran (issue 28).
-    { keyword: 'x-rule', schemaType: 'string', errors: false, validate: noteCheckedRule },
+    // Evaluating the subschema also notes the id as checked: a rule judged by a schema keyword is
+    // covered when its keyword ran (issue 28). Inline code, one call with the id per evaluation: a
+    // `validate` function would get a fresh data-context object per item of a page.
+    {
+      keyword: 'x-rule',
+      schemaType: 'string',
+      code(cxt) {
+        const note = cxt.gen.scopeValue('func', { ref: noteCheckedRule })
+        cxt.gen.code(_`${note}(${cxt.schemaCode})`)
+      },
+    },
     // Fields a complete representation carries; an absent one is a warning, not an error.
     { keyword: 'x-expected', schemaType: 'array' },
   ])
