@@ -107,7 +107,7 @@ export async function fuzzCommand(flags: FuzzFlags, screen: Screen = processScre
 }
 
 /**
- * The closing line: `fuzz: 100 sequences, seed 1: no failure` or `fuzz: FAILED CREATE-RECORDS after 19
+ * The closing line: `fuzz: 100 sequences, seed 1: no failure` or `fuzz: FAILED <RULE-ID> after 19
  * sequences (seed 1), shrunk to 2 steps in 3 more runs`.
  */
 export function fuzzSummaryLine(outcome: { seed: number; runs: number; failure?: { rule: string; steps: number; foundAt: number } }): string {
