@@ -66,7 +66,7 @@ export async function fuzzCommand(flags: FuzzFlags, screen: Screen = processScre
       return EXIT.usage
     }
     screen.err(`fuzz: seed ${seed}${options.readOnly ? ', read-only' : ''}; ${flags.time !== undefined ? `for ${Math.round(flags.time / 1000)}s` : `${flags.runs ?? 100} sequences`}\n`)
-    const view: RunPlanView = { target: target.label, strict: false, rules, scenarios: [] }
+    const view: RunPlanView = { target: target.label, strict: false, rules, scenarios: [], generated: true }
     await reporter.onRunStart?.(view)
     const outcome = await runFuzz({
       target,
@@ -94,7 +94,7 @@ export async function fuzzCommand(flags: FuzzFlags, screen: Screen = processScre
     const result = createFinalizer({ knownFailures: [], showPersonalData: options.showPersonalData, rules }).run(outcome.result)
     for (const scenario of result.scenarios) await reporter.onScenarioEnd?.(scenario)
     await reporter.onRunEnd?.(result, { ...view, scenarios: result.scenarios.map(({ id, title, file, rules: r, tags }) => ({ id, title, file, rules: r, tags })) })
-    screen.err(`fuzz: ${outcome.runs} sequence(s), seed ${seed}${failure ? `; FAILED ${failure.rule}, shrunk to ${failure.steps} step(s)` : ', no failure'}\n`)
+    screen.err(`${fuzzSummaryLine({ seed, runs: outcome.runs, ...(failure ? { failure } : {}) })}\n`)
     if (failure) {
       if (failure.stoppedAfter) screen.err(`  the server stopped answering; last request it met: ${failure.stoppedAfter}\n`)
       screen.err(`  reproduction: ${failure.file}${failure.reproduced ? '' : ' (did not fail again when run from the file)'}\n  replay:       ${failure.replay}\n  fuzz again:   ${failure.refuzz}\n`)
@@ -112,15 +112,35 @@ export async function fuzzCommand(flags: FuzzFlags, screen: Screen = processScre
   }
 }
 
-/** One line, rewritten in place on a terminal, at most once a second elsewhere every ten. */
+/**
+ * The closing line: `fuzz: 100 sequences, seed 1: no failure` or `fuzz: FAILED <RULE-ID> after 19
+ * sequences (seed 1), shrunk to 2 steps in 3 more runs`.
+ */
+export function fuzzSummaryLine(outcome: { seed: number; runs: number; failure?: { rule: string; steps: number; foundAt: number } }): string {
+  const { seed, runs, failure } = outcome
+  if (!failure) return `fuzz: ${plural(runs, 'sequence')}, seed ${seed}: no failure`
+  return `fuzz: FAILED ${failure.rule} after ${plural(failure.foundAt, 'sequence')} (seed ${seed}), shrunk to ${plural(failure.steps, 'step')} in ${plural(runs - failure.foundAt, 'more run')}`
+}
+
+/** `fuzz: 40 sequences, no failure yet, 20s left`; the failures counted while shrinking are candidates, not findings. */
+export function describeFuzzProgress(progress: FuzzProgress): string {
+  const found = progress.failures === 0 ? 'no failure yet' : progress.shrinking ? 'a failure found, shrinking it' : 'a failure found'
+  const left = progress.msLeft !== undefined ? `, ${Math.ceil(progress.msLeft / 1000)}s left` : ''
+  return `fuzz: ${plural(progress.runs, progress.shrinking ? 'run' : 'sequence')}, ${found}${left}`
+}
+
+/** One line, rewritten in place on a terminal at most every 250 ms; elsewhere every ten seconds, the first after ten seconds. */
 function progressLine(screen: Screen): (progress: FuzzProgress) => void {
-  let last = 0
+  let last = screen.isTTY ? 0 : Date.now()
   return (progress) => {
     const now = Date.now()
     if (now - last < (screen.isTTY ? 250 : 10_000)) return
     last = now
-    const left = progress.msLeft !== undefined ? `, ${Math.ceil(progress.msLeft / 1000)}s left` : ''
-    const text = `fuzz: ${progress.runs} run(s), ${progress.failures} failing${progress.shrinking ? ' (shrinking)' : ''}${left}`
+    const text = describeFuzzProgress(progress)
     screen.err(screen.isTTY ? `\r${text}\x1b[K` : `${text}\n`)
   }
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`
 }

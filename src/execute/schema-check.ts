@@ -20,14 +20,19 @@ export async function checkSchema(expectation: SchemaExpectation, body: unknown,
     const what = bodyText.length === 0 ? 'there is no body' : `the body is not JSON: ${JSON.stringify(bodyText.slice(0, 80))}`
     return [{ ...base, ok: false, severity: 'failure', rules: [RULE.bodyIsJson], message: `expected a ${expectation.representation} JSON body, but ${what}` }]
   }
-  const { repeated: problems, stopped } = await tallyRepresentation(expectation.representation, body, options.signal ? { signal: options.signal } : {})
+  const { repeated: problems, checkedRules, stopped } = await tallyRepresentation(expectation.representation, body, options.signal ? { signal: options.signal } : {})
   const interrupted: AssertionResult[] = stopped
     ? [{ ...base, ok: false, severity: 'warning', target: `body${pathOfPointer(stopped.pointer)}`, message: `only the first ${stopped.judged} of ${stopped.of} items were judged: the run was interrupted` }]
     : []
+  // A rule whose schema keyword (or irregularity) was evaluated and found nothing passed: reports count it as covered.
+  const withProblems = new Set(problems.map((repeated) => repeated.problem.rule))
+  const held = [...new Set([...expectation.rules, ...checkedRules])].filter((rule) => !withProblems.has(rule))
   if (problems.length === 0) {
-    return stopped ? interrupted : [{ ...base, ok: true, severity: 'failure', message: `body is a valid ${expectation.representation}` }]
+    // Interrupted, the body is not known valid: no passing assertion, no rule covered.
+    return stopped ? interrupted : [{ ...base, rules: held, ok: true, severity: 'failure', message: `body is a valid ${expectation.representation}` }]
   }
-  const judged = problems.map((repeated): AssertionResult => ({
+  const rest: AssertionResult[] = held.length > 0 ? [{ ...base, rules: held, ok: true, severity: 'failure', message: `the rest of the body holds the ${expectation.representation} rules` }] : []
+  const failed = problems.map((repeated): AssertionResult => ({
     ...base,
     ok: false,
     severity: repeated.problem.severity === 'error' || (repeated.problem.severity === 'irregularity' && options.strict) ? 'failure' : 'warning',
@@ -36,5 +41,5 @@ export async function checkSchema(expectation: SchemaExpectation, body: unknown,
     target: `body${pathOfPointer(repeated.problem.pointer)}`,
     message: describeRepeated(repeated),
   }))
-  return [...judged, ...interrupted]
+  return [...failed, ...rest, ...interrupted]
 }

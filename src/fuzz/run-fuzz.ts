@@ -57,7 +57,7 @@ export interface FuzzFailure {
 
 export type FuzzOutcome =
   | { readonly kind: 'unreachable'; readonly diagnostic: Diagnostic }
-  | { readonly kind: 'ran'; readonly result: RunResult; readonly runs: number; readonly failure?: FuzzFailure }
+  | { readonly kind: 'ran'; readonly result: RunResult; readonly runs: number; readonly failure?: FuzzFailure & { readonly foundAt: number } }
 
 const DEFAULT_RUNS = 100
 /** Sequences per seed under --time. */
@@ -77,6 +77,8 @@ export async function runFuzz(settings: FuzzSettings): Promise<FuzzOutcome> {
   let wrote = false
   let shrinkDeadline: number | undefined
   let lastFailing: Failing | undefined
+  /** The sequence that failed first; the runs after it are shrinking candidates. */
+  let foundAt = 0
   let previousRun: { draft: ScenarioDraft; result: ScenarioResult } | undefined
   const deadline = settings.timeMs !== undefined ? startedAt.getTime() + settings.timeMs : undefined
   const progress = (): void =>
@@ -94,6 +96,7 @@ export async function runFuzz(settings: FuzzSettings): Promise<FuzzOutcome> {
     runs++
     wrote ||= loaded.scenario.writes
     const failed = result.status === 'failed'
+    if (failed && foundAt === 0) foundAt = runs
     const stopped = failed && lastFailing === undefined ? stoppedAnswering({ draft, result }, previousRun) : undefined
     previousRun = { draft, result }
     if (stopped) {
@@ -137,7 +140,7 @@ export async function runFuzz(settings: FuzzSettings): Promise<FuzzOutcome> {
       diagnostics: [...(failure?.diagnostics ?? []), ...cleanup.problems],
       ...(cleanup.summary ? { cleanup: cleanup.summary } : {}),
     }
-    return { kind: 'ran', result: session.context.redact(result), runs, ...(failure ? { failure: failure.failure } : {}) }
+    return { kind: 'ran', result: session.context.redact(result), runs, ...(failure ? { failure: { ...failure.failure, foundAt } } : {}) }
   } finally {
     await session.close()
   }
@@ -227,5 +230,5 @@ function firstFailedRule(result: ScenarioResult): string {
 /** A passing fuzz run as one passed "scenario", so every reporter has something to count. */
 function summaryResult(runs: number, seed: number, durationMs: number): ScenarioResult {
   const at = { file: 'fuzz', line: 1, column: 1 }
-  return { id: `fuzz-seed-${seed}`, title: `${runs} generated sequence(s) (seed ${seed}) held every checked rule`, file: 'fuzz', at, rules: [], tags: ['fuzz'], status: 'passed', durationMs, warnings: [], steps: [], cleanup: [] }
+  return { id: `fuzz-seed-${seed}`, title: `${runs} generated ${runs === 1 ? 'sequence' : 'sequences'} (seed ${seed}) held every checked rule`, file: 'fuzz', at, rules: [], tags: ['fuzz'], status: 'passed', durationMs, warnings: [], steps: [], cleanup: [] }
 }

@@ -16,6 +16,8 @@ export interface RunPlanView {
   readonly missingTokens?: readonly MissingToken[]
   /** What the preflight noticed without stopping the run (a role token refused with 401). */
   readonly notices?: readonly Diagnostic[]
+  /** Set by `fitconform fuzz`: the scenarios are generated as it goes, so no count or rule coverage is known up front. */
+  readonly generated?: boolean
 }
 
 /** A token flag not given and what that leaves untested (the run's result carries the same list as `notTested`). */

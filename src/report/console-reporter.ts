@@ -69,6 +69,11 @@ export function createConsoleReporter(options: ConsoleReporterOptions): Reporter
       for (const notice of plan.notices ?? []) screen.out(`${formatDiagnostic(notice, { colors: screen.colors })}\n`)
       if (options.mode === 'summary') return
       const mode = plan.strict ? ', strict' : ''
+      // Fuzz generates its scenarios as it goes and prints its own progress: no count, no heartbeat.
+      if (plan.generated) {
+        screen.out(`${style.bold('fitconform fuzz')} against ${plan.target}\n`)
+        return
+      }
       screen.out(`${style.bold('fitconform')} ${plural(total)} against ${plan.target}${mode}\n`)
       // A CI log with no line for minutes looks hung: without a TTY, say what runs at least every 5 s.
       const tick = (): void => (isPlain ? screen.out(`… ${done}/${total} scenarios done, ${elapsed()} elapsed; ${activity()}\n`) : liveLine())
@@ -84,7 +89,7 @@ export function createConsoleReporter(options: ConsoleReporterOptions): Reporter
       if (isFailingScenario(result)) failing++
       // Passes go by silently unless --verbose; failures and skips are worth a line as they happen.
       if (isPlain && (options.verbose || outcomeOf(result) !== 'passed' || result.warnings.length > 0)) screen.out(`${scenarioLine(result, style)}\n`)
-      if (isPlain && done === total) screen.out(`… ${activity()} (${elapsed()} elapsed)\n`)
+      if (isPlain && done === total && total > 0) screen.out(`… ${activity()} (${elapsed()} elapsed)\n`)
       if (isLive) liveLine()
     },
     onDiagnostic(diagnostic: Diagnostic) {
@@ -94,7 +99,7 @@ export function createConsoleReporter(options: ConsoleReporterOptions): Reporter
     onRunEnd(result: ReportedRunResult, plan: RunPlanView) {
       if (heartbeat) clearInterval(heartbeat)
       clearProgress()
-      screen.out(formatConsoleSummary(result, { colors: screen.colors, rules: indexRules(plan.rules), verbose: options.verbose ?? false, missingTokens }))
+      screen.out(formatConsoleSummary(result, { colors: screen.colors, rules: indexRules(plan.rules), verbose: options.verbose ?? false, missingTokens, generated: plan.generated ?? false }))
     },
   }
 }

@@ -7,6 +7,7 @@ import { describeKnownFailure, describeStaleRuleEntry } from './known-failure-te
 import { staleRuleEntries } from '../model/reported-result.js'
 import { NOT_TESTED_HEADING, notTestedLines } from './not-tested-text.js'
 import { countOutcomes, formatClosingLine, formatCounts, groupBySection, outcomeOf } from './run-summary.js'
+import { formatRuleCoverage } from './rule-coverage-text.js'
 import { createStyler, type Styler } from './text-style.js'
 import { truncateText } from '../shared/format-value.js'
 import { formatDuration } from './values.js'
@@ -18,6 +19,8 @@ export interface ConsoleSummaryOptions {
   readonly verbose?: boolean
   /** Token flags that were not given, and how many scenarios each would have run. */
   readonly missingTokens?: readonly MissingToken[]
+  /** A fuzz run: its report holds the reproduction, not the generated sequences, so no section counts or rule coverage. */
+  readonly generated?: boolean
 }
 
 /** Lines one broken rule may take on the console, its example included. */
@@ -95,7 +98,8 @@ export function formatConsoleSummary(result: ReportedRunResult, options: Console
     const notJudged = stayedBusy > 0 ? `; ${stayedBusy} request(s) stayed busy and their steps were not judged` : '; every one was answered on a resend'
     blocks.push(style.yellow(`Busy: the server answered 429/503 ${answers} time(s), ${Math.round(waitedMs / 100) / 10} s spent waiting${notJudged}`))
   }
-  if (result.scenarios.length > 0) blocks.push(`${heading('By spec section', style.bold, style)}\n${sectionTable(result, options.rules)}`)
+  if (result.scenarios.length > 0 && !options.generated) blocks.push(`${heading('By spec section', style.bold, style)}\n${sectionTable(result, options.rules)}`)
+  if (!options.generated && result.rules.length > 0) blocks.push(formatRuleCoverage(result.rules))
   for (const notice of result.notices ?? []) blocks.push(formatDiagnostic(notice, formatOptions))
   const banner = missingTokenBanner(result.notTested ?? options.missingTokens ?? [], style)
   if (banner) blocks.push(banner)

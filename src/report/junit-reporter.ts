@@ -15,6 +15,7 @@
  *                          → <skipped message="known failure: <reason>"/>, evidence in <system-out>
  *   known failure passing  → <failure message="unexpectedly passed: …" type="E_UNEXPECTED_PASS"/>
  *   warnings               → <system-out>
+ *   rule coverage line     → <!-- Rule coverage: … --> after the declaration (JUnit has no place for it; the same line as the console's)
  *
  * Sample:
  *
@@ -39,6 +40,7 @@ import { describeKnownFailure, describeStaleRuleEntry } from './known-failure-te
 import { staleRuleEntries } from '../model/reported-result.js'
 import { outcomeOf } from './run-summary.js'
 import { escapeXmlText, xmlAttributes } from './xml.js'
+import { formatRuleCoverage } from './rule-coverage-text.js'
 import { REPORT_FILE_NAMES } from './report-file-names.js'
 
 const JUNIT_REPORT_FILE = REPORT_FILE_NAMES['junit']!
@@ -50,7 +52,7 @@ export function createJunitReporter(options: FileReporterOptions): Reporter & { 
     printsToStdout: () => false,
     outputFiles: () => (written ? [written] : []),
     async onRunEnd(result: ReportedRunResult, plan: RunPlanView) {
-      written = await writeReportFile(options, JUNIT_REPORT_FILE, renderJunit(result, indexRules(plan.rules)))
+      written = await writeReportFile(options, JUNIT_REPORT_FILE, renderJunit(result, indexRules(plan.rules), { ruleCoverage: !plan.generated }))
     },
   }
 }
@@ -69,7 +71,7 @@ interface TestCase {
 }
 
 /** The whole document; pure, so tests can read it without touching the disk. */
-export function renderJunit(result: ReportedRunResult, rules: RuleIndex): string {
+export function renderJunit(result: ReportedRunResult, rules: RuleIndex, options: { ruleCoverage?: boolean } = {}): string {
   const byFile = new Map<string, ReportedScenarioResult[]>()
   for (const scenario of result.scenarios) {
     const inFile = byFile.get(scenario.file)
@@ -100,7 +102,8 @@ export function renderJunit(result: ReportedRunResult, rules: RuleIndex): string
     suites.push(`  <testsuite${xmlAttributes([['name', 'known failures'], ...countAttributes(counts), ['timestamp', result.startedAt]])}>\n${cases.join('')}  </testsuite>\n`)
   }
   const rootAttributes = xmlAttributes([['name', 'fitconform'], ...countAttributes({ ...total, timeMs: result.durationMs }), ['timestamp', result.startedAt]])
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${rootAttributes}>\n${suites.join('')}</testsuites>\n`
+  const coverage = options.ruleCoverage !== false && result.rules.length > 0 ? `<!-- ${formatRuleCoverage(result.rules).replaceAll('--', '- -')} -->\n` : ''
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${coverage}<testsuites${rootAttributes}>\n${suites.join('')}</testsuites>\n`
 }
 
 function renderTestCase(scenario: ReportedScenarioResult, rules: RuleIndex, brokenRules: readonly string[]): TestCase {

@@ -8,6 +8,7 @@ import type { Reporter, RunPlanView } from '../model/reporter.js'
 import { describeKnownFailure, describeStaleRuleEntry } from './known-failure-text.js'
 import { staleRuleEntries } from '../model/reported-result.js'
 import { NOT_TESTED_HEADING, notTestedLines } from './not-tested-text.js'
+import { formatRuleCoverage } from './rule-coverage-text.js'
 import { describeOutcome, formatClosingLine, hasSkippedCells, groupBySection, outcomeOf, plural, type Outcome } from './run-summary.js'
 import { truncateText } from '../shared/format-value.js'
 import { formatDuration } from './values.js'
@@ -30,7 +31,7 @@ export function createMarkdownReporter(options: MarkdownReporterOptions): Report
     printsToStdout: () => false,
     outputFiles: () => (written ? [written] : []),
     async onRunEnd(result: ReportedRunResult, plan: RunPlanView) {
-      const text = renderMarkdown(result, indexRules(plan.rules))
+      const text = renderMarkdown(result, indexRules(plan.rules), { ruleCoverage: !plan.generated })
       written = await writeReportFile(options, MARKDOWN_REPORT_FILE, text)
       if (options.stepSummaryFile) await appendFile(options.stepSummaryFile, `${text}\n`, 'utf8')
     },
@@ -56,12 +57,13 @@ const EXAMPLE_MAX_LINES = 36
  * collapsed in <details>), a short table per spec section, each failing scenario with its evidence,
  * warnings and skips. Parts that would pass the size budget are left out, saying so.
  */
-export function renderMarkdown(result: ReportedRunResult, rules: RuleIndex): string {
+export function renderMarkdown(result: ReportedRunResult, rules: RuleIndex, options: { ruleCoverage?: boolean } = {}): string {
   const summary = result.summary
   const head = [
     `## fitconform: ${formatClosingLine(summary, result.durationMs, result.failedOnSkip)}`,
     '',
     `Target: ${inlineCode(result.target)}${result.strict ? ' (strict)' : ''} · started ${result.startedAt}`,
+    ...(options.ruleCoverage !== false && result.rules.length > 0 ? ['', escapeMarkdown(formatRuleCoverage(result.rules))] : []),
   ].join('\n')
   const notTested = notTestedBlock(result)
   const parts: string[] = notTested ? [head, notTested] : [head]

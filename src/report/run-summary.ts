@@ -1,20 +1,37 @@
 import type { RuleIndex } from './format-diagnostic.js'
 import type { ReportedRunSummary, ReportedScenarioResult } from '../model/reported-result.js'
-import type { SkipCount } from '../model/result.js'
+import type { SkipCount, StepResult } from '../model/result.js'
 import { countSkips } from '../model/skip-count.js'
 
 /** Shared by every reporter so the same run reads the same everywhere. */
 
 const NO_SECTION = '(no spec section)'
 
+/** What grouping by section reads of a scenario: its rules, and its steps when it ran. */
+export interface Sectioned {
+  readonly rules: readonly string[]
+  readonly steps?: readonly StepResult[]
+  readonly cleanup?: readonly StepResult[]
+}
+
 /**
- * A scenario's section is its first rule's section, up to the first `;` ("§2.2; §4 rule 2" → "§2.2"),
- * so that results group by the part of the spec they mainly test.
+ * A failed scenario counts under the section of the first rule it broke (issue 28: a broken rule of
+ * §2.3 met in a §4 lifecycle is a §2.3 failure); any other scenario under its first rule's section.
+ * Only the section's first part counts ("§2.2; §4 rule 2" → "§2.2").
  */
-function sectionOf(scenario: { readonly rules: readonly string[] }, rules: RuleIndex): string {
-  const first = scenario.rules[0]
-  const section = first === undefined ? undefined : rules.get(first)?.section
+function sectionOf(scenario: Sectioned, rules: RuleIndex): string {
+  const rule = firstBrokenRule(scenario) ?? scenario.rules[0]
+  const section = rule === undefined ? undefined : rules.get(rule)?.section
   return section?.split(';')[0]?.trim() || NO_SECTION
+}
+
+/** The rule of the first failed (not warning) check, in step order, cleanup last. */
+function firstBrokenRule(scenario: Sectioned): string | undefined {
+  for (const step of [...(scenario.steps ?? []), ...(scenario.cleanup ?? [])]) {
+    const broken = step.assertions.find((assertion) => !assertion.ok && assertion.severity === 'failure' && assertion.rules.length > 0)
+    if (broken) return broken.rules[0]
+  }
+  return undefined
 }
 
 export interface SectionGroup<T> {
@@ -23,7 +40,7 @@ export interface SectionGroup<T> {
 }
 
 /** Groups in spec order (§1 < §2.2 < §4 rule 2 < §10), scenarios keep their order inside a group. */
-export function groupBySection<T extends { readonly rules: readonly string[] }>(
+export function groupBySection<T extends Sectioned>(
   scenarios: readonly T[],
   rules: RuleIndex,
 ): SectionGroup<T>[] {

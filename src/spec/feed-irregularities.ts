@@ -12,9 +12,12 @@ export interface FeedIrregularities {
   irregularities: SchemaProblem[]
   /** True for an absent field that an irregularity already accounts for (start_time spelt startTime). */
   excuses(gap: ExpectedGap): boolean
+  /** The irregularity rules looked for: all of them once one item was examined. */
+  checkedRules: readonly string[]
 }
 
-const NONE: FeedIrregularities = { irregularities: [], excuses: () => false }
+const NONE: FeedIrregularities = { irregularities: [], excuses: () => false, checkedRules: [] }
+const ITEM_IRREGULARITIES = ['IRREG-START-TIME-SPELLING', 'IRREG-ITEM-FIELDS-ABSENT', 'IRREG-ITEM-URI-FORM'] as const
 
 /** The documented irregularities of a representation's body: only the feed has any (§2.2). */
 export function findIrregularities(name: RepresentationName, body: unknown): FeedIrregularities {
@@ -25,9 +28,11 @@ export function findIrregularities(name: RepresentationName, body: unknown): Fee
 function findFeedIrregularities(feed: unknown): FeedIrregularities {
   const irregularities: SchemaProblem[] = []
   const respelt = new Set<string>()
+  let examined = false
   const items = isRecord(feed) && Array.isArray(feed.items) ? feed.items : []
   items.forEach((item: unknown, index) => {
     if (!isRecord(item)) return
+    examined = true
     const pointer = `/items/${index}`
     if (Object.hasOwn(item, 'startTime') && !Object.hasOwn(item, 'start_time')) {
       respelt.add(pointer)
@@ -59,6 +64,7 @@ function findFeedIrregularities(feed: unknown): FeedIrregularities {
   return {
     irregularities,
     excuses: (gap) => gap.field === 'start_time' && respelt.has(gap.pointer),
+    checkedRules: examined ? ITEM_IRREGULARITIES : [],
   }
 }
 

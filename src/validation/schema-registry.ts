@@ -28,6 +28,13 @@ interface Registry {
 
 let registry: Registry | undefined
 
+/** The `x-rule` ids evaluated by the validation in progress; validation is synchronous, so one set suffices. */
+let checkedRules: Set<string> | undefined
+
+function noteCheckedRule(rule: string): void {
+  checkedRules?.add(rule)
+}
+
 function getRegistry(): Registry {
   registry ??= loadRegistry(join(packageRoot(), 'schemas'))
   return registry
@@ -36,7 +43,7 @@ function getRegistry(): Registry {
 function createAjv(): Ajv2020 {
   // Loaded on first use, not at start-up: a run whose scenarios check no schema does not pay ~0.1 s for them (issue 15).
   const require = createRequire(import.meta.url)
-  const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')
+  const { Ajv2020, _ } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')
   const addFormats = require('ajv-formats') as typeof import('ajv-formats').default
   // validateSchema off: checking a schema against the 2020-12 meta-schema first compiles the
   // meta-schema, ~0.1 s of every run that checks a body. The files of schemas/api/ are checked against
@@ -48,7 +55,17 @@ function createAjv(): Ajv2020 {
   ajv.addFormat('absolute-http-url', { type: 'string', validate: isAbsoluteHttpUrl })
   ajv.addVocabulary([
     // The rule id (suites/rules.yaml) a violation inside this subschema breaks; the nearest wins.
-    { keyword: 'x-rule', schemaType: 'string' },
+    // Evaluating the subschema also notes the id as checked: a rule judged by a schema keyword is
+    // covered when its keyword ran (issue 28). Inline code, one call with the id per evaluation: a
+    // `validate` function would get a fresh data-context object per item of a page.
+    {
+      keyword: 'x-rule',
+      schemaType: 'string',
+      code(cxt) {
+        const note = cxt.gen.scopeValue('func', { ref: noteCheckedRule })
+        cxt.gen.code(_`${note}(${cxt.schemaCode})`)
+      },
+    },
     // Fields a complete representation carries; an absent one is a warning, not an error.
     { keyword: 'x-expected', schemaType: 'array' },
   ])
@@ -114,17 +131,34 @@ export function validateAgainstSchemaFile(idOrPath: string, data: unknown): Sche
  * @example validateRepresentation('User', { userID: '7', profile: '/profile' })
  */
 export function validateRepresentation(name: RepresentationName, body: unknown): SchemaProblem[] {
-  const { errors, gaps } = check(schemaIdOf(name), body)
-  const { irregularities, excuses } = findIrregularities(name, body)
-  return [...errors, ...gaps.filter((gap) => !excuses(gap)).map(gapProblem), ...irregularities]
+  return checkRepresentation(name, body).problems
 }
 
-function check(idOrPath: string, data: unknown): { errors: SchemaProblem[]; gaps: ExpectedGap[] } {
+/** What checking a body found, and the rule ids it judged: every `x-rule` evaluated, and the irregularities looked for. */
+export interface RepresentationCheck {
+  readonly problems: SchemaProblem[]
+  readonly checkedRules: readonly string[]
+}
+
+/** validateRepresentation, and which rules the check judged (a rule with no problem among them passed). */
+export function checkRepresentation(name: RepresentationName, body: unknown): RepresentationCheck {
+  const { errors, gaps, rules } = check(schemaIdOf(name), body)
+  const { irregularities, excuses, checkedRules: irregular } = findIrregularities(name, body)
+  return { problems: [...errors, ...gaps.filter((gap) => !excuses(gap)).map(gapProblem), ...irregularities], checkedRules: [...rules, ...irregular] }
+}
+
+function check(idOrPath: string, data: unknown): { errors: SchemaProblem[]; gaps: ExpectedGap[]; rules: string[] } {
   const id = resolveSchemaId(idOrPath)
   const { ajv, store } = getRegistry()
   const validate = id === undefined ? undefined : ajv.getSchema(id)
   if (id === undefined || !validate) throw new Error(`no schema ${idOrPath} in ${SCHEMAS_BASE}`)
-  validate(data)
+  const rules = new Set<string>()
+  checkedRules = rules
+  try {
+    validate(data)
+  } finally {
+    checkedRules = undefined
+  }
   const rootRule = String(store.get(id)?.node['x-rule'] ?? '')
   const errors = (validate.errors ?? [])
     .filter((error) => error.keyword !== 'if') // the errors of its then/else branch say why
@@ -135,7 +169,7 @@ function check(idOrPath: string, data: unknown): { errors: SchemaProblem[]; gaps
       pointer: error.instancePath,
       message: describeAjvError(error),
     }))
-  return { errors, gaps: expectedGaps(store, id, data) }
+  return { errors, gaps: expectedGaps(store, id, data), rules: [...rules] }
 }
 
 function gapProblem(gap: ExpectedGap): SchemaProblem {

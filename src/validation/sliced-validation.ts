@@ -9,13 +9,15 @@ import type { RepresentationName } from '../spec/representations.js'
 import { escapePointerSegment } from '../shared/json-pointer.js'
 import { RepeatTally, type RepeatedProblem } from './repeated-problems.js'
 import type { SchemaProblem } from './schema-problem.js'
-import { sliceableMember, validateRepresentation } from './schema-registry.js'
+import { checkRepresentation, sliceableMember } from './schema-registry.js'
 
 /** Items judged between two turns of the event loop: ~10 ms of work for a feed item with several problems. */
 export const SLICE_ITEMS = 1000
 
 export interface TalliedProblems {
   readonly repeated: RepeatedProblem[]
+  /** Every rule the judging evaluated (checkRepresentation's checkedRules, over all slices). */
+  readonly checkedRules: readonly string[]
   /** Set when the judging stopped before the end (the run was interrupted): the first `judged` items of the array at `pointer` were judged. */
   readonly stopped?: { readonly pointer: string; readonly judged: number; readonly of: number }
 }
@@ -30,20 +32,24 @@ export async function tallyRepresentation(name: RepresentationName, body: unknow
   const member = sliceableMember(name, body, 2 * sliceItems + 1)
   const tally = new RepeatTally()
   if (member === undefined) {
-    for (const problem of validateRepresentation(name, body)) tally.add(problem)
-    return { repeated: tally.collapsed(body) }
+    const { problems, checkedRules } = checkRepresentation(name, body)
+    for (const problem of problems) tally.add(problem)
+    return { repeated: tally.collapsed(body), checkedRules }
   }
+  const checked = new Set<string>()
   const whole = body as Record<string, unknown>
   const items = whole[member] as readonly unknown[]
   const prefix = `/${escapePointerSegment(member)}/`
   for (let start = 0; start < items.length; start += sliceItems) {
     if (start > 0) {
       await nextTurn()
-      if (options.signal?.aborted) return { repeated: tally.collapsed(body), stopped: { pointer: prefix.slice(0, -1), judged: start, of: items.length } }
+      if (options.signal?.aborted) return { repeated: tally.collapsed(body), checkedRules: [...checked], stopped: { pointer: prefix.slice(0, -1), judged: start, of: items.length } }
     }
     // Same keys in the same order, so that every problem is found as in the whole body.
     const slice = { ...whole, [member]: items.slice(start, start + sliceItems) }
-    for (const problem of validateRepresentation(name, slice)) {
+    const { problems, checkedRules } = checkRepresentation(name, slice)
+    for (const rule of checkedRules) checked.add(rule)
+    for (const problem of problems) {
       const itemEnd = itemEndOf(problem.pointer, prefix)
       if (itemEnd === undefined) {
         if (start === 0) tally.add(problem) // outside the array: the same in every slice, counted once
@@ -52,7 +58,7 @@ export async function tallyRepresentation(name: RepresentationName, body: unknow
       }
     }
   }
-  return { repeated: tally.collapsed(body) }
+  return { repeated: tally.collapsed(body), checkedRules: [...checked] }
 }
 
 /** Where the item's part of a pointer inside the array ends (`/items/3/uri` → 8), or undefined outside the array. */

@@ -89,6 +89,8 @@ describe('bad input to the tool: exit 2 and one clear message, before any reques
     for (const flag of ['--base-url', '--token', '--other-token', '--revoked-token', '--revoked-delete-token', '--limited-token', '--config', '--reporter', '--output-dir', '--grep', '--tag', '--shard', '--concurrency', '--timeout', '--bail', '--strict', '--read-only']) {
       expect(outcome.stdout).toContain(flag)
     }
+    // Issue 28 problem 10: every exit code, 130 included.
+    expect(outcome.stdout).toMatch(/Exit codes: 0 .*, 1 .*, 2 .*, 3 .*, 130 interrupted/s)
   })
 })
 

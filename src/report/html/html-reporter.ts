@@ -30,7 +30,7 @@ export function createHtmlReporter(options: HtmlReporterOptions): Reporter & { r
     outputFiles: () => (written ? [written] : []),
     async onRunEnd(result: ReportedRunResult, plan: RunPlanView) {
       const template = await readFile(options.templateFile ?? findTemplate(), 'utf8')
-      written = await writeReportFile(options, HTML_REPORT_FILE, renderHtml(template, result, indexRules(plan.rules)))
+      written = await writeReportFile(options, HTML_REPORT_FILE, renderHtml(template, result, indexRules(plan.rules), { ruleCoverage: !plan.generated }))
     },
   }
 }
@@ -40,7 +40,7 @@ export function createHtmlReporter(options: HtmlReporterOptions): Reporter & { r
  * hash into the Content-Security-Policy (so no other script could run), then the title and the data.
  * The data is JSON with every `<` written `\u003c`, so nothing inside it can close its <script>.
  */
-export function renderHtml(template: string, result: ReportedRunResult, rules: RuleIndex): string {
+export function renderHtml(template: string, result: ReportedRunResult, rules: RuleIndex, options: { ruleCoverage?: boolean } = {}): string {
   const withScript = template.replace('/*__FITCONFORM_FILTER__*/', () => filterScriptSource())
   const script = PAGE_SCRIPT.exec(withScript)?.[1]
   if (script === undefined) throw new Error('the HTML template has no <script id="page-script">')
@@ -48,7 +48,7 @@ export function renderHtml(template: string, result: ReportedRunResult, rules: R
   const withHash = withScript.replace('__FITCONFORM_SCRIPT_HASH__', () => hash)
   const values: Readonly<Record<string, string>> = {
     TITLE: escapeHtml(`fitconform: ${result.target}`),
-    DATA: embedJson(buildPageData(result, rules)),
+    DATA: embedJson(buildPageData(result, rules, options)),
   }
   // One pass, so text coming from the run is never searched for placeholders again.
   return withHash.replace(/__FITCONFORM_(TITLE|DATA)__/g, (_match, key: string) => values[key] ?? '')

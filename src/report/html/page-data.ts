@@ -8,6 +8,7 @@ import { countOutcomes, describeOutcome, formatClosingLine, formatCounts, groupB
 import type { FilterableScenario } from './filter.js'
 import { buildPermissionGrid, type PermissionGrid } from './permission-grid.js'
 import { notTestedLines } from '../not-tested-text.js'
+import { formatRuleCoverage } from '../rule-coverage-text.js'
 
 /*
  * What the HTML page renders, prepared here so the page only lays text out: every string is set with
@@ -22,6 +23,8 @@ export interface PageData {
   readonly summary: Required<ReportedRunSummary>
   readonly sections: readonly PageSection[]
   readonly coverage: readonly PageRuleCoverage[]
+  /** The rule coverage line every output shows; empty for fuzz, whose report holds no plan of rules. */
+  readonly coverageLine: string
   /** Each broken rule once, first on the page, with one example to jump to. */
   readonly failuresByRule: readonly PageBrokenRule[]
   readonly problems: readonly string[]
@@ -86,7 +89,7 @@ export interface PageRuleCoverage extends PageRule {
   readonly scenarios: readonly { readonly id: string; readonly outcome: Outcome; readonly ruleStatus: RuleStatus }[]
 }
 
-export function buildPageData(result: ReportedRunResult, rules: RuleIndex): PageData {
+export function buildPageData(result: ReportedRunResult, rules: RuleIndex, options: { ruleCoverage?: boolean } = {}): PageData {
   const summary = result.summary
   return {
     target: result.target,
@@ -101,6 +104,7 @@ export function buildPageData(result: ReportedRunResult, rules: RuleIndex): Page
       scenarios: scenarios.map((scenario) => pageScenario(scenario, rules)),
     })),
     coverage: ruleCoverage(result),
+    coverageLine: options.ruleCoverage === false ? '' : formatRuleCoverage(result.rules),
     failuresByRule: brokenRules(result).map((rule) => ({
       id: rule.verdict.id,
       section: rule.verdict.section,

@@ -125,6 +125,26 @@ describe('console reporter', () => {
     expect(out).toContain('warning[E_CHECK_FAILED]: feed item 2 carries startTime instead of start_time')
   })
 
+  it('counts a failure under the section of the rule it broke, not the scenario\'s own section', async () => {
+    // An activity read (§4 endpoint 3) that breaks has_map (§2.2): a §2.2 failure; a passing one stays under §4 endpoint 3.
+    const brokenHasMap = step({ status: 'failed', assertions: [assertion(), assertion({ ok: false, rules: ['FEED-ITEM-HAS-MAP-TEXT'], message: 'has_map must be text' })] })
+    const result = runResult([
+      scenario({ id: 'activity-read-broken', status: 'failed', rules: ['ACTIVITY-READ', 'FEED-ITEM-HAS-MAP-TEXT'], steps: [brokenHasMap] }),
+      scenario({ id: 'activity-read-ok', rules: ['ACTIVITY-READ'] }),
+    ])
+    const screen = testScreen()
+    await play(createConsoleReporter({ screen, mode: 'summary' }), result)
+    const table = screen.stdout().split('By spec section\n')[1]?.split('\n\n')[0]
+    expect(table).toBe('  §2.2           1 failed\n  §4 endpoint 3  1 passed')
+  })
+
+  it('states the rule coverage line before the closing line', async () => {
+    const screen = testScreen()
+    await play(createConsoleReporter({ screen, mode: 'summary' }), runResult([scenario({ id: 'user-read', rules: ['USER-READ'], steps: [step({ assertions: [assertion({ rules: ['USER-READ'] })] })] })]))
+    const lines = screen.stdout().trimEnd().split('\n')
+    expect(lines.at(-3)).toBe('Rule coverage: 1 of 6 rules covered (1 passed); 5 not covered')
+  })
+
   it('keeps one broken rule within 40 lines, however many scenarios and checks broke it', async () => {
     const items = Array.from({ length: 200 }, (_, index) => ({ uri: `/fitnessActivities/${index}`, has_map: true }))
     const broken = Array.from({ length: 30 }, (_, index) =>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { REPRESENTATION_NAMES, type RepresentationName } from '../../../src/spec/representations.js'
-import { type SchemaProblem, validateRepresentation } from '../../../src/validation/schema-registry.js'
+import { checkRepresentation, type SchemaProblem, validateRepresentation } from '../../../src/validation/schema-registry.js'
+import { checkSchema } from '../../../src/execute/schema-check.js'
 import { completeBodies, feedItem, pathPoint } from './bodies.js'
 
 const { User: user, FitnessActivityFeed: feed, FitnessActivity: activity, Profile: profile } = completeBodies
@@ -149,5 +150,30 @@ describe('validateRepresentation: documented irregularities of feed items (§2.2
   it('reports nothing irregular about a FitnessActivity that lacks source', () => {
     const problems = validateRepresentation('FitnessActivity', without(activity, 'source'))
     expect(problems.map((p) => p.severity)).toEqual(['warning'])
+  })
+})
+
+describe('checkRepresentation: the rules a check judged (issue 28)', () => {
+  it('names every x-rule evaluated on the body, and the irregularities once an item was examined', () => {
+    const { problems, checkedRules } = checkRepresentation('FitnessActivityFeed', feed)
+    expect(problems).toEqual([])
+    expect([...checkedRules].sort()).toEqual(
+      ['FEED-FIELDS', 'FEED-ITEM-FIELDS', 'FEED-ITEM-HAS-MAP-TEXT', 'FEED-ITEM-START-TIME-FORMAT', 'FEED-ITEM-URI-RELATIVE', 'IRREG-ITEM-FIELDS-ABSENT', 'IRREG-ITEM-URI-FORM', 'IRREG-START-TIME-SPELLING'].sort(),
+    )
+  })
+
+  it('names only what it met: an empty page judges no item rule', () => {
+    expect(checkRepresentation('FitnessActivityFeed', { size: 0, items: [] }).checkedRules).toEqual(['FEED-FIELDS'])
+  })
+
+  it('gives the schema check a passing assertion for every judged rule that found nothing, beside the failures', async () => {
+    const at = { file: 'suites/feed/feed.yaml', line: 1, column: 1 }
+    const body = feedWith({ ...feedItem, has_map: true })
+    const assertions = await checkSchema({ representation: 'FitnessActivityFeed', rules: ['FEED-READ'], at }, body, JSON.stringify(body), { strict: false })
+    expect(assertions.filter((a) => !a.ok).map((a) => a.rules)).toEqual([['FEED-ITEM-HAS-MAP-TEXT']])
+    const held = assertions.filter((a) => a.ok).flatMap((a) => a.rules)
+    expect(held).toContain('FEED-READ')
+    expect(held).toContain('FEED-ITEM-START-TIME-FORMAT')
+    expect(held).not.toContain('FEED-ITEM-HAS-MAP-TEXT')
   })
 })

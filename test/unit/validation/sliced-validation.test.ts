@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { RepresentationName } from '../../../src/spec/representations.js'
 import { collapseRepeats, RepeatTally } from '../../../src/validation/repeated-problems.js'
-import { type SchemaProblem, validateRepresentation } from '../../../src/validation/schema-registry.js'
+import { checkRepresentation, type SchemaProblem, validateRepresentation } from '../../../src/validation/schema-registry.js'
 import { tallyRepresentation } from '../../../src/validation/sliced-validation.js'
 import { completeBodies, feedItem, pathPoint } from './bodies.js'
 
@@ -30,7 +30,10 @@ describe('tallyRepresentation: a body judged a slice at a time reads as the whol
     { title: 'a representation whose schema is not sliced (allOf at its root)', name: 'FitnessActivity', body: { ...activity, path: items(9, (index) => ({ ...pathPoint, timestamp: index === 3 ? 'x' : index })) } },
   ])('$title', async ({ name, body }) => {
     const sliced = await tallyRepresentation(name, JSON.parse(JSON.stringify(body)) as unknown, { sliceItems: 2 })
-    expect(sliced).toEqual({ repeated: whole(name, JSON.parse(JSON.stringify(body)) as unknown) })
+    expect(sliced.repeated).toEqual(whole(name, JSON.parse(JSON.stringify(body)) as unknown))
+    // The rules judged, for rule coverage (issue 28), are the whole body's too.
+    expect([...sliced.checkedRules].sort()).toEqual([...checkRepresentation(name, body).checkedRules].sort())
+    expect(sliced.stopped).toBeUndefined()
   })
 
   it('tells a problem on one item of a later slice at its place in the whole array', async () => {
