@@ -145,8 +145,9 @@ export function createProgram(): Command {
     .option('--concurrency <n>', 'servers tested at once (default 12)', parsePositiveInt)
     .option('--timeout <ms>', 'per-request timeout (default 5000)', parsePositiveInt)
     .option('--fuzz', 'fuzz the conforming servers and the fuzz-only mutants instead (fixed seed), and report the fuzz score beside the static suite\'s')
-    .option('--seed <n>', 'with --fuzz: the seed (default 1)', parseSeed)
-    .option('--runs <n>', 'with --fuzz: sequences per server (default 60)', parsePositiveInt)
+    .option('--seed <n>', 'with --fuzz: the first seed (default 1)', parseSeed)
+    .option('--seeds <n>', 'with --fuzz: consecutive seeds each conforming server must pass (default 100)', parsePositiveInt)
+    .option('--runs <n>', 'with --fuzz: sequences a seed on each conforming server (default 10; a fuzz-only mutant gets 60 of the first seed)', parsePositiveInt)
     .action(async (paths: string[], flags: SelftestFlags) => {
       const { selftestCommand } = await import('./selftest-command.js')
       process.exitCode = await selftestCommand(paths, flags)
