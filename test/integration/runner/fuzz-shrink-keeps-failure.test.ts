@@ -17,15 +17,19 @@ let frontUrl: string
 let folder: string
 const held: ServerResponse[] = []
 
+/** How long the front holds requests once armed: past the shrinking budget, so the replay and the sweep after it go through. */
+const HOLDING_MS = 5_000
+
 /**
  * Forwards to the mutant server. Once it has answered a read that shows the mutant's fault (notes
  * created with a line break read back without it), every second request after the next create is
- * held unanswered: the shrinking that follows meets timeouts, as a loaded machine makes it.
+ * held unanswered for a while: the shrinking that follows meets timeouts, as a loaded machine makes it.
  */
 function startFlakyFront(target: URL): Promise<void> {
   const withLineBreak = new Set<string>()
   let faultShown = false
   let armedAt: number | undefined
+  let armedUntil = 0
   let count = 0
   front = createServer((req: IncomingMessage, res: ServerResponse) => {
     count++
@@ -34,8 +38,11 @@ function startFlakyFront(target: URL): Promise<void> {
     req.on('end', () => {
       const body = Buffer.concat(chunks)
       const isCreate = req.method === 'POST' && req.url === '/fitnessActivities'
-      if (faultShown && armedAt === undefined && isCreate) armedAt = count
-      if (armedAt !== undefined && (count - armedAt) % 2 === 1) {
+      if (faultShown && armedAt === undefined && isCreate) {
+        armedAt = count
+        armedUntil = Date.now() + HOLDING_MS
+      }
+      if (armedAt !== undefined && Date.now() < armedUntil && (count - armedAt) % 2 === 1) {
         held.push(res)
         return
       }
@@ -86,7 +93,7 @@ describe('fitconform fuzz shrinking under timeouts', () => {
     const { rules } = await loadRules()
     const outcome = await runFuzz({
       target: { baseUrl: new URL(frontUrl), tokens: { token: mutant.tokens.token }, label: 'flaky' },
-      rules, seed: 1, runs: 60, shrinkBudgetMs: 3_000, readOnly: false, outputDir: folder, timeoutMs: 400, insecure: false, configValues: {},
+      rules, seed: 1, runs: 60, shrinkBudgetMs: 3_000, readOnly: false, outputDir: folder, timeoutMs: 1_500, insecure: false, configValues: {},
     })
     if (outcome.kind !== 'ran') throw new Error('the front server did not answer the preflight')
     expect(held.length).toBeGreaterThan(0)
