@@ -143,7 +143,7 @@ export function createProgram(): Command {
     .option('--only <names>', 'only these targets (mutant names, reference, quirky, other-choices, realistic), comma-separated', collect)
     .option('--json <file>', 'write the table as JSON')
     .option('--concurrency <n>', 'servers tested at once (default 12)', parsePositiveInt)
-    .option('--timeout <ms>', 'per-request timeout (default 5000)', parsePositiveInt)
+    .option('--timeout <ms>', 'per-request timeout (default 5000; with --fuzz 10000)', parsePositiveInt)
     .option('--fuzz', 'fuzz the conforming servers and the fuzz-only mutants instead (fixed seed), and report the fuzz score beside the static suite\'s')
     .option('--seed <n>', 'with --fuzz: the first seed (default 1)', parseSeed)
     .option('--seeds <n>', 'with --fuzz: consecutive seeds each conforming server must pass (default 100)', parsePositiveInt)

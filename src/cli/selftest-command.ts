@@ -110,7 +110,8 @@ async function fuzzSelftestCommand(loaded: Awaited<ReturnType<typeof loadSuites>
     seed,
     seeds,
     runs,
-    timeoutMs: flags.timeout ?? 5_000,
+    // As `fitconform fuzz` (10 s): a thousand sequences a mode meet a loaded machine's slow seconds.
+    timeoutMs: flags.timeout ?? 10_000,
     outputDir: 'reports/selftest-fuzz',
     onRow: (row) => screen.err(`  ${row.target}: ${row.verdict}\n`),
   })
