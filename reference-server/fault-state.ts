@@ -5,6 +5,8 @@ import type { Activity } from './model.js'
 export interface ShownOverrides {
   uri?: unknown
   userID?: unknown
+  previous?: unknown
+  comments?: unknown
 }
 
 const overrides = new WeakMap<Activity, ShownOverrides>()

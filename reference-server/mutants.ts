@@ -210,6 +210,8 @@ export const mutantCatalogue = [
   { name: 'deleted-accepts-live-update', rule: 'DELETE-REMOVES', description: 'A live update of an activity its owner deleted is answered 204 (§4 endpoints 5 and 8).' },
   { name: 'repeated-get-moves-last-modified', rule: 'LAST-MODIFIED-STABLE', description: 'A GET that follows another GET of the same activity moves the Last-Modified later GETs announce to its own time, though nothing changed; HEAD keeps the real one (§4 rule 3, §2.3).' },
   { name: 'refusal-as-activity', rule: 'AUTH-REQUIRED', description: 'A GET of an activity without a token is refused (401) but labelled with the FitnessActivity media type, as if the message were the activity (§5 rule 1, §1 rule 3).' },
+  { name: 'edit-applies-links', rule: 'EDIT-NON-EDITABLE-IGNORED', description: 'An edit that carries previous or comments with another value than the activity shows makes the activity show that link (§4 rule 7, §2.3).' },
+  { name: 'edit-applies-provenance', rule: 'EDIT-NON-EDITABLE-IGNORED', description: 'An edit that carries source or entry_mode with another value than the activity shows stores it, as if the activity had been recorded another way (§4 rule 7, §2.3, §2.2).' },
 ] as const satisfies readonly MutantDefinition[]
 
 export type MutantName = (typeof mutantCatalogue)[number]['name']

@@ -74,11 +74,12 @@ export function activityBody(activity: Activity, server: ServerContext): JsonObj
   if (faults.is('activity-uri-missing')) delete body.uri
   if (activity.notes !== undefined) body.notes = activity.notes
   const comments = `${activityUri(activity.id)}/comments`
-  body.comments = faults.is('comments-link-absolute') ? absoluteUri(comments, server) : comments
+  body.comments = shown?.comments ?? (faults.is('comments-link-absolute') ? absoluteUri(comments, server) : comments)
   body.source = activity.source
   body.entry_mode = activity.entryMode
   body.has_map = faults.is('has-map-boolean') ? activity.path.length > 0 : hasMapText(activity)
-  if (faults.is('previous-names-itself')) body.previous = activityUri(activity.id)
+  if (shown?.previous !== undefined) body.previous = shown.previous
+  else if (faults.is('previous-names-itself')) body.previous = activityUri(activity.id)
   else if (previous) body.previous = activityUri(previous.id)
   // §2.3 lists these, but teams are outside this document (§2.7), so they are always empty.
   for (const dataSet of ['strength_training_activities', 'background_activities', 'sleep', 'nutrition', 'weight', 'general_measurements', 'diabetes']) {

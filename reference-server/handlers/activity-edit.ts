@@ -31,6 +31,16 @@ export function editActivity(call: Call): Reply {
   applyChanges(target, changes)
   if (faults.is('edit-applies-uri') && sent.uri !== undefined) overrideShown(activity, { uri: sent.uri })
   if (faults.is('edit-applies-user-id') && sent.userID !== undefined) overrideShown(activity, { userID: sent.userID })
+  // Only a value other than the one shown: sending back what was read changes nothing on these mutants.
+  const differs = (field: string): boolean => sent[field] !== undefined && sent[field] !== before[field]
+  if (faults.is('edit-applies-links')) {
+    if (differs('previous')) overrideShown(activity, { previous: sent.previous })
+    if (differs('comments')) overrideShown(activity, { comments: sent.comments })
+  }
+  if (faults.is('edit-applies-provenance')) {
+    if (differs('source') && typeof sent.source === 'string') activity.source = sent.source
+    if (differs('entry_mode') && typeof sent.entry_mode === 'string') activity.entryMode = sent.entry_mode as Activity['entryMode']
+  }
   // Only an applied value is a change; a body of ignored fields leaves Last-Modified alone.
   if (Object.keys(changes).length > 0 && !faults.is('last-modified-not-advancing')) store.touch(target)
   const body = faults.is('edit-partial-response') ? { ...changes } : faults.is('edit-response-stale') ? before : activityBody(target, call.server)

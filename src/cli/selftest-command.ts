@@ -17,6 +17,7 @@ export interface SelftestFlags {
   /** Run the fuzz self-test instead (run-fuzz-selftest.ts). */
   fuzz?: boolean
   seed?: number
+  seeds?: number
   runs?: number
 }
 
@@ -99,15 +100,18 @@ export function formatSelftestTable(rows: readonly SelftestRow[], durationMs: nu
 
 /** `fitconform selftest --fuzz`: fixed-seed fuzzing of the conforming servers and the fuzz-only mutants. */
 async function fuzzSelftestCommand(loaded: Awaited<ReturnType<typeof loadSuites>>, flags: SelftestFlags, screen: Screen): Promise<number> {
-  const { runFuzzSelftest } = await import('../selftest/run-fuzz-selftest.js')
+  const { runFuzzSelftest, DEFAULT_FUZZ_SELFTEST_SEEDS, DEFAULT_FUZZ_SELFTEST_RUNS, FUZZ_SELFTEST_MUTANT_RUNS } = await import('../selftest/run-fuzz-selftest.js')
   const seed = flags.seed ?? 1
-  const runs = flags.runs ?? 60
-  screen.err(`fuzz self-test: seed ${seed}, ${runs} sequences against each conforming server and each fuzz-only mutant; the static suite against each mutant too\n`)
+  const seeds = flags.seeds ?? DEFAULT_FUZZ_SELFTEST_SEEDS
+  const runs = flags.runs ?? DEFAULT_FUZZ_SELFTEST_RUNS
+  screen.err(`fuzz self-test: each conforming server for seeds ${seed}–${seed + seeds - 1} (${runs} sequences a seed), each fuzz-only mutant for seed ${seed} (${FUZZ_SELFTEST_MUTANT_RUNS} sequences); the static suite against each mutant too\n`)
   const started = Date.now()
   const rows = await runFuzzSelftest(loaded.scenarios, loaded.rules, {
     seed,
+    seeds,
     runs,
-    timeoutMs: flags.timeout ?? 5_000,
+    // As `fitconform fuzz` (10 s): a thousand sequences a mode meet a loaded machine's slow seconds.
+    timeoutMs: flags.timeout ?? 10_000,
     outputDir: 'reports/selftest-fuzz',
     onRow: (row) => screen.err(`  ${row.target}: ${row.verdict}\n`),
   })

@@ -95,7 +95,10 @@ export async function runFuzz(settings: FuzzSettings): Promise<FuzzOutcome> {
     const result = await runScenario(loaded.scenario, session.context)
     runs++
     wrote ||= loaded.scenario.writes
-    const failed = result.status === 'failed'
+    // While shrinking, a candidate is the same failure only when it fails the same way: one that fails
+    // otherwise (a request timed out under load, a step left unjudged) would swap the reproduction for
+    // another fault, which then does not fail again when replayed.
+    const failed = result.status === 'failed' && (lastFailing === undefined || failureKey(result) === failureKey(lastFailing.result))
     if (failed && foundAt === 0) foundAt = runs
     const stopped = failed && lastFailing === undefined ? stoppedAnswering({ draft, result }, previousRun) : undefined
     previousRun = { draft, result }
@@ -218,13 +221,18 @@ async function writeReproduction(
   return { failure: { rule, file, steps: failing.draft.steps.length, replay, refuzz, reproduced, ...(failing.stoppedAfter ? { stoppedAfter: failing.stoppedAfter } : {}) }, result: reproduced ? result : failing.result, diagnostics }
 }
 
-function firstFailedRule(result: ScenarioResult): string {
+/** What makes two failures the same while shrinking: the first failed check's rule, or the code of the first step left unjudged. */
+function failureKey(result: ScenarioResult): string {
   for (const step of result.steps) {
     const failed = step.assertions.find((assertion) => !assertion.ok && assertion.severity === 'failure')
     if (failed) return failed.rules[0] ?? 'FUZZ-FAILURE'
-    if (step.status === 'error') return 'FUZZ-ERROR'
+    if (step.status === 'error') return `FUZZ-ERROR ${step.error?.code ?? ''}`
   }
   return 'FUZZ-FAILURE'
+}
+
+function firstFailedRule(result: ScenarioResult): string {
+  return failureKey(result).split(' ')[0]!
 }
 
 /** A passing fuzz run as one passed "scenario", so every reporter has something to count. */

@@ -1,7 +1,7 @@
 import type { Rule, Scenario } from '../model/scenario.js'
-import { runFuzz } from '../fuzz/run-fuzz.js'
+import { runFuzz, type FuzzOutcome } from '../fuzz/run-fuzz.js'
 import { runConformance } from '../execute/run-conformance.js'
-import { fuzzMutants, startReferenceServer, type MutantDefinition, type ServerMode } from '../../reference-server/index.js'
+import { fuzzMutants, serverModes, startReferenceServer, type MutantDefinition, type ServerMode } from '../../reference-server/index.js'
 
 export interface FuzzSelftestRow {
   readonly target: string
@@ -20,11 +20,19 @@ export interface FuzzSelftestRow {
 
 export interface FuzzSelftestOptions {
   readonly seed: number
+  /** A conforming server is fuzzed for the consecutive seeds seed … seed + seeds − 1, `runs` sequences each, and must pass them all. */
+  readonly seeds: number
   readonly runs: number
   readonly timeoutMs: number
   readonly outputDir: string
   readonly onRow?: (row: FuzzSelftestRow) => void
 }
+
+/** Consecutive seeds a conforming server is fuzzed for, and sequences a seed: see docs/fuzzing.md for the measurement behind them. */
+export const DEFAULT_FUZZ_SELFTEST_SEEDS = 100
+export const DEFAULT_FUZZ_SELFTEST_RUNS = 10
+/** A fuzz-only mutant is fuzzed with the first seed only, for this many sequences: what finds each under its own rule. */
+export const FUZZ_SELFTEST_MUTANT_RUNS = 60
 
 interface FuzzTargetSpec {
   readonly name: string
@@ -32,16 +40,12 @@ interface FuzzTargetSpec {
   readonly mutant?: MutantDefinition
 }
 
-const CONFORMING: readonly FuzzTargetSpec[] = [
-  { name: 'reference', mode: 'reference' },
-  { name: 'quirky', mode: 'quirky' },
-  { name: 'other-choices', mode: 'other-choices' },
-]
+const CONFORMING: readonly FuzzTargetSpec[] = serverModes.map((mode) => ({ name: mode, mode }))
 
 /**
- * Fuzzes the conforming servers (no failure allowed) and each fuzz-only mutant (a failure must be
- * found), each on its own reference server, all at once; and runs the static suite against each
- * fuzz-only mutant, to show what the fuzzer adds.
+ * Fuzzes every conforming mode (no failure allowed over `seeds` consecutive seeds) and each fuzz-only
+ * mutant (a failure must be found with the first seed), each on its own reference server, all at once;
+ * and runs the static suite against each fuzz-only mutant, to show what the fuzzer adds.
  */
 export async function runFuzzSelftest(scenarios: readonly Scenario[], rules: readonly Rule[], options: FuzzSelftestOptions): Promise<FuzzSelftestRow[]> {
   const targets = [...CONFORMING, ...fuzzMutants.map((mutant) => ({ name: mutant.name, mode: 'reference' as const, mutant }))]
@@ -60,31 +64,46 @@ async function fuzzTarget(target: FuzzTargetSpec, scenarios: readonly Scenario[]
   const staticServer = target.mutant ? await startReferenceServer({ mode: target.mode, mutant: target.mutant.name, onInternalError: () => undefined }) : undefined
   try {
     const staticRun = staticServer ? staticSuiteFails(staticServer.url, staticServer.tokens, scenarios, rules, options.timeoutMs) : Promise.resolve(undefined)
-    const outcome = await runFuzz({
-      target: { baseUrl: new URL(server.url), tokens: { token: server.tokens.token }, label: target.name },
-      rules,
-      seed: options.seed,
-      runs: options.runs,
-      // Enough to shrink each fuzz-only mutant's failure to a few steps; keeps the CI command within 2 minutes.
-      shrinkBudgetMs: 15_000,
-      readOnly: false,
-      outputDir: `${options.outputDir}/${target.name}`,
-      timeoutMs: options.timeoutMs,
-      insecure: false,
-      configValues: {},
-    })
-    const staticKilled = await staticRun
+    const fuzz = (seed: number) =>
+      runFuzz({
+        target: { baseUrl: new URL(server.url), tokens: { token: server.tokens.token }, label: target.name },
+        rules,
+        seed,
+        runs: target.mutant ? FUZZ_SELFTEST_MUTANT_RUNS : options.runs,
+        // Enough to shrink each fuzz-only mutant's failure to a few steps; keeps the CI command within 2 minutes.
+        shrinkBudgetMs: 15_000,
+        readOnly: false,
+        outputDir: `${options.outputDir}/${target.name}`,
+        timeoutMs: options.timeoutMs,
+        insecure: false,
+        configValues: {},
+      })
     const base = { target: target.name, durationMs: 0, ...(target.mutant ? { rule: target.mutant.rule, description: target.mutant.description } : {}) }
-    if (outcome.kind === 'unreachable') return { ...base, expectation: target.mutant ? 'found' : 'pass', runs: 0, ok: false, verdict: 'UNREACHABLE', durationMs: Date.now() - started }
-    const failure = outcome.failure
+    // One server across the seeds, as an account meets one run after another; the first failure ends it.
+    // A fuzz-only mutant gets the first seed only.
+    let runs = 0
+    let ended: { seed: number; outcome: FuzzOutcome } | undefined
+    const lastSeed = target.mutant ? options.seed : options.seed + options.seeds - 1
+    for (let seed = options.seed; seed <= lastSeed && !ended; seed++) {
+      const outcome = await fuzz(seed)
+      if (outcome.kind === 'ran') runs += outcome.runs
+      if (outcome.kind === 'unreachable' || outcome.failure) ended = { seed, outcome }
+    }
+    const staticKilled = await staticRun
     const durationMs = Date.now() - started
-    if (!target.mutant) return { ...base, expectation: 'pass', runs: outcome.runs, ok: !failure, verdict: failure ? `FAILED ${failure.rule} (${failure.file})` : `survived ${outcome.runs} sequences`, durationMs, ...(failure ? { fuzzFailedRule: failure.rule } : {}) }
+    const seeds = lastSeed === options.seed ? `seed ${options.seed}` : `seeds ${options.seed}–${lastSeed}`
+    const expectation = target.mutant ? 'found' : 'pass'
+    if (ended?.outcome.kind === 'unreachable') return { ...base, expectation, runs, ok: false, verdict: `UNREACHABLE at seed ${ended.seed}`, durationMs }
+    const failure = ended?.outcome.kind === 'ran' ? ended.outcome.failure : undefined
+    if (!target.mutant) {
+      return { ...base, expectation, runs, ok: !failure, verdict: failure ? `FAILED ${failure.rule} at seed ${ended!.seed} (${failure.file})` : `survived ${runs} sequences (${seeds})`, durationMs, ...(failure ? { fuzzFailedRule: failure.rule } : {}) }
+    }
     return {
       ...base,
-      expectation: 'found',
-      runs: outcome.runs,
+      expectation,
+      runs,
       ok: failure !== undefined,
-      verdict: failure ? `found: ${failure.rule}, shrunk to ${failure.steps} step(s)${failure.reproduced ? '' : ' (did not replay)'}` : `NOT FOUND in ${outcome.runs} sequences`,
+      verdict: failure ? `found: ${failure.rule}, shrunk to ${failure.steps} step(s)${failure.reproduced ? '' : ' (did not replay)'}` : `NOT FOUND in ${runs} sequences (${seeds})`,
       ...(failure ? { fuzzFailedRule: failure.rule } : {}),
       ...(staticKilled !== undefined ? { staticKilled } : {}),
       durationMs,

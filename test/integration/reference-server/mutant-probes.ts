@@ -480,6 +480,19 @@ export const probes: Record<MutantName, Probe> = {
     await s.send(path)
     return header(await s.send(path), 'last-modified') !== before
   },
+  'edit-applies-links': async (s) => {
+    const path = await ownActivity(s)
+    await s.edit(path, { notes: 'x', previous: path, comments: '/comments/elsewhere' })
+    const read = await s.json(path)
+    return read.previous === path && read.comments === '/comments/elsewhere'
+  },
+  'edit-applies-provenance': async (s) => {
+    const path = await ownActivity(s)
+    const before = await s.json(path)
+    await s.edit(path, { notes: 'x', source: 'Elsewhere', entry_mode: before.entry_mode === 'Web' ? 'API' : 'Web' })
+    const read = await s.json(path)
+    return read.source === 'Elsewhere' && read.entry_mode !== before.entry_mode
+  },
 }
 
 /** `YYYY-MM-DD` of a feed item's displayed start time (§2.2 format, read as the wall time it shows). */
