@@ -210,6 +210,11 @@ export const mutantCatalogue = [
   { name: 'deleted-accepts-live-update', rule: 'DELETE-REMOVES', description: 'A live update of an activity its owner deleted is answered 204 (§4 endpoints 5 and 8).' },
   { name: 'repeated-get-moves-last-modified', rule: 'LAST-MODIFIED-STABLE', description: 'A GET that follows another GET of the same activity moves the Last-Modified later GETs announce to its own time, though nothing changed; HEAD keeps the real one (§4 rule 3, §2.3).' },
   { name: 'refusal-as-activity', rule: 'AUTH-REQUIRED', description: 'A GET of an activity without a token is refused (401) but labelled with the FitnessActivity media type, as if the message were the activity (§5 rule 1, §1 rule 3).' },
+  // In flight together (concurrency-faults.ts): writes real clients send at once. Each makes its route
+  // wait on storage, so only writes sent together meet the fault; one write at a time never does.
+  { name: 'create-id-race', rule: 'CREATE-LOCATION', description: 'A create reads the next id of its user and start day when it arrives and claims it only after a slow storage write, so creates in flight together for one day get one Location, the last stored replacing the others (§4 endpoint 4, rule 5).' },
+  { name: 'edit-overwrites-live-update', rule: 'LIVE-UPDATE-ADDS-POINTS', description: 'An edit reads the whole activity when it arrives and writes that copy back with the new notes after a slow storage write, so points a live update added meanwhile are lost (§4 rules 6–7).' },
+  { name: 'live-updates-lost-update', rule: 'LIVE-UPDATE-ADDS-POINTS', description: 'A live update reads the path when it arrives and stores it plus its own points after a slow storage write, so of two live updates in flight together one loses its points (§4 rule 6).' },
 ] as const satisfies readonly MutantDefinition[]
 
 export type MutantName = (typeof mutantCatalogue)[number]['name']
