@@ -50,7 +50,7 @@ function copyName(branch: ParallelBranch, index: number): string {
  * several times, and taking it back several times could leave the group's copies holding every slot
  * while one of them still waits for a slot to resume.
  */
-function shareOnePark(park: Park): Park {
+export function shareOnePark(park: Park): Park {
   let current: { waiting: number; allDone: () => void; slotBack: Promise<void> } | undefined
   return async (wait) => {
     if (!current) {
