@@ -106,10 +106,6 @@ it.each([
             wait: 100
             request: { method: GET, url: /user }
 `, 9],
-  ['repeat outside a group', `      - name: read
-        repeat: 2
-        request: { method: GET, url: /user }
-`, 7],
 ])('refuses %s by the schema, at its line', async (_, steps, line) => {
   const { file, loaded } = await load(steps)
   expect(loaded.diagnostics).toEqual([expect.objectContaining({ code: 'E_SCENARIO_SCHEMA', at: expect.objectContaining({ file, line }) })])
