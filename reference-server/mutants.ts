@@ -212,6 +212,12 @@ export const mutantCatalogue = [
   { name: 'refusal-as-activity', rule: 'AUTH-REQUIRED', description: 'A GET of an activity without a token is refused (401) but labelled with the FitnessActivity media type, as if the message were the activity (§5 rule 1, §1 rule 3).' },
   { name: 'edit-applies-links', rule: 'EDIT-NON-EDITABLE-IGNORED', description: 'An edit that carries previous or comments with another value than the activity shows makes the activity show that link (§4 rule 7, §2.3).' },
   { name: 'edit-applies-provenance', rule: 'EDIT-NON-EDITABLE-IGNORED', description: 'An edit that carries source or entry_mode with another value than the activity shows stores it, as if the activity had been recorded another way (§4 rule 7, §2.3, §2.2).' },
+
+  // In flight together (concurrency-faults.ts): writes real clients send at once. Each makes its route
+  // wait on storage, so only writes sent together meet the fault; one write at a time never does.
+  { name: 'create-id-race', rule: 'CREATE-LOCATION', description: 'A create reads the next id of its user and start day when it arrives and claims it only after a slow storage write, so creates in flight together for one day get one Location, the last stored replacing the others (§4 endpoint 4, rule 5).' },
+  { name: 'edit-overwrites-live-update', rule: 'LIVE-UPDATE-ADDS-POINTS', description: 'An edit reads the whole activity when it arrives and writes that copy back with the new notes after a slow storage write, so points a live update added meanwhile are lost (§4 rules 6–7).' },
+  { name: 'live-updates-lost-update', rule: 'LIVE-UPDATE-ADDS-POINTS', description: 'A live update reads the path when it arrives and stores it plus its own points after a slow storage write, so of two live updates in flight together one loses its points (§4 rule 6).' },
 ] as const satisfies readonly MutantDefinition[]
 
 export type MutantName = (typeof mutantCatalogue)[number]['name']

@@ -87,6 +87,18 @@ export class Store {
     return this.insert({ ...draft, modifiedAt: this.changeStamp() })
   }
 
+  /** For a mutant only (create-id-race): a sequence number taken now, for createAs to store later. */
+  reserveSeq(): number {
+    return this.nextSeq++
+  }
+
+  /** For a mutant only (create-id-race): stores under a reserved sequence number, replacing whatever holds its id. */
+  createAs(seq: number, draft: Omit<ActivityDraft, 'modifiedAt'>): Activity {
+    const activity: Activity = { ...draft, modifiedAt: this.changeStamp(), id: formatActivityId(this.idStyle, seq), seq }
+    this.activities.set(activity.id, activity)
+    return activity
+  }
+
   /** Records that an activity changed (edit, live update). */
   touch(activity: Activity): void {
     activity.modifiedAt = this.changeStamp()

@@ -5,6 +5,8 @@ import { storedNotes, storedPath } from '../fuzz-mutants.js'
 import { pathClimb, pathDistance, pathDuration } from '../geo.js'
 import { createdNotes, createdPath, createdStart } from '../real-client-faults.js'
 import type { Activity } from '../model.js'
+import type { ActivityDraft } from '../seed.js'
+import { createRacingForTheId } from '../concurrency-faults.js'
 import { activityBody, activityUri } from '../representations.js'
 import { emptyReply, jsonReply, type Reply } from '../reply.js'
 import { readJsonBody } from '../request-body.js'
@@ -12,11 +14,16 @@ import { BodyProblem, parseNewActivity, type NewActivityInput } from '../validat
 
 export const createdActivitySource = 'fitconform reference server'
 
-export function createActivity(call: Call): Reply {
-  const { faults, basePath } = call.server
+export function createActivity(call: Call): Reply | Promise<Reply> {
+  const { faults } = call.server
   // Parsing throws before anything is stored, so a rejected create records nothing.
   const input = faults.is('bad-body-creates-activity') || faults.is('bad-body-refused-but-recorded') ? parseOrRecordAnyway(call) : parseNewActivity(readJsonBody(call, 'NewFitnessActivity'))
-  const activity = record(call, input)
+  if (faults.is('create-id-race')) return createRacingForTheId(call.server.store, draftOf(call, input)).then((activity) => answer(call, activity))
+  return answer(call, record(call, input))
+}
+
+function answer(call: Call, activity: Activity): Reply {
+  const { faults, basePath } = call.server
   const uri = activityUri(activity.id)
   if (faults.is('create-with-body')) return jsonReply(call.server.behaviour, 'FitnessActivity', activityBody(activity, call.server), { Location: uri }, 201)
   if (faults.is('location-missing')) return emptyReply(201)
@@ -24,8 +31,12 @@ export function createActivity(call: Call): Reply {
 }
 
 function record(call: Call, input: NewActivityInput): Activity {
-  const { store, faults } = call.server
-  return store.create({
+  return call.server.store.create(draftOf(call, input))
+}
+
+function draftOf(call: Call, input: NewActivityInput): Omit<ActivityDraft, 'modifiedAt'> {
+  const { faults } = call.server
+  return {
     owner: call.grant.user,
     type: input.type,
     equipment: input.equipment ?? 'None',
@@ -41,7 +52,7 @@ function record(call: Call, input: NewActivityInput): Activity {
     ...(input.notes === undefined || faults.is('create-drops-notes') ? {} : { notes: storedNotes(createdNotes(input.notes, faults), faults)! }),
     source: createdActivitySource,
     entryMode: 'API',
-  })
+  }
 }
 
 /**

@@ -10,9 +10,15 @@ import { readJsonBody } from '../request-body.js'
 import { parseActivityEdit, type ActivityChanges } from '../validation.js'
 import { editCrashes, editedNotes } from '../real-client-faults.js'
 import { findOwnActivity } from './find-activity.js'
+import { STORAGE_MS, writeOverStaleCopy } from '../concurrency-faults.js'
 
 /** Editable: notes (the only one §4 rule 7 names); other-choices also type, equipment, total_climb. */
-export function editActivity(call: Call): Reply {
+export function editActivity(call: Call): Reply | Promise<Reply> {
+  if (call.server.faults.is('edit-overwrites-live-update')) return writeOverStaleCopy(call, findOwnActivity(call), 2 * STORAGE_MS, () => applyEdit(call))
+  return applyEdit(call)
+}
+
+function applyEdit(call: Call): Reply {
   const { store, behaviour, faults } = call.server
   const activity = findOwnActivity(call)
   const json = readJsonBody(call, 'FitnessActivity')

@@ -9,8 +9,16 @@ import { emptyReply, jsonReply, textReply, type Reply } from '../reply.js'
 import { readJsonBody } from '../request-body.js'
 import { parseLiveUpdate } from '../validation.js'
 import { findOwnActivity } from './find-activity.js'
+import { afterStorage, STORAGE_MS, writeOverStaleCopy } from '../concurrency-faults.js'
 
-export function updateLiveActivity(call: Call): Reply {
+export function updateLiveActivity(call: Call): Reply | Promise<Reply> {
+  const { faults } = call.server
+  if (faults.is('live-updates-lost-update')) return writeOverStaleCopy(call, findOwnActivity(call), STORAGE_MS, () => addPoints(call))
+  if (faults.is('edit-overwrites-live-update')) return afterStorage(() => addPoints(call))
+  return addPoints(call)
+}
+
+function addPoints(call: Call): Reply {
   const { faults, behaviour } = call.server
   const activity = findOwnActivity(call)
   const points = parseLiveUpdate(readJsonBody(call, 'LiveFitnessActivityUpdate'))

@@ -9,6 +9,7 @@ import type { ScenarioView } from '../model/reporter.js'
 import type { RunContext } from './run-context.js'
 import { prepareRequest } from './send-request.js'
 import { rulesOf, runStep, type CreatedResource, type ScenarioState, type StepOutcome } from './run-step.js'
+import { runStepGroup } from './run-step-group.js'
 
 export interface ScenarioEvents {
   onStepEnd?(step: StepResult, scenario: ScenarioView): void | Promise<void>
@@ -34,11 +35,28 @@ export async function runScenario(scenario: Scenario, context: RunContext, event
         skipReason = 'interrupted before it finished'
         break
       }
-      if (context.ownership?.stopped && step.request && step.request.method !== 'GET' && step.request.method !== 'HEAD') {
+      if (context.ownership?.stopped && writes(step)) {
         skipReason = `not finished: ${context.ownership.stopped}`
         break
       }
       if (step.cell && endedCell && isSameCell(step.cell, endedCell)) continue
+      if (step.parallel) {
+        const group = await runStepGroup(step, state, context)
+        for (const result of group.results) {
+          steps.push(result)
+          await events.onStepEnd?.(result, viewOf(scenario))
+        }
+        if (group.skipReason) {
+          skipReason = group.skipReason
+          break
+        }
+        const stopper = group.results.find((result) => result.status !== 'passed')
+        if (!stopper) continue
+        const index = scenario.steps.indexOf(step)
+        steps.push(...blockedSteps(scenario.steps.slice(index + 1), index + 1, stopper))
+        if (stopper.status === 'blocked') skipReason = stopper.error?.message ?? 'not judged'
+        break
+      }
       const notSent = step.cell && unsentCellReason(step.cell, context)
       const outcome: StepOutcome = notSent ? { result: unsentStep(step, notSent) } : await runStep(step, state, context)
       const result = step.cell ? { ...outcome.result, cell: step.cell } : outcome.result
@@ -75,6 +93,12 @@ export async function runScenario(scenario: Scenario, context: RunContext, event
     steps,
     cleanup,
   }
+}
+
+/** True when the step, or a step of its parallel group, changes data. */
+function writes(step: Step): boolean {
+  const requests = step.parallel ? step.parallel.map((branch) => branch.step.request) : [step.request]
+  return requests.some((request) => request !== undefined && request.method !== 'GET' && request.method !== 'HEAD')
 }
 
 /** The steps a failed or unjudged step leaves behind, each saying which step and rules stopped it. */

@@ -367,7 +367,8 @@ function addRejectionHint(step: Step, exchange: Exchange, assertions: AssertionR
 
 /** Every rule the step's checks and schema are filed under: what the step judges. */
 export function rulesOf(step: Step): string[] {
-  return [...new Set([...step.expect.checks.flatMap((check) => check.rules), ...(step.expect.schema?.rules ?? [])])]
+  const own = [...step.expect.checks.flatMap((check) => check.rules), ...(step.expect.schema?.rules ?? [])]
+  return [...new Set([...own, ...(step.parallel ?? []).flatMap((branch) => rulesOf(branch.step))])]
 }
 
 /** The rules a step's own checks are filed under (the step's `rule`, or the scenario's). */

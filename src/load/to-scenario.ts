@@ -1,5 +1,5 @@
 import type { Diagnostic, SourceRef } from '../model/diagnostic.js'
-import type { AuthChoice, Check, Expectations, RequestTemplate, Scenario, Step, TokenRole } from '../model/scenario.js'
+import type { AuthChoice, Check, Expectations, ParallelBranch, RequestTemplate, Scenario, Step, TokenRole } from '../model/scenario.js'
 import { NEAR_MISS_TOKENS, TOKEN_ROLES } from '../model/scenario.js'
 import { MATCHERS } from '../matchers/index.js'
 import { mediaTypeRuleOf } from '../spec/rule-ids.js'
@@ -44,10 +44,14 @@ interface RawStep {
   skipIf?: { checks: RawCheck[]; reason: string }
   onRejected?: string
   rule?: string | string[]
+  parallel?: RawParallelStep[]
 }
+interface RawParallelStep extends RawStep { repeat?: number }
 interface RawScenario { id: string; title: string; rules: string[]; tags?: string[]; exclusive?: boolean; steps: RawStep[]; cleanup?: RawStep[] }
 
 const NON_MATCHER_KEYS = new Set(['path', 'rule', 'warn'])
+/** What a `parallel:` group step may not carry besides its steps: each belongs on the steps inside it. */
+const NOT_ON_A_GROUP = ['request', 'wait', 'expect', 'capture', 'creates', 'follow', 'eventually', 'untilServerDateAfter', 'skipIf', 'onRejected'] as const
 
 /** Turns one validated file into scenarios; every problem found becomes a diagnostic with its line. */
 export function toScenarios(source: YamlSource, knownRules: ReadonlySet<string>): { scenarios: Scenario[]; diagnostics: Diagnostic[] } {
@@ -88,6 +92,7 @@ class ScenarioBuilder {
   }
 
   private step(raw: RawStep, path: YamlPath, scenarioRules: readonly string[]): Step {
+    if (raw.parallel) return this.group(raw, raw.parallel, path, scenarioRules)
     const rules = raw.rule === undefined ? scenarioRules : this.rules(raw.rule, [...path, 'rule'])
     const request = raw.request ? this.request(raw.request, [...path, 'request']) : undefined
     const expect = this.expectations(raw.expect ?? {}, [...path, 'expect'], rules)
@@ -123,6 +128,39 @@ class ScenarioBuilder {
       ...(raw.creates !== undefined ? { creates: raw.creates } : {}),
       ...(raw.onRejected !== undefined ? { onRejected: raw.onRejected } : {}),
     }
+  }
+
+  /**
+   * A `parallel:` group: every branch is checked against the variables captured before the group
+   * (none sees a sibling's capture, which may not exist yet when it is sent), `${index}` is defined
+   * in a repeated branch, and no two branches capture into one name.
+   */
+  private group(raw: RawStep, branches: readonly RawParallelStep[], path: YamlPath, scenarioRules: readonly string[]): Step {
+    for (const key of NOT_ON_A_GROUP) {
+      if (raw[key] !== undefined) this.report('E_SCENARIO_SCHEMA', `a step with parallel has only name, parallel and rule, not ${key}`, [...path, key], `put ${key} on the steps inside the group`)
+    }
+    const rules = raw.rule === undefined ? scenarioRules : this.rules(raw.rule, [...path, 'rule'])
+    const before = [...this.variables]
+    const capturedBy = new Map<string, number>()
+    const built = branches.map((branch, index): ParallelBranch => {
+      const at: YamlPath = [...path, 'parallel', index]
+      this.resetVariables(before)
+      if (branch.repeat !== undefined) this.variables.add('index')
+      const step = this.step(branch, at, rules)
+      for (const name of Object.keys(branch.capture ?? {})) {
+        const other = capturedBy.get(name)
+        if (other !== undefined) this.report('E_SCENARIO_SCHEMA', `"${name}" is captured by two steps of one parallel group (${other + 1} and ${index + 1}): its value would depend on which answer came first`, [...at, 'capture', name], 'capture into a name of its own in each step')
+        capturedBy.set(name, index)
+      }
+      return { step, ...(branch.repeat !== undefined ? { repeat: branch.repeat } : {}) }
+    })
+    this.resetVariables([...before, ...capturedBy.keys()])
+    return { name: raw.name, at: this.at(path), expect: { checks: [] }, capture: {}, parallel: built }
+  }
+
+  private resetVariables(names: readonly string[]): void {
+    this.variables.clear()
+    for (const name of names) this.variables.add(name)
   }
 
   /** Only reads are resent until the server's clock moves on: resending a change would repeat it. */

@@ -122,6 +122,17 @@ export interface Step {
    * that does not pass; the next cell still runs. A cell whose credential was not given is skipped.
    */
   readonly cell?: MatrixCell
+  /**
+   * A group of steps sent all at once (`parallel:`); the group step itself sends nothing. Each
+   * branch runs `repeat` times (once without it) and sees only what was captured before the group.
+   */
+  readonly parallel?: readonly ParallelBranch[]
+}
+
+/** One step of a `parallel:` group. With `repeat`, its captures become lists, one value per copy in `index` order. */
+export interface ParallelBranch {
+  readonly step: Step
+  readonly repeat?: number
 }
 
 export interface Scenario {

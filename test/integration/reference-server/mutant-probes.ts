@@ -63,6 +63,7 @@ const march = (first: string, last: string) => `?noEarlierThan=1987-03-${first}&
 const withPath = { path: [{ timestamp: 0, latitude: 45.76, longitude: 4.83, altitude: 170, type: 'start' }, { timestamp: 600, latitude: 45.77, longitude: 4.84, altitude: 171, type: 'end' }] }
 const auth = (token: string) => `Authorization: Bearer ${token}`
 const livePoint = { path: [{ timestamp: 60, latitude: 45.78, longitude: 4.85, altitude: 172, type: 'gps' }] }
+const startPoint = { timestamp: 0, latitude: 45.77, longitude: 4.84, altitude: 170, type: 'start' }
 
 /** Creates three activities around 15 March 1987 and says which of them a start-time scope lists (§4 rule 1). */
 async function scopedIds(server: ProbeServer, query: string): Promise<Set<'before' | 'onBoundary' | 'after'>> {
@@ -472,6 +473,20 @@ export const probes: Record<MutantName, Probe> = {
     const path = await s.created()
     await s.send(path, { method: 'DELETE' })
     return (await s.send(path, { method: 'POST', type: 'LiveFitnessActivityUpdate', body: livePoint })).status === 204
+  },
+  'create-id-race': async (s) => {
+    const together = await Promise.all([1, 2, 3].map((n) => s.created({ notes: `together ${n}` })))
+    return new Set(together).size !== 3
+  },
+  'edit-overwrites-live-update': async (s) => {
+    const path = await s.created({ path: [startPoint] })
+    await Promise.all([s.edit(path, { notes: 'edited' }), s.send(path, { method: 'POST', type: 'LiveFitnessActivityUpdate', body: livePoint })])
+    return ((await s.json(path)).path as unknown[]).length !== 2
+  },
+  'live-updates-lost-update': async (s) => {
+    const path = await s.created({ path: [startPoint] })
+    await Promise.all([1, 2].map(() => s.send(path, { method: 'POST', type: 'LiveFitnessActivityUpdate', body: livePoint })))
+    return ((await s.json(path)).path as unknown[]).length !== 3
   },
   'repeated-get-moves-last-modified': async (s) => {
     const path = await s.created()
