@@ -11,9 +11,8 @@
  * leaves half a line: the file is cut back to the last whole line, the lines that did not make it are
  * counted as lost, and the next flush tries again, so recording resumes once there is room.
  */
-import { closeSync, createReadStream, existsSync, fstatSync, ftruncateSync, openSync, readdirSync, renameSync, writeSync } from 'node:fs'
+import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readdirSync, renameSync, writeSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
-import { createInterface } from 'node:readline'
 import type { ExchangeEntry } from '../src/model/exchange.js'
 import type { Redactor } from './redaction.js'
 import { stableStringify } from './stable-json.js'
@@ -222,29 +221,4 @@ export function recordingFiles(file: string): string[] {
     if (existsSync(candidate)) rotated.push(candidate)
   }
   return [...rotated, join(dirname(file), basename(file))]
-}
-
-/** One line of a recording: an entry, or why the line could not be read (e.g. cut by a crash). */
-export type RecordingLine =
-  | { readonly line: number; readonly entry: ExchangeEntry }
-  | { readonly line: number; readonly problem: string }
-
-/** Streams the entries of a recording file; memory does not grow with its length. */
-export async function* readRecording(file: string): AsyncGenerator<RecordingLine> {
-  const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity })
-  let n = 0
-  for await (const text of lines) {
-    n += 1
-    if (text.trim() === '') continue
-    try {
-      const entry = JSON.parse(text) as ExchangeEntry
-      if (typeof entry !== 'object' || entry === null || typeof entry.request !== 'object' || typeof entry.response !== 'object') {
-        yield { line: n, problem: 'not a recorded exchange (no request or response)' }
-        continue
-      }
-      yield { line: n, entry }
-    } catch (err) {
-      yield { line: n, problem: `not JSON: ${(err as Error).message}` }
-    }
-  }
 }

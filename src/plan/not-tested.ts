@@ -45,8 +45,9 @@ export function notTestedForMissingTokens(plan: RunPlan, availableRoles: Readonl
   })
 }
 
+/** The rules a step's checks judge, those of the steps of its `parallel:` group included. */
 function rulesOf(step: Step): string[] {
-  return [...step.expect.checks.flatMap((check) => check.rules), ...(step.expect.schema?.rules ?? [])]
+  return [...step.expect.checks.flatMap((check) => check.rules), ...(step.expect.schema?.rules ?? []), ...(step.parallel ?? []).flatMap((branch) => rulesOf(branch.step))]
 }
 
 function isTokenRole(choice: string | undefined): choice is TokenRole {

@@ -2,9 +2,12 @@
 export const EXIT = {
   /** Every scenario passed (warnings allowed). */
   ok: 0,
-  /** A scenario failed, a cleanup failed, a reporter broke, or --fail-on-skip saw a skip. */
+  /** A scenario failed, a cleanup failed, a reporter broke (other than the file system refusing its file), or --fail-on-skip saw a skip. */
   failed: 1,
-  /** Usage, config or scenario-file error: nothing was sent. */
+  /**
+   * Usage, config or scenario-file error, or an --output-dir that cannot be a folder: nothing was sent.
+   * Also a report the file system refused at the end (a full disk): the user's to fix, as a bad --output-dir is.
+   */
   usage: 2,
   /** Before the first scenario: the server could not be reached, or GET /user with a main token did not answer 2xx in time (the preflight). */
   unreachable: 3,

@@ -1,7 +1,8 @@
 import { appendFileSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { openExchangeLog, readRecording, recordingFiles } from '../../../proxy/exchange-log.js'
+import { openExchangeLog, recordingFiles } from '../../../proxy/exchange-log.js'
+import { readExchanges } from '../../../proxy/read-exchanges.js'
 import { Redactor } from '../../../proxy/redaction.js'
 import type { ExchangeEntry } from '../../../src/model/exchange.js'
 import { makeTempDir } from '../../helpers/temp-dir.js'
@@ -30,9 +31,9 @@ describe('exchange log', () => {
     const text = readFileSync(file, 'utf8')
     expect(text).not.toContain('very-secret-token')
     expect(text.indexOf('"_findings"')).toBeLessThan(text.indexOf('"_id"'))
-    const lines = []
-    for await (const line of readRecording(file)) lines.push('problem' in line ? 'problem' : line.entry._id)
-    expect(lines).toEqual([1, 2, 'problem'])
+    const lines: (number | string)[] = []
+    for await (const { entry } of readExchanges([file], ({ line }) => lines.push(`cut line ${line}`))) lines.push(entry._id)
+    expect(lines).toEqual([1, 2, 'cut line 3'])
   })
 
   it('writes gathered lines only on flush, and rotates between them without losing or cutting one', async () => {
@@ -45,8 +46,8 @@ describe('exchange log', () => {
     log.close()
     const files = recordingFiles(file)
     expect(files.length).toBeGreaterThan(2)
-    const ids = []
-    for (const part of files) for await (const line of readRecording(part)) ids.push('problem' in line ? 'problem' : line.entry._id)
+    const ids: (number | string)[] = []
+    for await (const { entry } of readExchanges(files, ({ line }) => ids.push(`skipped line ${line}`))) ids.push(entry._id)
     expect(ids).toEqual([1, 2, 3, 4, 5, 6, 7])
   })
 })
