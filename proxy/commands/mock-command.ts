@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs'
 import { loadMockRecording, startMockServer, type MockRecording } from '../mock-server.js'
 import { REDACT_KEY_ENV } from '../proxy-defaults.js'
 import { createSkipWarnings } from '../read-exchanges.js'
 import { EXIT } from '../../src/shared/exit-codes.js'
 import { processIO, type CommandIO } from './io.js'
+import { readTlsFiles } from './tls-files.js'
 import { DEFAULT_HOST, hostWarning, listenErrorMessage, normalizeHost } from './listen-address.js'
 import { recordingParts } from './recording-parts.js'
 import { waitForStop } from './wait-for-stop.js'
@@ -28,17 +28,9 @@ export interface MockCommandOptions {
  * certificate or key, or an address it cannot listen on.
  */
 export async function runMockCommand(files: readonly string[], options: MockCommandOptions, io: CommandIO = processIO): Promise<number> {
-  if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) {
-    io.err('error: --tls-cert and --tls-key go together')
-    return EXIT.usage
-  }
-  let tls: { cert: Buffer; key: Buffer } | undefined
-  try {
-    if (options.tlsCert !== undefined && options.tlsKey !== undefined) tls = { cert: readFileSync(options.tlsCert), key: readFileSync(options.tlsKey) }
-  } catch (err) {
-    io.err(`error: cannot read the TLS certificate or key: ${(err as Error).message}`)
-    return EXIT.usage
-  }
+  const tlsFiles = readTlsFiles(options, io)
+  if (tlsFiles === undefined) return EXIT.usage
+  const { tls } = tlsFiles
   const parts = recordingParts(files, io)
   if (parts === undefined) return EXIT.usage
   const warnings = createSkipWarnings(io.err)

@@ -1,10 +1,10 @@
 import { withoutUserinfo } from '../../src/shared/secrets.js'
-import { readFileSync } from 'node:fs'
 import { REDACT_KEY_ENV } from '../proxy-defaults.js'
 import { startProxy } from '../proxy-server.js'
 import { Redactor } from '../redaction.js'
 import { EXIT } from '../../src/shared/exit-codes.js'
 import { processIO, type CommandIO } from './io.js'
+import { readTlsFiles } from './tls-files.js'
 import { DEFAULT_HOST, hostWarning, listenErrorMessage, normalizeHost } from './listen-address.js'
 import { waitForStop } from './wait-for-stop.js'
 
@@ -48,17 +48,9 @@ export const NO_REDACT_KEY_NOTE =
 export const REDACT_KEY_NOTE = `note: tokens are recorded as hashes keyed with ${REDACT_KEY_ENV}: run \`fitconform mock\` with the same ${REDACT_KEY_ENV} to replay each user's answers to that user's token only.`
 
 export async function runProxyCommand(options: ProxyCommandOptions, io: CommandIO = processIO): Promise<number> {
-  if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) {
-    io.err('error: --tls-cert and --tls-key go together')
-    return EXIT.usage
-  }
-  let tls: { cert: Buffer; key: Buffer } | undefined
-  try {
-    if (options.tlsCert !== undefined && options.tlsKey !== undefined) tls = { cert: readFileSync(options.tlsCert), key: readFileSync(options.tlsKey) }
-  } catch (err) {
-    io.err(`error: cannot read the TLS certificate or key: ${(err as Error).message}`)
-    return EXIT.usage
-  }
+  const tlsFiles = readTlsFiles(options, io)
+  if (tlsFiles === undefined) return EXIT.usage
+  const { tls } = tlsFiles
   let redactor: Redactor
   try {
     redactor = new Redactor({ key: process.env[REDACT_KEY_ENV] || undefined, bodyPaths: options.redact, headers: options.redactHeader, personal: options.redactPersonal })

@@ -11,6 +11,8 @@
 // takes the full composer, which also words every error: the data is the same either way, only sooner.
 // test/unit/load/fast-yaml.test.ts holds every built-in suite file, and generated documents, to that.
 
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, DASH, DOUBLE_QUOTE, HASH, NEWLINE, OPEN_BRACE, OPEN_BRACKET, SINGLE_QUOTE, SPACE } from './char-codes.js'
+
 /** Where a collection's values start: by key for a map, by index for a sequence. */
 type ValueOffsets = Map<string, number> | number[]
 
@@ -45,20 +47,6 @@ export function parseFastYaml(text: string): FastYaml | undefined {
     throw error
   }
 }
-
-const SPACE = 0x20
-const NEWLINE = 0x0a
-const HASH = 0x23
-const COLON = 0x3a
-const DASH = 0x2d
-const COMMA = 0x2c
-const OPEN_BRACKET = 0x5b
-const CLOSE_BRACKET = 0x5d
-const OPEN_BRACE = 0x7b
-const CLOSE_BRACE = 0x7d
-const DOUBLE_QUOTE = 0x22
-const SINGLE_QUOTE = 0x27
-const BACKSLASH = 0x5c
 
 /** A plain scalar may not start with one of these: `-?:,[]{}#&*!|>'"%@` and the backquote. */
 const INDICATORS = new Set([...'-?:,[]{}#&*!|>\'"%@`'].map((char) => char.charCodeAt(0)))

@@ -12,31 +12,14 @@
 // off (a sequence at its key's own indentation counts as the key's level), it is off by one a level
 // at most, and the limit leaves every reader room for that.
 
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, CR, DASH, DOUBLE_QUOTE, GREATER, HASH, NEWLINE, OPEN_BRACE, OPEN_BRACKET, PIPE, QUESTION, SINGLE_QUOTE, SPACE, TAB } from './char-codes.js'
+
 /**
  * No scenario comes near this (the built-in ones nest at most a dozen levels, a request body a few
  * more), and every reader handles well past it: the `yaml` composer's stack ran out at about 900 levels
  * of block sequences, the loader's at about 2,700 of flow collections. (serde_json stops at 128.)
  */
 export const MAX_NESTING_DEPTH = 256
-
-const SPACE = 0x20
-const TAB = 0x09
-const NEWLINE = 0x0a
-const CR = 0x0d
-const HASH = 0x23
-const DASH = 0x2d
-const QUESTION = 0x3f
-const COLON = 0x3a
-const COMMA = 0x2c
-const OPEN_BRACKET = 0x5b
-const CLOSE_BRACKET = 0x5d
-const OPEN_BRACE = 0x7b
-const CLOSE_BRACE = 0x7d
-const DOUBLE_QUOTE = 0x22
-const SINGLE_QUOTE = 0x27
-const BACKSLASH = 0x5c
-const PIPE = 0x7c
-const GREATER = 0x3e
 
 /** The offset at which `text` first nests deeper than `limit` levels, or undefined when it never does. */
 export function findTooDeepNesting(text: string, limit = MAX_NESTING_DEPTH): number | undefined {

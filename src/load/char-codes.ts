@@ -1,0 +1,19 @@
+/** Character codes the YAML scanners (fast-yaml.ts, nesting-depth.ts) compare with charCodeAt. */
+export const TAB = 0x09
+export const NEWLINE = 0x0a
+export const CR = 0x0d
+export const SPACE = 0x20
+export const DOUBLE_QUOTE = 0x22
+export const HASH = 0x23
+export const SINGLE_QUOTE = 0x27
+export const COMMA = 0x2c
+export const DASH = 0x2d
+export const COLON = 0x3a
+export const GREATER = 0x3e
+export const QUESTION = 0x3f
+export const OPEN_BRACKET = 0x5b
+export const BACKSLASH = 0x5c
+export const CLOSE_BRACKET = 0x5d
+export const OPEN_BRACE = 0x7b
+export const PIPE = 0x7c
+export const CLOSE_BRACE = 0x7d
