@@ -8,7 +8,9 @@ import { readActivity, stillThere } from './ownership.js'
 import type { ScenarioView } from '../model/reporter.js'
 import type { RunContext } from './run-context.js'
 import { prepareRequest } from './send-request.js'
-import { rulesOf, runStep, type CreatedResource, type ScenarioState, type StepOutcome } from './run-step.js'
+import { runStep, type StepOutcome } from './run-step.js'
+import type { CreatedResource, ScenarioState } from './step-resources.js'
+import { rulesOf } from './step-verdict.js'
 import { runStepGroup } from './run-step-group.js'
 
 export interface ScenarioEvents {

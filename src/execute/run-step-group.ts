@@ -2,7 +2,8 @@ import type { ParallelBranch, Step } from '../model/scenario.js'
 import type { StepResult } from '../model/result.js'
 import type { Park } from '../shared/worker-pool.js'
 import type { RunContext } from './run-context.js'
-import { runStep, type ScenarioState } from './run-step.js'
+import { runStep } from './run-step.js'
+import type { ScenarioState } from './step-resources.js'
 
 export interface GroupOutcome {
   /** One result per request sent, in the order the group is written (a repeated branch's copies by index). */
