@@ -11,50 +11,106 @@ const packages = (names, message) => ({ group: names, message })
 // Who may start the reference server: `fitconform serve`, the embedded target of run/fuzz/run(), and the self-test.
 // Everyone else under src/ (and proxy/) tests a server it is given.
 const REFERENCE_SERVER_USERS = ['src/cli/serve-command.ts', 'src/api/embedded-target.ts', 'src/selftest/**']
-const noReferenceServer = { regex: String.raw`^(\.\./)+reference-server(/|$)`, message: 'only cli/serve-command.ts, api/embedded-target.ts and selftest/ start the reference server' }
+const noReferenceServer = {
+  regex: String.raw`^(\.\./)+reference-server(/|$)`,
+  message: 'only cli/serve-command.ts, api/embedded-target.ts and selftest/ start the reference server',
+}
 
 /** Per folder of src/: what its files may not import (STYLE §2.14), the reference server always included. */
 const SRC_BOUNDARIES = {
   // Any parent import at all: model is the bottom of the pipeline.
-  model: [{ regex: String.raw`^\.\./`, message: 'src/model imports nothing' }, packages(['undici', 'yaml', 'ajv*', 'commander'], 'src/model imports nothing')],
-  shared: [
-    { regex: String.raw`^(\.\./)+(?!model/)[^./]`, message: 'src/shared (used by the runner and the proxy) imports only node built-ins and src/model' },
-    packages(['undici', 'yaml', 'ajv*', 'commander', 'http-proxy*'], 'src/shared (used by the runner and the proxy) imports only node built-ins and src/model'),
+  model: [
+    { regex: String.raw`^\.\./`, message: 'src/model imports nothing' },
+    packages(['undici', 'yaml', 'ajv*', 'commander'], 'src/model imports nothing'),
   ],
-  plan: [reachesInto(['execute', 'load', 'report', 'cli'], 'src/plan is pure: model only'), packages(['undici', 'yaml'], 'src/plan is pure: model only')],
-  load: [reachesInto(['execute', 'report', 'cli'], 'src/load reads files; it sends nothing'), packages(['undici'], 'src/load reads files; it sends nothing')],
-  matchers: [reachesInto(['execute', 'load', 'report', 'cli'], 'matchers are pure'), packages(['undici', 'yaml'], 'matchers are pure')],
-  report: [reachesInto(['execute', 'load', 'validation', 'cli'], 'reporters see only src/model data'), packages(['undici', 'yaml'], 'reporters see only src/model data')],
+  shared: [
+    {
+      regex: String.raw`^(\.\./)+(?!model/)[^./]`,
+      message: 'src/shared (used by the runner and the proxy) imports only node built-ins and src/model',
+    },
+    packages(
+      ['undici', 'yaml', 'ajv*', 'commander', 'http-proxy*'],
+      'src/shared (used by the runner and the proxy) imports only node built-ins and src/model',
+    ),
+  ],
+  plan: [
+    reachesInto(['execute', 'load', 'report', 'cli'], 'src/plan is pure: model only'),
+    packages(['undici', 'yaml'], 'src/plan is pure: model only'),
+  ],
+  load: [
+    reachesInto(['execute', 'report', 'cli'], 'src/load reads files; it sends nothing'),
+    packages(['undici'], 'src/load reads files; it sends nothing'),
+  ],
+  matchers: [
+    reachesInto(['execute', 'load', 'report', 'cli'], 'matchers are pure'),
+    packages(['undici', 'yaml'], 'matchers are pure'),
+  ],
+  report: [
+    reachesInto(['execute', 'load', 'validation', 'cli'], 'reporters see only src/model data'),
+    packages(['undici', 'yaml'], 'reporters see only src/model data'),
+  ],
   execute: [
     reachesInto(['load', 'cli'], 'the executor gets loaded scenarios'),
-    reachesInto(['report'], 'the executor hands reporters src/model data (model/reporter.ts); it imports nothing from report/'),
+    reachesInto(
+      ['report'],
+      'the executor hands reporters src/model data (model/reporter.ts); it imports nothing from report/',
+    ),
     packages(['yaml'], 'the executor gets loaded scenarios'),
   ],
   openapi: [
-    reachesInto(['execute', 'plan', 'report', 'cli', 'api'], 'src/openapi builds a document from data (model, validation); it runs nothing'),
+    reachesInto(
+      ['execute', 'plan', 'report', 'cli', 'api'],
+      'src/openapi builds a document from data (model, validation); it runs nothing',
+    ),
     packages(['undici', 'commander'], 'src/openapi builds a document from data (model, validation); it runs nothing'),
   ],
   // The API's own knowledge: data, and small functions over it, that the engine's stages read. It runs nothing.
   spec: [
-    reachesInto(['execute', 'plan', 'report', 'cli', 'api', 'selftest', 'openapi'], 'src/spec holds what is specific to the Fitness Data Service; the engine uses it, not the other way round'),
+    reachesInto(
+      ['execute', 'plan', 'report', 'cli', 'api', 'selftest', 'openapi'],
+      'src/spec holds what is specific to the Fitness Data Service; the engine uses it, not the other way round',
+    ),
     packages(['undici', 'commander'], 'src/spec holds what is specific to the Fitness Data Service; it sends nothing'),
   ],
-  fuzz: [reachesInto(['report', 'cli'], 'src/fuzz generates and runs scenarios; the CLI reports them'), packages(['undici', 'commander'], 'src/fuzz generates and runs scenarios; the CLI reports them')],
-  diff: [reachesInto(['cli'], 'src/diff sends through execute/ (the run path) and hands the CLI a result'), packages(['undici', 'commander'], 'src/diff sends through execute/ (the run path) and hands the CLI a result')],
+  fuzz: [
+    reachesInto(['report', 'cli'], 'src/fuzz generates and runs scenarios; the CLI reports them'),
+    packages(['undici', 'commander'], 'src/fuzz generates and runs scenarios; the CLI reports them'),
+  ],
+  diff: [
+    reachesInto(['cli'], 'src/diff sends through execute/ (the run path) and hands the CLI a result'),
+    packages(['undici', 'commander'], 'src/diff sends through execute/ (the run path) and hands the CLI a result'),
+  ],
 }
 
 // The proxy reads recordings with the runner's model, validation, loader (round trips) and shared helpers; it runs and reports nothing of the runner's.
 const PROXY_BOUNDARIES = [
-  reachesInto(['src/(execute|report|cli|api|plan|fuzz|selftest|matchers|expression|openapi|expectations)'], 'proxy/ uses src/model, src/load, src/validation, src/spec and src/shared only'),
-  reachesInto(['reference-server'], 'proxy/ records and checks a server it is given; it does not start the reference server'),
+  reachesInto(
+    ['src/(execute|report|cli|api|plan|fuzz|selftest|matchers|expression|openapi|expectations)'],
+    'proxy/ uses src/model, src/load, src/validation, src/spec and src/shared only',
+  ),
+  reachesInto(
+    ['reference-server'],
+    'proxy/ records and checks a server it is given; it does not start the reference server',
+  ),
 ]
 
 const srcBoundaries = [
   // Folders without a row of their own (api, cli, expression, expectations, validation, …) still may not start the reference server.
   { files: ['src/**'], ignores: REFERENCE_SERVER_USERS, rules: restrict([noReferenceServer]) },
   // A later entry for the same file replaces the rule's options: each row repeats the reference-server pattern.
-  ...Object.entries(SRC_BOUNDARIES).map(([folder, patterns]) => ({ files: [`src/${folder}/**`], rules: restrict([...patterns, noReferenceServer]) })),
-  { files: ['src/execute/**'], ignores: ['src/execute/http-client.ts'], rules: restrict([...SRC_BOUNDARIES.execute, noReferenceServer, packages(['undici'], 'only execute/http-client.ts imports undici')]) },
+  ...Object.entries(SRC_BOUNDARIES).map(([folder, patterns]) => ({
+    files: [`src/${folder}/**`],
+    rules: restrict([...patterns, noReferenceServer]),
+  })),
+  {
+    files: ['src/execute/**'],
+    ignores: ['src/execute/http-client.ts'],
+    rules: restrict([
+      ...SRC_BOUNDARIES.execute,
+      noReferenceServer,
+      packages(['undici'], 'only execute/http-client.ts imports undici'),
+    ]),
+  },
 ]
 
 function restrict(patterns) {
@@ -69,7 +125,16 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     files: ['bin/**/*.js'],
-    languageOptions: { sourceType: 'commonjs', globals: { console: 'readonly', process: 'readonly', require: 'readonly', module: 'readonly', __dirname: 'readonly' } },
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: {
+        console: 'readonly',
+        process: 'readonly',
+        require: 'readonly',
+        module: 'readonly',
+        __dirname: 'readonly',
+      },
+    },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
@@ -83,18 +148,32 @@ export default tseslint.config(
   {
     files: ['src/**', 'proxy/**'],
     ignores: REFERENCE_SERVER_USERS,
-    rules: { 'no-restricted-syntax': ['error', { selector: String.raw`ImportExpression[source.value=/(^|\/)reference-server(\/|$)/]`, message: noReferenceServer.message }] },
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: String.raw`ImportExpression[source.value=/(^|\/)reference-server(\/|$)/]`,
+          message: noReferenceServer.message,
+        },
+      ],
+    },
   },
   {
     files: ['reference-server/**'],
     rules: restrict([
       reachesInto(['src', 'proxy'], 'the reference server is an independent implementation: node built-ins only'),
-      packages(['undici', 'yaml', 'ajv*'], 'the reference server is an independent implementation: node built-ins only'),
+      packages(
+        ['undici', 'yaml', 'ajv*'],
+        'the reference server is an independent implementation: node built-ins only',
+      ),
     ]),
   },
   {
     files: ['proxy/**'],
-    rules: restrict([...PROXY_BOUNDARIES, packages(['undici', 'http-proxy', 'http-proxy-3'], 'only proxy/forwarder.ts knows the forwarding library')]),
+    rules: restrict([
+      ...PROXY_BOUNDARIES,
+      packages(['undici', 'http-proxy', 'http-proxy-3'], 'only proxy/forwarder.ts knows the forwarding library'),
+    ]),
   },
   { files: ['proxy/forwarder.ts'], rules: restrict(PROXY_BOUNDARIES) },
 )

@@ -46,7 +46,12 @@ export interface ScalingSetting {
   readonly criticalPathLimit: number
 }
 
-const SERVER_LATENCY: ScalingSetting = { benchmark: 'concurrency', latency: `+${LATENCY_MS} ms a request`, startServer: () => startServerProcess({ latencyMs: LATENCY_MS }), criticalPathLimit: 1.1 }
+const SERVER_LATENCY: ScalingSetting = {
+  benchmark: 'concurrency',
+  latency: `+${LATENCY_MS} ms a request`,
+  startServer: () => startServerProcess({ latencyMs: LATENCY_MS }),
+  criticalPathLimit: 1.1,
+}
 
 export async function benchConcurrencyScaling(setting: ScalingSetting = SERVER_LATENCY): Promise<Figure[]> {
   const { benchmark } = setting
@@ -55,23 +60,43 @@ export async function benchConcurrencyScaling(setting: ScalingSetting = SERVER_L
   const scenarios = (await loadSuites([suites])).scenarios
   const exclusive = new Set(scenarios.filter((scenario) => scenario.exclusive).map((scenario) => scenario.id))
   // Steps that wait on a clock: a fixed `wait:`, or a read resent until the server's Date moves on.
-  const clockSteps = new Map(scenarios.map((scenario) => [scenario.id, new Set(scenario.steps.filter((step) => step.waitMs || step.untilServerDateAfter !== undefined).map((step) => step.name))]))
+  const clockSteps = new Map(
+    scenarios.map((scenario) => [
+      scenario.id,
+      new Set(
+        scenario.steps
+          .filter((step) => step.waitMs || step.untilServerDateAfter !== undefined)
+          .map((step) => step.name),
+      ),
+    ]),
+  )
   try {
     const runs = new Map<number, RunFigures>()
-    for (const concurrency of LEVELS) runs.set(concurrency, await runSuite({ concurrency, outputDir: join(folder.dir, String(concurrency)), clockSteps, startServer: setting.startServer }))
+    for (const concurrency of LEVELS)
+      runs.set(
+        concurrency,
+        await runSuite({
+          concurrency,
+          outputDir: join(folder.dir, String(concurrency)),
+          clockSteps,
+          startServer: setting.startServer,
+        }),
+      )
 
     const sequential = runs.get(1)!
     const durations = [...sequential.scenarioMs]
     // The one-second clocks the exclusive chain waits out (issue 15): no runner can go below them.
     const chainClockMs = (run: RunFigures): number => sum([...exclusive].map((id) => run.clockMs.get(id) ?? 0))
-    const chainWorkMs = sum(durations.filter(([id]) => exclusive.has(id)).map(([, ms]) => ms)) - chainClockMs(sequential)
+    const chainWorkMs =
+      sum(durations.filter(([id]) => exclusive.has(id)).map(([, ms]) => ms)) - chainClockMs(sequential)
     const exclusiveMs = (run: RunFigures): number => chainWorkMs + chainClockMs(run)
     // The account survey (docs/account-survey.md) is not in suites/: it runs before any scenario, its
     // overview (a walk of the feed by its links, then reads of the candidates) and then its check
     // classes, at most N at once. Its overview is taken from the run at N itself, its checks from the run at 1.
     const suiteIds = new Set(scenarios.map((scenario) => scenario.id))
     const surveyChecks = durations.filter(([id]) => !suiteIds.has(id) && id !== SURVEY_OVERVIEW).map(([, ms]) => ms)
-    const surveyMs = (run: RunFigures, concurrency: number): number => (run.scenarioMs.get(SURVEY_OVERVIEW) ?? 0) + greedySchedule(surveyChecks, concurrency)
+    const surveyMs = (run: RunFigures, concurrency: number): number =>
+      (run.scenarioMs.get(SURVEY_OVERVIEW) ?? 0) + greedySchedule(surveyChecks, concurrency)
     const otherIds = durations.filter(([id]) => !exclusive.has(id) && suiteIds.has(id))
     const others = otherIds.map(([, ms]) => ms)
     const othersWork = otherIds.map(([id, ms]) => ms - (sequential.clockMs.get(id) ?? 0))
@@ -81,38 +106,156 @@ export async function benchConcurrencyScaling(setting: ScalingSetting = SERVER_L
     for (const concurrency of LEVELS) {
       const run = runs.get(concurrency)!
       const measured = run.wallMs
-      const bound = restMs + surveyMs(run, concurrency) + exclusiveMs(run) + (concurrency === 1 ? sum(others) : greedySchedule(othersWork, concurrency))
-      figures.push(figure({ benchmark, name: `suite at --concurrency ${concurrency} (${setting.latency})`, value: round(measured / 1000), unit: 's', ...(concurrency === 1 ? { note: command } : {}) }))
-      figures.push(figure({ benchmark, name: `  of which beyond start-up, the survey and the exclusive chain (${others.length} other scenarios)`, value: round((measured - restMs - surveyMs(run, concurrency) - exclusiveMs(run)) / 1000), unit: 's', note: `their work without clock waits: ${round(sum(othersWork) / concurrency / 1000)} s if split evenly over ${concurrency}; the greedy schedule allows ${round(greedySchedule(othersWork, concurrency) / 1000)} s; the chain's clock waits in this run: ${round(chainClockMs(run) / 1000)} s` }))
+      const bound =
+        restMs +
+        surveyMs(run, concurrency) +
+        exclusiveMs(run) +
+        (concurrency === 1 ? sum(others) : greedySchedule(othersWork, concurrency))
+      figures.push(
+        figure({
+          benchmark,
+          name: `suite at --concurrency ${concurrency} (${setting.latency})`,
+          value: round(measured / 1000),
+          unit: 's',
+          ...(concurrency === 1 ? { note: command } : {}),
+        }),
+      )
+      figures.push(
+        figure({
+          benchmark,
+          name: `  of which beyond start-up, the survey and the exclusive chain (${others.length} other scenarios)`,
+          value: round((measured - restMs - surveyMs(run, concurrency) - exclusiveMs(run)) / 1000),
+          unit: 's',
+          note: `their work without clock waits: ${round(sum(othersWork) / concurrency / 1000)} s if split evenly over ${concurrency}; the greedy schedule allows ${round(greedySchedule(othersWork, concurrency) / 1000)} s; the chain's clock waits in this run: ${round(chainClockMs(run) / 1000)} s`,
+        }),
+      )
       if (concurrency === 1) continue
-      figures.push(figure({ benchmark, name: `  speed-up over --concurrency 1`, value: round(sequential.wallMs / measured), unit: 'x', note: `at most ${round(sequential.wallMs / bound)}x: the scenario graph's bound` }))
-      figures.push(figure({ benchmark, name: `  measured / the graph's bound (${round(bound / 1000)} s)`, value: round(measured / bound), unit: '', goal: { comparison: '<=', limit: setting.criticalPathLimit }, note: `goal read as "nearly in proportion": within ${Math.round((setting.criticalPathLimit - 1) * 100)}% of what the graph allows` }))
+      figures.push(
+        figure({
+          benchmark,
+          name: `  speed-up over --concurrency 1`,
+          value: round(sequential.wallMs / measured),
+          unit: 'x',
+          note: `at most ${round(sequential.wallMs / bound)}x: the scenario graph's bound`,
+        }),
+      )
+      figures.push(
+        figure({
+          benchmark,
+          name: `  measured / the graph's bound (${round(bound / 1000)} s)`,
+          value: round(measured / bound),
+          unit: '',
+          goal: { comparison: '<=', limit: setting.criticalPathLimit },
+          note: `goal read as "nearly in proportion": within ${Math.round((setting.criticalPathLimit - 1) * 100)}% of what the graph allows`,
+        }),
+      )
     }
     const widestRun = runs.get(LEVELS.at(-1)!)!
-    figures.push(figure({ benchmark, name: `  exclusive scenarios, one at a time (--concurrency ${LEVELS.at(-1)!})`, value: round(exclusiveMs(widestRun) / 1000), unit: 's', note: `${exclusive.size} scenarios; the longest other scenario takes ${round(Math.max(...others) / 1000)} s` }))
-    figures.push(figure({ benchmark, name: '    of which waiting on the server\'s clock (wait:, untilServerDateAfter steps)', value: round(chainClockMs(widestRun) / 1000), unit: 's', note: `at --concurrency 1: ${round(chainClockMs(sequential) / 1000)} s` }))
+    figures.push(
+      figure({
+        benchmark,
+        name: `  exclusive scenarios, one at a time (--concurrency ${LEVELS.at(-1)!})`,
+        value: round(exclusiveMs(widestRun) / 1000),
+        unit: 's',
+        note: `${exclusive.size} scenarios; the longest other scenario takes ${round(Math.max(...others) / 1000)} s`,
+      }),
+    )
+    figures.push(
+      figure({
+        benchmark,
+        name: "    of which waiting on the server's clock (wait:, untilServerDateAfter steps)",
+        value: round(chainClockMs(widestRun) / 1000),
+        unit: 's',
+        note: `at --concurrency 1: ${round(chainClockMs(sequential) / 1000)} s`,
+      }),
+    )
     // With unlimited workers the run cannot beat start-up + the exclusive chain + the longest other
     // scenario's own work (its clock waits can pass during the chain), nor start-up + the longest other.
-    figures.push(figure({ benchmark, name: `  the account survey, before any scenario (--concurrency ${LEVELS.at(-1)!})`, value: round((widestRun.scenarioMs.get(SURVEY_OVERVIEW) ?? 0) / 1000 + Math.max(0, ...[...widestRun.scenarioMs].filter(([id]) => !suiteIds.has(id) && id !== SURVEY_OVERVIEW).map(([, ms]) => ms)) / 1000), unit: 's', note: `its walk and candidate reads ${round((widestRun.scenarioMs.get(SURVEY_OVERVIEW) ?? 0) / 1000)} s, then ${surveyChecks.length} check classes (the longest alone: ${round(Math.max(0, ...surveyChecks) / 1000)} s); at --concurrency 1 the survey took ${round(surveyMs(sequential, 1) / 1000)} s` }))
-    const criticalPathMs = restMs + surveyMs(widestRun, Number.POSITIVE_INFINITY) + Math.max(exclusiveMs(widestRun) + Math.max(...othersWork), Math.max(...others))
+    figures.push(
+      figure({
+        benchmark,
+        name: `  the account survey, before any scenario (--concurrency ${LEVELS.at(-1)!})`,
+        value: round(
+          (widestRun.scenarioMs.get(SURVEY_OVERVIEW) ?? 0) / 1000 +
+            Math.max(
+              0,
+              ...[...widestRun.scenarioMs]
+                .filter(([id]) => !suiteIds.has(id) && id !== SURVEY_OVERVIEW)
+                .map(([, ms]) => ms),
+            ) /
+              1000,
+        ),
+        unit: 's',
+        note: `its walk and candidate reads ${round((widestRun.scenarioMs.get(SURVEY_OVERVIEW) ?? 0) / 1000)} s, then ${surveyChecks.length} check classes (the longest alone: ${round(Math.max(0, ...surveyChecks) / 1000)} s); at --concurrency 1 the survey took ${round(surveyMs(sequential, 1) / 1000)} s`,
+      }),
+    )
+    const criticalPathMs =
+      restMs +
+      surveyMs(widestRun, Number.POSITIVE_INFINITY) +
+      Math.max(exclusiveMs(widestRun) + Math.max(...othersWork), Math.max(...others))
     const widest = widestRun.wallMs
-    figures.push(figure({ benchmark, name: `  critical path (rest ${round(restMs / 1000)} s + survey + exclusive chain + longest other's work)`, value: round(criticalPathMs / 1000), unit: 's' }))
-    figures.push(figure({ benchmark, name: `  --concurrency ${LEVELS.at(-1)!} / critical path`, value: round(widest / criticalPathMs), unit: '', goal: { comparison: '<=', limit: setting.criticalPathLimit } }))
+    figures.push(
+      figure({
+        benchmark,
+        name: `  critical path (rest ${round(restMs / 1000)} s + survey + exclusive chain + longest other's work)`,
+        value: round(criticalPathMs / 1000),
+        unit: 's',
+      }),
+    )
+    figures.push(
+      figure({
+        benchmark,
+        name: `  --concurrency ${LEVELS.at(-1)!} / critical path`,
+        value: round(widest / criticalPathMs),
+        unit: '',
+        goal: { comparison: '<=', limit: setting.criticalPathLimit },
+      }),
+    )
     return figures
   } finally {
     folder.remove()
   }
 }
 
-async function runSuite(options: { concurrency: number; outputDir: string; clockSteps: ReadonlyMap<string, ReadonlySet<string>>; startServer: ScalingSetting['startServer'] }): Promise<RunFigures> {
+async function runSuite(options: {
+  concurrency: number
+  outputDir: string
+  clockSteps: ReadonlyMap<string, ReadonlySet<string>>
+  startServer: ScalingSetting['startServer']
+}): Promise<RunFigures> {
   const { concurrency, outputDir, clockSteps } = options
   const server = await options.startServer()
   try {
-    const result = await runNode([CLI, 'run', '--base-url', server.url, ...server.tokenFlags, '--concurrency', String(concurrency), '--reporter', 'json', '--output-dir', outputDir], { timeoutMs: 600_000 })
-    if (result.exitCode !== 0) throw new Error(`fitconform run --concurrency ${concurrency} exited ${result.exitCode}: ${result.stderr.slice(-800)}`)
-    const report = JSON.parse(readFileSync(join(outputDir, 'results.json'), 'utf8')) as { scenarios: { id: string; durationMs: number; steps: { name: string; durationMs: number }[] }[] }
-    const clockMs = (scenario: (typeof report.scenarios)[number]): number => sum(scenario.steps.filter((step) => clockSteps.get(scenario.id)?.has(step.name)).map((step) => step.durationMs))
-    return { wallMs: result.wallMs, scenarioMs: new Map(report.scenarios.map((scenario) => [scenario.id, scenario.durationMs])), clockMs: new Map(report.scenarios.map((scenario) => [scenario.id, clockMs(scenario)])) }
+    const result = await runNode(
+      [
+        CLI,
+        'run',
+        '--base-url',
+        server.url,
+        ...server.tokenFlags,
+        '--concurrency',
+        String(concurrency),
+        '--reporter',
+        'json',
+        '--output-dir',
+        outputDir,
+      ],
+      { timeoutMs: 600_000 },
+    )
+    if (result.exitCode !== 0)
+      throw new Error(
+        `fitconform run --concurrency ${concurrency} exited ${result.exitCode}: ${result.stderr.slice(-800)}`,
+      )
+    const report = JSON.parse(readFileSync(join(outputDir, 'results.json'), 'utf8')) as {
+      scenarios: { id: string; durationMs: number; steps: { name: string; durationMs: number }[] }[]
+    }
+    const clockMs = (scenario: (typeof report.scenarios)[number]): number =>
+      sum(scenario.steps.filter((step) => clockSteps.get(scenario.id)?.has(step.name)).map((step) => step.durationMs))
+    return {
+      wallMs: result.wallMs,
+      scenarioMs: new Map(report.scenarios.map((scenario) => [scenario.id, scenario.durationMs])),
+      clockMs: new Map(report.scenarios.map((scenario) => [scenario.id, clockMs(scenario)])),
+    }
   } finally {
     await server.stop()
   }

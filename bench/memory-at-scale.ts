@@ -53,7 +53,8 @@ export async function benchMemoryAtScale(options: ScaleOptions = {}): Promise<Fi
   }
 }
 
-const growth = (name: string, value: number): Figure => figure({ benchmark: 'scale', name, value: round(value), unit: 'x', goal: { comparison: '<=', limit: GROWTH_LIMIT } })
+const growth = (name: string, value: number): Figure =>
+  figure({ benchmark: 'scale', name, value: round(value), unit: 'x', goal: { comparison: '<=', limit: GROWTH_LIMIT } })
 
 async function proxyRows(dir: string, exchanges: number): Promise<Figure[]> {
   const recording = join(dir, 'proxy.ndjson')
@@ -61,8 +62,17 @@ async function proxyRows(dir: string, exchanges: number): Promise<Figure[]> {
   const recorded = await record({ recording, exchanges, sampleAfter })
   const size = `${round(statSync(recording).size / 1024 / 1024)} MB`
   return [
-    figure({ benchmark: 'scale', name: `fitconform proxy --record, resident memory after ${exchanges} exchanges`, value: round(recorded.rssAtEndMb), unit: 'MB', note: `${round(recorded.rssAtSampleMb)} MB after ${sampleAfter}; peak ${round(recorded.peakMb)} MB; ${recorded.completed} completed in ${round(recorded.seconds)} s, ${recorded.errors} errors; recording ${size}` }),
-    growth(`  proxy memory growth, ${exchanges} / ${sampleAfter} exchanges`, recorded.rssAtEndMb / recorded.rssAtSampleMb),
+    figure({
+      benchmark: 'scale',
+      name: `fitconform proxy --record, resident memory after ${exchanges} exchanges`,
+      value: round(recorded.rssAtEndMb),
+      unit: 'MB',
+      note: `${round(recorded.rssAtSampleMb)} MB after ${sampleAfter}; peak ${round(recorded.peakMb)} MB; ${recorded.completed} completed in ${round(recorded.seconds)} s, ${recorded.errors} errors; recording ${size}`,
+    }),
+    growth(
+      `  proxy memory growth, ${exchanges} / ${sampleAfter} exchanges`,
+      recorded.rssAtEndMb / recorded.rssAtSampleMb,
+    ),
   ]
 }
 
@@ -81,9 +91,17 @@ async function recordingToolRows(dir: string, lines: number): Promise<Figure[]> 
   const figures: Figure[] = []
   for (const tool of tools) {
     const few = await measureTool(tool.args(small, join(dir, `${tool.name}-small${tool.name === 'har' ? '.har' : ''}`)))
-    const many = await measureTool(tool.args(large, join(dir, `${tool.name}-large${tool.name === 'har' ? '.har' : ''}`)))
+    const many = await measureTool(
+      tool.args(large, join(dir, `${tool.name}-large${tool.name === 'har' ? '.har' : ''}`)),
+    )
     figures.push(
-      figure({ benchmark: 'scale', name: `${tool.name}, peak memory over ${lines} lines`, value: round(many.peakRssMb), unit: 'MB', note: `node bin/fitconform.js ${tool.args('recording.ndjson', 'out').slice(1).join(' ')}; ${round(few.peakRssMb)} MB over ${lines / 10}; ${round(many.wallMs / 1000)} s and ${round(few.wallMs / 1000)} s; ${round(statSync(large).size / 1024 / 1024)} MB recording` }),
+      figure({
+        benchmark: 'scale',
+        name: `${tool.name}, peak memory over ${lines} lines`,
+        value: round(many.peakRssMb),
+        unit: 'MB',
+        note: `node bin/fitconform.js ${tool.args('recording.ndjson', 'out').slice(1).join(' ')}; ${round(few.peakRssMb)} MB over ${lines / 10}; ${round(many.wallMs / 1000)} s and ${round(few.wallMs / 1000)} s; ${round(statSync(large).size / 1024 / 1024)} MB recording`,
+      }),
       growth(`  ${tool.name} memory growth, ${lines} / ${lines / 10} lines`, many.peakRssMb / few.peakRssMb),
     )
   }
@@ -96,14 +114,36 @@ async function runRows(dir: string, scenarios: number): Promise<Figure[]> {
     const measure = async (count: number): Promise<{ peakRssMb: number; wallMs: number }> => {
       const suite = join(dir, `scenarios-${count}.yaml`)
       writeFileSync(suite, throughputSuite(count))
-      const result = await runNode([CLI, 'run', suite, '--base-url', server.url, '--token', server.tokens.token, '--output-dir', join(dir, `run-${count}`)], { usage: true, timeoutMs: 600_000 })
-      if (result.exitCode !== 0) throw new Error(`fitconform run over ${count} scenarios exited ${result.exitCode}: ${result.stderr.slice(-800)}`)
+      const result = await runNode(
+        [
+          CLI,
+          'run',
+          suite,
+          '--base-url',
+          server.url,
+          '--token',
+          server.tokens.token,
+          '--output-dir',
+          join(dir, `run-${count}`),
+        ],
+        { usage: true, timeoutMs: 600_000 },
+      )
+      if (result.exitCode !== 0)
+        throw new Error(
+          `fitconform run over ${count} scenarios exited ${result.exitCode}: ${result.stderr.slice(-800)}`,
+        )
       return { peakRssMb: result.usage?.peakRssMb ?? Number.NaN, wallMs: result.wallMs }
     }
     const few = await measure(scenarios / 10)
     const many = await measure(scenarios)
     return [
-      figure({ benchmark: 'scale', name: `run, peak memory over ${scenarios} scenarios`, value: round(many.peakRssMb), unit: 'MB', note: `node bin/fitconform.js run <${scenarios} GET /user scenarios> --base-url <server> --token <t>; ${round(few.peakRssMb)} MB over ${scenarios / 10}; ${round(many.wallMs / 1000)} s and ${round(few.wallMs / 1000)} s` }),
+      figure({
+        benchmark: 'scale',
+        name: `run, peak memory over ${scenarios} scenarios`,
+        value: round(many.peakRssMb),
+        unit: 'MB',
+        note: `node bin/fitconform.js run <${scenarios} GET /user scenarios> --base-url <server> --token <t>; ${round(few.peakRssMb)} MB over ${scenarios / 10}; ${round(many.wallMs / 1000)} s and ${round(few.wallMs / 1000)} s`,
+      }),
       growth(`  run memory growth, ${scenarios} / ${scenarios / 10} scenarios`, many.peakRssMb / few.peakRssMb),
     ]
   } finally {
@@ -116,14 +156,22 @@ async function runRows(dir: string, scenarios: number): Promise<Figure[]> {
  * previous copy's, so that no two copies' activities share an id.
  */
 export async function replicate(seed: string, to: string, lines: number): Promise<void> {
-  const seedLines = readFileSync(seed, 'utf8').split('\n').filter((line) => line.length > 0)
+  const seedLines = readFileSync(seed, 'utf8')
+    .split('\n')
+    .filter((line) => line.length > 0)
   if (seedLines.length === 0) throw new Error('the seed recording is empty')
-  const highest = Math.max(0, ...seedLines.flatMap((line) => [...line.matchAll(ACTIVITY_ID)].map((match) => Number(match[2]))))
+  const highest = Math.max(
+    0,
+    ...seedLines.flatMap((line) => [...line.matchAll(ACTIVITY_ID)].map((match) => Number(match[2]))),
+  )
   const out = createWriteStream(to)
   for (let written = 0; written < lines; written++) {
     const copy = Math.floor(written / seedLines.length)
     const line = seedLines[written % seedLines.length]!
-    const moved = copy === 0 ? line : line.replace(ACTIVITY_ID, (_, path: string, id: string) => `${path}${Number(id) + copy * (highest + 1)}`)
+    const moved =
+      copy === 0
+        ? line
+        : line.replace(ACTIVITY_ID, (_, path: string, id: string) => `${path}${Number(id) + copy * (highest + 1)}`)
     if (!out.write(moved + '\n')) await once(out, 'drain')
   }
   out.end()
@@ -147,10 +195,22 @@ export async function copyFirstLines(from: string, to: string, count: number): P
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { values } = parseArgs({ options: { exchanges: { type: 'string' }, lines: { type: 'string' }, scenarios: { type: 'string' }, skip: { type: 'string' } } })
+  const { values } = parseArgs({
+    options: {
+      exchanges: { type: 'string' },
+      lines: { type: 'string' },
+      scenarios: { type: 'string' },
+      skip: { type: 'string' },
+    },
+  })
   const { formatTable } = await import('./support/figures.js')
   const number = (text: string | undefined): number | undefined => (text === undefined ? undefined : Number(text))
-  const figures = await benchMemoryAtScale({ exchanges: number(values.exchanges), lines: number(values.lines), scenarios: number(values.scenarios), skip: new Set(values.skip?.split(',') ?? []) })
+  const figures = await benchMemoryAtScale({
+    exchanges: number(values.exchanges),
+    lines: number(values.lines),
+    scenarios: number(values.scenarios),
+    skip: new Set(values.skip?.split(',') ?? []),
+  })
   process.stdout.write(formatTable(figures) + '\n')
   for (const each of figures) if (each.note) process.stdout.write(`${each.name.trim()}: ${each.note}\n`)
 }

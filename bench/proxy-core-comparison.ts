@@ -148,7 +148,10 @@ async function runWorker(job: WorkerJob): Promise<void> {
     })
     return
   }
-  const core = job.role === 'recording-proxy' ? await startRecordingProxy(job.target as string) : await startCore(job.core as CoreName, job.target as string)
+  const core =
+    job.role === 'recording-proxy'
+      ? await startRecordingProxy(job.target as string)
+      : await startCore(job.core as CoreName, job.target as string)
   port.postMessage({ url: core.url })
   port.on('message', (message: string) => {
     if (message === 'close') void core.close().then(() => process.exit(0))
@@ -158,7 +161,11 @@ async function runWorker(job: WorkerJob): Promise<void> {
 /** The shipped proxy as `fitconform proxy --record` runs it: forwarder, recorder, analysis, NDJSON log. */
 async function startRecordingProxy(target: string): Promise<Running> {
   const dir = mkdtempSync(join(tmpdir(), 'fitconform-bench-'))
-  const proxy = await startProxy({ target: new URL(target), record: join(dir, 'bench.ndjson'), redactor: new Redactor() })
+  const proxy = await startProxy({
+    target: new URL(target),
+    record: join(dir, 'bench.ndjson'),
+    redactor: new Redactor(),
+  })
   return {
     url: proxy.url,
     close: async () => {
@@ -201,9 +208,17 @@ interface LoadFigures {
   readonly upstreamConnections: number
 }
 
-async function measure(options: { url: string; durationSeconds: number }): Promise<{ rps: number; p50: number; p99: number; errors: number }> {
+async function measure(options: {
+  url: string
+  durationSeconds: number
+}): Promise<{ rps: number; p50: number; p99: number; errors: number }> {
   const autocannon = require('autocannon') // 9.x ships no types
-  const result = await autocannon({ url: options.url, connections: 16, pipelining: 1, duration: options.durationSeconds })
+  const result = await autocannon({
+    url: options.url,
+    connections: 16,
+    pipelining: 1,
+    duration: options.durationSeconds,
+  })
   return {
     rps: Math.round(result.requests.average),
     p50: result.latency.p50,
@@ -223,11 +238,22 @@ async function throughput(durationSeconds: number): Promise<LoadFigures[]> {
           ? await spawn({ role: 'recording-proxy', target: upstream.url })
           : await spawn({ role: 'proxy', core, target: upstream.url })
     const base = proxy?.url ?? upstream.url
-    for (const [body, path] of [['1 KB', '/small'], ['100 KB', '/large']] as const) {
+    for (const [body, path] of [
+      ['1 KB', '/small'],
+      ['100 KB', '/large'],
+    ] as const) {
       const before = (await upstream.ask<{ connections: number }>('connections')).connections
       const m = await measure({ url: `${base}${path}`, durationSeconds })
       const after = (await upstream.ask<{ connections: number }>('connections')).connections
-      figures.push({ core, body, requestsPerSecond: m.rps, p50Ms: m.p50, p99Ms: m.p99, errors: m.errors, upstreamConnections: after - before })
+      figures.push({
+        core,
+        body,
+        requestsPerSecond: m.rps,
+        p50Ms: m.p50,
+        p99Ms: m.p99,
+        errors: m.errors,
+        upstreamConnections: after - before,
+      })
     }
     await proxy?.stop()
     await upstream.stop()
@@ -309,7 +335,9 @@ async function strayBytesCase(core: CoreName, kind: 'HEAD' | '304'): Promise<Cas
     else await send(`${proxy.url}/a`, { agent, headers: { 'if-modified-since': 'Sun, 06 Nov 1994 08:49:37 GMT' } })
     await sleep(40)
     const next = await send(`${proxy.url}/next`, { agent })
-    return next.body.toString() === 'ok' ? 'ok' : `next response poisoned (${next.status} ${JSON.stringify(next.body.toString())})`
+    return next.body.toString() === 'ok'
+      ? 'ok'
+      : `next response poisoned (${next.status} ${JSON.stringify(next.body.toString())})`
   } catch (err) {
     return `next request failed: ${(err as Error).message}`
   } finally {
@@ -394,7 +422,9 @@ function deleteCase(core: CoreName): Promise<CaseResult> {
     async (url) => {
       await send(`${url}/fitnessActivities/1`, { method: 'DELETE' })
       const gained = ['content-length', 'transfer-encoding'].filter((name) => seen[name] !== undefined)
-      return gained.length === 0 ? 'ok' : `DELETE gained ${gained.map((name) => `${name}: ${String(seen[name])}`).join(', ')}`
+      return gained.length === 0
+        ? 'ok'
+        : `DELETE gained ${gained.map((name) => `${name}: ${String(seen[name])}`).join(', ')}`
     },
   )
 }
@@ -509,7 +539,9 @@ function argValue(name: string): string | undefined {
 
 async function main(): Promise<void> {
   const durationSeconds = Number(argValue('--duration') ?? '3')
-  process.stdout.write(`proxy core comparison: node ${process.version}, ${durationSeconds} s per case, 16 connections\n\n`)
+  process.stdout.write(
+    `proxy core comparison: node ${process.version}, ${durationSeconds} s per case, 16 connections\n\n`,
+  )
   const load = await throughput(durationSeconds)
   process.stdout.write('core                body     req/s   p50 ms  p99 ms  errors  upstream conns\n')
   for (const f of load) {
@@ -520,7 +552,9 @@ async function main(): Promise<void> {
   const cases = await correctness()
   process.stdout.write(`\n${'case'.padEnd(36)}${CORES.map((core) => core.padEnd(14)).join('')}\n`)
   for (const [name, row] of Object.entries(cases)) {
-    process.stdout.write(`${name.padEnd(36)}${CORES.map((core) => (row[core] === 'ok' ? 'ok' : 'FAIL').padEnd(14)).join('')}\n`)
+    process.stdout.write(
+      `${name.padEnd(36)}${CORES.map((core) => (row[core] === 'ok' ? 'ok' : 'FAIL').padEnd(14)).join('')}\n`,
+    )
     for (const core of CORES) if (row[core] !== 'ok') process.stdout.write(`    ${core}: ${row[core]}\n`)
   }
   const jsonFile = argValue('--json')

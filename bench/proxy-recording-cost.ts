@@ -42,7 +42,17 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { createBareForwarder } from './support/bare-forwarder.js'
 import { figure, formatTable, type Figure } from './support/figures.js'
-import { cpuMicros, createLineCounter, load, median, round, startChild, waitForCount, type Child, type Load } from './support/proxy-load.js'
+import {
+  cpuMicros,
+  createLineCounter,
+  load,
+  median,
+  round,
+  startChild,
+  waitForCount,
+  type Child,
+  type Load,
+} from './support/proxy-load.js'
 import { CLI } from './support/processes.js'
 import { measureRecordingWork, type RecordingWork } from './support/recording-work.js'
 import type { CapturedExchange } from '../proxy/recorder.js'
@@ -100,7 +110,12 @@ export interface RecordingCostResult {
   readonly ratio: number
   readonly mitmdump: MitmdumpThroughput | 'not installed'
   /** p50 in milliseconds, one connection, sequential requests. */
-  readonly latency: { readonly direct: number; readonly bare: number; readonly fitconform: number; readonly addedOverDirect: number }
+  readonly latency: {
+    readonly direct: number
+    readonly bare: number
+    readonly fitconform: number
+    readonly addedOverDirect: number
+  }
   /** CPU per exchange in microseconds at CPU_RATE requests per second. */
   readonly cpu: {
     readonly rate: number
@@ -152,15 +167,31 @@ export async function measureRecordingCost(options: RecordingCostOptions): Promi
   const traffic = options.traffic ?? 'realistic'
   const upstream = await startChild(process.execPath, [self, '--role', 'upstream'])
   const bare = await startChild(process.execPath, [self, '--role', 'bare', '--target', upstream.url])
-  const recorder = await startChild(process.execPath, [CLI, 'proxy', '--target', upstream.url, '--record', recording, '--quiet'])
+  const recorder = await startChild(process.execPath, [
+    CLI,
+    'proxy',
+    '--target',
+    upstream.url,
+    '--record',
+    recording,
+    '--quiet',
+  ])
   // Started with the others, so that each round loads it beside them: on a shared machine a figure taken
   // at another moment is another machine.
   const mitm = await startMitmdump(upstream.url, dir)
   const lines = createLineCounter(recording)
   let throughRecorder = 0
   // CPU per exchange of every process an exchange goes through, over one measured load.
-  const cpuOf = async <T extends { completed: number }>(child: Child, measure: () => Promise<T>): Promise<T & { cpu: CpuShares }> => {
-    const before = { proxy: cpuMicros(child.pid), main: cpuMicros(child.pid, child.pid), upstream: cpuMicros(upstream.pid), generator: process.cpuUsage() }
+  const cpuOf = async <T extends { completed: number }>(
+    child: Child,
+    measure: () => Promise<T>,
+  ): Promise<T & { cpu: CpuShares }> => {
+    const before = {
+      proxy: cpuMicros(child.pid),
+      main: cpuMicros(child.pid, child.pid),
+      upstream: cpuMicros(upstream.pid),
+      generator: process.cpuUsage(),
+    }
     const measured = await measure()
     const per = (spent: number): number => round(spent / Math.max(1, measured.completed))
     const generator = process.cpuUsage(before.generator)
@@ -172,10 +203,21 @@ export async function measureRecordingCost(options: RecordingCostOptions): Promi
     }
     return { ...measured, cpu }
   }
-  const run = async (base: string, extra: { connections?: number; rate?: number; seconds?: number } = {}): Promise<Load> =>
-    load({ ...trafficLoad(traffic), url: `${base}${FEED_PATH}`, connections: extra.connections ?? CONNECTIONS, durationSeconds: extra.seconds ?? options.durationSeconds, rate: extra.rate })
+  const run = async (
+    base: string,
+    extra: { connections?: number; rate?: number; seconds?: number } = {},
+  ): Promise<Load> =>
+    load({
+      ...trafficLoad(traffic),
+      url: `${base}${FEED_PATH}`,
+      connections: extra.connections ?? CONNECTIONS,
+      durationSeconds: extra.seconds ?? options.durationSeconds,
+      rate: extra.rate,
+    })
   /** A load through fitconform, timed until its recording holds every exchange. */
-  const runRecorder = async (extra: { connections?: number; rate?: number; seconds?: number } = {}): Promise<ProxyThroughput> => {
+  const runRecorder = async (
+    extra: { connections?: number; rate?: number; seconds?: number } = {},
+  ): Promise<ProxyThroughput> => {
     const loaded = await run(recorder.url, extra)
     throughRecorder += loaded.completed
     const started = performance.now()
@@ -192,7 +234,10 @@ export async function measureRecordingCost(options: RecordingCostOptions): Promi
     const mitmRounds: ProxyThroughput[] = []
     for (let i = 0; i < ROUNDS; i += 1) {
       const bareRound = await cpuOf(bare, () => run(bare.url))
-      rounds.push({ bare: { ...throughputOf(bareRound, 0), cpu: bareRound.cpu }, fitconform: await cpuOf(recorder, () => runRecorder()) })
+      rounds.push({
+        bare: { ...throughputOf(bareRound, 0), cpu: bareRound.cpu },
+        fitconform: await cpuOf(recorder, () => runRecorder()),
+      })
       if (mitm !== 'not installed') mitmRounds.push(throughputOf(await run(mitm.url), 0))
     }
     const mitmdump: MitmdumpThroughput | 'not installed' =
@@ -201,7 +246,15 @@ export async function measureRecordingCost(options: RecordingCostOptions): Promi
         : {
             ...medianThroughput(mitmRounds),
             version: mitm.version,
-            ratioToFitconform: round(median(mitmRounds.map((each, i) => each.requestsPerSecond / (rounds[i] as { fitconform: ProxyThroughput }).fitconform.requestsPerSecond))),
+            ratioToFitconform: round(
+              median(
+                mitmRounds.map(
+                  (each, i) =>
+                    each.requestsPerSecond /
+                    (rounds[i] as { fitconform: ProxyThroughput }).fitconform.requestsPerSecond,
+                ),
+              ),
+            ),
             rounds: mitmRounds,
           }
 
@@ -219,10 +272,16 @@ export async function measureRecordingCost(options: RecordingCostOptions): Promi
 
     await recorder.stop()
     const recorded = { lines: lines(), completed: throughRecorder }
-    const recordingWork = await measureRecordingWork({ target: new URL(upstream.url), exchange: traffic === 'polled' ? benchExchange : createRealisticExchanges(HEADERS.authorization) })
+    const recordingWork = await measureRecordingWork({
+      target: new URL(upstream.url),
+      exchange: traffic === 'polled' ? benchExchange : createRealisticExchanges(HEADERS.authorization),
+    })
     const bareMedian = medianThroughput(rounds.map((each) => each.bare))
     const fitconformMedian = medianThroughput(rounds.map((each) => each.fitconform))
-    const saturated = { bare: medianCpu(rounds.map((each) => each.bare.cpu)), fitconform: medianCpu(rounds.map((each) => each.fitconform.cpu)) }
+    const saturated = {
+      bare: medianCpu(rounds.map((each) => each.bare.cpu)),
+      fitconform: medianCpu(rounds.map((each) => each.fitconform.cpu)),
+    }
     return {
       traffic,
       bodyBytes: traffic === 'polled' ? feedPage().length : meanBodyBytes(),
@@ -242,7 +301,10 @@ export async function measureRecordingCost(options: RecordingCostOptions): Promi
       saturation: {
         ...saturated,
         ceiling: saturationCeiling(saturated.bare, saturated.fitconform),
-        coresBusy: { bare: coresBusy(saturated.bare, bareMedian), fitconform: coresBusy(saturated.fitconform, fitconformMedian) },
+        coresBusy: {
+          bare: coresBusy(saturated.bare, bareMedian),
+          fitconform: coresBusy(saturated.fitconform, fitconformMedian),
+        },
       },
       recorded,
       recordingWork,
@@ -268,21 +330,37 @@ export async function benchProxyRecordingCost(options: RecordingCostOptions): Pr
 
 /** The request options of a load of `traffic`. */
 function trafficLoad(traffic: Traffic): { headers: Record<string, string>; requests?: readonly unknown[] } {
-  return traffic === 'polled' ? { headers: HEADERS } : { headers: {}, requests: realisticRequests(HEADERS.authorization) }
+  return traffic === 'polled'
+    ? { headers: HEADERS }
+    : { headers: {}, requests: realisticRequests(HEADERS.authorization) }
 }
 
 /** The polled page's throughput rows: beside the realistic ones, never judged. */
 function polledFigures(result: RecordingCostResult): Figure[] {
   const load = `polled page (memo-friendly), ${result.connections} connections, ${result.bodyBytes} B`
   const figures: Figure[] = [
-    figure({ benchmark: 'proxy', name: `${load}: bare pass-through`, value: result.bare.requestsPerSecond, unit: 'req/s', note: rpsNote(result.bare) }),
-    figure({ benchmark: 'proxy', name: `${load}: fitconform proxy`, value: result.fitconform.requestsPerSecond, unit: 'req/s', note: rpsNote(result.fitconform) }),
+    figure({
+      benchmark: 'proxy',
+      name: `${load}: bare pass-through`,
+      value: result.bare.requestsPerSecond,
+      unit: 'req/s',
+      note: rpsNote(result.bare),
+    }),
+    figure({
+      benchmark: 'proxy',
+      name: `${load}: fitconform proxy`,
+      value: result.fitconform.requestsPerSecond,
+      unit: 'req/s',
+      note: rpsNote(result.fitconform),
+    }),
     figure({
       benchmark: 'proxy',
       name: `${load}: fitconform / bare`,
       value: round(100 * result.ratio),
       unit: '%',
-      samples: result.rounds.map((each) => round((100 * each.fitconform.requestsPerSecond) / each.bare.requestsPerSecond)),
+      samples: result.rounds.map((each) =>
+        round((100 * each.fitconform.requestsPerSecond) / each.bare.requestsPerSecond),
+      ),
       note: 'second row only: the goal is judged on realistic traffic',
     }),
     figure({
@@ -291,21 +369,38 @@ function polledFigures(result: RecordingCostResult): Figure[] {
       value: result.recordingWork.repeated.micros,
       unit: 'µs',
       samples: result.recordingWork.repeated.rounds,
-      note: 'the same, for this bench\'s traffic as it is: the same exchange but for its id and clock, recorded from what the first one left (proxy/exchange-memo.ts)',
+      note: "the same, for this bench's traffic as it is: the same exchange but for its id and clock, recorded from what the first one left (proxy/exchange-memo.ts)",
     }),
   ]
   if (result.mitmdump !== 'not installed') {
-    figures.push(figure({ benchmark: 'peers', name: `${load}: mitmdump / fitconform proxy`, value: result.mitmdump.ratioToFitconform, unit: '', note: 'second row only; median of the per-round ratios' }))
+    figures.push(
+      figure({
+        benchmark: 'peers',
+        name: `${load}: mitmdump / fitconform proxy`,
+        value: result.mitmdump.ratioToFitconform,
+        unit: '',
+        note: 'second row only; median of the per-round ratios',
+      }),
+    )
   }
   return figures
 }
 
 export function recordingCostFigures(result: RecordingCostResult): Figure[] {
   const { bare, fitconform, mitmdump, latency, cpu, saturation, recorded } = result
-  const load = result.traffic === 'polled' ? `${result.connections} connections, ${result.bodyBytes} B feed page` : `realistic traffic (every exchange differs, mean body ${result.bodyBytes} B), ${result.connections} connections`
+  const load =
+    result.traffic === 'polled'
+      ? `${result.connections} connections, ${result.bodyBytes} B feed page`
+      : `realistic traffic (every exchange differs, mean body ${result.bodyBytes} B), ${result.connections} connections`
   const rps = rpsNote
   const figures: Figure[] = [
-    figure({ benchmark: 'proxy', name: `${load}: bare node:http pass-through`, value: bare.requestsPerSecond, unit: 'req/s', note: rps(bare) }),
+    figure({
+      benchmark: 'proxy',
+      name: `${load}: bare node:http pass-through`,
+      value: bare.requestsPerSecond,
+      unit: 'req/s',
+      note: rps(bare),
+    }),
     figure({
       benchmark: 'proxy',
       name: `${load}: fitconform proxy (recording + live validation)`,
@@ -318,14 +413,22 @@ export function recordingCostFigures(result: RecordingCostResult): Figure[] {
       name: 'fitconform proxy / bare pass-through',
       value: round(100 * result.ratio),
       unit: '%',
-      samples: result.rounds.map((each) => round((100 * each.fitconform.requestsPerSecond) / each.bare.requestsPerSecond)),
+      samples: result.rounds.map((each) =>
+        round((100 * each.fitconform.requestsPerSecond) / each.bare.requestsPerSecond),
+      ),
       note: 'median of the per-round ratios; goal >= 70 %, aim 85 %',
     }),
     ...mitmdumpFigures(mitmdump, fitconform, load),
     figure({ benchmark: 'proxy', name: '1 connection: p50 direct', value: latency.direct, unit: 'ms' }),
     figure({ benchmark: 'proxy', name: '1 connection: p50 bare pass-through', value: latency.bare, unit: 'ms' }),
     figure({ benchmark: 'proxy', name: '1 connection: p50 fitconform proxy', value: latency.fitconform, unit: 'ms' }),
-    figure({ benchmark: 'proxy', name: '1 connection: p50 added by fitconform over direct', value: latency.addedOverDirect, unit: 'ms', goal: { comparison: '<', limit: 0.3 } }),
+    figure({
+      benchmark: 'proxy',
+      name: '1 connection: p50 added by fitconform over direct',
+      value: latency.addedOverDirect,
+      unit: 'ms',
+      goal: { comparison: '<', limit: 0.3 },
+    }),
     figure({
       benchmark: 'proxy',
       name: `CPU per exchange at ${cpu.rate} req/s: bare pass-through`,
@@ -340,7 +443,12 @@ export function recordingCostFigures(result: RecordingCostResult): Figure[] {
       unit: 'µs',
       note: `${cpu.fitconform.forwardingThread} µs on the forwarding thread, ${round(cpu.fitconform.proxy - cpu.fitconform.forwardingThread)} µs on the recording thread; upstream ${cpu.fitconform.upstream} µs, load generator ${cpu.fitconform.generator} µs`,
     }),
-    figure({ benchmark: 'proxy', name: `CPU per exchange at ${cpu.rate} req/s: fitconform over bare`, value: cpu.addedByRecording, unit: 'µs' }),
+    figure({
+      benchmark: 'proxy',
+      name: `CPU per exchange at ${cpu.rate} req/s: fitconform over bare`,
+      value: cpu.addedByRecording,
+      unit: 'µs',
+    }),
     figure({
       benchmark: 'proxy',
       name: 'CPU per exchange at saturation: bare pass-through',
@@ -365,9 +473,15 @@ export function recordingCostFigures(result: RecordingCostResult): Figure[] {
     figure({
       benchmark: 'proxy',
       name: 'ratio the CPU budgets would allow were recording free',
-      value: round(100 * saturationCeiling(saturation.bare, { ...saturation.fitconform, proxy: saturation.fitconform.forwardingThread })),
+      value: round(
+        100 *
+          saturationCeiling(saturation.bare, {
+            ...saturation.fitconform,
+            proxy: saturation.fitconform.forwardingThread,
+          }),
+      ),
       unit: '%',
-      note: 'the same with fitconform\'s forwarding thread alone (decoding, validation, scrubbing and writing counted as nothing): the most any recording work leaves reachable on these cores',
+      note: "the same with fitconform's forwarding thread alone (decoding, validation, scrubbing and writing counted as nothing): the most any recording work leaves reachable on these cores",
     }),
     figure({
       benchmark: 'proxy',
@@ -382,7 +496,7 @@ export function recordingCostFigures(result: RecordingCostResult): Figure[] {
       value: result.recordingWork.distinct.micros,
       unit: 'µs',
       samples: result.recordingWork.distinct.rounds,
-      note: 'CPU of this process per exchange of the same traffic (polled traffic: each with a request header of its own), through the recording thread\'s step (proxy/ring-recording.ts); the least of the rounds: other work on the machine only adds to a round',
+      note: "CPU of this process per exchange of the same traffic (polled traffic: each with a request header of its own), through the recording thread's step (proxy/ring-recording.ts); the least of the rounds: other work on the machine only adds to a round",
     }),
     figure({
       benchmark: 'proxy',
@@ -394,17 +508,44 @@ export function recordingCostFigures(result: RecordingCostResult): Figure[] {
     }),
   ]
   // The ratio's goal is a floor: held as "shortfall below 70 % <= 0" so the table's verdict column reads it.
-  figures.push(figure({ benchmark: 'proxy', name: 'shortfall below 70 % of bare', value: round(Math.max(0, 70 - 100 * result.ratio)), unit: 'points', goal: { comparison: '<=', limit: 0 } }))
+  figures.push(
+    figure({
+      benchmark: 'proxy',
+      name: 'shortfall below 70 % of bare',
+      value: round(Math.max(0, 70 - 100 * result.ratio)),
+      unit: 'points',
+      goal: { comparison: '<=', limit: 0 },
+    }),
+  )
   return figures
 }
 
 /** The peers table's mitmdump rows: its throughput and its share of ours, or why it did not run. */
-function mitmdumpFigures(mitmdump: MitmdumpThroughput | 'not installed', fitconform: ProxyThroughput, load: string): Figure[] {
+function mitmdumpFigures(
+  mitmdump: MitmdumpThroughput | 'not installed',
+  fitconform: ProxyThroughput,
+  load: string,
+): Figure[] {
   const name = `mitmdump -w recording the same traffic (${load})`
-  if (mitmdump === 'not installed') return [figure({ benchmark: 'peers', name, value: Number.NaN, unit: 'req/s', note: 'skipped: mitmdump is not installed (Debian: apt-get install -y mitmproxy; docs/benchmarks.md)' })]
+  if (mitmdump === 'not installed')
+    return [
+      figure({
+        benchmark: 'peers',
+        name,
+        value: Number.NaN,
+        unit: 'req/s',
+        note: 'skipped: mitmdump is not installed (Debian: apt-get install -y mitmproxy; docs/benchmarks.md)',
+      }),
+    ]
   const times = round(1 / mitmdump.ratioToFitconform)
   return [
-    figure({ benchmark: 'peers', name: `mitmdump ${mitmdump.version} -w recording the same traffic (${load})`, value: mitmdump.requestsPerSecond, unit: 'req/s', note: rpsNote(mitmdump) }),
+    figure({
+      benchmark: 'peers',
+      name: `mitmdump ${mitmdump.version} -w recording the same traffic (${load})`,
+      value: mitmdump.requestsPerSecond,
+      unit: 'req/s',
+      note: rpsNote(mitmdump),
+    }),
     // The goal is "fitconform >= 6× mitmdump", held as its inverse so that the table's verdict column reads it.
     figure({
       benchmark: 'peers',
@@ -434,7 +575,12 @@ function saturationCeiling(bare: CpuShares, fitconform: CpuShares): number {
 function medianCpu(runs: readonly (CpuShares | undefined)[]): CpuShares {
   const known = runs.filter((each): each is CpuShares => each !== undefined)
   const pick = (field: keyof CpuShares): number => round(median(known.map((each) => each[field])))
-  return { proxy: pick('proxy'), forwardingThread: pick('forwardingThread'), upstream: pick('upstream'), generator: pick('generator') }
+  return {
+    proxy: pick('proxy'),
+    forwardingThread: pick('forwardingThread'),
+    upstream: pick('upstream'),
+    generator: pick('generator'),
+  }
 }
 
 function coresBusy(cpu: CpuShares, throughput: ProxyThroughput): number {
@@ -443,26 +589,58 @@ function coresBusy(cpu: CpuShares, throughput: ProxyThroughput): number {
 
 function throughputOf(loaded: Load, catchUpMs: number): ProxyThroughput {
   const seconds = loaded.seconds + catchUpMs / 1000
-  return { requestsPerSecond: Math.round(loaded.completed / seconds), completed: loaded.completed, catchUpMs: round(catchUpMs), p50Ms: loaded.p50Ms, p99Ms: loaded.p99Ms, errors: loaded.errors }
+  return {
+    requestsPerSecond: Math.round(loaded.completed / seconds),
+    completed: loaded.completed,
+    catchUpMs: round(catchUpMs),
+    p50Ms: loaded.p50Ms,
+    p99Ms: loaded.p99Ms,
+    errors: loaded.errors,
+  }
 }
 
 function medianThroughput(runs: readonly ProxyThroughput[]): ProxyThroughput {
   const pick = (field: Exclude<keyof ProxyThroughput, 'cpu'>): number => round(median(runs.map((each) => each[field])))
-  return { requestsPerSecond: pick('requestsPerSecond'), completed: pick('completed'), catchUpMs: pick('catchUpMs'), p50Ms: pick('p50Ms'), p99Ms: pick('p99Ms'), errors: pick('errors') }
+  return {
+    requestsPerSecond: pick('requestsPerSecond'),
+    completed: pick('completed'),
+    catchUpMs: pick('catchUpMs'),
+    p50Ms: pick('p50Ms'),
+    p99Ms: pick('p99Ms'),
+    errors: pick('errors'),
+  }
 }
 
 /** mitmdump recording to a file in reverse proxy mode (`-w`), started; or 'not installed'. */
-async function startMitmdump(upstreamUrl: string, dir: string): Promise<{ readonly url: string; readonly version: string; stop(): Promise<void> } | 'not installed'> {
+async function startMitmdump(
+  upstreamUrl: string,
+  dir: string,
+): Promise<{ readonly url: string; readonly version: string; stop(): Promise<void> } | 'not installed'> {
   let version: string
   try {
     // "Mitmproxy: 8.1.1\nPython: …"
-    version = /Mitmproxy:\s*(\S+)/.exec(execFileSync('mitmdump', ['--version'], { encoding: 'utf8' }))?.[1] ?? 'unknown version'
+    version =
+      /Mitmproxy:\s*(\S+)/.exec(execFileSync('mitmdump', ['--version'], { encoding: 'utf8' }))?.[1] ?? 'unknown version'
   } catch {
     return 'not installed'
   }
   const port = await freePort()
   const { spawn } = await import('node:child_process')
-  const child = spawn('mitmdump', ['--mode', `reverse:${upstreamUrl}`, '--listen-host', '127.0.0.1', '--listen-port', String(port), '-w', join(dir, 'mitmdump.flows'), '-q'], { stdio: 'ignore' })
+  const child = spawn(
+    'mitmdump',
+    [
+      '--mode',
+      `reverse:${upstreamUrl}`,
+      '--listen-host',
+      '127.0.0.1',
+      '--listen-port',
+      String(port),
+      '-w',
+      join(dir, 'mitmdump.flows'),
+      '-q',
+    ],
+    { stdio: 'ignore' },
+  )
   const stop = async (): Promise<void> => {
     if (child.exitCode !== null || child.signalCode !== null) return
     child.kill('SIGTERM')
@@ -495,7 +673,8 @@ async function waitForPort(port: number, limitMs: number): Promise<void> {
     })
     socket.destroy()
     if (connected) return
-    if (performance.now() - started > limitMs) throw new Error(`mitmdump did not listen on ${port} within ${limitMs} ms`)
+    if (performance.now() - started > limitMs)
+      throw new Error(`mitmdump did not listen on ${port} within ${limitMs} ms`)
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
 }
@@ -537,7 +716,20 @@ function benchExchange(id: number): CapturedExchange {
     response: {
       status: 200,
       statusText: 'OK',
-      rawHeaders: ['content-type', FEED_TYPE, 'content-length', String(page.length), 'last-modified', 'Tue, 01 Mar 2011 08:00:00 GMT', 'Date', new Date().toUTCString(), 'Connection', 'keep-alive', 'Keep-Alive', 'timeout=5'],
+      rawHeaders: [
+        'content-type',
+        FEED_TYPE,
+        'content-length',
+        String(page.length),
+        'last-modified',
+        'Tue, 01 Mar 2011 08:00:00 GMT',
+        'Date',
+        new Date().toUTCString(),
+        'Connection',
+        'keep-alive',
+        'Keep-Alive',
+        'timeout=5',
+      ],
       body: { bytes: page, size: page.length, truncated: false },
     },
     times: { start: now, requestSent: now + 0.05, responseStart: now + 0.2, end: now + 0.25 },
@@ -555,7 +747,11 @@ async function serveUpstream(): Promise<void> {
       res.writeHead(404, { 'content-type': 'text/plain', 'content-length': 2 }).end('no')
       return
     }
-    res.writeHead(200, { 'content-type': FEED_TYPE, 'content-length': body.length, 'last-modified': 'Tue, 01 Mar 2011 08:00:00 GMT' })
+    res.writeHead(200, {
+      'content-type': FEED_TYPE,
+      'content-length': body.length,
+      'last-modified': 'Tue, 01 Mar 2011 08:00:00 GMT',
+    })
     res.end(body)
   })
   await listen(server)
@@ -577,7 +773,14 @@ async function listen(server: http.Server): Promise<void> {
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { values } = parseArgs({ options: { role: { type: 'string' }, target: { type: 'string' }, duration: { type: 'string', default: '3' }, json: { type: 'string' } } })
+  const { values } = parseArgs({
+    options: {
+      role: { type: 'string' },
+      target: { type: 'string' },
+      duration: { type: 'string', default: '3' },
+      json: { type: 'string' },
+    },
+  })
   if (values.role === 'upstream') await serveUpstream()
   else if (values.role === 'bare') await serveBare(values.target as string)
   else {

@@ -47,18 +47,54 @@ export async function benchRecordingAtScale(options: { exchanges?: number } = {}
       { name: 'scaffold', args: (file, out) => [CLI, 'scaffold', file, '-o', out, '--force'] },
     ]
     const figures: Figure[] = [
-      figure({ benchmark: 'recording', name: `${lines.total} exchanges recorded through fitconform proxy --record`, value: round(recorded.seconds), unit: 's', note: `${Math.round(lines.total / recorded.seconds)} exchanges/s with ${CONNECTIONS} connections; ${round(statSync(recording).size / 1024 / 1024, 1)} MB; ${recorded.completed} completed by autocannon, ${recorded.errors} errors` }),
-      figure({ benchmark: 'recording', name: `  proxy resident memory after ${lines.total} exchanges`, value: round(recorded.rssAtEndMb), unit: 'MB', note: `${round(recorded.rssAtSampleMb)} MB after ${prefixExchanges}; peak ${round(recorded.peakMb)} MB (Linux /proc)` }),
-      figure({ benchmark: 'recording', name: `  proxy memory growth, ${lines.total} / ${prefixExchanges} exchanges`, value: round(recorded.rssAtEndMb / recorded.rssAtSampleMb), unit: 'x', goal: { comparison: '<=', limit: GROWTH_LIMIT } }),
+      figure({
+        benchmark: 'recording',
+        name: `${lines.total} exchanges recorded through fitconform proxy --record`,
+        value: round(recorded.seconds),
+        unit: 's',
+        note: `${Math.round(lines.total / recorded.seconds)} exchanges/s with ${CONNECTIONS} connections; ${round(statSync(recording).size / 1024 / 1024, 1)} MB; ${recorded.completed} completed by autocannon, ${recorded.errors} errors`,
+      }),
+      figure({
+        benchmark: 'recording',
+        name: `  proxy resident memory after ${lines.total} exchanges`,
+        value: round(recorded.rssAtEndMb),
+        unit: 'MB',
+        note: `${round(recorded.rssAtSampleMb)} MB after ${prefixExchanges}; peak ${round(recorded.peakMb)} MB (Linux /proc)`,
+      }),
+      figure({
+        benchmark: 'recording',
+        name: `  proxy memory growth, ${lines.total} / ${prefixExchanges} exchanges`,
+        value: round(recorded.rssAtEndMb / recorded.rssAtSampleMb),
+        unit: 'x',
+        goal: { comparison: '<=', limit: GROWTH_LIMIT },
+      }),
     ]
     for (const tool of tools) {
       const small = await measureTool(tool.args(prefix, join(folder.dir, `${tool.name}-prefix`)))
       const large = await measureTool(tool.args(recording, join(folder.dir, `${tool.name}-all`)))
       const command = `node bin/fitconform.js ${tool.args('recording.ndjson', 'out').slice(1).join(' ')}`
       figures.push(
-        figure({ benchmark: 'recording', name: `${tool.name} over ${lines.total} exchanges`, value: round(large.wallMs / 1000), unit: 's', note: `${command}; exit ${large.exitCode}; ${round(small.wallMs / 1000)} s over ${prefixExchanges}` }),
-        figure({ benchmark: 'recording', name: `  ${tool.name} peak memory over ${lines.total} exchanges`, value: round(large.peakRssMb), unit: 'MB', note: `${round(small.peakRssMb)} MB over ${prefixExchanges}` }),
-        figure({ benchmark: 'recording', name: `  ${tool.name} memory growth, ${lines.total} / ${prefixExchanges} exchanges`, value: round(large.peakRssMb / small.peakRssMb), unit: 'x', goal: { comparison: '<=', limit: GROWTH_LIMIT } }),
+        figure({
+          benchmark: 'recording',
+          name: `${tool.name} over ${lines.total} exchanges`,
+          value: round(large.wallMs / 1000),
+          unit: 's',
+          note: `${command}; exit ${large.exitCode}; ${round(small.wallMs / 1000)} s over ${prefixExchanges}`,
+        }),
+        figure({
+          benchmark: 'recording',
+          name: `  ${tool.name} peak memory over ${lines.total} exchanges`,
+          value: round(large.peakRssMb),
+          unit: 'MB',
+          note: `${round(small.peakRssMb)} MB over ${prefixExchanges}`,
+        }),
+        figure({
+          benchmark: 'recording',
+          name: `  ${tool.name} memory growth, ${lines.total} / ${prefixExchanges} exchanges`,
+          value: round(large.peakRssMb / small.peakRssMb),
+          unit: 'x',
+          goal: { comparison: '<=', limit: GROWTH_LIMIT },
+        }),
       )
     }
     return figures
@@ -67,10 +103,13 @@ export async function benchRecordingAtScale(options: { exchanges?: number } = {}
   }
 }
 
-export async function measureTool(args: readonly string[]): Promise<{ wallMs: number; exitCode: number | null; peakRssMb: number }> {
+export async function measureTool(
+  args: readonly string[],
+): Promise<{ wallMs: number; exitCode: number | null; peakRssMb: number }> {
   const result = await runNode(args, { usage: true, timeoutMs: 300_000 })
   // analyze exits 1 when the recording holds a violation: that is an answer, not a failure.
-  if (result.exitCode !== 0 && result.exitCode !== 1) throw new Error(`${args.slice(1, 3).join(' ')} exited ${result.exitCode}: ${result.stderr.slice(-800)}`)
+  if (result.exitCode !== 0 && result.exitCode !== 1)
+    throw new Error(`${args.slice(1, 3).join(' ')} exited ${result.exitCode}: ${result.stderr.slice(-800)}`)
   return { wallMs: result.wallMs, exitCode: result.exitCode, peakRssMb: result.usage?.peakRssMb ?? Number.NaN }
 }
 
@@ -83,7 +122,11 @@ interface Recorded {
   readonly peakMb: number
 }
 
-export async function record(options: { recording: string; exchanges: number; sampleAfter: number }): Promise<Recorded> {
+export async function record(options: {
+  recording: string
+  exchanges: number
+  sampleAfter: number
+}): Promise<Recorded> {
   const server = await startServerProcess()
   const proxy = await startLineChild([CLI, 'proxy', '--target', server.url, '--record', options.recording, '--quiet'])
   try {
@@ -101,7 +144,14 @@ export async function record(options: { recording: string; exchanges: number; sa
     const result = (await instance) as { requests: { total: number }; errors: number; timeouts: number; non2xx: number }
     const seconds = (performance.now() - started) / 1000
     const end = memoryOf(pid)
-    return { seconds, completed: result.requests.total, errors: result.errors + result.timeouts + result.non2xx, rssAtSampleMb, rssAtEndMb: end.rssMb, peakMb: end.peakMb }
+    return {
+      seconds,
+      completed: result.requests.total,
+      errors: result.errors + result.timeouts + result.non2xx,
+      rssAtSampleMb,
+      rssAtEndMb: end.rssMb,
+      peakMb: end.peakMb,
+    }
   } finally {
     await proxy.stop() // SIGTERM: the proxy flushes the recording before it exits
     await server.stop()
@@ -112,7 +162,8 @@ export async function record(options: { recording: string; exchanges: number; sa
 function memoryOf(pid: number): { rssMb: number; peakMb: number } {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8')
-    const kb = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? Number.NaN)
+    const kb = (field: string): number =>
+      Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? Number.NaN)
     return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 }
   } catch {
     return { rssMb: Number.NaN, peakMb: Number.NaN }
@@ -138,7 +189,11 @@ function createLoad(url: string, token: string, amount: number): NodeJS.EventEmi
     })
   }
   type Context = { location?: string }
-  const onActivity = (method: string) => (request: Record<string, unknown>, context: Context) => ({ ...request, method, path: context.location ?? '/fitnessActivities/0' })
+  const onActivity = (method: string) => (request: Record<string, unknown>, context: Context) => ({
+    ...request,
+    method,
+    path: context.location ?? '/fitnessActivities/0',
+  })
   return autocannon({
     url,
     connections: CONNECTIONS,
@@ -156,9 +211,16 @@ function createLoad(url: string, token: string, amount: number): NodeJS.EventEmi
           context.location = headers['location'] ?? headers['Location']
         },
       },
-      { setupRequest: onActivity('GET'), headers: { authorization, accept: 'application/vnd.com.service.FitnessActivity+json' } },
+      {
+        setupRequest: onActivity('GET'),
+        headers: { authorization, accept: 'application/vnd.com.service.FitnessActivity+json' },
+      },
       { setupRequest: onActivity('DELETE'), headers: { authorization } },
-      { method: 'GET', path: '/fitnessActivities', headers: { authorization, accept: 'application/vnd.com.service.FitnessActivityFeed+json' } },
+      {
+        method: 'GET',
+        path: '/fitnessActivities',
+        headers: { authorization, accept: 'application/vnd.com.service.FitnessActivityFeed+json' },
+      },
       { method: 'GET', path: '/user', headers: { authorization, accept: 'application/vnd.com.service.User+json' } },
     ],
   })

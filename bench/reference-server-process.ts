@@ -34,7 +34,11 @@ process.stdin.on('end', stop).on('close', stop).resume()
  */
 function delayRequests(ms: number): void {
   const emit = http.Server.prototype.emit as (this: http.Server, event: string | symbol, ...args: unknown[]) => boolean
-  http.Server.prototype.emit = function delayedEmit(this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
+  http.Server.prototype.emit = function delayedEmit(
+    this: http.Server,
+    event: string | symbol,
+    ...args: unknown[]
+  ): boolean {
     if (event !== 'request') return emit.call(this, event, ...args)
     setTimeout(() => emit.call(this, event, ...args), ms)
     return true

@@ -16,12 +16,26 @@ import { connect } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { parseArgs } from 'node:util'
 import { Agent, request, type Dispatcher } from 'undici'
-import { ANSWERED_HEADERS, answeredIn, type Answered, type CapturedItem, type CapturedRun, type CapturedScenario } from './support/captured-run.js'
+import {
+  ANSWERED_HEADERS,
+  answeredIn,
+  type Answered,
+  type CapturedItem,
+  type CapturedRun,
+  type CapturedScenario,
+} from './support/captured-run.js'
 
 /** The runner's raw-socket client waits this long after the last byte for a server that keeps the socket open. */
 const WIRE_IDLE_MS = 300
 
-const { values } = parseArgs({ options: { capture: { type: 'string' }, 'base-url': { type: 'string' }, concurrency: { type: 'string', default: '4' }, verbose: { type: 'boolean', default: false } } })
+const { values } = parseArgs({
+  options: {
+    capture: { type: 'string' },
+    'base-url': { type: 'string' },
+    concurrency: { type: 'string', default: '4' },
+    verbose: { type: 'boolean', default: false },
+  },
+})
 const run = JSON.parse(readFileSync(values.capture!, 'utf8')) as CapturedRun
 const base = new URL(values['base-url']!)
 const dispatcher = new Agent({ keepAliveTimeout: 10_000, headersTimeout: 10_000, bodyTimeout: 10_000 })
@@ -52,7 +66,10 @@ async function replayItems(items: readonly CapturedItem[]): Promise<void> {
     learn(item.answered, answered)
     if (item.status !== undefined && status !== item.status) {
       tally.statusMismatches++
-      if (values.verbose) process.stderr.write(`${item.status} → ${status}: ${item.kind === 'http' ? `${item.method} ${item.path}` : item.bytes.split('\r\n')[0]}\n`)
+      if (values.verbose)
+        process.stderr.write(
+          `${item.status} → ${status}: ${item.kind === 'http' ? `${item.method} ${item.path}` : item.bytes.split('\r\n')[0]}\n`,
+        )
     }
   }
 }

@@ -38,14 +38,37 @@ export async function benchRunnerOverhead(options: { runs: number }): Promise<Fi
         const server = await startServerProcess()
         try {
           if (side === 'suite') {
-            const result = await runNode([CLI, 'run', '--base-url', server.url, ...server.tokenFlags, '--concurrency', String(RUNNER_CONCURRENCY), '--output-dir', join(folder.dir, 'out')])
-            if (result.exitCode !== 0) throw new Error(`fitconform run exited ${result.exitCode}: ${result.stderr.slice(-800)}`)
+            const result = await runNode([
+              CLI,
+              'run',
+              '--base-url',
+              server.url,
+              ...server.tokenFlags,
+              '--concurrency',
+              String(RUNNER_CONCURRENCY),
+              '--output-dir',
+              join(folder.dir, 'out'),
+            ])
+            if (result.exitCode !== 0)
+              throw new Error(`fitconform run exited ${result.exitCode}: ${result.stderr.slice(-800)}`)
             suiteMs.push(result.wallMs)
           } else {
-            const result = await runNode([benchModule('replay-requests-process.js'), '--capture', captureFile, '--base-url', server.url, '--concurrency', String(RUNNER_CONCURRENCY)])
-            if (result.exitCode !== 0) throw new Error(`the replay exited ${result.exitCode}: ${result.stderr.slice(-800)}`)
+            const result = await runNode([
+              benchModule('replay-requests-process.js'),
+              '--capture',
+              captureFile,
+              '--base-url',
+              server.url,
+              '--concurrency',
+              String(RUNNER_CONCURRENCY),
+            ])
+            if (result.exitCode !== 0)
+              throw new Error(`the replay exited ${result.exitCode}: ${result.stderr.slice(-800)}`)
             replayMs.push(result.wallMs)
-            mismatches = Math.max(mismatches, (JSON.parse(result.stdout) as { statusMismatches: number }).statusMismatches)
+            mismatches = Math.max(
+              mismatches,
+              (JSON.parse(result.stdout) as { statusMismatches: number }).statusMismatches,
+            )
           }
         } finally {
           await server.stop()
@@ -58,11 +81,43 @@ export async function benchRunnerOverhead(options: { runs: number }): Promise<Fi
     const replay = median(replayMs)
     const requests = countRequests(captured)
     return [
-      figure({ benchmark: 'runner overhead', name: `built-in suite, whole process (median of ${options.runs})`, value: round(suite / 1000), unit: 's', samples: suiteMs.map((ms) => round(ms)), note: `node bin/fitconform.js run --base-url <server> <5 tokens> --concurrency ${RUNNER_CONCURRENCY}; ${captured.exclusive.length + captured.concurrent.length} scenarios, ${requests} requests` }),
-      figure({ benchmark: 'runner overhead', name: `plain undici replay of its ${requests} requests (median of ${options.runs})`, value: round(replay / 1000), unit: 's', samples: replayMs.map((ms) => round(ms)), note: `node dist/bench/replay-requests-process.js; ${mismatches} response status(es) differ from the captured run` }),
-      figure({ benchmark: 'runner overhead', name: 'ratio suite / replay', value: round(suite / replay, 3), unit: '', goal: { comparison: '<=', limit: 1.3 } }),
-      figure({ benchmark: 'runner overhead', name: 'deliberate waits, summed over scenarios', value: round(waits.totalMs / 1000), unit: 's', note: `${waits.count} waits (wait: and eventually polls)` }),
-      figure({ benchmark: 'runner overhead', name: `deliberate waits on the critical path (concurrency ${RUNNER_CONCURRENCY})`, value: round(waits.criticalMs / 1000), unit: 's', note: 'the wall time a run would take if every request took no time' }),
+      figure({
+        benchmark: 'runner overhead',
+        name: `built-in suite, whole process (median of ${options.runs})`,
+        value: round(suite / 1000),
+        unit: 's',
+        samples: suiteMs.map((ms) => round(ms)),
+        note: `node bin/fitconform.js run --base-url <server> <5 tokens> --concurrency ${RUNNER_CONCURRENCY}; ${captured.exclusive.length + captured.concurrent.length} scenarios, ${requests} requests`,
+      }),
+      figure({
+        benchmark: 'runner overhead',
+        name: `plain undici replay of its ${requests} requests (median of ${options.runs})`,
+        value: round(replay / 1000),
+        unit: 's',
+        samples: replayMs.map((ms) => round(ms)),
+        note: `node dist/bench/replay-requests-process.js; ${mismatches} response status(es) differ from the captured run`,
+      }),
+      figure({
+        benchmark: 'runner overhead',
+        name: 'ratio suite / replay',
+        value: round(suite / replay, 3),
+        unit: '',
+        goal: { comparison: '<=', limit: 1.3 },
+      }),
+      figure({
+        benchmark: 'runner overhead',
+        name: 'deliberate waits, summed over scenarios',
+        value: round(waits.totalMs / 1000),
+        unit: 's',
+        note: `${waits.count} waits (wait: and eventually polls)`,
+      }),
+      figure({
+        benchmark: 'runner overhead',
+        name: `deliberate waits on the critical path (concurrency ${RUNNER_CONCURRENCY})`,
+        value: round(waits.criticalMs / 1000),
+        unit: 's',
+        note: 'the wall time a run would take if every request took no time',
+      }),
     ]
   } finally {
     folder.remove()
@@ -70,7 +125,11 @@ export async function benchRunnerOverhead(options: { runs: number }): Promise<Fi
 }
 
 function countRequests(run: CapturedRun): number {
-  const items = [...run.probe, ...run.final, ...[...run.exclusive, ...run.concurrent].flatMap((scenario) => scenario.items)]
+  const items = [
+    ...run.probe,
+    ...run.final,
+    ...[...run.exclusive, ...run.concurrent].flatMap((scenario) => scenario.items),
+  ]
   return items.filter((item) => item.kind !== 'wait').length
 }
 
@@ -88,6 +147,13 @@ function waitFigures(run: CapturedRun): { totalMs: number; criticalMs: number; c
   const scenarios = [...run.exclusive, ...run.concurrent]
   const count = scenarios.flatMap((scenario) => scenario.items).filter((item) => item.kind === 'wait').length
   const exclusiveMs = sum(run.exclusive.map((scenario) => waitMs(scenario.items)))
-  const concurrentMs = greedySchedule(run.concurrent.map((scenario) => waitMs(scenario.items)), RUNNER_CONCURRENCY)
-  return { totalMs: sum(scenarios.map((scenario) => waitMs(scenario.items))), criticalMs: Math.max(exclusiveMs, concurrentMs), count }
+  const concurrentMs = greedySchedule(
+    run.concurrent.map((scenario) => waitMs(scenario.items)),
+    RUNNER_CONCURRENCY,
+  )
+  return {
+    totalMs: sum(scenarios.map((scenario) => waitMs(scenario.items))),
+    criticalMs: Math.max(exclusiveMs, concurrentMs),
+    count,
+  }
 }

@@ -51,7 +51,17 @@ export async function benchThroughput(options: { runs: number }): Promise<Figure
     const peerRun = 'entry' in stepCi ? stepCiRun(stepCi.entry, workflow) : undefined
     const peer: number[] = []
     const peerCpu: number[] = []
-    const args = [CLI, 'run', suite, '--base-url', server.url, '--token', server.tokens.token, '--output-dir', join(folder.dir, 'out')]
+    const args = [
+      CLI,
+      'run',
+      suite,
+      '--base-url',
+      server.url,
+      '--token',
+      server.tokens.token,
+      '--output-dir',
+      join(folder.dir, 'out'),
+    ]
     const versions: number[] = []
     const totals: number[] = []
     const cpu: number[] = []
@@ -61,14 +71,19 @@ export async function benchThroughput(options: { runs: number }): Promise<Figure
     for (let run = 0; run < options.runs; run++) {
       versions.push((await runNode([CLI, '--version'])).wallMs)
       const whole = await runNode(args, { usage: true })
-      if (whole.exitCode !== 0) throw new Error(`fitconform run exited ${whole.exitCode}: ${whole.stderr.slice(0, 500)}`)
+      if (whole.exitCode !== 0)
+        throw new Error(`fitconform run exited ${whole.exitCode}: ${whole.stderr.slice(0, 500)}`)
       totals.push(whole.wallMs)
       cpu.push(whole.usage?.cpuMs ?? Number.NaN)
-      inRun.push((JSON.parse(readFileSync(join(folder.dir, 'out', 'results.json'), 'utf8')) as { durationMs: number }).durationMs)
+      inRun.push(
+        (JSON.parse(readFileSync(join(folder.dir, 'out', 'results.json'), 'utf8')) as { durationMs: number })
+          .durationMs,
+      )
       requestsAlone.push(await sendRequestsAlone(server.url, server.tokens.token, THROUGHPUT_SCENARIOS))
       if (peerRun) {
         const stepCiRunResult = await runNode(peerRun.args, { env: peerRun.env, usage: true })
-        if (stepCiRunResult.exitCode !== 0) throw new Error(`Step CI exited ${stepCiRunResult.exitCode}: ${stepCiRunResult.stdout.slice(-500)}`)
+        if (stepCiRunResult.exitCode !== 0)
+          throw new Error(`Step CI exited ${stepCiRunResult.exitCode}: ${stepCiRunResult.stdout.slice(-500)}`)
         peer.push(stepCiRunResult.wallMs)
         peerCpu.push(stepCiRunResult.usage?.cpuMs ?? Number.NaN)
       }
@@ -76,12 +91,49 @@ export async function benchThroughput(options: { runs: number }): Promise<Figure
     const total = median(totals)
     const command = `node bin/fitconform.js run throughput.yaml --base-url <server> --token <token> --output-dir <tmp>`
     return [
-      figure({ benchmark: 'throughput', name: `${THROUGHPUT_SCENARIOS} GET /user scenarios, whole process (median of ${options.runs})`, value: round(total / 1000), unit: 's', goal: { comparison: '<', limit: 1 }, samples: totals.map((ms) => round(ms)), note: `${command}; fastest ${round(Math.min(...totals) / 1000)} s` }),
-      figure({ benchmark: 'throughput', name: '  CPU time of that process, all threads', value: round(median(cpu) / 1000), unit: 's', samples: cpu.map((ms) => round(ms)) }),
-      figure({ benchmark: 'throughput', name: '  of which start-up (fitconform --version)', value: round(median(versions) / 1000), unit: 's', samples: versions.map((ms) => round(ms)) }),
-      figure({ benchmark: 'throughput', name: '  of which the run (results.json durationMs)', value: round(median(inRun) / 1000), unit: 's', samples: inRun }),
-      figure({ benchmark: 'throughput', name: '  the same 500 requests alone (undici, 4 at once)', value: round(median(requestsAlone) / 1000), unit: 's', samples: requestsAlone.map((ms) => round(ms)) }),
-      figure({ benchmark: 'throughput', name: 'scenarios per second, whole process', value: Math.round(THROUGHPUT_SCENARIOS / (total / 1000)), unit: '/s' }),
+      figure({
+        benchmark: 'throughput',
+        name: `${THROUGHPUT_SCENARIOS} GET /user scenarios, whole process (median of ${options.runs})`,
+        value: round(total / 1000),
+        unit: 's',
+        goal: { comparison: '<', limit: 1 },
+        samples: totals.map((ms) => round(ms)),
+        note: `${command}; fastest ${round(Math.min(...totals) / 1000)} s`,
+      }),
+      figure({
+        benchmark: 'throughput',
+        name: '  CPU time of that process, all threads',
+        value: round(median(cpu) / 1000),
+        unit: 's',
+        samples: cpu.map((ms) => round(ms)),
+      }),
+      figure({
+        benchmark: 'throughput',
+        name: '  of which start-up (fitconform --version)',
+        value: round(median(versions) / 1000),
+        unit: 's',
+        samples: versions.map((ms) => round(ms)),
+      }),
+      figure({
+        benchmark: 'throughput',
+        name: '  of which the run (results.json durationMs)',
+        value: round(median(inRun) / 1000),
+        unit: 's',
+        samples: inRun,
+      }),
+      figure({
+        benchmark: 'throughput',
+        name: '  the same 500 requests alone (undici, 4 at once)',
+        value: round(median(requestsAlone) / 1000),
+        unit: 's',
+        samples: requestsAlone.map((ms) => round(ms)),
+      }),
+      figure({
+        benchmark: 'throughput',
+        name: 'scenarios per second, whole process',
+        value: Math.round(THROUGHPUT_SCENARIOS / (total / 1000)),
+        unit: '/s',
+      }),
       ...peerFigures(stepCi, { wall: totals, cpu }, { wall: peer, cpu: peerCpu }),
     ]
   } finally {
@@ -98,13 +150,40 @@ interface ProcessTimes {
 /** The peers table's Step CI rows: its median wall and CPU time and ours over them, or why it did not run. */
 function peerFigures(stepCi: StepCiInstall, ours: ProcessTimes, theirs: ProcessTimes): Figure[] {
   const name = `Step CI ${STEP_CI_VERSION}, the same ${THROUGHPUT_SCENARIOS} tests, whole process`
-  if ('missing' in stepCi) return [figure({ benchmark: 'peers', name, value: Number.NaN, unit: 's', note: stepCi.missing })]
+  if ('missing' in stepCi)
+    return [figure({ benchmark: 'peers', name, value: Number.NaN, unit: 's', note: stepCi.missing })]
   const command = `STEPCI_DISABLE_ANALYTICS=1 node <tmp>/node_modules/stepci/dist/index.js run stepci.yml (its default: all tests at once)`
   return [
-    figure({ benchmark: 'peers', name: `${name} (median of ${theirs.wall.length})`, value: round(median(theirs.wall) / 1000), unit: 's', samples: theirs.wall.map((ms) => round(ms)), note: command }),
-    figure({ benchmark: 'peers', name: '  its CPU time, all threads', value: round(median(theirs.cpu) / 1000), unit: 's', samples: theirs.cpu.map((ms) => round(ms)) }),
-    figure({ benchmark: 'peers', name: `  fitconform / Step CI, wall time, same run`, value: round(median(ours.wall) / median(theirs.wall)), unit: '', goal: { comparison: '<=', limit: 0.33 }, note: 'medians of runs interleaved one for one' }),
-    figure({ benchmark: 'peers', name: `  fitconform / Step CI, CPU time, same run`, value: round(median(ours.cpu) / median(theirs.cpu)), unit: '', note: 'medians of runs interleaved one for one; CPU time is what a busy machine disturbs least' }),
+    figure({
+      benchmark: 'peers',
+      name: `${name} (median of ${theirs.wall.length})`,
+      value: round(median(theirs.wall) / 1000),
+      unit: 's',
+      samples: theirs.wall.map((ms) => round(ms)),
+      note: command,
+    }),
+    figure({
+      benchmark: 'peers',
+      name: '  its CPU time, all threads',
+      value: round(median(theirs.cpu) / 1000),
+      unit: 's',
+      samples: theirs.cpu.map((ms) => round(ms)),
+    }),
+    figure({
+      benchmark: 'peers',
+      name: `  fitconform / Step CI, wall time, same run`,
+      value: round(median(ours.wall) / median(theirs.wall)),
+      unit: '',
+      goal: { comparison: '<=', limit: 0.33 },
+      note: 'medians of runs interleaved one for one',
+    }),
+    figure({
+      benchmark: 'peers',
+      name: `  fitconform / Step CI, CPU time, same run`,
+      value: round(median(ours.cpu) / median(theirs.cpu)),
+      unit: '',
+      note: 'medians of runs interleaved one for one; CPU time is what a busy machine disturbs least',
+    }),
   ]
 }
 

@@ -19,7 +19,11 @@ export interface DecodedBody {
 }
 
 /** Decodes a captured body; `cap` bounds the decoded size too (no decompression bomb). */
-export async function decodeBody(body: CapturedBody, contentEncoding: string | undefined, cap: number): Promise<DecodedBody> {
+export async function decodeBody(
+  body: CapturedBody,
+  contentEncoding: string | undefined,
+  cap: number,
+): Promise<DecodedBody> {
   const { bytes, truncated, decodeError } = await decodeContent(body.bytes, contentEncoding, cap, body.truncated)
   const text = decodeError === undefined ? utf8Text(bytes, truncated) : undefined
   return { bytes, transferSize: body.size, truncated, decodeError, text }

@@ -107,7 +107,8 @@ export function openExchangeLog(options: ExchangeLogOptions): ExchangeLog {
   const appendLine = (line: string): void => {
     if (closed) return
     const bytes = Buffer.byteLength(line) + 1
-    if (options.maxBytes !== undefined && size + pending.size > 0 && size + pending.size + bytes > options.maxBytes) rotate()
+    if (options.maxBytes !== undefined && size + pending.size > 0 && size + pending.size + bytes > options.maxBytes)
+      rotate()
     pending.add(line, bytes)
     if (pending.size >= FLUSH_BYTES) writePending()
   }
@@ -169,7 +170,11 @@ class PendingLines {
  * Writes whole lines (`bytes` ends with a newline) until done or an error; a line cut short by the
  * error is cut off the file again (from `sizeBefore`), so the file always ends on a whole line.
  */
-function writeWholeLines(fd: number, sizeBefore: number, bytes: Buffer): { bytes: number; lines: number; error?: unknown } {
+function writeWholeLines(
+  fd: number,
+  sizeBefore: number,
+  bytes: Buffer,
+): { bytes: number; lines: number; error?: unknown } {
   let done = 0
   try {
     while (done < bytes.length) done += writeSync(fd, bytes, done)

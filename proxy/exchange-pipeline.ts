@@ -116,9 +116,13 @@ class WorkerPipeline implements ExchangePipeline {
     worker.on('message', (message: FromWorker) => this.#onMessage(message))
     worker.on('error', (err) => {
       // Only the name: the message of an error deep in the recording could quote a body.
-      this.#stop(`internal error in the recording thread (${err.name}): exchanges from here on are forwarded but not recorded`)
+      this.#stop(
+        `internal error in the recording thread (${err.name}): exchanges from here on are forwarded but not recorded`,
+      )
     })
-    worker.on('exit', () => this.#stop('the recording thread stopped: exchanges from here on are forwarded but not recorded'))
+    worker.on('exit', () =>
+      this.#stop('the recording thread stopped: exchanges from here on are forwarded but not recorded'),
+    )
   }
 
   get stats(): PipelineStats {
@@ -138,7 +142,9 @@ class WorkerPipeline implements ExchangePipeline {
     }
     if (!this.#ring.fitsEver(exchange)) {
       // Cannot happen within node's header limits (the ring holds two of the largest exchanges): said, counted.
-      this.#printProblem(`error: #${exchange.id} is too large to hand to the recording thread: forwarded but not recorded`)
+      this.#printProblem(
+        `error: #${exchange.id} is too large to hand to the recording thread: forwarded but not recorded`,
+      )
       this.#countLost(1, exchange.error !== undefined)
       return
     }
@@ -206,7 +212,8 @@ class WorkerPipeline implements ExchangePipeline {
     if (this.#hasRoom()) for (const resolve of this.#roomWaiters.splice(0)) resolve()
     if (this.#drained()) for (const resolve of this.#drainWaiters.splice(0)) resolve()
     // Still waiting: ask the recording thread to say when it has done more.
-    if (!this.#stopped && (this.#roomWaiters.length > 0 || this.#drainWaiters.length > 0 || this.#held.length > 0)) this.#ring.want()
+    if (!this.#stopped && (this.#roomWaiters.length > 0 || this.#drainWaiters.length > 0 || this.#held.length > 0))
+      this.#ring.want()
   }
 
   #countLost(count: number, failed: boolean): void {

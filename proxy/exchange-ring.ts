@@ -194,7 +194,11 @@ export class RingReader {
 }
 
 /** `Atomics.waitAsync` (Node ≥ 16): in ES2024's lib, newer than the one this project compiles against. */
-const waitAsync = (Atomics as unknown as { waitAsync(array: Int32Array, index: number, value: number): { async: boolean; value: Promise<string> | string } }).waitAsync
+const waitAsync = (
+  Atomics as unknown as {
+    waitAsync(array: Int32Array, index: number, value: number): { async: boolean; value: Promise<string> | string }
+  }
+).waitAsync
 
 function align(offset: number): number {
   return (offset + 3) & ~3
@@ -222,7 +226,12 @@ export function recordClock(bytes: Buffer): RecordClock {
   return {
     id: bytes.readDoubleLE(0),
     startedAt: new Date(bytes.readDoubleLE(8)),
-    times: { start: bytes.readDoubleLE(16), requestSent: measured(24), responseStart: measured(32), end: bytes.readDoubleLE(40) },
+    times: {
+      start: bytes.readDoubleLE(16),
+      requestSent: measured(24),
+      responseStart: measured(32),
+      end: bytes.readDoubleLE(40),
+    },
   }
 }
 
@@ -236,10 +245,16 @@ export function recordIdentity(bytes: Buffer): Buffer {
 
 /** At most the bytes `encode` writes, header included: strings counted at 3 bytes a UTF-16 unit. */
 function recordBound(exchange: CapturedExchange): number {
-  let bound = HEADER + 6 * 8 + 3 + strings([exchange.method, exchange.clientPath, exchange.upstreamPath, exchange.httpVersion]) + strings(exchange.requestHeaders)
+  let bound =
+    HEADER +
+    6 * 8 +
+    3 +
+    strings([exchange.method, exchange.clientPath, exchange.upstreamPath, exchange.httpVersion]) +
+    strings(exchange.requestHeaders)
   bound += bodyBound(exchange.requestBody)
   const { response, generated, error } = exchange
-  if (response !== undefined) bound += 2 + strings([response.statusText]) + strings(response.rawHeaders) + bodyBound(response.body)
+  if (response !== undefined)
+    bound += 2 + strings([response.statusText]) + strings(response.rawHeaders) + bodyBound(response.body)
   if (generated !== undefined) bound += 2 + strings([generated.statusText, generated.body])
   if (error !== undefined) bound += 1 + strings([error.code, error.message])
   return align(bound + 4)
@@ -357,7 +372,24 @@ export function decodeRecord(bytes: Buffer): CapturedExchange {
   let error: CapturedExchange['error']
   if (bytes[at++] === 1) {
     const [code = '', message = ''] = strings()
-    error = { code: code as NonNullable<CapturedExchange['error']>['code'], message, afterResponseStart: bytes[at++] === 1 }
+    error = {
+      code: code as NonNullable<CapturedExchange['error']>['code'],
+      message,
+      afterResponseStart: bytes[at++] === 1,
+    }
   }
-  return { id, startedAt, method, clientPath, upstreamPath, httpVersion, requestHeaders, requestBody, response, generated, error, times }
+  return {
+    id,
+    startedAt,
+    method,
+    clientPath,
+    upstreamPath,
+    httpVersion,
+    requestHeaders,
+    requestBody,
+    response,
+    generated,
+    error,
+    times,
+  }
 }

@@ -201,7 +201,12 @@ class ForwardJob {
   #finish(extra: Pick<ForwardOutcome, 'error' | 'generated'> = {}): void {
     if (this.#done) return
     this.#done = true
-    const times: ForwardTimes = { start: this.#start, requestSent: this.#requestSent, responseStart: this.#responseStart, end: performance.now() }
+    const times: ForwardTimes = {
+      start: this.#start,
+      requestSent: this.#requestSent,
+      responseStart: this.#responseStart,
+      end: performance.now(),
+    }
     // Every member written out, none spread in: a spread gives each outcome a shape of its own (measured).
     this.#observer.onDone({ times, upstreamPath: this.#upstreamPath, error: extra.error, generated: extra.generated })
   }

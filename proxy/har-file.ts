@@ -22,7 +22,11 @@ export interface HarWriteOptions {
 }
 
 /** Writes the HAR to `out` and waits until it is flushed. */
-export async function writeHarFile(inputs: readonly string[], out: Writable, options: HarWriteOptions): Promise<HarFileResult> {
+export async function writeHarFile(
+  inputs: readonly string[],
+  out: Writable,
+  options: HarWriteOptions,
+): Promise<HarFileResult> {
   const failed = new Promise<never>((_, reject) => out.once('error', reject))
   // A stream error with nothing waiting on `failed` yet must not become an unhandled rejection.
   failed.catch(() => {})

@@ -19,7 +19,13 @@
 import { REDACT_KEY_ENV } from './proxy-defaults.js'
 import { parseMediaType } from '../src/validation/media-type.js'
 
-export const CONDITIONAL_HEADERS = ['if-modified-since', 'if-unmodified-since', 'if-none-match', 'if-match', 'if-range'] as const
+export const CONDITIONAL_HEADERS = [
+  'if-modified-since',
+  'if-unmodified-since',
+  'if-none-match',
+  'if-match',
+  'if-range',
+] as const
 
 /** What matching needs of a request, recorded or received. */
 export interface RequestFacts {
@@ -64,11 +70,19 @@ export interface NearestRequest {
 }
 
 /** Picks the answer to `request`; `served` counts the answers given per group of equal matches (mutated). */
-export function matchRequest<T extends RecordedFacts>(recorded: readonly T[], request: RequestFacts, served: Map<string, number>): MatchOutcome<T> {
+export function matchRequest<T extends RecordedFacts>(
+  recorded: readonly T[],
+  request: RequestFacts,
+  served: Map<string, number>,
+): MatchOutcome<T> {
   const matches = recorded.filter((x) => differences(x, request).length === 0)
   if (matches.length === 0) {
     const nearest = nearestRequest(recorded, request)
-    return { kind: 'miss', explanation: explainMiss(recorded, request, nearest), ...(nearest === undefined ? {} : { nearest }) }
+    return {
+      kind: 'miss',
+      explanation: explainMiss(recorded, request, nearest),
+      ...(nearest === undefined ? {} : { nearest }),
+    }
   }
   const exact = matches.filter((x) => sameConditionalValues(x, request))
   const tier = exact.length > 0 ? exact : matches
@@ -88,21 +102,39 @@ function differences(x: RecordedFacts, r: RequestFacts): Difference[] {
   const out: Difference[] = []
   if (x.path !== r.path) out.push({ weight: 100, text: `its path is ${x.path}` })
   if (x.method !== r.method) out.push({ weight: 50, text: `its method is ${x.method}` })
-  if (x.query !== r.query) out.push({ weight: 10, text: x.query === '' ? 'it had no query' : `its query is ?${x.query}` })
+  if (x.query !== r.query)
+    out.push({ weight: 10, text: x.query === '' ? 'it had no query' : `its query is ?${x.query}` })
   if (r.mediaTypes.length > 0 && x.mediaTypes.length > 0 && !x.mediaTypes.some((type) => r.mediaTypes.includes(type))) {
-    out.push({ weight: 1, text: `it was recorded for ${x.mediaTypes.join(', ')}, this request names ${r.mediaTypes.join(', ')}` })
+    out.push({
+      weight: 1,
+      text: `it was recorded for ${x.mediaTypes.join(', ')}, this request names ${r.mediaTypes.join(', ')}`,
+    })
   }
   if (x.credentialSent !== r.credentialSent) {
-    out.push({ weight: 1, text: x.credentialSent ? 'it was sent with credentials, this request has no Authorization header' : 'it was sent without credentials, this request has an Authorization header' })
+    out.push({
+      weight: 1,
+      text: x.credentialSent
+        ? 'it was sent with credentials, this request has no Authorization header'
+        : 'it was sent without credentials, this request has an Authorization header',
+    })
   } else if (x.credentialSent && r.unidentified === true) {
-    out.push({ weight: 1, text: `the recording holds several users' credentials, and without ${REDACT_KEY_ENV} set to the key it was recorded with the mock cannot tell whose this request carries` })
+    out.push({
+      weight: 1,
+      text: `the recording holds several users' credentials, and without ${REDACT_KEY_ENV} set to the key it was recorded with the mock cannot tell whose this request carries`,
+    })
   } else if (x.credentialSent && r.tokenId !== undefined && x.tokenId !== undefined && x.tokenId !== r.tokenId) {
-    out.push({ weight: 1, text: `it was sent with credential ${x.tokenId}, this request with ${r.tokenId} (a credential the recording does not hold here, or another FITCONFORM_REDACT_KEY than the recording's)` })
+    out.push({
+      weight: 1,
+      text: `it was sent with credential ${x.tokenId}, this request with ${r.tokenId} (a credential the recording does not hold here, or another FITCONFORM_REDACT_KEY than the recording's)`,
+    })
   }
   const recordedNames = [...x.conditional.keys()].sort().join(', ')
   const askedNames = [...r.conditional.keys()].sort().join(', ')
   if (recordedNames !== askedNames) {
-    out.push({ weight: 1, text: `it was sent with ${recordedNames === '' ? 'no conditional header' : recordedNames}, this request with ${askedNames === '' ? 'none' : askedNames}` })
+    out.push({
+      weight: 1,
+      text: `it was sent with ${recordedNames === '' ? 'no conditional header' : recordedNames}, this request with ${askedNames === '' ? 'none' : askedNames}`,
+    })
   }
   return out
 }
@@ -122,15 +154,24 @@ function nearestRequest(recorded: readonly RecordedFacts[], r: RequestFacts): Ne
     if (nearest === undefined || weight < nearest.weight) nearest = { x, diffs, weight }
   }
   if (nearest === undefined) return undefined
-  return { id: nearest.x.id, request: describeRequest(nearest.x), status: nearest.x.status, reasons: nearest.diffs.map((d) => d.text) }
+  return {
+    id: nearest.x.id,
+    request: describeRequest(nearest.x),
+    status: nearest.x.status,
+    reasons: nearest.diffs.map((d) => d.text),
+  }
 }
 
 function explainMiss(recorded: readonly RecordedFacts[], r: RequestFacts, nearest: NearestRequest | undefined): string {
   const asked = describeRequest(r)
   const sameRequest = recorded.some((x) => x.method === r.method && x.path === r.path && x.query === r.query)
-  const lines = [sameRequest ? `no recorded exchange of ${asked} matches this request.` : `no recorded exchange for ${asked}.`]
+  const lines = [
+    sameRequest ? `no recorded exchange of ${asked} matches this request.` : `no recorded exchange for ${asked}.`,
+  ]
   if (nearest !== undefined) {
-    lines.push(`Nearest recorded request: #${nearest.id} ${nearest.request} → ${nearest.status}; it does not match because:`)
+    lines.push(
+      `Nearest recorded request: #${nearest.id} ${nearest.request} → ${nearest.status}; it does not match because:`,
+    )
     for (const reason of nearest.reasons) lines.push(`  - ${reason}`)
   }
   const known = [...new Set(recorded.map(describeRequest))]

@@ -13,7 +13,16 @@ import https from 'node:https'
 import type { AddressInfo } from 'node:net'
 import type { ExchangeEntry } from '../src/model/exchange.js'
 import { DEFAULT_HOST, listenUrl } from './commands/listen-address.js'
-import { CONDITIONAL_HEADERS, credentialIdentities, describeRequest, matchRequest, mediaTypeEssences, sortedQuery, type RecordedFacts, type RequestFacts } from './mock-matching.js'
+import {
+  CONDITIONAL_HEADERS,
+  credentialIdentities,
+  describeRequest,
+  matchRequest,
+  mediaTypeEssences,
+  sortedQuery,
+  type RecordedFacts,
+  type RequestFacts,
+} from './mock-matching.js'
 import { readExchanges, type SkippedLine } from './read-exchanges.js'
 import { basePathOfRecording, stripBasePath } from './recording-paths.js'
 import { Redactor } from './redaction.js'
@@ -41,10 +50,22 @@ export interface MockRecording {
   readonly credentials: readonly string[]
 }
 
-const DROP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding', 'date', 'trailer', 'upgrade'])
+const DROP_HEADERS = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'content-encoding',
+  'date',
+  'trailer',
+  'upgrade',
+])
 
 /** Reads the recordings into memory (a mock needs them all at hand); malformed lines go to `onSkipped`. */
-export async function loadMockRecording(files: readonly string[], onSkipped: (skipped: SkippedLine) => void): Promise<MockRecording> {
+export async function loadMockRecording(
+  files: readonly string[],
+  onSkipped: (skipped: SkippedLine) => void,
+): Promise<MockRecording> {
   const entries: ExchangeEntry[] = []
   let failed = 0
   for await (const { entry } of readExchanges(files, onSkipped)) {
@@ -104,11 +125,16 @@ export async function startMockServer(recording: MockRecording, options: MockSer
     const shown = describeRequest({ ...request, query: maskQuery(request.query) })
     if (outcome.kind === 'miss') {
       const text = `fitconform mock: ${outcome.explanation}\n`
-      res.writeHead(501, 'Not Implemented', { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text) })
+      res.writeHead(501, 'Not Implemented', {
+        'content-type': 'text/plain; charset=utf-8',
+        'content-length': Buffer.byteLength(text),
+      })
       res.end(text)
       // The request itself is shown masked; the nearest one comes from the recording, which is redacted.
       const nearest = outcome.nearest
-      log(`${shown} → 501 no match${nearest === undefined ? '' : `; nearest #${nearest.id} ${nearest.request} → ${nearest.status}: ${nearest.reasons.join('; ')}`}`)
+      log(
+        `${shown} → 501 no match${nearest === undefined ? '' : `; nearest #${nearest.id} ${nearest.request} → ${nearest.status}: ${nearest.reasons.join('; ')}`}`,
+      )
       return
     }
     const chosen = outcome.exchange.response
@@ -128,7 +154,10 @@ export async function startMockServer(recording: MockRecording, options: MockSer
     res.end(chosen.bodiless || req.method === 'HEAD' ? undefined : chosen.body)
     log(`${shown} → ${chosen.status} (recorded #${outcome.exchange.id})`)
   }
-  const server = options.tls === undefined ? http.createServer(onRequest) : https.createServer({ cert: options.tls.cert, key: options.tls.key }, onRequest)
+  const server =
+    options.tls === undefined
+      ? http.createServer(onRequest)
+      : https.createServer({ cert: options.tls.cert, key: options.tls.key }, onRequest)
   const host = options.host ?? DEFAULT_HOST
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
@@ -146,12 +175,23 @@ export async function startMockServer(recording: MockRecording, options: MockSer
   }
 }
 
-function requestFacts(req: http.IncomingMessage, basePath: string, redactor: Redactor | undefined, identify: 'match' | 'refuse', callerKey: Buffer): RequestFacts {
+function requestFacts(
+  req: http.IncomingMessage,
+  basePath: string,
+  redactor: Redactor | undefined,
+  identify: 'match' | 'refuse',
+  callerKey: Buffer,
+): RequestFacts {
   const url = new URL(`http://mock${req.url ?? '/'}`)
-  const hasBody = (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0') || req.headers['transfer-encoding'] !== undefined
+  const hasBody =
+    (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0') ||
+    req.headers['transfer-encoding'] !== undefined
   const mediaHeader = hasBody ? req.headers['content-type'] : req.headers.accept
   const authorization = req.headers.authorization
-  const tokenId = authorization === undefined || redactor === undefined ? undefined : redactor.learn([['authorization', authorization]])
+  const tokenId =
+    authorization === undefined || redactor === undefined
+      ? undefined
+      : redactor.learn([['authorization', authorization]])
   return {
     method: (req.method ?? 'GET').toUpperCase(),
     path: stripBasePath(url.pathname, basePath),
@@ -160,7 +200,8 @@ function requestFacts(req: http.IncomingMessage, basePath: string, redactor: Red
     credentialSent: authorization !== undefined,
     ...(tokenId === undefined ? {} : { tokenId }),
     ...(authorization !== undefined && identify === 'refuse' ? { unidentified: true } : {}),
-    caller: authorization === undefined ? '' : createHmac('sha256', callerKey).update(authorization).digest('base64url'),
+    caller:
+      authorization === undefined ? '' : createHmac('sha256', callerKey).update(authorization).digest('base64url'),
     conditional: conditionalOf((name) => {
       const value = req.headers[name]
       return Array.isArray(value) ? value[0] : value
@@ -181,16 +222,26 @@ function conditionalOf(get: (name: string) => string | undefined): Map<string, s
 function maskQuery(query: string): string {
   if (query === '') return query
   const params = new URLSearchParams(query)
-  const masked = [...params].map(([name, value]): [string, string] => [name, /token|key|secret|password|code|auth/i.test(name) ? 'redacted' : value])
+  const masked = [...params].map(([name, value]): [string, string] => [
+    name,
+    /token|key|secret|password|code|auth/i.test(name) ? 'redacted' : value,
+  ])
   return new URLSearchParams(masked).toString()
 }
 
 function mockResponse(entry: ExchangeEntry): MockResponse {
   const { response } = entry
   const content = response.content
-  const body = content.text === undefined ? Buffer.alloc(0) : Buffer.from(content.text, content.encoding === 'base64' ? 'base64' : 'utf8')
-  const headers = response.headers.filter((h) => !DROP_HEADERS.has(h.name.toLowerCase())).map((h) => [h.name, h.value] as const)
+  const body =
+    content.text === undefined
+      ? Buffer.alloc(0)
+      : Buffer.from(content.text, content.encoding === 'base64' ? 'base64' : 'utf8')
+  const headers = response.headers
+    .filter((h) => !DROP_HEADERS.has(h.name.toLowerCase()))
+    .map((h) => [h.name, h.value] as const)
   const bodiless = entry.request.method.toUpperCase() === 'HEAD' || response.status === 204 || response.status === 304
-  const recordedLength = response.headers.filter((h) => h.name.toLowerCase() === 'content-length').flatMap((h) => [h.name, h.value])
+  const recordedLength = response.headers
+    .filter((h) => h.name.toLowerCase() === 'content-length')
+    .flatMap((h) => [h.name, h.value])
   return { status: response.status, statusText: response.statusText, headers, body, bodiless, recordedLength }
 }

@@ -88,7 +88,8 @@ function startWorker(port: NonNullable<typeof parentPort>, data: PipelineWorkerD
   const redactor = Redactor.fromSettings(data.redaction)
   let log: ExchangeLog | undefined
   try {
-    log = data.record === undefined ? undefined : openExchangeLog({ file: data.record, maxBytes: data.maxBytes, redactor })
+    log =
+      data.record === undefined ? undefined : openExchangeLog({ file: data.record, maxBytes: data.maxBytes, redactor })
   } catch (err) {
     post({ type: 'failed', message: (err as Error).message })
     port.close()
@@ -145,7 +146,8 @@ function startWorker(port: NonNullable<typeof parentPort>, data: PipelineWorkerD
         done += count
         noteWrite(log?.flush(), problems)
       }
-      if (printed.length > 0 || problems.length > 0 || ring.takeWanted()) post({ type: 'processed', done, printed, problems, stats })
+      if (printed.length > 0 || problems.length > 0 || ring.takeWanted())
+        post({ type: 'processed', done, printed, problems, stats })
       if (count > 0) {
         idlePolls = 0
         continue

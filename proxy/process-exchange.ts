@@ -46,7 +46,12 @@ export interface PipelineStats {
 }
 
 export function emptyStats(): PipelineStats {
-  return { exchanges: 0, failed: 0, unrecorded: 0, findings: { violation: 0, irregularity: 0, note: 0, 'unknown-endpoint': 0 } }
+  return {
+    exchanges: 0,
+    failed: 0,
+    unrecorded: 0,
+    findings: { violation: 0, irregularity: 0, note: 0, 'unknown-endpoint': 0 },
+  }
 }
 
 /**
@@ -69,7 +74,11 @@ export interface KnownExchange {
  * exchange counted as not recorded, never a throw. Returns what `processAgain` needs to record the
  * same exchange made again, when it completed normally.
  */
-export async function processExchange(exchange: CapturedExchange, options: ProcessOptions, stats: PipelineStats): Promise<KnownExchange | undefined> {
+export async function processExchange(
+  exchange: CapturedExchange,
+  options: ProcessOptions,
+  stats: PipelineStats,
+): Promise<KnownExchange | undefined> {
   stats.exchanges += 1
   if (exchange.error !== undefined) stats.failed += 1
   const { log, redactor } = options
@@ -85,13 +94,19 @@ export async function processExchange(exchange: CapturedExchange, options: Proce
     }
   } catch (err) {
     if (log !== undefined) stats.unrecorded += 1
-    options.printProblem(`error: #${exchange.id} internal error while recording: ${(err as Error).name}: ${redactor.scrub((err as Error).message)}`)
+    options.printProblem(
+      `error: #${exchange.id} internal error while recording: ${(err as Error).name}: ${redactor.scrub((err as Error).message)}`,
+    )
     return undefined
   }
   const apiPath = apiPathOf(options.target, exchange.upstreamPath)
   const status = exchange.generated?.status ?? exchange.response?.status
   noteFindings(entry._findings, stats)
-  if (!options.quiet) printExchangeLine({ id: exchange.id, method: exchange.method, apiPath, status, error: exchange.error, time: entry.time }, options)
+  if (!options.quiet)
+    printExchangeLine(
+      { id: exchange.id, method: exchange.method, apiPath, status, error: exchange.error, time: entry.time },
+      options,
+    )
   printFindings(entry._findings, options)
   const completed = exchange.error === undefined && exchange.generated === undefined && status !== undefined
   if (!completed || (log !== undefined && parts === undefined)) return undefined
@@ -104,18 +119,35 @@ export async function processExchange(exchange: CapturedExchange, options: Proce
  * validating and redacting it again would give the same (they are functions of the exchange and of
  * the secrets known), so only what differs is computed.
  */
-export function processAgain(known: KnownExchange, clock: RecordClock, options: ProcessOptions, stats: PipelineStats): void {
+export function processAgain(
+  known: KnownExchange,
+  clock: RecordClock,
+  options: ProcessOptions,
+  stats: PipelineStats,
+): void {
   stats.exchanges += 1
   const { log, redactor } = options
   try {
     if (log !== undefined && known.parts !== undefined) log.appendLine(joinLine(known.parts, clock.id, clock, redactor))
   } catch (err) {
     stats.unrecorded += 1
-    options.printProblem(`error: #${clock.id} internal error while recording: ${(err as Error).name}: ${redactor.scrub((err as Error).message)}`)
+    options.printProblem(
+      `error: #${clock.id} internal error while recording: ${(err as Error).name}: ${redactor.scrub((err as Error).message)}`,
+    )
     return
   }
   noteFindings(known.findings, stats)
-  if (!options.quiet) printExchangeLine({ id: clock.id, method: known.method, apiPath: known.apiPath, status: known.status, time: clockMembers(clock).time }, options)
+  if (!options.quiet)
+    printExchangeLine(
+      {
+        id: clock.id,
+        method: known.method,
+        apiPath: known.apiPath,
+        status: known.status,
+        time: clockMembers(clock).time,
+      },
+      options,
+    )
   printFindings(known.findings, options)
 }
 
@@ -129,11 +161,21 @@ function printFindings(findings: readonly Finding[], options: ProcessOptions): v
 
 /** `#12 GET /fitnessActivities 200 3.1 ms` */
 function printExchangeLine(
-  line: { id: number; method: string; apiPath: string; status: number | undefined; error?: CapturedExchange['error']; time: number },
+  line: {
+    id: number
+    method: string
+    apiPath: string
+    status: number | undefined
+    error?: CapturedExchange['error']
+    time: number
+  },
   options: ProcessOptions,
 ): void {
   const { status, error } = line
-  const outcome = error === undefined ? `${status ?? '-'}` : `failed (${error.code}: ${error.message})${status === undefined ? '' : ` → ${status}`}`
+  const outcome =
+    error === undefined
+      ? `${status ?? '-'}`
+      : `failed (${error.code}: ${error.message})${status === undefined ? '' : ` → ${status}`}`
   // Scrubbed whole, then cut: a secret cut in half would no longer be recognised.
   const target = cutForConsole(options.redactor.scrub(line.apiPath))
   options.print(options.redactor.scrub(`#${line.id} ${line.method} ${target} ${outcome} ${line.time.toFixed(1)} ms`))
@@ -155,9 +197,20 @@ function cutForConsole(text: string, limit = CONSOLE_TARGET_CHARS): string {
 /** Decodes, analyzes and redacts: the recording line's entry. */
 async function toEntry(exchange: CapturedExchange, options: ProcessOptions): Promise<ExchangeEntry> {
   const { target, redactor } = options
-  const requestBody = await decodeBody(exchange.requestBody, rawHeaderValues(exchange.requestHeaders, 'content-encoding')[0], options.maxBodyBytes)
+  const requestBody = await decodeBody(
+    exchange.requestBody,
+    rawHeaderValues(exchange.requestHeaders, 'content-encoding')[0],
+    options.maxBodyBytes,
+  )
   const response = exchange.generated === undefined ? exchange.response : undefined
-  const responseBody = response === undefined ? undefined : await decodeBody(response.body, rawHeaderValues(response.rawHeaders, 'content-encoding')[0], options.maxBodyBytes)
+  const responseBody =
+    response === undefined
+      ? undefined
+      : await decodeBody(
+          response.body,
+          rawHeaderValues(response.rawHeaders, 'content-encoding')[0],
+          options.maxBodyBytes,
+        )
 
   const apiPath = apiPathOf(target, exchange.upstreamPath)
   // Concatenated, not resolved: a path such as //host/x must stay a path.
@@ -173,7 +226,11 @@ async function toEntry(exchange: CapturedExchange, options: ProcessOptions): Pro
     response:
       response === undefined || responseBody === undefined || exchange.error !== undefined
         ? undefined
-        : { status: response.status, headers: headerMap(response.rawHeaders), body: bodyView(response.body.size, responseBody) },
+        : {
+            status: response.status,
+            headers: headerMap(response.rawHeaders),
+            body: bodyView(response.body.size, responseBody),
+          },
     clock: { start: exchange.times.start, end: exchange.times.end },
   }
   const analyzed = analyzeExchange(view, options.relations)
@@ -184,7 +241,8 @@ async function toEntry(exchange: CapturedExchange, options: ProcessOptions): Pro
   if (response !== undefined) redactor.learn(pairs(response.rawHeaders))
   redactor.learnFromBodyView(view.request.body)
   if (view.response !== undefined) redactor.learnFromBodyView(view.response.body)
-  const endpointRef: EndpointRef | undefined = endpoint === undefined ? undefined : { method: endpoint.method, path: endpoint.path, row: endpoint.row }
+  const endpointRef: EndpointRef | undefined =
+    endpoint === undefined ? undefined : { method: endpoint.method, path: endpoint.path, row: endpoint.row }
   return toExchangeEntry(
     {
       exchange,
@@ -196,7 +254,12 @@ async function toEntry(exchange: CapturedExchange, options: ProcessOptions): Pro
       tokenId,
       requestRepresentation: endpoint?.requestBody,
       // The representation the body was validated as, so that a Profile on any route gets --redact-personal.
-      responseRepresentation: view.response === undefined ? (response?.status === 403 ? 'ErrorMessage' : endpoint?.responseBody) : responseRepresentationOf(view),
+      responseRepresentation:
+        view.response === undefined
+          ? response?.status === 403
+            ? 'ErrorMessage'
+            : endpoint?.responseBody
+          : responseRepresentationOf(view),
     },
     redactor,
   )
@@ -210,7 +273,8 @@ function formatFinding(f: Finding): string {
 
 function bodyView(size: number, decoded: DecodedBody): BodyView {
   if (size === 0) return NO_BODY
-  if (decoded.text === undefined) return { size, truncated: decoded.truncated, jsonError: decoded.decodeError ?? 'binary body' }
+  if (decoded.text === undefined)
+    return { size, truncated: decoded.truncated, jsonError: decoded.decodeError ?? 'binary body' }
   return bodyFromText(decoded.text, { size, truncated: decoded.truncated })
 }
 

@@ -77,7 +77,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     print,
     printProblem,
   })
-  const forwarder = createForwarder({ target: options.target, timeoutMs: options.timeoutMs, insecure: options.insecure })
+  const forwarder = createForwarder({
+    target: options.target,
+    timeoutMs: options.timeoutMs,
+    insecure: options.insecure,
+  })
   let nextId = 1
   let inFlight = 0
   let rejected = 0
@@ -115,14 +119,18 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     else void room.then(() => forward(req, res, mapped.path))
   }
 
-  const server = options.tls === undefined ? http.createServer(onRequest) : https.createServer({ cert: options.tls.cert, key: options.tls.key }, onRequest)
+  const server =
+    options.tls === undefined
+      ? http.createServer(onRequest)
+      : https.createServer({ cert: options.tls.cert, key: options.tls.key }, onRequest)
   server.keepAliveTimeout = 5000
   server.on('clientError', (_err, socket: Duplex & { _httpMessage?: http.ServerResponse | null }) => {
     // A head node's parser refused (or a socket error before one): that connection alone ends. As in
     // node's own default handler, the 400 is written only when no response is under way on it
     // (a pipelined request behind a bad one), so no response is ever corrupted by it.
     const answering = socket._httpMessage?.headersSent === true
-    if (socket.writable && !answering) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n')
+    if (socket.writable && !answering)
+      socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n')
     else socket.destroy()
   })
   const host = options.host ?? DEFAULT_HOST
@@ -135,7 +143,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     throw err
   }
   // After listening, a server error (e.g. EMFILE on accept) must not end the process: say it, keep serving.
-  server.on('error', (err: NodeJS.ErrnoException) => printProblem(`error: the proxy's listener: ${err.code ?? err.name}: ${err.message}`))
+  server.on('error', (err: NodeJS.ErrnoException) =>
+    printProblem(`error: the proxy's listener: ${err.code ?? err.name}: ${err.message}`),
+  )
   const port = (server.address() as AddressInfo).port
   let closing: Promise<void> | undefined
 
@@ -168,6 +178,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
 /** The proxy's own 400, on a connection it then closes: the rest of such a request is not worth reading. */
 function answerBadRequest(res: http.ServerResponse, body: string): void {
   res.shouldKeepAlive = false
-  res.writeHead(400, 'Bad Request', { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' })
+  res.writeHead(400, 'Bad Request', {
+    'content-type': 'text/plain; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    connection: 'close',
+  })
   res.end(body)
 }

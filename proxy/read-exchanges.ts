@@ -32,15 +32,19 @@ export interface RecordedExchange {
  * The longest recording line the tools read: far above what the proxy writes (two bodies of at most
  * --max-body-bytes, 1 MiB by default, each at most 6 times longer once escaped in JSON, plus headers).
  */
-export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024
+const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024
 /** Raises (or lowers) DEFAULT_MAX_LINE_BYTES, for a recording made with a larger --max-body-bytes. */
 export const MAX_LINE_BYTES_ENV = 'FITCONFORM_MAX_LINE_BYTES'
 
 /** The line bound in force: FITCONFORM_MAX_LINE_BYTES when set to a whole number of bytes, else the default. */
-export function maxLineBytes(env: NodeJS.ProcessEnv = process.env): number {
+function maxLineBytes(env: NodeJS.ProcessEnv = process.env): number {
   const value = env[MAX_LINE_BYTES_ENV]
   if (value === undefined || value === '') return DEFAULT_MAX_LINE_BYTES
-  if (!/^[1-9][0-9]{0,15}$/.test(value)) throw refusal(`${MAX_LINE_BYTES_ENV}=${value} is not a whole number of bytes`, `unset it, or set it to the longest line to read, e.g. ${DEFAULT_MAX_LINE_BYTES}`)
+  if (!/^[1-9][0-9]{0,15}$/.test(value))
+    throw refusal(
+      `${MAX_LINE_BYTES_ENV}=${value} is not a whole number of bytes`,
+      `unset it, or set it to the longest line to read, e.g. ${DEFAULT_MAX_LINE_BYTES}`,
+    )
   return Number(value)
 }
 
@@ -53,7 +57,11 @@ export interface ReadOptions {
 }
 
 /** Streams the well-formed entries of the files in order; each other line goes to `onSkipped`. A line past the bounds throws a load-kind ConformanceError (exit 2). */
-export async function* readExchanges(files: readonly string[], onSkipped: (skipped: SkippedLine) => void, options: ReadOptions = {}): AsyncGenerator<RecordedExchange> {
+export async function* readExchanges(
+  files: readonly string[],
+  onSkipped: (skipped: SkippedLine) => void,
+  options: ReadOptions = {},
+): AsyncGenerator<RecordedExchange> {
   const limit = maxLineBytes()
   for (const file of files) {
     for await (const { line, text } of recordingLines(file, limit)) {
@@ -125,11 +133,17 @@ function isTooDeepJson(text: string): boolean {
 }
 
 function tooDeep(file: string, line: number, where: string): ConformanceError {
-  return refusal(`line ${line} of ${file} is nested deeper than ${MAX_NESTING_DEPTH} levels (${where}); fitconform does not judge an exchange that deep`, 'remove the line (or the recording) to read the rest')
+  return refusal(
+    `line ${line} of ${file} is nested deeper than ${MAX_NESTING_DEPTH} levels (${where}); fitconform does not judge an exchange that deep`,
+    'remove the line (or the recording) to read the rest',
+  )
 }
 
 function tooLong(file: string, line: number, limit: number): ConformanceError {
-  return refusal(`line ${line} of ${file} is longer than ${limit} bytes, the longest recording line fitconform reads`, `with its default --max-body-bytes the proxy writes no line that long; for a recording made with a larger one, raise the limit with ${MAX_LINE_BYTES_ENV}=<bytes>`)
+  return refusal(
+    `line ${line} of ${file} is longer than ${limit} bytes, the longest recording line fitconform reads`,
+    `with its default --max-body-bytes the proxy writes no line that long; for a recording made with a larger one, raise the limit with ${MAX_LINE_BYTES_ENV}=<bytes>`,
+  )
 }
 
 function refusal(message: string, hint: string): ConformanceError {
@@ -140,14 +154,20 @@ function refusal(message: string, hint: string): ConformanceError {
 const WARNINGS_PRINTED = 20
 
 /** Prints the first skipped lines as `warning: file:line: problem` and counts the rest, for `summary()`. */
-export function createSkipWarnings(print: (line: string) => void): { readonly onSkipped: (skipped: SkippedLine) => void; summary(): string | undefined } {
+export function createSkipWarnings(print: (line: string) => void): {
+  readonly onSkipped: (skipped: SkippedLine) => void
+  summary(): string | undefined
+} {
   let count = 0
   return {
     onSkipped: (skipped) => {
       count += 1
       if (count <= WARNINGS_PRINTED) print(`warning: ${skipped.file}:${skipped.line}: line skipped: ${skipped.problem}`)
     },
-    summary: () => (count === 0 ? undefined : `warning: ${count} malformed recording line(s) skipped${count > WARNINGS_PRINTED ? ` (the first ${WARNINGS_PRINTED} listed)` : ''}`),
+    summary: () =>
+      count === 0
+        ? undefined
+        : `warning: ${count} malformed recording line(s) skipped${count > WARNINGS_PRINTED ? ` (the first ${WARNINGS_PRINTED} listed)` : ''}`,
   }
 }
 
@@ -163,18 +183,33 @@ export function problemOfEntry(value: unknown): string | undefined {
   if (typeof request.method !== 'string' || request.method === '') return 'request.method is not a text'
   if (typeof request.url !== 'string' || !URL.canParse(request.url)) return 'request.url is not an absolute URL'
   if (!isHeaderList(request.headers)) return 'request.headers is not a list of { name, value } texts'
-  if (request.postData !== undefined && (!isObject(request.postData) || typeof request.postData.text !== 'string')) return 'request.postData has no text'
+  if (request.postData !== undefined && (!isObject(request.postData) || typeof request.postData.text !== 'string'))
+    return 'request.postData has no text'
   if (!Number.isInteger(response.status)) return 'response.status is not a number'
   if (!isHeaderList(response.headers)) return 'response.headers is not a list of { name, value } texts'
-  if (!isObject(response.content) || (response.content.text !== undefined && typeof response.content.text !== 'string')) return 'response.content is not an object with a text'
+  if (!isObject(response.content) || (response.content.text !== undefined && typeof response.content.text !== 'string'))
+    return 'response.content is not an object with a text'
   if (typeof value._id !== 'number') return '_id is not a number'
   if (typeof value.startedDateTime !== 'string') return 'startedDateTime is not a text'
-  if (value._findings !== undefined && !(Array.isArray(value._findings) && value._findings.every((f) => isObject(f) && FINDING_KINDS.has(f.kind as string) && typeof f.message === 'string'))) {
+  if (
+    value._findings !== undefined &&
+    !(
+      Array.isArray(value._findings) &&
+      value._findings.every((f) => isObject(f) && FINDING_KINDS.has(f.kind as string) && typeof f.message === 'string')
+    )
+  ) {
     return '_findings is not a list of { kind, message }'
   }
-  if (value._endpoint !== undefined && (!isObject(value._endpoint) || typeof value._endpoint.method !== 'string' || typeof value._endpoint.path !== 'string')) return '_endpoint is not { method, path }'
+  if (
+    value._endpoint !== undefined &&
+    (!isObject(value._endpoint) ||
+      typeof value._endpoint.method !== 'string' ||
+      typeof value._endpoint.path !== 'string')
+  )
+    return '_endpoint is not { method, path }'
   if (value._tokenId !== undefined && typeof value._tokenId !== 'string') return '_tokenId is not a text'
-  if (value._error !== undefined && (!isObject(value._error) || typeof value._error.code !== 'string')) return '_error has no code'
+  if (value._error !== undefined && (!isObject(value._error) || typeof value._error.code !== 'string'))
+    return '_error has no code'
   return undefined
 }
 
@@ -185,7 +220,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 function isHeaderList(value: unknown): boolean {
-  return Array.isArray(value) && value.every((h) => isObject(h) && typeof h.name === 'string' && typeof h.value === 'string')
+  return (
+    Array.isArray(value) && value.every((h) => isObject(h) && typeof h.name === 'string' && typeof h.value === 'string')
+  )
 }
 
 /** The `error: …` lines for a recording line past its bounds (readExchanges' refusal), or undefined for any other error. */

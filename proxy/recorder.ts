@@ -49,7 +49,8 @@ export function captureExchange(
   let head: ResponseHead | undefined
   let responseBody: BodyTap | undefined
   return {
-    onRequestBody: (chunk) => (requestBody ??= new BodyTap(options.maxBodyBytes, req.headers['content-length'])).add(chunk),
+    onRequestBody: (chunk) =>
+      (requestBody ??= new BodyTap(options.maxBodyBytes, req.headers['content-length'])).add(chunk),
     onResponseHead: (responseHead) => {
       head = responseHead
       responseBody = new BodyTap(options.maxBodyBytes, rawHeaderValues(responseHead.rawHeaders, 'content-length')[0])
@@ -68,7 +69,14 @@ export function captureExchange(
         // Written out, not spread: `{ ...head, body }` made a new hidden class for every exchange (measured
         // with perf), and every later read of it slow.
         response:
-          head === undefined || responseBody === undefined ? undefined : { status: head.status, statusText: head.statusText, rawHeaders: head.rawHeaders, body: responseBody.result() },
+          head === undefined || responseBody === undefined
+            ? undefined
+            : {
+                status: head.status,
+                statusText: head.statusText,
+                rawHeaders: head.rawHeaders,
+                body: responseBody.result(),
+              },
         generated: outcome.generated,
         error: outcome.error,
         times: outcome.times,
@@ -78,11 +86,6 @@ export function captureExchange(
 }
 
 const NO_BODY: CapturedBody = { bytes: Buffer.alloc(0), size: 0, truncated: false }
-
-/** The body bytes an exchange holds in memory. */
-export function capturedBytes(exchange: CapturedExchange): number {
-  return exchange.requestBody.bytes.byteLength + (exchange.response?.body.bytes.byteLength ?? 0)
-}
 
 /** Keeps the first `cap` bytes of a stream and counts the rest. */
 class BodyTap {
@@ -99,7 +102,8 @@ class BodyTap {
   constructor(cap: number, contentLength?: string) {
     this.#cap = cap
     const declared = Number(contentLength)
-    if (contentLength !== undefined && Number.isSafeInteger(declared) && declared > 0) this.#declared = Math.min(declared, cap)
+    if (contentLength !== undefined && Number.isSafeInteger(declared) && declared > 0)
+      this.#declared = Math.min(declared, cap)
   }
 
   add(chunk: Buffer): void {
@@ -119,7 +123,8 @@ class BodyTap {
 
   result(): CapturedBody {
     const whole = this.#whole
-    const bytes = whole !== undefined && this.#chunks.length === 0 && this.#inWhole === whole.length ? whole : this.#joined()
+    const bytes =
+      whole !== undefined && this.#chunks.length === 0 && this.#inWhole === whole.length ? whole : this.#joined()
     return { bytes, size: this.#size, truncated: this.#size > this.#kept }
   }
 

@@ -16,7 +16,14 @@
  */
 import { createHmac, randomBytes } from 'node:crypto'
 import { PATH_POINT_PERSONAL_FIELDS, PROFILE_PERSONAL_FIELDS } from '../src/model/personal-data-fields.js'
-import { CREDENTIAL_HEADERS, createScrub, credentialsInUrl, isCredentialField, MIN_SCRUBBED_SECRET_LENGTH, type Scrub } from '../src/shared/secrets.js'
+import {
+  CREDENTIAL_HEADERS,
+  createScrub,
+  credentialsInUrl,
+  isCredentialField,
+  MIN_SCRUBBED_SECRET_LENGTH,
+  type Scrub,
+} from '../src/shared/secrets.js'
 import { ANY, parseJsonPath, type JsonPathSegment } from '../src/shared/json-path.js'
 import { escapePointerSegment } from '../src/shared/json-pointer.js'
 import { TextMemo } from './analyze/text-memo.js'
@@ -77,7 +84,6 @@ function scrubMemo(): TextMemo<string> {
   return new TextMemo({ maxChars: 4 * 1024 * 1024, maxTextChars: 64 * 1024 })
 }
 
-
 /** Holds the key and the secrets seen so far; one per recording session. */
 export class Redactor {
   readonly #key: Buffer | string
@@ -102,7 +108,12 @@ export class Redactor {
     this.#headers = new Set([...DEFAULT_REDACT_HEADERS, ...(options.headers ?? []).map((name) => name.toLowerCase())])
     this.#bodyPaths = (options.bodyPaths ?? []).map(parseJsonPath)
     this.#personal = options.personal === true
-    this.#settings = { key: this.#key, headers: [...(options.headers ?? [])], bodyPaths: [...(options.bodyPaths ?? [])], personal: this.#personal }
+    this.#settings = {
+      key: this.#key,
+      headers: [...(options.headers ?? [])],
+      bodyPaths: [...(options.bodyPaths ?? [])],
+      personal: this.#personal,
+    }
   }
 
   /**
@@ -191,7 +202,8 @@ export class Redactor {
     if (text !== undefined && !TOKEN_FIELD_HINT.test(text)) return
     if (body === undefined && text !== undefined && FORM_BODY.test(text)) {
       // An OAuth request (RFC 6749 §4.1.3, §6): refresh_token=…&client_secret=…
-      for (const [name, value] of new URLSearchParams(text)) if (isCredentialField(name)) this.#remember(value, `[redacted ${this.idOf(value)}]`)
+      for (const [name, value] of new URLSearchParams(text))
+        if (isCredentialField(name)) this.#remember(value, `[redacted ${this.idOf(value)}]`)
       return
     }
     // An explicit stack: a body nested 100,000 levels deep must not overflow ours.
@@ -201,7 +213,8 @@ export class Redactor {
       if (Array.isArray(value)) stack.push(...value)
       else if (value !== null && typeof value === 'object') {
         for (const [key, element] of Object.entries(value)) {
-          if (typeof element === 'string' && isCredentialField(key)) this.#remember(element, `[redacted ${this.idOf(element)}]`)
+          if (typeof element === 'string' && isCredentialField(key))
+            this.#remember(element, `[redacted ${this.idOf(element)}]`)
           else stack.push(element)
         }
       }
@@ -279,7 +292,8 @@ export class Redactor {
    */
   redactBody(body: unknown, representation?: string): { value: unknown; pointers: string[] } {
     const paths = [...this.#bodyPaths]
-    if (this.#personal && representation !== undefined) paths.push(...(PERSONAL_PATHS[representation] ?? []).map(parseJsonPath))
+    if (this.#personal && representation !== undefined)
+      paths.push(...(PERSONAL_PATHS[representation] ?? []).map(parseJsonPath))
     const pointers: string[] = []
     let value = body
     for (const path of paths) value = redactAt(value, path, '', pointers)

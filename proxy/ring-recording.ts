@@ -6,7 +6,13 @@
  */
 import { ExchangeMemo } from './exchange-memo.js'
 import { decodeRecord, recordClock, recordIdentity, type RingReader } from './exchange-ring.js'
-import { processAgain, processExchange, type KnownExchange, type PipelineStats, type ProcessOptions } from './process-exchange.js'
+import {
+  processAgain,
+  processExchange,
+  type KnownExchange,
+  type PipelineStats,
+  type ProcessOptions,
+} from './process-exchange.js'
 
 /**
  * Memory for exchanges seen before: at saturation a client typically polls a few pages, and an
@@ -31,7 +37,8 @@ export class RingRecording {
     if (record === undefined) return false
     const identity = recordIdentity(record)
     const known = this.#seen.get(identity)
-    if (known === undefined || known.generation !== options.redactor.generation) return this.#recordNew(record, identity, options, stats)
+    if (known === undefined || known.generation !== options.redactor.generation)
+      return this.#recordNew(record, identity, options, stats)
     processAgain(known, recordClock(record), options, stats)
     this.#ring.advance()
     return true
@@ -40,7 +47,12 @@ export class RingRecording {
   async #recordNew(record: Buffer, identity: Buffer, options: ProcessOptions, stats: PipelineStats): Promise<boolean> {
     const processed = await processExchange(decodeRecord(record), options, stats)
     // The record's room is still held (the identity is a view of it) until the memo has its copy.
-    if (processed !== undefined) this.#seen.set(identity, processed, 2 * ((processed.parts?.head.length ?? 0) + (processed.parts?.body.length ?? 0)))
+    if (processed !== undefined)
+      this.#seen.set(
+        identity,
+        processed,
+        2 * ((processed.parts?.head.length ?? 0) + (processed.parts?.body.length ?? 0)),
+      )
     this.#ring.advance()
     return true
   }

@@ -46,7 +46,10 @@ export interface RecordingSummary {
 }
 
 /** `onSkipped` hears of each malformed line as it is met (the summary keeps the first few too). */
-export async function summarizeRecordings(files: readonly string[], onSkipped: (skipped: SkippedLine) => void = () => {}): Promise<RecordingSummary> {
+export async function summarizeRecordings(
+  files: readonly string[],
+  onSkipped: (skipped: SkippedLine) => void = () => {},
+): Promise<RecordingSummary> {
   const summary: RecordingSummary = {
     files: [...files],
     exchanges: 0,
@@ -63,7 +66,8 @@ export async function summarizeRecordings(files: readonly string[], onSkipped: (
   let unknownKeys = 0
   const skipped = (line: SkippedLine): void => {
     summary.unreadableLines += 1
-    if (summary.problems.length < MAX_PROBLEMS) summary.problems.push({ file: line.file, line: line.line, problem: line.problem })
+    if (summary.problems.length < MAX_PROBLEMS)
+      summary.problems.push({ file: line.file, line: line.line, problem: line.problem })
     onSkipped(line)
   }
   for await (const { entry } of readExchanges(files, skipped)) {
@@ -72,10 +76,13 @@ export async function summarizeRecordings(files: readonly string[], onSkipped: (
       summary.failed += 1
       count(summary.failures, entry._error.code)
     }
-    if (summary.firstStarted === undefined || entry.startedDateTime < summary.firstStarted) summary.firstStarted = entry.startedDateTime
-    if (summary.lastStarted === undefined || entry.startedDateTime > summary.lastStarted) summary.lastStarted = entry.startedDateTime
+    if (summary.firstStarted === undefined || entry.startedDateTime < summary.firstStarted)
+      summary.firstStarted = entry.startedDateTime
+    if (summary.lastStarted === undefined || entry.startedDateTime > summary.lastStarted)
+      summary.lastStarted = entry.startedDateTime
     let key = endpointKey(entry)
-    if (key.startsWith('unknown:') && summary.endpoints[key] === undefined && ++unknownKeys > MAX_UNKNOWN_KEYS) key = 'unknown: (other paths)'
+    if (key.startsWith('unknown:') && summary.endpoints[key] === undefined && ++unknownKeys > MAX_UNKNOWN_KEYS)
+      key = 'unknown: (other paths)'
     count(summary.endpoints, key)
     count(summary.statuses, String(entry.response.status))
     for (const f of entry._findings ?? []) {
@@ -85,7 +92,13 @@ export async function summarizeRecordings(files: readonly string[], onSkipped: (
       const groupKey = `${f.kind}\u0000${f.rule ?? ''}\u0000${pointer ?? ''}`
       let group = groups.get(groupKey)
       if (group === undefined) {
-        group = { kind: f.kind, ...(f.rule === undefined ? {} : { rule: f.rule }), ...(pointer === undefined ? {} : { pointer }), count: 0, examples: [] }
+        group = {
+          kind: f.kind,
+          ...(f.rule === undefined ? {} : { rule: f.rule }),
+          ...(pointer === undefined ? {} : { pointer }),
+          count: 0,
+          examples: [],
+        }
         groups.set(groupKey, group)
       }
       group.count += 1
@@ -106,7 +119,11 @@ export async function summarizeRecordings(files: readonly string[], onSkipped: (
     }
   }
   const order: Record<FindingKind, number> = { violation: 0, irregularity: 1, 'unknown-endpoint': 2, note: 3 }
-  summary.findings.push(...[...groups.values()].sort((a, b) => order[a.kind] - order[b.kind] || b.count - a.count || (a.rule ?? '').localeCompare(b.rule ?? '')))
+  summary.findings.push(
+    ...[...groups.values()].sort(
+      (a, b) => order[a.kind] - order[b.kind] || b.count - a.count || (a.rule ?? '').localeCompare(b.rule ?? ''),
+    ),
+  )
   return summary
 }
 
@@ -146,17 +163,28 @@ export function formatSummary(summary: RecordingSummary): string[] {
   // Each skipped line was told as a `file:line` warning while reading; the summary counts them.
   if (summary.unreadableLines > 0) lines.push(`${summary.unreadableLines} malformed lines skipped`)
   lines.push('', 'Exchanges per endpoint')
-  for (const [key, n] of Object.entries(summary.endpoints).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))) lines.push(`  ${String(n).padStart(6)}  ${key}`)
+  for (const [key, n] of Object.entries(summary.endpoints).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])))
+    lines.push(`  ${String(n).padStart(6)}  ${key}`)
   lines.push('', 'Status codes')
-  lines.push(`  ${Object.entries(summary.statuses).map(([status, n]) => `${status} ×${n}`).join('   ')}`)
+  lines.push(
+    `  ${Object.entries(summary.statuses)
+      .map(([status, n]) => `${status} ×${n}`)
+      .join('   ')}`,
+  )
   if (Object.keys(summary.failures).length > 0) {
     lines.push('', 'Failed exchanges')
     for (const [code, n] of Object.entries(summary.failures)) lines.push(`  ${String(n).padStart(6)}  ${code}`)
   }
   const k = summary.kinds
-  lines.push('', `Findings: ${k.violation} violations, ${k.irregularity} irregularities, ${k['unknown-endpoint']} unknown endpoints, ${k.note} notes`)
+  lines.push(
+    '',
+    `Findings: ${k.violation} violations, ${k.irregularity} irregularities, ${k['unknown-endpoint']} unknown endpoints, ${k.note} notes`,
+  )
   for (const group of summary.findings) {
-    const items = group.items === undefined ? '' : `  ${group.pointer ?? ''}: ${thousands(group.items.count)} of ${thousands(group.items.of)} items in ${thousands(group.count)} ${group.count === 1 ? 'response' : 'responses'}`
+    const items =
+      group.items === undefined
+        ? ''
+        : `  ${group.pointer ?? ''}: ${thousands(group.items.count)} of ${thousands(group.items.of)} items in ${thousands(group.count)} ${group.count === 1 ? 'response' : 'responses'}`
     lines.push(`  ${group.kind.padEnd(16)} ${(group.rule ?? '-').padEnd(32)} ×${group.count}${items}`)
     for (const ex of group.examples) {
       const where = ex.pointer === undefined || ex.pointer === '' ? '' : ` ${ex.pointer}`

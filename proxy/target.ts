@@ -41,7 +41,10 @@ const DROP_FROM_REQUEST: ReadonlySet<string> = new Set(['host', 'expect'])
  * HAS_BODY when it declares a body, CONDITIONAL when it is a conditional read. One pass over the list
  * (node's `req.headers` object is never built).
  */
-export function upstreamRequestHead(rawHeaders: readonly string[], host: string): { readonly headers: string[]; readonly flags: number } {
+export function upstreamRequestHead(
+  rawHeaders: readonly string[],
+  host: string,
+): { readonly headers: string[]; readonly flags: number } {
   const { kept, flags } = filterHeaders(rawHeaders, DROP_FROM_REQUEST, REQUEST_FLAGS)
   kept.push('host', host)
   return { headers: kept, flags }
@@ -49,7 +52,11 @@ export function upstreamRequestHead(rawHeaders: readonly string[], host: string)
 
 const NO_FLAGS: ReadonlyMap<string, number> = new Map()
 
-function filterHeaders(rawHeaders: readonly string[], alsoDrop: ReadonlySet<string>, flagsOf: ReadonlyMap<string, number>): { kept: string[]; flags: number } {
+function filterHeaders(
+  rawHeaders: readonly string[],
+  alsoDrop: ReadonlySet<string>,
+  flagsOf: ReadonlyMap<string, number>,
+): { kept: string[]; flags: number } {
   // Twice an exchange on the forwarding thread: each name is lower-cased once, in one pass that also
   // reads the `Connection` header, when there is one.
   const lower = new Array<string>(rawHeaders.length >> 1)
@@ -106,12 +113,14 @@ export function upstreamPathFor(target: URL, clientPath: string): UpstreamPath {
   // absolute-form (RFC 9112 §3.2.2), as a client configured with us as a forward proxy sends: keep its path.
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(clientPath)) {
     const absolute = URL.canParse(clientPath) ? new URL(clientPath) : undefined
-    if (absolute === undefined) return { problem: 'the request-target is an absolute URL that does not parse (RFC 9112 §3.2.2)' }
+    if (absolute === undefined)
+      return { problem: 'the request-target is an absolute URL that does not parse (RFC 9112 §3.2.2)' }
     relative = `${absolute.pathname}${absolute.search}`
   }
   const path = relative.startsWith('/') ? relative : `/${relative}`
   // The bytes the upstream client accepts in a path (visible ASCII and obs-text), as RFC 9112 §3.2 allows.
-  if (!/^[\x21-\xff]*$/.test(path)) return { problem: 'the request-target holds a space or a control character (RFC 9112 §3.2)' }
+  if (!/^[\x21-\xff]*$/.test(path))
+    return { problem: 'the request-target holds a space or a control character (RFC 9112 §3.2)' }
   if (base === '' || path === base || path.startsWith(`${base}/`) || path.startsWith(`${base}?`)) return { path }
   return { path: `${base}${path}` }
 }
@@ -119,7 +128,10 @@ export function upstreamPathFor(target: URL, clientPath: string): UpstreamPath {
 /** The path relative to {base_url}: the target's base path stripped (§1 rule 5). */
 export function apiPathOf(target: URL, upstreamPath: string): string {
   const base = basePathOf(target)
-  if (base !== '' && (upstreamPath === base || upstreamPath.startsWith(`${base}/`) || upstreamPath.startsWith(`${base}?`))) {
+  if (
+    base !== '' &&
+    (upstreamPath === base || upstreamPath.startsWith(`${base}/`) || upstreamPath.startsWith(`${base}?`))
+  ) {
     const rest = upstreamPath.slice(base.length)
     return rest.startsWith('/') ? rest : `/${rest}`
   }

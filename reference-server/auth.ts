@@ -26,30 +26,54 @@ const realm = 'Bearer realm="fitconform reference server"'
 export function authenticate(header: string | undefined, server: ServerContext, request: RequestLine): Authentication {
   if (header === undefined || header.trim() === '') {
     if (server.faults.is('no-token-served')) return { ok: true, grant: firstDemoGrant() }
-    if (server.faults.is('no-token-edits-profile') && request.method === 'PUT' && request.path === '/profile') return { ok: true, grant: firstDemoGrant() }
-    if (server.faults.is('no-token-live-updates') && request.method === 'POST' && isActivityPath(request.path)) return { ok: true, grant: firstDemoGrant() }
+    if (server.faults.is('no-token-edits-profile') && request.method === 'PUT' && request.path === '/profile')
+      return { ok: true, grant: firstDemoGrant() }
+    if (server.faults.is('no-token-live-updates') && request.method === 'POST' && isActivityPath(request.path))
+      return { ok: true, grant: firstDemoGrant() }
     const status = server.behaviour.missingAuthorizationStatus
     const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': realm } : {}
-    const reply = textReply(status, 'This request needs an "Authorization: Bearer <token>" header (§5 rule 1).', headers)
-    if (server.faults.is('refusal-as-activity') && request.method === 'GET' && isActivityPath(request.path)) reply.headers['Content-Type'] = contentTypeOf('FitnessActivity', server.behaviour)
+    const reply = textReply(
+      status,
+      'This request needs an "Authorization: Bearer <token>" header (§5 rule 1).',
+      headers,
+    )
+    if (server.faults.is('refusal-as-activity') && request.method === 'GET' && isActivityPath(request.path))
+      reply.headers['Content-Type'] = contentTypeOf('FitnessActivity', server.behaviour)
     return { ok: false, reply }
   }
   const match = /^Bearer +(\S+)\s*$/i.exec(header)
   const sent = match?.[1]
-  const grant = sent === undefined ? undefined : (grantFor(sent) ?? (server.faults.is('token-prefix-matched') ? grantByPrefix(sent, 14) : undefined))
+  const grant =
+    sent === undefined
+      ? undefined
+      : (grantFor(sent) ?? (server.faults.is('token-prefix-matched') ? grantByPrefix(sent, 14) : undefined))
   if (!grant && server.faults.is('invalid-token-served')) return { ok: true, grant: firstDemoGrant() }
-  if (!grant && server.faults.is('invalid-token-edits-profile') && request.method === 'PUT' && request.path === '/profile') return { ok: true, grant: firstDemoGrant() }
+  if (
+    !grant &&
+    server.faults.is('invalid-token-edits-profile') &&
+    request.method === 'PUT' &&
+    request.path === '/profile'
+  )
+    return { ok: true, grant: firstDemoGrant() }
   if (!grant) {
-    const message = match ? 'The bearer token is not known to this server.' : 'The Authorization header must have the form "Bearer <token>" (§5 rule 1).'
+    const message = match
+      ? 'The bearer token is not known to this server.'
+      : 'The Authorization header must have the form "Bearer <token>" (§5 rule 1).'
     const reply = textReply(401, message, { 'WWW-Authenticate': `${realm}, error="invalid_token"` })
-    if (server.faults.is('error-message-on-401')) reply.headers['Content-Type'] = contentTypeOf('ErrorMessage', server.behaviour)
+    if (server.faults.is('error-message-on-401'))
+      reply.headers['Content-Type'] = contentTypeOf('ErrorMessage', server.behaviour)
     return { ok: false, reply }
   }
   return { ok: true, grant }
 }
 
 /** The 403 a grant earns on a data set, or undefined when access is allowed. */
-export function authorize(grant: Grant, dataSet: DataSet, server: ServerContext, request: RequestLine): Reply | undefined {
+export function authorize(
+  grant: Grant,
+  dataSet: DataSet,
+  server: ServerContext,
+  request: RequestLine,
+): Reply | undefined {
   if (isRefusalWaived(grant, server, request)) return undefined
   if (grant.revoked) {
     // §7 rules 1–2: a disconnected user is refused everywhere, with whether they asked for deletion.
@@ -57,7 +81,8 @@ export function authorize(grant: Grant, dataSet: DataSet, server: ServerContext,
       return textReply(401, 'Access was revoked.', { 'WWW-Authenticate': `${realm}, error="invalid_token"` })
     }
     const editOfActivity = request.method === 'PUT' && isActivityPath(request.path)
-    if (editOfActivity && server.faults.is('revoked-delete-health-false-on-edit')) return forbidden(server, 'Revoked', false)
+    if (editOfActivity && server.faults.is('revoked-delete-health-false-on-edit'))
+      return forbidden(server, 'Revoked', false)
     return forbidden(server, 'Revoked', grant.revoked.deleteHealth)
   }
   if (dataSet === 'fitness-activities' && !grant.fitnessActivities) return forbidden(server, 'Insufficient permission')
@@ -92,11 +117,17 @@ function isActivityPath(path: string): boolean {
 }
 
 /** §7: the only structured error body, ErrorMessage, and only with 403. */
-export function forbidden(server: ServerContext, reason: 'Revoked' | 'Insufficient permission', deleteHealth?: boolean): Reply {
+export function forbidden(
+  server: ServerContext,
+  reason: 'Revoked' | 'Insufficient permission',
+  deleteHealth?: boolean,
+): Reply {
   const { faults } = server
   const body = errorMessageBody(reason, deleteHealth, server.behaviour)
-  if (reason === 'Revoked' && deleteHealth === false && faults.is('revoked-without-delete-health')) delete body.delete_health
-  if (reason === 'Revoked' && deleteHealth === true && faults.is('revoked-delete-health-false')) body.delete_health = false
+  if (reason === 'Revoked' && deleteHealth === false && faults.is('revoked-without-delete-health'))
+    delete body.delete_health
+  if (reason === 'Revoked' && deleteHealth === true && faults.is('revoked-delete-health-false'))
+    body.delete_health = false
   if (reason === 'Insufficient permission' && faults.is('insufficient-with-delete-health')) body.delete_health = false
   if (reason === 'Insufficient permission' && faults.is('reason-misspelled')) body.reason = 'Insufficient permissions'
   const reply = jsonReply(server.behaviour, 'ErrorMessage', body, {}, 403)

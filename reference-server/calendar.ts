@@ -2,8 +2,18 @@
 
 export const weekdayNames = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const
 export const monthNames = [
-  'January', 'February', 'March', 'April', 'May', 'June',
-  'July', 'August', 'September', 'October', 'November', 'December',
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
 ] as const
 
 export const dayMs = 86_400_000
@@ -27,7 +37,14 @@ function indexOfName(names: readonly string[], name: string): number {
  * Milliseconds of a UTC calendar time, or undefined when a field is out of range (31 February,
  * hour 24…). Date.UTC would silently roll such values over into the next month or day.
  */
-export function utcTime(fields: { year: number; month: number; day: number; hour: number; minute: number; second: number }): number | undefined {
+export function utcTime(fields: {
+  year: number
+  month: number
+  day: number
+  hour: number
+  minute: number
+  second: number
+}): number | undefined {
   const { year, month, day, hour, minute, second } = fields
   if (month < 0 || month > 11 || hour > 23 || minute > 59 || second > 59) return undefined
   const ms = Date.UTC(year, month, day, hour, minute, second)
@@ -40,7 +57,14 @@ export function utcTime(fields: { year: number; month: number; day: number; hour
 export function parseIsoDate(text: string): number | undefined {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text)
   if (!match) return undefined
-  return utcTime({ year: Number(match[1]), month: Number(match[2]) - 1, day: Number(match[3]), hour: 0, minute: 0, second: 0 })
+  return utcTime({
+    year: Number(match[1]),
+    month: Number(match[2]) - 1,
+    day: Number(match[3]),
+    hour: 0,
+    minute: 0,
+    second: 0,
+  })
 }
 
 /** Whole days since 1970-01-01 of a UTC (or zone-less "as if UTC") time. */

@@ -38,7 +38,12 @@ export async function createRacingForTheId(store: Store, draft: Omit<ActivityDra
  * `edit-overwrites-live-update` does this on the edit route (which waits twice as long), `live-updates-lost-update`
  * on the live-update route for the path.
  */
-export async function writeOverStaleCopy<T>(call: Call, activity: Activity, waitMs: number, write: () => T): Promise<T> {
+export async function writeOverStaleCopy<T>(
+  call: Call,
+  activity: Activity,
+  waitMs: number,
+  write: () => T,
+): Promise<T> {
   const copy = structuredClone(activity)
   await sleep(waitMs)
   if (call.server.faults.is('live-updates-lost-update')) activity.path = copy.path

@@ -53,17 +53,64 @@ export function grantByPrefix(token: string, length: number): Grant | undefined 
 
 /** Fresh user records, so that profile edits stay inside one server instance. */
 export function createDemoUsers(): Map<UserKey, User> {
-  const users: [UserKey, Omit<Profile, 'profile' | 'small_picture' | 'normal_picture' | 'medium_picture' | 'large_picture'>][] = [
-    ['alice', { name: 'Alice Example', location: 'Lyon, France', athlete_type: 'Runner', gender: 'F', birthday: 'Sat, 1 Jan 1983 00:00:00', elite: false }],
-    ['bob', { name: 'Bob Example', location: 'Leeds, UK', athlete_type: 'Cyclist', gender: 'M', birthday: 'Thu, 14 Jul 1977 00:00:00', elite: true }],
-    ['carol', { name: 'Carol Example', location: 'Oslo, Norway', athlete_type: 'Walker', gender: 'F', birthday: 'Fri, 9 Mar 1990 00:00:00', elite: false }],
-    ['dave', { name: 'Dave Example', location: 'Porto, Portugal', athlete_type: 'Swimmer', gender: 'M', birthday: 'Sun, 30 Nov 1969 00:00:00', elite: false }],
+  const users: [
+    UserKey,
+    Omit<Profile, 'profile' | 'small_picture' | 'normal_picture' | 'medium_picture' | 'large_picture'>,
+  ][] = [
+    [
+      'alice',
+      {
+        name: 'Alice Example',
+        location: 'Lyon, France',
+        athlete_type: 'Runner',
+        gender: 'F',
+        birthday: 'Sat, 1 Jan 1983 00:00:00',
+        elite: false,
+      },
+    ],
+    [
+      'bob',
+      {
+        name: 'Bob Example',
+        location: 'Leeds, UK',
+        athlete_type: 'Cyclist',
+        gender: 'M',
+        birthday: 'Thu, 14 Jul 1977 00:00:00',
+        elite: true,
+      },
+    ],
+    [
+      'carol',
+      {
+        name: 'Carol Example',
+        location: 'Oslo, Norway',
+        athlete_type: 'Walker',
+        gender: 'F',
+        birthday: 'Fri, 9 Mar 1990 00:00:00',
+        elite: false,
+      },
+    ],
+    [
+      'dave',
+      {
+        name: 'Dave Example',
+        location: 'Porto, Portugal',
+        athlete_type: 'Swimmer',
+        gender: 'M',
+        birthday: 'Sun, 30 Nov 1969 00:00:00',
+        elite: false,
+      },
+    ],
   ]
-  return new Map(users.map(([key, fields], index) => [key, { key, index, profile: { ...fields, ...profileLinks(key) } }]))
+  return new Map(
+    users.map(([key, fields], index) => [key, { key, index, profile: { ...fields, ...profileLinks(key) } }]),
+  )
 }
 
 // §2.6 wants absolute URLs; example.com is reserved for documentation, so nothing real is named.
-function profileLinks(key: UserKey): Pick<Profile, 'profile' | 'small_picture' | 'normal_picture' | 'medium_picture' | 'large_picture'> {
+function profileLinks(
+  key: UserKey,
+): Pick<Profile, 'profile' | 'small_picture' | 'normal_picture' | 'medium_picture' | 'large_picture'> {
   const site = 'https://fitness.example.com'
   return {
     profile: `${site}/user/${key}`,

@@ -17,10 +17,15 @@ export async function dispatch(req: IncomingMessage, server: ServerContext): Pro
   // §1 rule 5: paths are relative to {base_url}, which may carry a path of its own.
   const routedPath = withoutBasePath(target.pathname, server.basePath)
   const match = routedPath === undefined ? undefined : matchRoute(routedPath)
-  if (!match) return textReply(404, `Nothing is served at ${target.pathname}. The paths are those of §4: /user, /profile, /fitnessActivities and /fitnessActivities/<id>.`)
+  if (!match)
+    return textReply(
+      404,
+      `Nothing is served at ${target.pathname}. The paths are those of §4: /user, /profile, /fitnessActivities and /fitnessActivities/<id>.`,
+    )
   const handler = handlerFor(match.route, method)
   const allow = allowedMethods(match.route)
-  if (!handler) return textReply(405, `${method} is not supported on ${target.pathname}; use ${allow}.`, { Allow: allow })
+  if (!handler)
+    return textReply(405, `${method} is not supported on ${target.pathname}; use ${allow}.`, { Allow: allow })
 
   const requestLine = { method, path: routedPath ?? target.pathname }
   const authentication = authenticate(req.headers.authorization, server, requestLine)
@@ -31,7 +36,8 @@ export async function dispatch(req: IncomingMessage, server: ServerContext): Pro
   let body: Buffer | undefined
   if (method === 'POST' || method === 'PUT') {
     const read = await readBody(req)
-    if (!read.ok && read.reason === 'too-large') return textReply(413, 'The request body is larger than this server accepts (1 MiB).')
+    if (!read.ok && read.reason === 'too-large')
+      return textReply(413, 'The request body is larger than this server accepts (1 MiB).')
     if (!read.ok) return textReply(400, 'The request body was not received completely.')
     body = read.body
   }
@@ -52,7 +58,8 @@ export async function dispatch(req: IncomingMessage, server: ServerContext): Pro
     return await handler(call)
   } catch (error) {
     if (error instanceof ReplyProblem) return error.reply
-    if (error instanceof BodyProblem) return textReply(server.behaviour.invalidBodyStatus, `Invalid request body: ${error.message}`)
+    if (error instanceof BodyProblem)
+      return textReply(server.behaviour.invalidBodyStatus, `Invalid request body: ${error.message}`)
     throw error
   }
 }

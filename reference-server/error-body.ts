@@ -14,5 +14,9 @@ export function withErrorBody(reply: Reply, behaviour: ModeBehaviour): Reply {
   if (reply.headers['Content-Type'] !== textPlain || reply.body === undefined) return reply
   const detail = reply.body.toString('utf8').trim()
   const problem = { type: 'about:blank', title: detail.split(/(?<=\.) /)[0] ?? detail, status: reply.status, detail }
-  return { ...reply, headers: { ...reply.headers, 'Content-Type': PROBLEM_JSON }, body: Buffer.from(JSON.stringify(problem), 'utf8') }
+  return {
+    ...reply,
+    headers: { ...reply.headers, 'Content-Type': PROBLEM_JSON },
+    body: Buffer.from(JSON.stringify(problem), 'utf8'),
+  }
 }

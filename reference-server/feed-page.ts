@@ -14,17 +14,31 @@ export interface FeedPage {
 }
 
 /** `activities` must be oldest first (Store.activitiesOf). */
-export function selectFeedPage(activities: readonly Activity[], query: FeedQuery, behaviour: ModeBehaviour, faults: Faults): FeedPage {
-  const inOrder = (list: readonly Activity[]) => (behaviour.feedOrder === 'newest-first' ? [...list].reverse() : [...list])
+export function selectFeedPage(
+  activities: readonly Activity[],
+  query: FeedQuery,
+  behaviour: ModeBehaviour,
+  faults: Faults,
+): FeedPage {
+  const inOrder = (list: readonly Activity[]) =>
+    behaviour.feedOrder === 'newest-first' ? [...list].reverse() : [...list]
   const { page, scope } = query
   const pageSize = itemsPerPage(query, faults)
   if (scope) {
     // §2.2: a time-scoped feed is one page, size counts what it returns, and previous is absent.
     // `page` is ignored here. With more matches than fit, the reference keeps the newest ones.
-    const matching = activities.filter((activity) => isInScope(scope, activity.startTime, activity.modifiedAt, faults, activity.createdAt))
-    const window = faults.is('scoped-page-ignores-page-size') ? matching : behaviour.scopedWindow === 'newest' ? matching.slice(Math.max(0, matching.length - pageSize)) : matching.slice(0, pageSize)
+    const matching = activities.filter((activity) =>
+      isInScope(scope, activity.startTime, activity.modifiedAt, faults, activity.createdAt),
+    )
+    const window = faults.is('scoped-page-ignores-page-size')
+      ? matching
+      : behaviour.scopedWindow === 'newest'
+        ? matching.slice(Math.max(0, matching.length - pageSize))
+        : matching.slice(0, pageSize)
     const size = window.length
-    return faults.is('scoped-previous-present') ? { items: inOrder(window), size, previousPage: 1 } : { items: inOrder(window), size }
+    return faults.is('scoped-previous-present')
+      ? { items: inOrder(window), size, previousPage: 1 }
+      : { items: inOrder(window), size }
   }
   const ordered = inOrder(activities)
   const start = firstIndexOf(page, pageSize, faults)
@@ -55,7 +69,13 @@ function firstIndexOf(page: number, pageSize: number, faults: Faults): number {
  * §2.2 previous: an absolute URL carrying `page` and, when the client gave it, `pageSize`. Built
  * from the address and path the client used, so it leads back through the same proxy or prefix.
  */
-export function previousLink(origin: string, pathname: string, page: number, query: FeedQuery, behaviour: ModeBehaviour): string {
+export function previousLink(
+  origin: string,
+  pathname: string,
+  page: number,
+  query: FeedQuery,
+  behaviour: ModeBehaviour,
+): string {
   const parameters: [string, string][] = [['page', String(page)]]
   if (query.pageSizeGiven) parameters.push(['pageSize', String(query.pageSize)])
   // other-choices: the same link in another order, plus a parameter the server ignores, so clients

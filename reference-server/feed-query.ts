@@ -36,30 +36,62 @@ const scopeParameters = {
 export function parseFeedQuery(query: URLSearchParams): FeedQuery {
   const pageSize = optionalCount(query, 'pageSize', 1)
   const page = optionalCount(query, 'page', 0)
-  const result: FeedQuery = { pageSize: pageSize ?? defaultPageSize, pageSizeGiven: pageSize !== undefined, page: page ?? 0 }
+  const result: FeedQuery = {
+    pageSize: pageSize ?? defaultPageSize,
+    pageSizeGiven: pageSize !== undefined,
+    page: page ?? 0,
+  }
   for (const [parameter, bound] of Object.entries(scopeParameters)) {
     const text = single(query, parameter)
     if (text === undefined) continue
     const midnight = parseIsoDate(text)
-    if (midnight === undefined) throw badRequest(`${parameter} must be a date written YYYY-MM-DD (§4 rule 1), not "${text}"`)
+    if (midnight === undefined)
+      throw badRequest(`${parameter} must be a date written YYYY-MM-DD (§4 rule 1), not "${text}"`)
     result.scope = { ...result.scope, [bound]: dayNumber(midnight) }
   }
   return result
 }
 
 /** §4 rule 1: scopes are whole days, both ends included. The scope mutants misread one bound each. */
-export function isInScope(scope: TimeScope, startTime: number, modifiedAt: number, faults: Faults, createdAt = modifiedAt): boolean {
+export function isInScope(
+  scope: TimeScope,
+  startTime: number,
+  modifiedAt: number,
+  faults: Faults,
+  createdAt = modifiedAt,
+): boolean {
   if (scopeListsNothing(scope, faults)) return false
   const startDay = dayNumber(startTime)
   const modifiedDay = dayNumber(modifiedAt)
   const startFromDay = faults.is('start-scope-in-other-zone') ? dayNumber(startTime - 3 * 3_600_000) : startDay
   const modifiedFromDay = faults.is('modified-scope-on-creation-date') ? dayNumber(createdAt) : modifiedDay
-  const reading = (ignored: boolean, exclusive = false): BoundReading => (ignored ? 'ignored' : exclusive ? 'exclusive' : 'inclusive')
+  const reading = (ignored: boolean, exclusive = false): BoundReading =>
+    ignored ? 'ignored' : exclusive ? 'exclusive' : 'inclusive'
   return (
-    isWithin(faults.is('no-earlier-than-on-modified-date') ? modifiedDay : startFromDay, scope.startFrom, 'lower', reading(faults.is('no-earlier-than-ignored'), faults.is('no-earlier-than-exclusive'))) &&
-    isWithin(startDay, scope.startTo, 'upper', reading(faults.is('no-later-than-ignored'), faults.is('no-later-than-exclusive'))) &&
-    isWithin(modifiedFromDay, scope.modifiedFrom, faults.is('modified-no-earlier-than-inverted') ? 'upper' : 'lower', reading(faults.is('modified-no-earlier-than-ignored'), faults.is('modified-no-earlier-than-exclusive'))) &&
-    isWithin(modifiedDay, scope.modifiedTo, faults.is('modified-no-later-than-inverted') ? 'lower' : 'upper', reading(faults.is('modified-no-later-than-ignored'), faults.is('modified-no-later-than-exclusive')))
+    isWithin(
+      faults.is('no-earlier-than-on-modified-date') ? modifiedDay : startFromDay,
+      scope.startFrom,
+      'lower',
+      reading(faults.is('no-earlier-than-ignored'), faults.is('no-earlier-than-exclusive')),
+    ) &&
+    isWithin(
+      startDay,
+      scope.startTo,
+      'upper',
+      reading(faults.is('no-later-than-ignored'), faults.is('no-later-than-exclusive')),
+    ) &&
+    isWithin(
+      modifiedFromDay,
+      scope.modifiedFrom,
+      faults.is('modified-no-earlier-than-inverted') ? 'upper' : 'lower',
+      reading(faults.is('modified-no-earlier-than-ignored'), faults.is('modified-no-earlier-than-exclusive')),
+    ) &&
+    isWithin(
+      modifiedDay,
+      scope.modifiedTo,
+      faults.is('modified-no-later-than-inverted') ? 'lower' : 'upper',
+      reading(faults.is('modified-no-later-than-ignored'), faults.is('modified-no-later-than-exclusive')),
+    )
   )
 }
 

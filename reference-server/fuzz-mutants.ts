@@ -13,10 +13,28 @@ export interface FuzzMutantDefinition {
 }
 
 export const fuzzMutantCatalogue = [
-  { name: 'path-decimals-rounded', rule: 'CREATE-RECORDS', description: 'Create stores path numbers (latitude, longitude, altitude) with more than 6 decimals rounded to 6 (§4 rule 5).' },
-  { name: 'long-notes-cut', rule: 'CREATE-RECORDS', description: 'Create stores notes longer than 1,000 characters cut to 1,000 (§4 rule 5).' },
-  { name: 'notes-line-breaks-dropped', rule: 'CREATE-RECORDS', description: 'Create stores notes with their line breaks removed (§4 rule 5).' },
-  { name: 'same-day-modified-scope-empty', rule: 'SCOPE-MODIFIED-NO-LATER-THAN', description: 'A feed scoped by modifiedNoEarlierThan and modifiedNoLaterThan on the same day lists nothing (§4 rule 1).' },
+  {
+    name: 'path-decimals-rounded',
+    rule: 'CREATE-RECORDS',
+    description:
+      'Create stores path numbers (latitude, longitude, altitude) with more than 6 decimals rounded to 6 (§4 rule 5).',
+  },
+  {
+    name: 'long-notes-cut',
+    rule: 'CREATE-RECORDS',
+    description: 'Create stores notes longer than 1,000 characters cut to 1,000 (§4 rule 5).',
+  },
+  {
+    name: 'notes-line-breaks-dropped',
+    rule: 'CREATE-RECORDS',
+    description: 'Create stores notes with their line breaks removed (§4 rule 5).',
+  },
+  {
+    name: 'same-day-modified-scope-empty',
+    rule: 'SCOPE-MODIFIED-NO-LATER-THAN',
+    description:
+      'A feed scoped by modifiedNoEarlierThan and modifiedNoLaterThan on the same day lists nothing (§4 rule 1).',
+  },
 ] as const satisfies readonly FuzzMutantDefinition[]
 
 export type FuzzMutantName = (typeof fuzzMutantCatalogue)[number]['name']
@@ -37,7 +55,12 @@ export function storedNotes(notes: string | undefined, faults: FaultSwitch): str
 export function storedPath(path: PathPoint[], faults: FaultSwitch): PathPoint[] {
   if (!faults.is('path-decimals-rounded')) return path
   const round = (value: number): number => (hasMoreThanSixDecimals(value) ? Math.round(value * 1e6) / 1e6 : value)
-  return path.map((point) => ({ ...point, latitude: round(point.latitude), longitude: round(point.longitude), altitude: round(point.altitude) }))
+  return path.map((point) => ({
+    ...point,
+    latitude: round(point.latitude),
+    longitude: round(point.longitude),
+    altitude: round(point.altitude),
+  }))
 }
 
 function hasMoreThanSixDecimals(value: number): boolean {
@@ -48,5 +71,9 @@ function hasMoreThanSixDecimals(value: number): boolean {
 
 /** True when a mutant makes this scope list nothing at all. */
 export function scopeListsNothing(scope: TimeScope, faults: FaultSwitch): boolean {
-  return faults.is('same-day-modified-scope-empty') && scope.modifiedFrom !== undefined && scope.modifiedFrom === scope.modifiedTo
+  return (
+    faults.is('same-day-modified-scope-empty') &&
+    scope.modifiedFrom !== undefined &&
+    scope.modifiedFrom === scope.modifiedTo
+  )
 }

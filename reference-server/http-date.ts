@@ -28,12 +28,25 @@ export function parseHttpDate(text: string): number | undefined {
   return undefined
 }
 
-function build(weekday: string | undefined, year: string | number | undefined, month: string | undefined, day: string | undefined, clock: (string | undefined)[]): number | undefined {
+function build(
+  weekday: string | undefined,
+  year: string | number | undefined,
+  month: string | undefined,
+  day: string | undefined,
+  clock: (string | undefined)[],
+): number | undefined {
   if (weekdayIndex(weekday ?? '') < 0) return undefined
   const monthNumber = monthIndex(month ?? '')
   if (monthNumber < 0) return undefined
   const [hour, minute, second] = clock.map(Number)
-  return utcTime({ year: Number(year), month: monthNumber, day: Number(day), hour: hour ?? NaN, minute: minute ?? NaN, second: second ?? NaN })
+  return utcTime({
+    year: Number(year),
+    month: monthNumber,
+    day: Number(day),
+    hour: hour ?? NaN,
+    minute: minute ?? NaN,
+    second: second ?? NaN,
+  })
 }
 
 /** RFC 9110: a two-digit year more than 50 years in the future means the most recent past such year. */

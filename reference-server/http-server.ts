@@ -15,7 +15,10 @@ export function createHttpServer(context: ServerContext, onInternalError: Intern
       .catch((error: unknown): Reply => {
         // A bug in the reference server, never the client's fault: say so, and tell the owner.
         onInternalError(error)
-        return textReply(500, `Internal error in the fitconform reference server (this is a bug in the server, not in your request): ${error instanceof Error ? error.message : String(error)}`)
+        return textReply(
+          500,
+          `Internal error in the fitconform reference server (this is a bug in the server, not in your request): ${error instanceof Error ? error.message : String(error)}`,
+        )
       })
       .then((reply) => sendReply(res, withErrorBody(reply, context.behaviour), method, context))
       .catch((error: unknown) => {

@@ -69,7 +69,15 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const behaviour = behaviourOf(mode)
   const basePath = normalizeBasePath(options.basePath ?? '')
   let origin = ''
-  const context: ServerContext = { mode, behaviour, store: new Store(behaviour.idStyle, now, seedOf(behaviour, options.historySize)), faults, now, basePath, ownOrigin: () => origin }
+  const context: ServerContext = {
+    mode,
+    behaviour,
+    store: new Store(behaviour.idStyle, now, seedOf(behaviour, options.historySize)),
+    faults,
+    now,
+    basePath,
+    ownOrigin: () => origin,
+  }
   const server = createHttpServer(context, options.onInternalError ?? printInternalError)
 
   await new Promise<void>((resolve, reject) => {
@@ -103,7 +111,8 @@ function seedOf(behaviour: ModeBehaviour, historySize: number | undefined): Acti
 /** '' or '/segment…' without a trailing slash; anything else is a caller error. */
 function normalizeBasePath(basePath: string): string {
   const trimmed = basePath.replace(/\/+$/, '')
-  if (trimmed !== '' && !/^(\/[A-Za-z0-9._~-]+)+$/.test(trimmed)) throw new Error(`basePath must look like "/api/v1", not "${basePath}"`)
+  if (trimmed !== '' && !/^(\/[A-Za-z0-9._~-]+)+$/.test(trimmed))
+    throw new Error(`basePath must look like "/api/v1", not "${basePath}"`)
   return trimmed
 }
 
@@ -113,5 +122,7 @@ function formatHost(host: string): string {
 }
 
 const printInternalError: InternalErrorListener = (error) => {
-  process.stderr.write(`fitconform reference server: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+  process.stderr.write(
+    `fitconform reference server: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  )
 }

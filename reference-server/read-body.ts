@@ -1,7 +1,7 @@
 // Reads a request body with a size limit (§8 leaves request size limits open; we choose 1 MiB).
 import type { IncomingMessage } from 'node:http'
 
-export const bodyLimitBytes = 1024 * 1024
+const bodyLimitBytes = 1024 * 1024
 
 // Past this much we stop draining and drop the connection: nobody sends 64 MiB by accident.
 const drainLimitBytes = 64 * 1024 * 1024
@@ -23,7 +23,9 @@ export function readBody(req: IncomingMessage, limit = bodyLimitBytes): Promise<
       if (received <= limit) chunks.push(chunk)
       else if (received > drainLimitBytes) req.destroy()
     })
-    req.on('end', () => resolve(received > limit ? { ok: false, reason: 'too-large' } : { ok: true, body: Buffer.concat(chunks) }))
+    req.on('end', () =>
+      resolve(received > limit ? { ok: false, reason: 'too-large' } : { ok: true, body: Buffer.concat(chunks) }),
+    )
     req.on('error', () => resolve({ ok: false, reason: 'aborted' }))
     req.on('close', () => {
       if (!req.complete) resolve({ ok: false, reason: 'aborted' })

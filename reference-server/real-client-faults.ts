@@ -25,7 +25,8 @@ export function createdNotes(notes: string, faults: FaultSwitch): string {
 /** What an edit stores of the notes it was sent; `current` is what the activity holds. */
 export function editedNotes(notes: string, current: string | undefined, faults: FaultSwitch): string {
   // UTF-8 bytes read back as Latin-1 on the edit route only.
-  if (faults.is('edit-notes-mojibake') && [...notes].some((c) => c.charCodeAt(0) > 0x7f)) return Buffer.from(notes, 'utf8').toString('latin1')
+  if (faults.is('edit-notes-mojibake') && [...notes].some((c) => c.charCodeAt(0) > 0x7f))
+    return Buffer.from(notes, 'utf8').toString('latin1')
   if (faults.is('repeated-edit-appends') && notes !== '' && notes === current) return `${notes}\n${notes}`
   return notes
 }

@@ -10,7 +10,7 @@ import { createRandom, pickOne, randomInt } from './prng.js'
 import type { ActivityDraft } from './seed.js'
 
 /** How many activities the main demo user gets by default; the other user gets a tenth. */
-export const REALISTIC_HISTORY_SIZE = 240
+const REALISTIC_HISTORY_SIZE = 240
 
 const firstDay = Date.UTC(2014, 0, 1)
 const lastDay = Date.UTC(2026, 9, 1)
@@ -62,20 +62,45 @@ function activitiesOfDay(random: () => number, owner: UserKey, day: number, inde
   const midnight = index % 11 === 5
   const smallHours = index % 13 === 3
   const lateNight = index % 17 === 8
-  const minute = midnight ? 0 : smallHours ? randomInt(random, 60, 170) : lateNight ? randomInt(random, 23 * 60, 23 * 60 + 50) : randomInt(random, 6 * 60, 19 * 60)
-  const first = draftFor(random, owner, day + minute * 60_000, { web: midnight, longPath: index % 9 === 4, notesIndex: index })
+  const minute = midnight
+    ? 0
+    : smallHours
+      ? randomInt(random, 60, 170)
+      : lateNight
+        ? randomInt(random, 23 * 60, 23 * 60 + 50)
+        : randomInt(random, 6 * 60, 19 * 60)
+  const first = draftFor(random, owner, day + minute * 60_000, {
+    web: midnight,
+    longPath: index % 9 === 4,
+    notesIndex: index,
+  })
   if (index % 7 !== 2 || lateNight) return [first]
-  return [first, draftFor(random, owner, first.startTime + randomInt(random, 2, 4) * 3_600_000, { web: false, longPath: false, notesIndex: index + 1 })]
+  return [
+    first,
+    draftFor(random, owner, first.startTime + randomInt(random, 2, 4) * 3_600_000, {
+      web: false,
+      longPath: false,
+      notesIndex: index + 1,
+    }),
+  ]
 }
 
-function draftFor(random: () => number, owner: UserKey, startTime: number, options: { web: boolean; longPath: boolean; notesIndex: number }): ActivityDraft {
+function draftFor(
+  random: () => number,
+  owner: UserKey,
+  startTime: number,
+  options: { web: boolean; longPath: boolean; notesIndex: number },
+): ActivityDraft {
   const kind = pickOne(random, kinds)
   const duration = options.web ? randomInt(random, 20, 90) * 60 : randomInt(random, 1200, 9000)
   const totalDistance = roundTenth(duration * kind.metresPerSecond * (0.85 + random() * 0.3))
-  const path = options.web ? [] : realisticPath(random, duration, options.longPath ? randomInt(random, 1800, 4200) : randomInt(random, 20, 120))
+  const path = options.web
+    ? []
+    : realisticPath(random, duration, options.longPath ? randomInt(random, 1800, 4200) : randomInt(random, 20, 120))
   const createdAt = Math.floor((startTime + duration * 1000 + randomInt(random, 2, 180) * 60_000) / 1000) * 1000
   // About one in six is edited between two and forty days later (notes added, a type fixed).
-  const editedAt = random() < 0.17 ? createdAt + randomInt(random, 2, 40) * dayMs + randomInt(random, 0, 86_399) * 1000 : createdAt
+  const editedAt =
+    random() < 0.17 ? createdAt + randomInt(random, 2, 40) * dayMs + randomInt(random, 0, 86_399) * 1000 : createdAt
   const draft: ActivityDraft = {
     owner,
     type: kind.type,
@@ -84,8 +109,16 @@ function draftFor(random: () => number, owner: UserKey, startTime: number, optio
     totalDistance,
     duration,
     totalClimb: roundTenth(random() * 300),
-    distance: [0, 0.5, 1].map((share) => ({ timestamp: Math.round(duration * share), distance: roundTenth(totalDistance * share) })),
-    heartRate: options.web ? [] : [0, 0.5, 1].map((share) => ({ timestamp: Math.round(duration * share), heart_rate: randomInt(random, 100, 170) })),
+    distance: [0, 0.5, 1].map((share) => ({
+      timestamp: Math.round(duration * share),
+      distance: roundTenth(totalDistance * share),
+    })),
+    heartRate: options.web
+      ? []
+      : [0, 0.5, 1].map((share) => ({
+          timestamp: Math.round(duration * share),
+          heart_rate: randomInt(random, 100, 170),
+        })),
     calories: [{ timestamp: duration, calories: Math.round(duration / 6) }],
     path,
     source: options.web ? 'RunKeeper' : pickOne(random, ['RunKeeper', 'Garmin Connect', 'Wahoo Fitness']),
@@ -106,7 +139,13 @@ function realisticPath(random: () => number, duration: number, count: number): P
   const points: PathPoint[] = []
   for (let i = 0; i < count; i++) {
     const type = i === 0 ? 'start' : i === count - 1 ? 'end' : 'gps'
-    points.push({ timestamp: Math.round((duration * i) / (count - 1)), latitude: Math.round(latitude * 1e6) / 1e6, longitude: Math.round(longitude * 1e6) / 1e6, altitude: roundTenth(altitude), type })
+    points.push({
+      timestamp: Math.round((duration * i) / (count - 1)),
+      latitude: Math.round(latitude * 1e6) / 1e6,
+      longitude: Math.round(longitude * 1e6) / 1e6,
+      altitude: roundTenth(altitude),
+      type,
+    })
     latitude += (random() - 0.5) * 0.0004
     longitude += (random() - 0.5) * 0.0004
     altitude += (random() - 0.5) * 2

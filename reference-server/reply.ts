@@ -32,7 +32,17 @@ export function emptyReply(status: number, headers: Record<string, string> = {})
 }
 
 /** A representation: compact JSON with its media type (§1 rules 2–3). */
-export function jsonReply(behaviour: ModeBehaviour, name: RepresentationName, value: unknown, headers: Record<string, string> = {}, status = 200): Reply {
+export function jsonReply(
+  behaviour: ModeBehaviour,
+  name: RepresentationName,
+  value: unknown,
+  headers: Record<string, string> = {},
+  status = 200,
+): Reply {
   const body = behaviour.quirks ? addExtraFields(value) : value
-  return { status, headers: { ...headers, 'Content-Type': contentTypeOf(name, behaviour) }, body: Buffer.from(JSON.stringify(body), 'utf8') }
+  return {
+    status,
+    headers: { ...headers, 'Content-Type': contentTypeOf(name, behaviour) },
+    body: Buffer.from(JSON.stringify(body), 'utf8'),
+  }
 }

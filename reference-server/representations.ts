@@ -8,7 +8,7 @@ import { formatSpecTime } from './spec-time.js'
 import { dayNumber } from './calendar.js'
 
 /** §2.1 userID: an integer; the mode chooses the range (modes.ts userIdBase). */
-export function userIdOf(user: User, behaviour: ModeBehaviour): number {
+function userIdOf(user: User, behaviour: ModeBehaviour): number {
   return behaviour.userIdBase + user.index
 }
 
@@ -41,13 +41,24 @@ export function feedItemBody(activity: Activity, server: ServerContext): JsonObj
   const { faults } = server
   const item: JsonObject = {
     type: activity.type,
-    start_time: faults.is('feed-start-time-iso') ? formatIsoTime(activity.startTime) : formatSpecTime(activity.startTime + (faults.is('feed-item-start-time-shifted') || (faults.is('stored-item-start-shifted') && activity.seeded) ? 3_600_000 : 0)),
+    start_time: faults.is('feed-start-time-iso')
+      ? formatIsoTime(activity.startTime)
+      : formatSpecTime(
+          activity.startTime +
+            (faults.is('feed-item-start-time-shifted') || (faults.is('stored-item-start-shifted') && activity.seeded)
+              ? 3_600_000
+              : 0),
+        ),
     total_distance: activity.totalDistance,
     duration: faults.is('feed-item-duration-string') ? String(activity.duration) : activity.duration,
     source: activity.source,
     entry_mode: activity.entryMode,
     has_map: faults.is('feed-has-map-boolean') ? activity.path.length > 0 : hasMapText(activity),
-    uri: faults.is('feed-item-uri-absolute') ? absoluteUri(activityUri(activity.id), server) : faults.is('feed-item-uri-other-path') ? `/fitnessActivity/${encodeURIComponent(activity.id)}` : activityUri(activity.id),
+    uri: faults.is('feed-item-uri-absolute')
+      ? absoluteUri(activityUri(activity.id), server)
+      : faults.is('feed-item-uri-other-path')
+        ? `/fitnessActivity/${encodeURIComponent(activity.id)}`
+        : activityUri(activity.id),
   }
   return server.behaviour.quirks ? quirkFeedItem(item, activity) : item
 }
@@ -55,21 +66,34 @@ export function feedItemBody(activity: Activity, server: ServerContext): JsonObj
 /** §2.3, every field; notes only when set, previous only when there is an earlier activity. */
 export function activityBody(activity: Activity, server: ServerContext): JsonObject {
   const { store, behaviour, faults } = server
-  const previous = faults.is('previous-skips-same-day') ? previousOnAnotherDay(server, activity) : store.previousOf(activity)
+  const previous = faults.is('previous-skips-same-day')
+    ? previousOnAnotherDay(server, activity)
+    : store.previousOf(activity)
   const shown = overridesOf(activity)
   const body: JsonObject = {
     uri: shown?.uri ?? activityUri(activity.id),
-    userID: shown?.userID ?? userIdOf(store.user(activity.owner), behaviour) + (faults.is('activity-user-id-differs') || (faults.is('stored-activity-owner-differs') && activity.seeded) ? 1 : 0),
+    userID:
+      shown?.userID ??
+      userIdOf(store.user(activity.owner), behaviour) +
+        (faults.is('activity-user-id-differs') || (faults.is('stored-activity-owner-differs') && activity.seeded)
+          ? 1
+          : 0),
     type: activity.type,
     equipment: activity.equipment,
-    start_time: faults.is('activity-start-time-iso') ? formatIsoTime(activity.startTime) : faults.is('start-time-wrong-weekday') ? withNextWeekday(activity.startTime) : formatSpecTime(activity.startTime),
+    start_time: faults.is('activity-start-time-iso')
+      ? formatIsoTime(activity.startTime)
+      : faults.is('start-time-wrong-weekday')
+        ? withNextWeekday(activity.startTime)
+        : formatSpecTime(activity.startTime),
     total_distance: faults.is('total-distance-string') ? String(activity.totalDistance) : activity.totalDistance,
     distance: activity.distance,
     duration: activity.duration,
     heart_rate: activity.heartRate,
     calories: activity.calories,
     total_climb: activity.totalClimb,
-    path: faults.is('path-timestamp-string') ? activity.path.map((point) => ({ ...point, timestamp: String(point.timestamp) })) : activity.path,
+    path: faults.is('path-timestamp-string')
+      ? activity.path.map((point) => ({ ...point, timestamp: String(point.timestamp) }))
+      : activity.path,
   }
   if (faults.is('activity-uri-missing')) delete body.uri
   if (activity.notes !== undefined) body.notes = activity.notes
@@ -82,7 +106,15 @@ export function activityBody(activity: Activity, server: ServerContext): JsonObj
   else if (faults.is('previous-names-itself')) body.previous = activityUri(activity.id)
   else if (previous) body.previous = activityUri(previous.id)
   // §2.3 lists these, but teams are outside this document (§2.7), so they are always empty.
-  for (const dataSet of ['strength_training_activities', 'background_activities', 'sleep', 'nutrition', 'weight', 'general_measurements', 'diabetes']) {
+  for (const dataSet of [
+    'strength_training_activities',
+    'background_activities',
+    'sleep',
+    'nutrition',
+    'weight',
+    'general_measurements',
+    'diabetes',
+  ]) {
     body[`nearest_teammate_${dataSet}`] = []
   }
   return body
@@ -97,7 +129,11 @@ export function profileBody(profile: Profile): JsonObject {
  * §7: delete_health only with reason Revoked. It is a JSON boolean here (the field table says
  * boolean); the quirky mode carries it as the text "true"/"false" as the samples do.
  */
-export function errorMessageBody(reason: 'Revoked' | 'Insufficient permission', deleteHealth: boolean | undefined, behaviour: ModeBehaviour): JsonObject {
+export function errorMessageBody(
+  reason: 'Revoked' | 'Insufficient permission',
+  deleteHealth: boolean | undefined,
+  behaviour: ModeBehaviour,
+): JsonObject {
   if (reason !== 'Revoked' || deleteHealth === undefined) return { reason }
   return { reason, delete_health: behaviour.quirks ? String(deleteHealth) : deleteHealth }
 }
@@ -125,6 +161,7 @@ function hasMapText(activity: Activity): string {
 /** For a mutant: the nearest earlier activity that starts on an earlier day. */
 function previousOnAnotherDay(server: ServerContext, activity: Activity): Activity | undefined {
   let previous = server.store.previousOf(activity)
-  while (previous && dayNumber(previous.startTime) === dayNumber(activity.startTime)) previous = server.store.previousOf(previous)
+  while (previous && dayNumber(previous.startTime) === dayNumber(activity.startTime))
+    previous = server.store.previousOf(previous)
   return previous
 }

@@ -13,10 +13,16 @@ export function readJsonBody(call: Call, name: RepresentationName): unknown {
   const contentType = call.headers['content-type']
   if (call.server.behaviour.strictContentType && !hasMediaType(contentType, name)) {
     const got = essenceOf(contentType) ?? 'no Content-Type'
-    throw new ReplyProblem(textReply(415, `${call.method} ${call.pathname} takes Content-Type ${mediaTypeOf(name)} (§1 rule 3, §4), not ${got}`))
+    throw new ReplyProblem(
+      textReply(
+        415,
+        `${call.method} ${call.pathname} takes Content-Type ${mediaTypeOf(name)} (§1 rule 3, §4), not ${got}`,
+      ),
+    )
   }
   const text = call.body?.toString('utf8') ?? ''
-  if (text.trim() === '') throw new BodyProblem(`the request has no body; ${call.method} ${call.pathname} takes a ${name} JSON object`)
+  if (text.trim() === '')
+    throw new BodyProblem(`the request has no body; ${call.method} ${call.pathname} takes a ${name} JSON object`)
   try {
     return JSON.parse(text) as unknown
   } catch (error) {

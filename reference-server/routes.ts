@@ -28,7 +28,11 @@ export interface RouteMatch {
 const routes: readonly Route[] = [
   { pattern: /^\/user$/, dataSet: 'user', handlers: { GET: readUser } },
   { pattern: /^\/profile$/, dataSet: 'profile', handlers: { GET: readProfile, PUT: editProfile } },
-  { pattern: /^\/fitnessActivities$/, dataSet: 'fitness-activities', handlers: { GET: readFeed, POST: createActivity } },
+  {
+    pattern: /^\/fitnessActivities$/,
+    dataSet: 'fitness-activities',
+    handlers: { GET: readFeed, POST: createActivity },
+  },
   {
     pattern: /^\/fitnessActivities\/([^/]+)$/,
     dataSet: 'fitness-activities',

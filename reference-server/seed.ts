@@ -22,17 +22,52 @@ interface Kind {
 }
 
 const kinds: readonly Kind[] = [
-  { type: 'Running', equipment: ['None', 'None', 'Treadmill'], distance: [3000, 21100], speed: [2.6, 3.8], climbPerKm: [0, 15], indoor: ['Treadmill'] },
+  {
+    type: 'Running',
+    equipment: ['None', 'None', 'Treadmill'],
+    distance: [3000, 21100],
+    speed: [2.6, 3.8],
+    climbPerKm: [0, 15],
+    indoor: ['Treadmill'],
+  },
   { type: 'Running', equipment: ['None'], distance: [5000, 12000], speed: [2.8, 3.4], climbPerKm: [2, 10], indoor: [] },
-  { type: 'Cycling', equipment: ['None', 'Stationary Bike'], distance: [10000, 80000], speed: [5.5, 9], climbPerKm: [0, 20], indoor: ['Stationary Bike'] },
+  {
+    type: 'Cycling',
+    equipment: ['None', 'Stationary Bike'],
+    distance: [10000, 80000],
+    speed: [5.5, 9],
+    climbPerKm: [0, 20],
+    indoor: ['Stationary Bike'],
+  },
   { type: 'Walking', equipment: ['None'], distance: [2000, 8000], speed: [1.2, 1.6], climbPerKm: [0, 10], indoor: [] },
-  { type: 'Swimming', equipment: ['None'], distance: [500, 3000], speed: [0.6, 1], climbPerKm: [0, 0], indoor: ['None'] },
+  {
+    type: 'Swimming',
+    equipment: ['None'],
+    distance: [500, 3000],
+    speed: [0.6, 1],
+    climbPerKm: [0, 0],
+    indoor: ['None'],
+  },
   { type: 'Hiking', equipment: ['None'], distance: [5000, 18000], speed: [0.9, 1.3], climbPerKm: [30, 90], indoor: [] },
-  { type: 'Rowing', equipment: ['Row Machine', 'None'], distance: [2000, 10000], speed: [3, 4.5], climbPerKm: [0, 0], indoor: ['Row Machine'] },
+  {
+    type: 'Rowing',
+    equipment: ['Row Machine', 'None'],
+    distance: [2000, 10000],
+    speed: [3, 4.5],
+    climbPerKm: [0, 0],
+    indoor: ['Row Machine'],
+  },
 ]
 
 const apiSources = ['RunKeeper', 'Garmin Connect', 'Polar Flow', 'Wahoo Fitness']
-const noteTexts = ['Easy pace along the river', 'Intervals: 6 x 800 m', 'Felt strong today', 'Windy, legs heavy', 'Recovery session', 'New shoes']
+const noteTexts = [
+  'Easy pace along the river',
+  'Intervals: 6 x 800 m',
+  'Felt strong today',
+  'Windy, legs heavy',
+  'Recovery session',
+  'New shoes',
+]
 
 const homes: Record<UserKey, { latitude: number; longitude: number; altitude: number }> = {
   alice: { latitude: 45.764, longitude: 4.8357, altitude: 170 },
@@ -72,7 +107,9 @@ function seedActivity(random: () => number, owner: UserKey, startTime: number): 
   const equipment = pickOne(random, kind.equipment)
   const totalDistance = roundTenth(kind.distance[0] + random() * (kind.distance[1] - kind.distance[0]))
   const duration = Math.round(totalDistance / (kind.speed[0] + random() * (kind.speed[1] - kind.speed[0])))
-  const totalClimb = roundTenth((totalDistance / 1000) * (kind.climbPerKm[0] + random() * (kind.climbPerKm[1] - kind.climbPerKm[0])))
+  const totalClimb = roundTenth(
+    (totalDistance / 1000) * (kind.climbPerKm[0] + random() * (kind.climbPerKm[1] - kind.climbPerKm[0])),
+  )
   const entryMode = random() < 0.2 ? 'Web' : 'API'
   // Indoor sessions and manual web entries have no route, hence has_map "false" (§2.3).
   const hasRoute = entryMode === 'API' && !kind.indoor.includes(equipment)
@@ -88,8 +125,16 @@ function seedActivity(random: () => number, owner: UserKey, startTime: number): 
     totalDistance,
     duration,
     totalClimb,
-    distance: [0, 0.5, 1].map((share) => ({ timestamp: Math.round(duration * share), distance: roundTenth(totalDistance * share) })),
-    heartRate: hasRoute ? [0, 0.5, 1].map((share) => ({ timestamp: Math.round(duration * share), heart_rate: randomInt(random, 95, 175) })) : [],
+    distance: [0, 0.5, 1].map((share) => ({
+      timestamp: Math.round(duration * share),
+      distance: roundTenth(totalDistance * share),
+    })),
+    heartRate: hasRoute
+      ? [0, 0.5, 1].map((share) => ({
+          timestamp: Math.round(duration * share),
+          heart_rate: randomInt(random, 95, 175),
+        }))
+      : [],
     calories: [{ timestamp: duration, calories: Math.round(duration / 60) * randomInt(random, 6, 12) }],
     path,
     source: entryMode === 'Web' ? 'RunKeeper' : pickOne(random, apiSources),
@@ -109,7 +154,13 @@ function seedPath(random: () => number, owner: UserKey, duration: number, climb:
     const type = i === 0 ? 'start' : i === count - 1 ? 'end' : 'gps'
     // A few points only sketch the route; altitudes stay near home, within the activity's climb.
     const altitude = roundTenth(home.altitude + random() * Math.min(climb, 400))
-    points.push({ timestamp: Math.round((duration * i) / (count - 1)), latitude: round6(latitude), longitude: round6(longitude), altitude, type })
+    points.push({
+      timestamp: Math.round((duration * i) / (count - 1)),
+      latitude: round6(latitude),
+      longitude: round6(longitude),
+      altitude,
+      type,
+    })
     latitude += (random() - 0.5) * 0.02
     longitude += (random() - 0.5) * 0.02
   }

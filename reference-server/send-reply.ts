@@ -7,7 +7,8 @@ import { formatHttpDate } from './http-date.js'
 import type { Reply } from './reply.js'
 
 export function sendReply(res: ServerResponse, reply: Reply, method: string, server: ServerContext): void {
-  const shaped = method === 'HEAD' ? withoutBody(withModeHeaders(reply, server), server) : withModeHeaders(reply, server)
+  const shaped =
+    method === 'HEAD' ? withoutBody(withModeHeaders(reply, server), server) : withModeHeaders(reply, server)
   res.statusCode = shaped.status
   // From the server's clock, so that a test clock (ReferenceServerOptions.now) is seen everywhere.
   res.setHeader('Date', formatHttpDate(server.now()))
@@ -28,10 +29,18 @@ function withoutBody(reply: Reply, server: ServerContext): Reply {
   const { faults } = server
   const { body, headContentLength, ...rest } = reply
   if (!body) return rest
-  const headers: Record<string, string> = { ...reply.headers, 'Content-Length': String((headContentLength ?? body.length) + (faults.is('head-wrong-content-length') ? 10 : 0) - (faults.is('head-length-short-for-large-body') && body.length > 65_536 ? 1 : 0)) }
+  const headers: Record<string, string> = {
+    ...reply.headers,
+    'Content-Length': String(
+      (headContentLength ?? body.length) +
+        (faults.is('head-wrong-content-length') ? 10 : 0) -
+        (faults.is('head-length-short-for-large-body') && body.length > 65_536 ? 1 : 0),
+    ),
+  }
   if (faults.is('head-no-content-type')) delete headers['Content-Type']
   if (faults.is('no-last-modified-on-head')) delete headers['Last-Modified']
-  if (faults.is('head-last-modified-now') && headers['Last-Modified'] !== undefined) headers['Last-Modified'] = formatHttpDate(server.now())
+  if (faults.is('head-last-modified-now') && headers['Last-Modified'] !== undefined)
+    headers['Last-Modified'] = formatHttpDate(server.now())
   if (faults.is('head-with-body')) return { ...rest, headers, rawAfterEnd: body }
   return { ...rest, headers }
 }

@@ -10,7 +10,9 @@ export function formatSpecTime(time: number): string {
   const date = new Date(time)
   const weekday = weekdayNames[date.getUTCDay()]?.slice(0, 3)
   const month = monthNames[date.getUTCMonth()]?.slice(0, 3)
-  const clock = [date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds()].map((n) => String(n).padStart(2, '0')).join(':')
+  const clock = [date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds()]
+    .map((n) => String(n).padStart(2, '0'))
+    .join(':')
   return `${weekday}, ${date.getUTCDate()} ${month} ${date.getUTCFullYear()} ${clock}`
 }
 
@@ -21,16 +23,30 @@ export function formatSpecTime(time: number): string {
  */
 export function parseSpecTime(text: string): SpecTimeParse {
   const match = /^\s*([A-Za-z]+),\s+(\d{1,2})\s+([A-Za-z]+)\s+(\d{4})\s+(\d{1,2}):(\d{2}):(\d{2})\s*$/.exec(text)
-  if (!match) return { ok: false, problem: `"${text}" is not in the form <weekday>, <day> <month> <year> <HH:MM:SS>, e.g. "Tue, 1 Mar 2011 07:00:00" (§2.2)` }
+  if (!match)
+    return {
+      ok: false,
+      problem: `"${text}" is not in the form <weekday>, <day> <month> <year> <HH:MM:SS>, e.g. "Tue, 1 Mar 2011 07:00:00" (§2.2)`,
+    }
   const [, weekdayText = '', day, monthText = '', year, hour, minute, second] = match
   const weekday = weekdayIndex(weekdayText)
   const month = monthIndex(monthText)
   if (weekday < 0) return { ok: false, problem: `"${weekdayText}" is not a weekday name` }
   if (month < 0) return { ok: false, problem: `"${monthText}" is not a month name` }
-  const time = utcTime({ year: Number(year), month, day: Number(day), hour: Number(hour), minute: Number(minute), second: Number(second) })
+  const time = utcTime({
+    year: Number(year),
+    month,
+    day: Number(day),
+    hour: Number(hour),
+    minute: Number(minute),
+    second: Number(second),
+  })
   if (time === undefined) return { ok: false, problem: `"${text}" is not a real date and time` }
   if (new Date(time).getUTCDay() !== weekday) {
-    return { ok: false, problem: `"${text}": ${day} ${monthText} ${year} is a ${weekdayNames[new Date(time).getUTCDay()]}, not a ${weekdayNames[weekday]}` }
+    return {
+      ok: false,
+      problem: `"${text}": ${day} ${monthText} ${year} is a ${weekdayNames[new Date(time).getUTCDay()]}, not a ${weekdayNames[weekday]}`,
+    }
   }
   return { ok: true, time }
 }

@@ -8,7 +8,7 @@ import { seedActivities, type ActivityDraft } from './seed.js'
 export type Clock = () => number
 
 /** Oldest first; equal start times fall back to creation order so the order is total. */
-export function compareChronologically(a: Activity, b: Activity): number {
+function compareChronologically(a: Activity, b: Activity): number {
   return a.startTime - b.startTime || a.seq - b.seq
 }
 
@@ -94,7 +94,12 @@ export class Store {
 
   /** For a mutant only (create-id-race): stores under a reserved sequence number, replacing whatever holds its id. */
   createAs(seq: number, draft: Omit<ActivityDraft, 'modifiedAt'>): Activity {
-    const activity: Activity = { ...draft, modifiedAt: this.changeStamp(), id: formatActivityId(this.idStyle, seq), seq }
+    const activity: Activity = {
+      ...draft,
+      modifiedAt: this.changeStamp(),
+      id: formatActivityId(this.idStyle, seq),
+      seq,
+    }
     this.activities.set(activity.id, activity)
     return activity
   }

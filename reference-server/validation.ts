@@ -28,8 +28,10 @@ export type ProfileChanges = Partial<Record<EditableProfileField, string>>
 export function parseNewActivity(body: unknown): NewActivityInput {
   const object = requireObject(body, 'a new activity')
   const type = object.type
-  if (typeof type !== 'string' || type.trim() === '') throw new BodyProblem('"type" is required and must be a non-empty string (§2.4)')
-  if (typeof object.start_time !== 'string') throw new BodyProblem('"start_time" is required and must be a string such as "Tue, 1 Mar 2011 07:00:00" (§2.4)')
+  if (typeof type !== 'string' || type.trim() === '')
+    throw new BodyProblem('"type" is required and must be a non-empty string (§2.4)')
+  if (typeof object.start_time !== 'string')
+    throw new BodyProblem('"start_time" is required and must be a string such as "Tue, 1 Mar 2011 07:00:00" (§2.4)')
   const start = parseSpecTime(object.start_time)
   if (!start.ok) throw new BodyProblem(`"start_time": ${start.problem}`)
   const input: NewActivityInput = { type, startTime: start.time, path: [] }
@@ -39,7 +41,8 @@ export function parseNewActivity(body: unknown): NewActivityInput {
   if (notes !== undefined) input.notes = notes
   if (object.path !== undefined) input.path = parsePath(object.path)
   for (const [key, value] of Object.entries(object)) {
-    if (key.startsWith('post_to_') && typeof value !== 'boolean') throw new BodyProblem(`"${key}" must be true or false (§2.4)`)
+    if (key.startsWith('post_to_') && typeof value !== 'boolean')
+      throw new BodyProblem(`"${key}" must be true or false (§2.4)`)
   }
   return input
 }
@@ -62,7 +65,8 @@ export function parseActivityEdit(body: unknown, editable: readonly EditableActi
     const value = object[field]
     if (value === undefined) continue
     if (field === 'total_climb') {
-      if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new BodyProblem('"total_climb" must be a non-negative number')
+      if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+        throw new BodyProblem('"total_climb" must be a non-negative number')
       changes.total_climb = value
     } else {
       if (typeof value !== 'string') throw new BodyProblem(`"${field}" must be a string`)
@@ -91,11 +95,13 @@ function parsePath(value: unknown): PathPoint[] {
   if (!Array.isArray(value)) throw new BodyProblem('"path" must be an array of path points (§2.3)')
   return value.map((point: unknown, index) => {
     const where = `path[${index}]`
-    if (point === null || typeof point !== 'object' || Array.isArray(point)) throw new BodyProblem(`${where} must be an object`)
+    if (point === null || typeof point !== 'object' || Array.isArray(point))
+      throw new BodyProblem(`${where} must be an object`)
     const fields = point as Record<string, unknown>
     const number = (name: string, min: number, max: number): number => {
       const field = fields[name]
-      if (typeof field !== 'number' || !Number.isFinite(field)) throw new BodyProblem(`${where}.${name} is required and must be a number`)
+      if (typeof field !== 'number' || !Number.isFinite(field))
+        throw new BodyProblem(`${where}.${name} is required and must be a number`)
       if (field < min || field > max) throw new BodyProblem(`${where}.${name} must be between ${min} and ${max}`)
       return field
     }
@@ -106,14 +112,16 @@ function parsePath(value: unknown): PathPoint[] {
       altitude: number('altitude', -Number.MAX_VALUE, Number.MAX_VALUE),
       type: '',
     }
-    if (typeof fields.type !== 'string' || fields.type === '') throw new BodyProblem(`${where}.type is required and must be a string such as "start", "gps" or "end"`)
+    if (typeof fields.type !== 'string' || fields.type === '')
+      throw new BodyProblem(`${where}.type is required and must be a string such as "start", "gps" or "end"`)
     parsed.type = fields.type
     return parsed
   })
 }
 
 function requireObject(body: unknown, what: string): Record<string, unknown> {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new BodyProblem(`the body must be a JSON object (${what})`)
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw new BodyProblem(`the body must be a JSON object (${what})`)
   return body as Record<string, unknown>
 }
 

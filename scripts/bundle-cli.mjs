@@ -51,11 +51,13 @@ const lazyRequires = {
   resolveId(source, importer) {
     if (importer === undefined || source.startsWith('\0')) return null
     if (importer.startsWith(LAZY_REQUIRE)) return { id: source, external: true }
-    if (/^[./]/.test(source)) return resolve(dirname(importer), source) === IMPORT_MODULE ? `${LAZY_REQUIRE}./import-module.cjs` : null
+    if (/^[./]/.test(source))
+      return resolve(dirname(importer), source) === IMPORT_MODULE ? `${LAZY_REQUIRE}./import-module.cjs` : null
     return BUNDLED_PACKAGES.has(source) ? null : LAZY_REQUIRE + source
   },
   load(id) {
-    if (id.startsWith(LAZY_REQUIRE)) return { code: `module.exports = require(${JSON.stringify(id.slice(LAZY_REQUIRE.length))})`, moduleType: 'js' }
+    if (id.startsWith(LAZY_REQUIRE))
+      return { code: `module.exports = require(${JSON.stringify(id.slice(LAZY_REQUIRE.length))})`, moduleType: 'js' }
   },
 }
 
@@ -77,7 +79,10 @@ function assertAscii(file) {
 }
 
 function assertNoImportCall(file) {
-  if (/\bimport\(/.test(readFileSync(file, 'latin1'))) throw new Error(`${file} calls import(), which fails in a code-cached script: import through src/shared/import-module.ts`)
+  if (/\bimport\(/.test(readFileSync(file, 'latin1')))
+    throw new Error(
+      `${file} calls import(), which fails in a code-cached script: import through src/shared/import-module.ts`,
+    )
 }
 
 /**
@@ -92,11 +97,20 @@ function recordCodeCache() {
   const cache = `${OUT_DIR}/fitconform.cjs.cache`
   const folder = mkdtempSync(join(tmpdir(), 'fitconform-code-cache-'))
   try {
-    const inherited = Object.entries(process.env).filter(([name]) => !/^(FITCONFORM_|NODE_OPTIONS$|(https?|all|no)_proxy$)/i.test(name))
+    const inherited = Object.entries(process.env).filter(
+      ([name]) => !/^(FITCONFORM_|NODE_OPTIONS$|(https?|all|no)_proxy$)/i.test(name),
+    )
     const env = { ...Object.fromEntries(inherited), FITCONFORM_RECORD_CODE_CACHE: '1' }
-    const run = spawnSync(process.execPath, [resolve('bin/fitconform.js'), 'run', '--output-dir', folder], { cwd: folder, env, encoding: 'utf8', timeout: 120_000 })
+    const run = spawnSync(process.execPath, [resolve('bin/fitconform.js'), 'run', '--output-dir', folder], {
+      cwd: folder,
+      env,
+      encoding: 'utf8',
+      timeout: 120_000,
+    })
     if (!existsSync(cache)) {
-      console.warn(`bundle-cli: no code cache recorded (fitconform run exited ${run.status}); the CLI works, it only starts slower.\n${run.stderr}`)
+      console.warn(
+        `bundle-cli: no code cache recorded (fitconform run exited ${run.status}); the CLI works, it only starts slower.\n${run.stderr}`,
+      )
     }
   } finally {
     rmSync(folder, { recursive: true, force: true })

@@ -18,7 +18,10 @@ if (process.env.npm_command === 'exec' && existsSync(BUILT_CLI)) process.exit(0)
 
 // npm_execpath is npm's own script when npm runs this; `npm` from PATH when run by hand.
 const npm = process.env.npm_execpath
-const build = npm === undefined || npm === '' ? spawnSync('npm', ['run', 'build'], { stdio: 'inherit', shell: process.platform === 'win32' }) : spawnSync(process.execPath, [npm, 'run', 'build'], { stdio: 'inherit' })
+const build =
+  npm === undefined || npm === ''
+    ? spawnSync('npm', ['run', 'build'], { stdio: 'inherit', shell: process.platform === 'win32' })
+    : spawnSync(process.execPath, [npm, 'run', 'build'], { stdio: 'inherit' })
 if (build.error !== undefined) {
   console.error(`prepare: cannot start npm run build: ${build.error.message}`)
   process.exit(1)

@@ -12,13 +12,16 @@ export function createBareForwarder(target: URL): (req: http.IncomingMessage, re
   return (req, res) => {
     const headers = { ...req.headers, host: target.host }
     delete headers.connection
-    const upstream = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers, agent }, (answer) => {
-      const out = { ...answer.headers }
-      delete out.connection
-      delete out['keep-alive']
-      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, out)
-      answer.pipe(res)
-    })
+    const upstream = http.request(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers, agent },
+      (answer) => {
+        const out = { ...answer.headers }
+        delete out.connection
+        delete out['keep-alive']
+        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, out)
+        answer.pipe(res)
+      },
+    )
     upstream.on('error', () => {
       if (res.headersSent) res.destroy()
       else res.writeHead(502).end()

@@ -44,7 +44,8 @@ export function answeredIn(lines: readonly string[]): Answered {
   for (const line of lines) {
     const colon = line.indexOf(':')
     const name = line.slice(0, colon).trim().toLowerCase()
-    if ((ANSWERED_HEADERS as readonly string[]).includes(name)) answered[name as keyof Answered] = line.slice(colon + 1).trim()
+    if ((ANSWERED_HEADERS as readonly string[]).includes(name))
+      answered[name as keyof Answered] = line.slice(colon + 1).trim()
   }
   return answered
 }

@@ -13,7 +13,10 @@ export interface DelayingPassThrough {
   close(): Promise<void>
 }
 
-export async function startDelayingPassThrough(options: { target: string; delayMs: number }): Promise<DelayingPassThrough> {
+export async function startDelayingPassThrough(options: {
+  target: string
+  delayMs: number
+}): Promise<DelayingPassThrough> {
   const target = new URL(options.target)
   const sockets = new Set<net.Socket>()
   const server = net.createServer((client) => {

@@ -36,7 +36,13 @@ export function formatTable(figures: readonly Figure[]): string {
   ])
   const header = ['benchmark', 'figure', 'value', 'goal', '']
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)))
-  const line = (cells: readonly string[]): string => cells.map((cell, column) => (column === 2 || column === 3 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join('  ').trimEnd()
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((cell, column) =>
+        column === 2 || column === 3 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!),
+      )
+      .join('  ')
+      .trimEnd()
   return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n')
 }
 

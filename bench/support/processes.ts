@@ -34,18 +34,26 @@ export async function startServerProcess(options: { latencyMs?: number } = {}): 
     url,
     tokens,
     tokenFlags: [
-      '--token', tokens.token,
-      '--other-token', tokens.otherToken,
-      '--revoked-token', tokens.revokedToken,
-      '--revoked-delete-token', tokens.revokedDeleteToken,
-      '--limited-token', tokens.limitedToken,
+      '--token',
+      tokens.token,
+      '--other-token',
+      tokens.otherToken,
+      '--revoked-token',
+      tokens.revokedToken,
+      '--revoked-delete-token',
+      tokens.revokedDeleteToken,
+      '--limited-token',
+      tokens.limitedToken,
     ],
     stop: () => stopChild(child),
   }
 }
 
 /** Starts a child that prints one line once ready (a URL or JSON); the line and a stop function. */
-export async function startLineChild(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<{ line: string; child: ChildProcess; stop: () => Promise<void> }> {
+export async function startLineChild(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ line: string; child: ChildProcess; stop: () => Promise<void> }> {
   const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'], env, cwd: PROJECT_ROOT })
   child.stderr?.resume()
   const line = await firstLine(child)
@@ -88,13 +96,25 @@ export interface TimedProcess {
  * Runs `node <args>` to the end and times it from spawn to exit, as a shell would. With `usage`, a
  * preloaded module reports the child's own peak memory and CPU time (getrusage).
  */
-export async function runNode(args: readonly string[], options: { usage?: boolean; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<TimedProcess> {
+export async function runNode(
+  args: readonly string[],
+  options: { usage?: boolean; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): Promise<TimedProcess> {
   const usageDir = options.usage ? mkdtempSync(join(tmpdir(), 'fitconform-bench-usage-')) : undefined
   const usageFile = usageDir ? join(usageDir, 'usage.json') : undefined
   const preload = usageFile ? ['--import', new URL('./report-resource-usage.js', import.meta.url).href] : []
-  const env = { ...process.env, ...options.env, ...(usageFile ? { FITCONFORM_BENCH_USAGE_FILE: usageFile } : {}), NO_COLOR: '1' }
+  const env = {
+    ...process.env,
+    ...options.env,
+    ...(usageFile ? { FITCONFORM_BENCH_USAGE_FILE: usageFile } : {}),
+    NO_COLOR: '1',
+  }
   const started = performance.now()
-  const child = spawn(process.execPath, [...preload, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env, cwd: PROJECT_ROOT })
+  const child = spawn(process.execPath, [...preload, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env,
+    cwd: PROJECT_ROOT,
+  })
   const stdout: Buffer[] = []
   const stderr: Buffer[] = []
   child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk))
@@ -113,7 +133,13 @@ export async function runNode(args: readonly string[], options: { usage?: boolea
     }
     rmSync(usageDir, { recursive: true, force: true })
   }
-  return { wallMs, exitCode, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8'), ...(usage ? { usage } : {}) }
+  return {
+    wallMs,
+    exitCode,
+    stdout: Buffer.concat(stdout).toString('utf8'),
+    stderr: Buffer.concat(stderr).toString('utf8'),
+    ...(usage ? { usage } : {}),
+  }
 }
 
 /** A fresh temporary folder, removed by the returned function. */

@@ -46,7 +46,9 @@ export async function load(options: LoadOptions): Promise<Load> {
     ...(options.requests === undefined ? {} : { requests: options.requests }),
   })
   // The histogram keeps whole milliseconds; the event gives the exact time of each response.
-  instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => times.push(responseTime))
+  instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) =>
+    times.push(responseTime),
+  )
   const result = await instance
   times.sort((a, b) => a - b)
   return {
@@ -81,7 +83,11 @@ export function createLineCounter(file: string): () => number {
       return lines // not created yet
     }
     try {
-      for (let read = readSync(fd, chunk, 0, chunk.length, offset); read > 0; read = readSync(fd, chunk, 0, chunk.length, offset)) {
+      for (
+        let read = readSync(fd, chunk, 0, chunk.length, offset);
+        read > 0;
+        read = readSync(fd, chunk, 0, chunk.length, offset)
+      ) {
         offset += read
         for (let at = chunk.indexOf(10, 0); at !== -1 && at < read; at = chunk.indexOf(10, at + 1)) lines += 1
       }
@@ -111,7 +117,9 @@ export interface Child {
 export async function startChild(command: string, args: readonly string[]): Promise<Child> {
   const child: ChildProcess = spawn(command, args, { stdio: ['ignore', 'pipe', 'ignore'] })
   const lines = createInterface({ input: child.stdout! })
-  const exited = once(child, 'exit').then(([code]) => Promise.reject(new Error(`${args.join(' ')} exited (${String(code)}) before it listened`)))
+  const exited = once(child, 'exit').then(([code]) =>
+    Promise.reject(new Error(`${args.join(' ')} exited (${String(code)}) before it listened`)),
+  )
   exited.catch(() => {}) // only the race below reports it
   const [line] = (await Promise.race([once(lines, 'line'), exited])) as [string]
   const url = /(https?:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1]
@@ -141,5 +149,7 @@ export function round(value: number): number {
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
   const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2
 }

@@ -14,8 +14,22 @@ export function createRealisticExchanges(authorization: string): (id: number) =>
     const found = answer(chosen.path, chosen.headers['if-modified-since'])!
     const body = found.body === undefined ? Buffer.alloc(0) : Buffer.from(found.body)
     const now = performance.now()
-    const requestHeaders = ['host', '127.0.0.1:8080', 'authorization', authorization, ...Object.entries(chosen.headers).flat(), 'x-request-id', `req-${id}`]
-    const rawHeaders = [...(found.type === undefined ? [] : ['content-type', found.type, 'content-length', String(body.length)]), 'last-modified', 'Tue, 01 Mar 2011 08:00:00 GMT', 'date', new Date().toUTCString()]
+    const requestHeaders = [
+      'host',
+      '127.0.0.1:8080',
+      'authorization',
+      authorization,
+      ...Object.entries(chosen.headers).flat(),
+      'x-request-id',
+      `req-${id}`,
+    ]
+    const rawHeaders = [
+      ...(found.type === undefined ? [] : ['content-type', found.type, 'content-length', String(body.length)]),
+      'last-modified',
+      'Tue, 01 Mar 2011 08:00:00 GMT',
+      'date',
+      new Date().toUTCString(),
+    ]
     return {
       id,
       startedAt: new Date(),
@@ -25,7 +39,12 @@ export function createRealisticExchanges(authorization: string): (id: number) =>
       httpVersion: 'HTTP/1.1',
       requestHeaders,
       requestBody: { bytes: Buffer.alloc(0), size: 0, truncated: false },
-      response: { status: found.status, statusText: found.status === 304 ? 'Not Modified' : 'OK', rawHeaders, body: { bytes: body, size: body.length, truncated: false } },
+      response: {
+        status: found.status,
+        statusText: found.status === 304 ? 'Not Modified' : 'OK',
+        rawHeaders,
+        body: { bytes: body, size: body.length, truncated: false },
+      },
       times: { start: now, requestSent: now + 0.05, responseStart: now + 0.2, end: now + 0.25 },
     }
   }

@@ -8,7 +8,7 @@
  */
 import type http from 'node:http'
 
-export const MEDIA = {
+const MEDIA = {
   activity: 'application/vnd.com.service.FitnessActivity+json',
   feed: 'application/vnd.com.service.FitnessActivityFeed+json',
   user: 'application/vnd.com.service.User+json',
@@ -34,7 +34,11 @@ function activity(id: number): Record<string, unknown> {
     latitude: 40.7484 + i * 0.000091,
     type: i === 0 ? 'start' : i === points - 1 ? 'end' : 'gps',
   }))
-  const samples = (field: string, scale: number): Record<string, number>[] => Array.from({ length: Math.ceil(points / 10) }, (_, i) => ({ timestamp: i * 50, [field]: Math.round(i * scale * 10) / 10 }))
+  const samples = (field: string, scale: number): Record<string, number>[] =>
+    Array.from({ length: Math.ceil(points / 10) }, (_, i) => ({
+      timestamp: i * 50,
+      [field]: Math.round(i * scale * 10) / 10,
+    }))
   return {
     uri: `/fitnessActivities/${id}`,
     userID: 7,
@@ -66,14 +70,27 @@ function activity(id: number): Record<string, unknown> {
 /** A feed item shows the activity's own values (§2.2), as a conforming server's do: the proxy then has no violation to print. */
 function feedItem(id: number): Record<string, unknown> {
   const points = pointsOf(id)
-  return { type: 'Running', start_time: 'Tue, 1 Mar 2011 07:00:00', total_distance: 1000 + points * 12.5, duration: points * 5, source: 'RunKeeper', entry_mode: 'API', has_map: 'true', uri: `/fitnessActivities/${id}` }
+  return {
+    type: 'Running',
+    start_time: 'Tue, 1 Mar 2011 07:00:00',
+    total_distance: 1000 + points * 12.5,
+    duration: points * 5,
+    source: 'RunKeeper',
+    entry_mode: 'API',
+    has_map: 'true',
+    uri: `/fitnessActivities/${id}`,
+  }
 }
 
 function feedPage(origin: string, page: number, pageSize: number, scoped: boolean): Buffer {
   const first = (page - 1) * pageSize
-  const ids = Array.from({ length: Math.max(0, Math.min(pageSize, ACTIVITIES - first)) }, (_, i) => ACTIVITIES - first - i)
+  const ids = Array.from(
+    { length: Math.max(0, Math.min(pageSize, ACTIVITIES - first)) },
+    (_, i) => ACTIVITIES - first - i,
+  )
   const body: Record<string, unknown> = { size: scoped ? ids.length : ACTIVITIES, items: ids.map(feedItem) }
-  if (!scoped && first + pageSize < ACTIVITIES) body.previous = `${origin}/fitnessActivities?page=${page + 1}&pageSize=${pageSize}`
+  if (!scoped && first + pageSize < ACTIVITIES)
+    body.previous = `${origin}/fitnessActivities?page=${page + 1}&pageSize=${pageSize}`
   return Buffer.from(JSON.stringify(body))
 }
 
@@ -99,13 +116,22 @@ const USER = Buffer.from(
  * The upstream's answers to the realistic mix; undefined for a path it does not serve (the caller's
  * own, such as the polled page). Bodies are built once per distinct answer and kept.
  */
-export function createRealisticUpstream(origin: string): (req: http.IncomingMessage, res: http.ServerResponse) => boolean {
+export function createRealisticUpstream(
+  origin: string,
+): (req: http.IncomingMessage, res: http.ServerResponse) => boolean {
   const answer = createAnswers(origin)
   return (req, res) => {
     const found = answer(req.url ?? '/', req.headers['if-modified-since'])
     if (found === undefined) return false
     if (found.body === undefined) res.writeHead(found.status, { 'last-modified': MODIFIED }).end()
-    else res.writeHead(found.status, { 'content-type': found.type, 'content-length': found.body.length, 'last-modified': MODIFIED }).end(found.body)
+    else
+      res
+        .writeHead(found.status, {
+          'content-type': found.type,
+          'content-length': found.body.length,
+          'last-modified': MODIFIED,
+        })
+        .end(found.body)
     return true
   }
 }
@@ -114,7 +140,10 @@ export function createRealisticUpstream(origin: string): (req: http.IncomingMess
 export function meanBodyBytes(): number {
   const answer = createAnswers('http://127.0.0.1')
   const mix = realisticMix()
-  const total = mix.reduce((sum, each) => sum + (answer(each.path, each.headers['if-modified-since'])?.body?.length ?? 0), 0)
+  const total = mix.reduce(
+    (sum, each) => sum + (answer(each.path, each.headers['if-modified-since'])?.body?.length ?? 0),
+    0,
+  )
   return Math.round(total / mix.length)
 }
 
@@ -125,7 +154,9 @@ export interface Answer {
 }
 
 /** The answer to a request-target of the mix (and its `If-Modified-Since`), or undefined when it is not the mix's. */
-export function createAnswers(origin: string): (target: string, ifModifiedSince: string | undefined) => Answer | undefined {
+export function createAnswers(
+  origin: string,
+): (target: string, ifModifiedSince: string | undefined) => Answer | undefined {
   const activities = new Map<number, Buffer>()
   const pages = new Map<string, Buffer>()
   return (target, since) => {
@@ -144,7 +175,12 @@ export function createAnswers(origin: string): (target: string, ifModifiedSince:
       let body = pages.get(url.search)
       if (body === undefined) {
         const scoped = url.searchParams.has('noEarlierThan')
-        body = feedPage(origin, Number(url.searchParams.get('page') ?? 1), Number(url.searchParams.get('pageSize') ?? 25), scoped)
+        body = feedPage(
+          origin,
+          Number(url.searchParams.get('page') ?? 1),
+          Number(url.searchParams.get('pageSize') ?? 25),
+          scoped,
+        )
         pages.set(url.search, body)
       }
       return { status: 200, type: MEDIA.feed, body }
@@ -166,13 +202,17 @@ export interface MixRequest {
 export function realisticMix(): MixRequest[] {
   const mix: MixRequest[] = []
   for (let id = 1; id <= ACTIVITIES; id += 1) {
-    const conditional: Record<string, string> = id % 4 === 0 ? { 'if-modified-since': id % 8 === 0 ? AFTER : BEFORE } : {}
+    const conditional: Record<string, string> =
+      id % 4 === 0 ? { 'if-modified-since': id % 8 === 0 ? AFTER : BEFORE } : {}
     mix.push({ path: `/fitnessActivities/${id}`, headers: { accept: MEDIA.activity, ...conditional } })
     if (id <= 25) mix.push({ path: `/fitnessActivities?pageSize=${id}`, headers: { accept: MEDIA.feed } })
     if (id <= 8) mix.push({ path: `/fitnessActivities?page=2&pageSize=${id * 3}`, headers: { accept: MEDIA.feed } })
     if (id % 10 === 0) mix.push({ path: '/fitnessActivities?page=1&pageSize=25', headers: { accept: MEDIA.feed } })
   }
-  mix.push({ path: '/fitnessActivities?noEarlierThan=2011-03-01&noLaterThan=2011-03-31', headers: { accept: MEDIA.feed } })
+  mix.push({
+    path: '/fitnessActivities?noEarlierThan=2011-03-01&noLaterThan=2011-03-31',
+    headers: { accept: MEDIA.feed },
+  })
   mix.push({ path: '/user', headers: { accept: MEDIA.user } })
   return mix
 }
@@ -181,7 +221,9 @@ export function realisticMix(): MixRequest[] {
  * autocannon's `requests` for the mix: each call takes the next request of the sequence (shared by all
  * connections) and gives it a request id of its own, as real clients do.
  */
-export function realisticRequests(authorization: string): { setupRequest: (request: Record<string, unknown>) => Record<string, unknown> }[] {
+export function realisticRequests(
+  authorization: string,
+): { setupRequest: (request: Record<string, unknown>) => Record<string, unknown> }[] {
   const mix = realisticMix()
   let next = 0
   return [
@@ -189,7 +231,17 @@ export function realisticRequests(authorization: string): { setupRequest: (reque
       setupRequest: (request) => {
         const chosen = mix[next % mix.length] as MixRequest
         next += 1
-        return { ...request, method: 'GET', path: chosen.path, headers: { ...(request.headers as Record<string, string> | undefined), authorization, ...chosen.headers, 'x-request-id': `req-${next.toString(36)}-${process.pid}` } }
+        return {
+          ...request,
+          method: 'GET',
+          path: chosen.path,
+          headers: {
+            ...(request.headers as Record<string, string> | undefined),
+            authorization,
+            ...chosen.headers,
+            'x-request-id': `req-${next.toString(36)}-${process.pid}`,
+          },
+        }
       },
     },
   ]

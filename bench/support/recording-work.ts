@@ -37,24 +37,51 @@ export interface RecordingWork {
 }
 
 /** The work per exchange when every exchange is new, and when every exchange is made again. */
-export async function measureRecordingWork(options: RecordingWorkOptions): Promise<{ readonly distinct: RecordingWork; readonly repeated: RecordingWork }> {
+export async function measureRecordingWork(
+  options: RecordingWorkOptions,
+): Promise<{ readonly distinct: RecordingWork; readonly repeated: RecordingWork }> {
   const distinct = await measure(options, (id) => {
-    const { startedAt, method, clientPath, upstreamPath, httpVersion, requestHeaders, requestBody, response, times } = options.exchange(id)
+    const { startedAt, method, clientPath, upstreamPath, httpVersion, requestHeaders, requestBody, response, times } =
+      options.exchange(id)
     // Written out, not spread: a spread object gets a hidden class of its own, which the proxy's never do.
-    return { id, startedAt, method, clientPath, upstreamPath, httpVersion, requestHeaders: [...requestHeaders, 'x-request-id', String(id)], requestBody, response, times }
+    return {
+      id,
+      startedAt,
+      method,
+      clientPath,
+      upstreamPath,
+      httpVersion,
+      requestHeaders: [...requestHeaders, 'x-request-id', String(id)],
+      requestBody,
+      response,
+      times,
+    }
   })
   const repeated = await measure(options, options.exchange)
   return { distinct, repeated }
 }
 
-async function measure(options: RecordingWorkOptions, exchange: (id: number) => CapturedExchange): Promise<RecordingWork> {
+async function measure(
+  options: RecordingWorkOptions,
+  exchange: (id: number) => CapturedExchange,
+): Promise<RecordingWork> {
   const dir = mkdtempSync(join(tmpdir(), 'fitconform-recording-work-'))
   const redactor = new Redactor()
   const log = openExchangeLog({ file: join(dir, 'work.ndjson'), redactor })
   const stats = emptyStats()
   // The session's relations too, as the recording thread judges each exchange against earlier ones (pipeline-worker.ts).
   const relations = new ObservedRelations()
-  const processOptions = { target: options.target, redactor, log, strict: false, relations, maxBodyBytes: 1024 * 1024, quiet: true, print: () => {}, printProblem: () => {} }
+  const processOptions = {
+    target: options.target,
+    redactor,
+    log,
+    strict: false,
+    relations,
+    maxBodyBytes: 1024 * 1024,
+    quiet: true,
+    print: () => {},
+    printProblem: () => {},
+  }
   const memory = createRingMemory(8 * 1024 * 1024)
   const writer = new RingWriter(memory)
   const recording = new RingRecording(new RingReader(memory))
@@ -62,7 +89,8 @@ async function measure(options: RecordingWorkOptions, exchange: (id: number) => 
   const round = async (count: number): Promise<number> => {
     const before = process.cpuUsage()
     for (let i = 1; i <= count; i += 1) {
-      if (!writer.tryAppend(exchange(++id))) throw new Error('the ring is full: the bench reads every exchange it appends')
+      if (!writer.tryAppend(exchange(++id)))
+        throw new Error('the ring is full: the bench reads every exchange it appends')
       await recording.recordNext(processOptions, stats)
       if (i % EXCHANGES_PER_WRITE === 0) log.flush()
     }
@@ -75,7 +103,8 @@ async function measure(options: RecordingWorkOptions, exchange: (id: number) => 
     await round(perRound) // JIT warm-up
     const rounds: number[] = []
     for (let i = 0; i < (options.rounds ?? 9); i += 1) rounds.push(Math.round(10 * (await round(perRound))) / 10)
-    if (stats.unrecorded > 0) throw new Error(`${stats.unrecorded} exchange(s) could not be recorded while measuring the recording work`)
+    if (stats.unrecorded > 0)
+      throw new Error(`${stats.unrecorded} exchange(s) could not be recorded while measuring the recording work`)
     return { micros: Math.min(...rounds), rounds }
   } finally {
     log.close()

@@ -9,6 +9,9 @@ const file = process.env['FITCONFORM_BENCH_USAGE_FILE']
 if (file) {
   process.on('exit', () => {
     const usage = process.resourceUsage()
-    writeFileSync(file, JSON.stringify({ maxRssKb: usage.maxRSS, cpuMs: (usage.userCPUTime + usage.systemCPUTime) / 1000 }))
+    writeFileSync(
+      file,
+      JSON.stringify({ maxRssKb: usage.maxRSS, cpuMs: (usage.userCPUTime + usage.systemCPUTime) / 1000 }),
+    )
   })
 }

@@ -25,7 +25,8 @@ export async function captureSuiteRequests(server: ServerProcess, suitePaths: re
   const loaded = await loadSuites(suitePaths)
   if (loaded.diagnostics.length > 0) throw new Error(`the suite does not load: ${loaded.diagnostics[0]!.message}`)
   const waitingCleanup = loaded.scenarios.find((scenario) => scenario.cleanup.some((step) => step.waitMs))
-  if (waitingCleanup) throw new Error(`scenario ${waitingCleanup.id} waits in a cleanup step: the capture cannot place that wait`)
+  if (waitingCleanup)
+    throw new Error(`scenario ${waitingCleanup.id} waits in a cleanup step: the capture cannot place that wait`)
   const byId = new Map(loaded.scenarios.map((scenario) => [scenario.id, scenario]))
   const recorder = createRecorder()
   const run: CapturedRun = { probe: [], exclusive: [], concurrent: [], final: [] }
@@ -48,12 +49,20 @@ export async function captureSuiteRequests(server: ServerProcess, suitePaths: re
       if (step?.waitMs) current.splice(stepStart, 0, { kind: 'wait', ms: step.waitMs, why: 'wait' })
       if (step?.eventually && result.attempts > 1) {
         // Where exactly each poll's sleep fell among the step's requests does not change the total.
-        const polls = Array.from({ length: result.attempts - 1 }, () => ({ kind: 'wait' as const, ms: step.eventually!.everyMs, why: 'eventually' as const }))
+        const polls = Array.from({ length: result.attempts - 1 }, () => ({
+          kind: 'wait' as const,
+          ms: step.eventually!.everyMs,
+          why: 'eventually' as const,
+        }))
         current.splice(Math.max(stepStart, current.length - 1), 0, ...polls)
       }
       if (result.clockResends) {
         // untilServerDateAfter slept between its resends (the reference server always sends Date).
-        const sleeps = Array.from({ length: result.clockResends }, () => ({ kind: 'wait' as const, ms: CLOCK_RESEND_EVERY_MS, why: 'clock' as const }))
+        const sleeps = Array.from({ length: result.clockResends }, () => ({
+          kind: 'wait' as const,
+          ms: CLOCK_RESEND_EVERY_MS,
+          why: 'clock' as const,
+        }))
         current.splice(Math.max(stepStart, current.length - 1), 0, ...sleeps)
       }
       stepStart = current.length
@@ -66,27 +75,43 @@ export async function captureSuiteRequests(server: ServerProcess, suitePaths: re
 
   recorder.start((item) => current.push(item))
   try {
-    const outcome = await runConformance(loaded.scenarios, loaded.rules, {
-      target: { baseUrl: new URL(server.url), tokens: tokensByRole(server), label: 'capture' },
-      filter: { readOnly: false },
-      strict: false,
-      concurrency: 1,
-      timeoutMs: 10_000,
-      bail: false,
-      insecure: false,
-      configValues: {},
-    }, reporter)
+    const outcome = await runConformance(
+      loaded.scenarios,
+      loaded.rules,
+      {
+        target: { baseUrl: new URL(server.url), tokens: tokensByRole(server), label: 'capture' },
+        filter: { readOnly: false },
+        strict: false,
+        concurrency: 1,
+        timeoutMs: 10_000,
+        bail: false,
+        insecure: false,
+        configValues: {},
+      },
+      reporter,
+    )
     if (outcome.kind !== 'ran') throw new Error(`the capture run could not reach ${server.url}`)
-    if (outcome.result.summary.failed > 0) throw new Error(`${outcome.result.summary.failed} scenario(s) failed in the capture run: the replay would not be the same work`)
+    if (outcome.result.summary.failed > 0)
+      throw new Error(
+        `${outcome.result.summary.failed} scenario(s) failed in the capture run: the replay would not be the same work`,
+      )
   } finally {
     recorder.stop()
   }
   return run
 }
 
-function tokensByRole(server: ServerProcess): Record<'token' | 'other-token' | 'revoked-token' | 'revoked-delete-token' | 'limited-token', string> {
+function tokensByRole(
+  server: ServerProcess,
+): Record<'token' | 'other-token' | 'revoked-token' | 'revoked-delete-token' | 'limited-token', string> {
   const { tokens } = server
-  return { token: tokens.token, 'other-token': tokens.otherToken, 'revoked-token': tokens.revokedToken, 'revoked-delete-token': tokens.revokedDeleteToken, 'limited-token': tokens.limitedToken }
+  return {
+    token: tokens.token,
+    'other-token': tokens.otherToken,
+    'revoked-token': tokens.revokedToken,
+    'revoked-delete-token': tokens.revokedDeleteToken,
+    'limited-token': tokens.limitedToken,
+  }
 }
 
 interface UndiciRequest {
@@ -105,8 +130,19 @@ function createRecorder(): { start: (push: (item: CapturedItem) => void) => void
   const onCreate = (message: unknown): void => {
     const request = (message as { request: UndiciRequest }).request
     const headers = Array.isArray(request.headers) ? request.headers : splitHeaderText(request.headers)
-    const body = typeof request.body === 'string' ? request.body : Buffer.isBuffer(request.body) ? request.body.toString('utf8') : undefined
-    const item = { kind: 'http' as const, method: request.method, path: request.path, headers, ...(body !== undefined ? { body } : {}) }
+    const body =
+      typeof request.body === 'string'
+        ? request.body
+        : Buffer.isBuffer(request.body)
+          ? request.body.toString('utf8')
+          : undefined
+    const item = {
+      kind: 'http' as const,
+      method: request.method,
+      path: request.path,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+    }
     byRequest.set(request, item)
     push(item)
   }
@@ -116,7 +152,8 @@ function createRecorder(): { start: (push: (item: CapturedItem) => void) => void
     if (!item) return
     item.status = response.statusCode
     const lines: string[] = []
-    for (let i = 0; i < response.headers.length; i += 2) lines.push(`${response.headers[i]!.toString('latin1')}: ${response.headers[i + 1]!.toString('latin1')}`)
+    for (let i = 0; i < response.headers.length; i += 2)
+      lines.push(`${response.headers[i]!.toString('latin1')}: ${response.headers[i + 1]!.toString('latin1')}`)
     item.answered = answeredIn(lines)
   }
   const onConnected = (message: unknown): void => {
@@ -168,8 +205,11 @@ function createRecorder(): { start: (push: (item: CapturedItem) => void) => void
 }
 
 function splitHeaderText(text: string): string[] {
-  return text.split('\r\n').filter(Boolean).flatMap((line) => {
-    const colon = line.indexOf(':')
-    return [line.slice(0, colon), line.slice(colon + 1).trim()]
-  })
+  return text
+    .split('\r\n')
+    .filter(Boolean)
+    .flatMap((line) => {
+      const colon = line.indexOf(':')
+      return [line.slice(0, colon), line.slice(colon + 1).trim()]
+    })
 }

@@ -21,12 +21,30 @@ export async function installStepCi(): Promise<StepCiInstall> {
   if (existsSync(ENTRY)) return { entry: ENTRY }
   mkdirSync(INSTALL_DIR, { recursive: true })
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
-  const child = spawn(npm, ['install', '--prefix', INSTALL_DIR, `stepci@${STEP_CI_VERSION}`, '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel', 'error'], { stdio: ['ignore', 'ignore', 'pipe'] })
+  const child = spawn(
+    npm,
+    [
+      'install',
+      '--prefix',
+      INSTALL_DIR,
+      `stepci@${STEP_CI_VERSION}`,
+      '--no-audit',
+      '--no-fund',
+      '--ignore-scripts',
+      '--loglevel',
+      'error',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  )
   const stderr: Buffer[] = []
   child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk))
   const [code] = (await once(child, 'exit')) as [number | null]
   if (code === 0 && existsSync(ENTRY)) return { entry: ENTRY }
-  const reason = Buffer.concat(stderr).toString('utf8').split('\n').find((line) => line.trim() !== '') ?? `npm exited ${String(code)}`
+  const reason =
+    Buffer.concat(stderr)
+      .toString('utf8')
+      .split('\n')
+      .find((line) => line.trim() !== '') ?? `npm exited ${String(code)}`
   return { missing: `not installed (npm install stepci@${STEP_CI_VERSION} failed: ${reason.slice(0, 200)})` }
 }
 

@@ -28,8 +28,17 @@ export interface EndpointDefinition extends EndpointRef {
 
 const ID = '[^/?#]+'
 
-export const ENDPOINTS: readonly EndpointDefinition[] = [
-  { row: 1, method: 'GET', path: '/user', pattern: /^\/user$/, accept: 'User', success: [200], statusRule: 'USER-READ', responseBody: 'User' },
+const ENDPOINTS: readonly EndpointDefinition[] = [
+  {
+    row: 1,
+    method: 'GET',
+    path: '/user',
+    pattern: /^\/user$/,
+    accept: 'User',
+    success: [200],
+    statusRule: 'USER-READ',
+    responseBody: 'User',
+  },
   {
     row: 2,
     method: 'GET',
@@ -128,4 +137,3 @@ export function matchEndpoint(method: string, path: string): EndpointDefinition 
 export function methodsForPath(path: string): string[] {
   return [...new Set(ENDPOINTS.filter((endpoint) => endpoint.pattern.test(path)).map((endpoint) => endpoint.method))]
 }
-

@@ -20,7 +20,7 @@ import { responseMediaType } from './rules/response-media-type.js'
 import { responseNoBody } from './rules/response-no-body.js'
 import { responseStatus } from './rules/response-status.js'
 
-export const CHECKS: readonly CheckDefinition[] = [
+const CHECKS: readonly CheckDefinition[] = [
   // the request a client sends
   requestAuthorization,
   requestMediaType,
@@ -43,7 +43,8 @@ export const CHECKS: readonly CheckDefinition[] = [
  * judged against (and remembered for) the exchanges of the same session.
  */
 export function analyzeExchange(view: ExchangeView, relations?: ObservedRelations): Finding[] {
-  if (view.endpoint === undefined) return [unknownEndpoint(view), ...requestAuthorization.check(view), ...responseBody.check(view)]
+  if (view.endpoint === undefined)
+    return [unknownEndpoint(view), ...requestAuthorization.check(view), ...responseBody.check(view)]
   const found = CHECKS.flatMap((check) => check.check(view))
   if (relations !== undefined) found.push(...relations.observe(view))
   return found
@@ -54,7 +55,8 @@ function unknownEndpoint(view: ExchangeView): Finding {
   let message = `no endpoint of §4 is ${view.method} ${view.path}`
   if (methods.length > 0) message += `; §4 lists ${methods.join(', ')} for this path`
   else if (/^\/activities\/[^/]+$/.test(view.path)) {
-    message += '; /activities/<id> is the irregular feed item uri of §2.2, activities are read at /fitnessActivities/<id>'
+    message +=
+      '; /activities/<id> is the irregular feed item uri of §2.2, activities are read at /fitnessActivities/<id>'
   }
   return finding('unknown-endpoint', 'request', undefined, message)
 }

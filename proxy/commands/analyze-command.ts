@@ -14,7 +14,11 @@ export interface AnalyzeCommandOptions {
  * the reader's bounds (too long, too deep: read-exchanges.ts). A malformed line
  * is skipped with a `file:line` warning on stderr.
  */
-export async function runAnalyzeCommand(files: readonly string[], options: AnalyzeCommandOptions, io: CommandIO = processIO): Promise<number> {
+export async function runAnalyzeCommand(
+  files: readonly string[],
+  options: AnalyzeCommandOptions,
+  io: CommandIO = processIO,
+): Promise<number> {
   const parts = recordingParts(files, io)
   if (parts === undefined) return EXIT.usage
   const warnings = createSkipWarnings(io.err)

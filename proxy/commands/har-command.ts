@@ -21,7 +21,11 @@ export interface HarCommandOptions {
  * removed), or the output cannot be written, is a symbolic link, or exists
  * without --force (as scaffold asks). Malformed lines are skipped with a warning.
  */
-export async function runHarCommand(files: readonly string[], options: HarCommandOptions, io: CommandIO = processIO): Promise<number> {
+export async function runHarCommand(
+  files: readonly string[],
+  options: HarCommandOptions,
+  io: CommandIO = processIO,
+): Promise<number> {
   const parts = recordingParts(files, io)
   if (parts === undefined) return EXIT.usage
   const output = options.output ?? besideRecording(files[0] ?? 'recording')
@@ -39,9 +43,18 @@ export async function runHarCommand(files: readonly string[], options: HarComman
   let out: Writable | undefined
   try {
     // O_NOFOLLOW: a link put in place after the check above is refused by the open itself.
-    const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW | (options.force === true ? 0 : constants.O_EXCL)
+    const flags =
+      constants.O_WRONLY |
+      constants.O_CREAT |
+      constants.O_TRUNC |
+      constants.O_NOFOLLOW |
+      (options.force === true ? 0 : constants.O_EXCL)
     out = toStdout ? (io.stdout ?? process.stdout) : await openedForWriting(output, flags)
-    const result = await writeHarFile(parts, out, { creatorVersion: packageVersion(), onSkipped: warnings.onSkipped, end: !toStdout })
+    const result = await writeHarFile(parts, out, {
+      creatorVersion: packageVersion(),
+      onSkipped: warnings.onSkipped,
+      end: !toStdout,
+    })
     const skipped = warnings.summary()
     if (skipped !== undefined) io.err(skipped)
     // With -o -, stdout is the HAR: the receipt goes to stderr.
@@ -70,7 +83,8 @@ function refuseOutput(output: string, force: boolean): string | undefined {
   } catch {
     return undefined // nothing there yet (or a folder that does not exist, which the open reports)
   }
-  if (stats.isSymbolicLink()) return `${output} is a symbolic link; fitconform does not write through one: remove it or name another file with -o`
+  if (stats.isSymbolicLink())
+    return `${output} is a symbolic link; fitconform does not write through one: remove it or name another file with -o`
   if (!stats.isFile()) return `${output} exists and is not a regular file; name another file with -o`
   return force ? undefined : `${output} exists (pass --force to overwrite it, or name another file with -o)`
 }

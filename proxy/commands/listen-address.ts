@@ -44,7 +44,10 @@ export function listenUrl(scheme: 'http' | 'https', host: string, port: number):
  * undefined for an error that is not about the address (the caller says what else failed). Commands
  * print it as `error: …` and exit 2 (nothing was started).
  */
-export function listenErrorMessage(error: unknown, where: { readonly host: string; readonly port: number }): string | undefined {
+export function listenErrorMessage(
+  error: unknown,
+  where: { readonly host: string; readonly port: number },
+): string | undefined {
   const code = (error as { code?: unknown } | null)?.code
   switch (code) {
     case 'EADDRINUSE':

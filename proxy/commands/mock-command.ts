@@ -27,7 +27,11 @@ export interface MockCommandOptions {
  * SIGINT/SIGTERM, one line per request on stderr. Exit 0; 2 for a missing recording, an unreadable
  * certificate or key, or an address it cannot listen on.
  */
-export async function runMockCommand(files: readonly string[], options: MockCommandOptions, io: CommandIO = processIO): Promise<number> {
+export async function runMockCommand(
+  files: readonly string[],
+  options: MockCommandOptions,
+  io: CommandIO = processIO,
+): Promise<number> {
   const tlsFiles = readTlsFiles(options, io)
   if (tlsFiles === undefined) return EXIT.usage
   const { tls } = tlsFiles
@@ -44,13 +48,23 @@ export async function runMockCommand(files: readonly string[], options: MockComm
   const redactKey = process.env[REDACT_KEY_ENV] || undefined
   let mock
   try {
-    mock = await startMockServer(recording, { port, host, tls, ...(redactKey === undefined ? {} : { redactKey }), ...(options.quiet === true ? {} : { log: io.err }) })
+    mock = await startMockServer(recording, {
+      port,
+      host,
+      tls,
+      ...(redactKey === undefined ? {} : { redactKey }),
+      ...(options.quiet === true ? {} : { log: io.err }),
+    })
   } catch (err) {
-    io.err(`error: ${listenErrorMessage(err, { host, port }) ?? `cannot start the mock server: ${(err as Error).message}`}`)
+    io.err(
+      `error: ${listenErrorMessage(err, { host, port }) ?? `cannot start the mock server: ${(err as Error).message}`}`,
+    )
     return EXIT.usage
   }
   const failed = recording.failed === 0 ? '' : ` (${recording.failed} failed exchanges left out)`
-  io.out(`fitconform mock listening on ${mock.url}, serving ${recording.exchanges.length} recorded exchanges${failed}; ${credentialsLine(recording, redactKey !== undefined)}`)
+  io.out(
+    `fitconform mock listening on ${mock.url}, serving ${recording.exchanges.length} recorded exchanges${failed}; ${credentialsLine(recording, redactKey !== undefined)}`,
+  )
   options.onReady?.(mock.url)
   await waitForStop(options.signal)
   await mock.close()
@@ -58,10 +72,12 @@ export async function runMockCommand(files: readonly string[], options: MockComm
 }
 
 /** How the mock tells users apart, said at start (docs/proxy.md § mock). */
-export function credentialsLine(recording: MockRecording, keyed: boolean): string {
+function credentialsLine(recording: MockRecording, keyed: boolean): string {
   const users = recording.credentials.length
-  if (keyed) return `credentials matched by their keyed hash (${REDACT_KEY_ENV}): a token the recording does not hold gets 501`
+  if (keyed)
+    return `credentials matched by their keyed hash (${REDACT_KEY_ENV}): a token the recording does not hold gets 501`
   if (users === 0) return 'no recorded exchange carries credentials'
-  if (users === 1) return `the recording holds one user's credential: any token is answered as that user (set ${REDACT_KEY_ENV} to the recording's key to answer only that token)`
+  if (users === 1)
+    return `the recording holds one user's credential: any token is answered as that user (set ${REDACT_KEY_ENV} to the recording's key to answer only that token)`
   return `the recording holds ${users} users' credentials and ${REDACT_KEY_ENV} is not set, so a request with credentials gets 501: the mock cannot tell whose they are. Set ${REDACT_KEY_ENV} to the key the recording was made with (a recording made without one must be made again with it set)`
 }

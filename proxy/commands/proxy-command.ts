@@ -41,11 +41,10 @@ export interface ProxyCommandOptions {
  * Said when a recording starts without a key: its tokens are hashed with a key that dies with the
  * process, so `mock` can tell that a request carried a credential but never which user's it was.
  */
-export const NO_REDACT_KEY_NOTE =
-  `note: ${REDACT_KEY_ENV} is not set, so the tokens in this recording are hashed with a key made for this process alone: \`fitconform mock\` will not tell its users apart (with more than one user's token recorded, it answers no request that carries a token). To replay per user, set ${REDACT_KEY_ENV} to a secret of your own (e.g. \`export ${REDACT_KEY_ENV}=$(openssl rand -hex 32)\`) before recording, and again when you run mock.`
+const NO_REDACT_KEY_NOTE = `note: ${REDACT_KEY_ENV} is not set, so the tokens in this recording are hashed with a key made for this process alone: \`fitconform mock\` will not tell its users apart (with more than one user's token recorded, it answers no request that carries a token). To replay per user, set ${REDACT_KEY_ENV} to a secret of your own (e.g. \`export ${REDACT_KEY_ENV}=$(openssl rand -hex 32)\`) before recording, and again when you run mock.`
 
 /** Said when a recording starts with the key: what replaying it per user needs. */
-export const REDACT_KEY_NOTE = `note: tokens are recorded as hashes keyed with ${REDACT_KEY_ENV}: run \`fitconform mock\` with the same ${REDACT_KEY_ENV} to replay each user's answers to that user's token only.`
+const REDACT_KEY_NOTE = `note: tokens are recorded as hashes keyed with ${REDACT_KEY_ENV}: run \`fitconform mock\` with the same ${REDACT_KEY_ENV} to replay each user's answers to that user's token only.`
 
 export async function runProxyCommand(options: ProxyCommandOptions, io: CommandIO = processIO): Promise<number> {
   const tlsFiles = readTlsFiles(options, io)
@@ -53,7 +52,12 @@ export async function runProxyCommand(options: ProxyCommandOptions, io: CommandI
   const { tls } = tlsFiles
   let redactor: Redactor
   try {
-    redactor = new Redactor({ key: process.env[REDACT_KEY_ENV] || undefined, bodyPaths: options.redact, headers: options.redactHeader, personal: options.redactPersonal })
+    redactor = new Redactor({
+      key: process.env[REDACT_KEY_ENV] || undefined,
+      bodyPaths: options.redact,
+      headers: options.redactHeader,
+      personal: options.redactPersonal,
+    })
   } catch (err) {
     io.err(`error: ${(err as Error).message}`)
     return EXIT.usage
@@ -80,10 +84,14 @@ export async function runProxyCommand(options: ProxyCommandOptions, io: CommandI
       printProblem: io.err,
     })
   } catch (err) {
-    io.err(`error: ${listenErrorMessage(err, { host, port: options.port ?? 0 }) ?? `cannot start the proxy: ${(err as Error).message}`}`)
+    io.err(
+      `error: ${listenErrorMessage(err, { host, port: options.port ?? 0 }) ?? `cannot start the proxy: ${(err as Error).message}`}`,
+    )
     return EXIT.usage
   }
-  io.out(`fitconform proxy listening on ${proxy.url} → ${withoutUserinfo(options.target.href)}${options.record === undefined ? '' : `, recording to ${options.record}`}`)
+  io.out(
+    `fitconform proxy listening on ${proxy.url} → ${withoutUserinfo(options.target.href)}${options.record === undefined ? '' : `, recording to ${options.record}`}`,
+  )
   if (options.record !== undefined) io.err(process.env[REDACT_KEY_ENV] ? REDACT_KEY_NOTE : NO_REDACT_KEY_NOTE)
   options.onReady?.(proxy.url)
   await waitForStop(options.signal)
@@ -95,7 +103,9 @@ export async function runProxyCommand(options: ProxyCommandOptions, io: CommandI
     `${parts.join(', ')}: ${findings.violation} violations, ${findings.irregularity} irregularities, ${findings.note} notes, ${findings['unknown-endpoint']} unknown endpoints`,
   )
   if (unrecorded > 0) {
-    io.err(`error: ${unrecorded} of ${exchanges} exchanges were forwarded but are NOT in the recording ${options.record ?? ''} (see the errors above)`)
+    io.err(
+      `error: ${unrecorded} of ${exchanges} exchanges were forwarded but are NOT in the recording ${options.record ?? ''} (see the errors above)`,
+    )
     return EXIT.failed
   }
   return options.strict === true && findings.violation > 0 ? EXIT.failed : EXIT.ok

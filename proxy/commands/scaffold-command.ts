@@ -20,16 +20,24 @@ export interface ScaffoldCommandOptions {
  * Exit 0; 2 for a missing recording, a line past the reader's bounds (nothing is written then), an output
  * inside suites/ without --into-suites, or a file in the way.
  */
-export async function runScaffoldCommand(files: readonly string[], options: ScaffoldCommandOptions, io: CommandIO = processIO): Promise<number> {
+export async function runScaffoldCommand(
+  files: readonly string[],
+  options: ScaffoldCommandOptions,
+  io: CommandIO = processIO,
+): Promise<number> {
   const parts = recordingParts(files, io)
   if (parts === undefined) return EXIT.usage
   const output = resolve(options.output)
   const builtIn = join(packageRoot(), 'suites')
   if (options.intoSuites !== true && (output === builtIn || output.startsWith(`${builtIn}${sep}`))) {
-    io.err(`error: ${options.output} is inside the built-in suites/; scaffolded scenarios need review first (pass --into-suites to write there anyway)`)
+    io.err(
+      `error: ${options.output} is inside the built-in suites/; scaffolded scenarios need review first (pass --into-suites to write there anyway)`,
+    )
     return EXIT.usage
   }
-  const schemaPath = relative(output, join(packageRoot(), 'schemas', 'scenario.schema.json')).split(sep).join('/')
+  const schemaPath = relative(output, join(packageRoot(), 'schemas', 'scenario.schema.json'))
+    .split(sep)
+    .join('/')
   const warnings = createSkipWarnings(io.err)
   let outcome
   try {
@@ -44,7 +52,9 @@ export async function runScaffoldCommand(files: readonly string[], options: Scaf
   if (skipped !== undefined) io.err(skipped)
   const inTheWay = outcome.files.filter((file) => existsSync(join(output, file.name)))
   if (inTheWay.length > 0 && options.force !== true) {
-    io.err(`error: these files exist in ${options.output} (pass --force to overwrite): ${inTheWay.map((file) => file.name).join(', ')}`)
+    io.err(
+      `error: these files exist in ${options.output} (pass --force to overwrite): ${inTheWay.map((file) => file.name).join(', ')}`,
+    )
     return EXIT.usage
   }
   mkdirSync(output, { recursive: true })

@@ -11,7 +11,10 @@ export interface TlsFiles {
  * Reads `--tls-cert` and `--tls-key`: `{ tls: undefined }` when neither is given, `undefined` (after
  * saying why on `io.err`) when only one is given or either cannot be read — a usage error for the caller.
  */
-export function readTlsFiles(options: { readonly tlsCert?: string; readonly tlsKey?: string }, io: CommandIO): { tls: TlsFiles | undefined } | undefined {
+export function readTlsFiles(
+  options: { readonly tlsCert?: string; readonly tlsKey?: string },
+  io: CommandIO,
+): { tls: TlsFiles | undefined } | undefined {
   if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) {
     io.err('error: --tls-cert and --tls-key go together')
     return undefined

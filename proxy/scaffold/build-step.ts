@@ -7,7 +7,8 @@ import { mediaTypeOf, REPRESENTATION_NAMES, type RepresentationName } from '../.
 import { literalText, literalValue } from '../../src/shared/literal-text.js'
 import type { ScaffoldExchange } from './scaffold-exchange.js'
 
-export type TokenRole = 'token' | 'other-token' | 'revoked-token' | 'revoked-delete-token' | 'limited-token' | 'none' | 'invalid'
+export type TokenRole =
+  'token' | 'other-token' | 'revoked-token' | 'revoked-delete-token' | 'limited-token' | 'none' | 'invalid'
 
 export interface StepOptions {
   readonly name: string
@@ -31,7 +32,8 @@ export type StepObject = Record<string, unknown>
  */
 export function buildStep(x: ScaffoldExchange, options: StepOptions): StepObject {
   const request: Record<string, unknown> = { method: x.method, url: options.url }
-  if (x.query.length > 0) request.query = Object.fromEntries(x.query.map(([name, value]) => [name, queryValue(x, name, value)]))
+  if (x.query.length > 0)
+    request.query = Object.fromEntries(x.query.map(([name, value]) => [name, queryValue(x, name, value)]))
   const endpoint = x.endpoint
   const headers: Record<string, string> = {}
   const accept = x.requestHeaders.get('accept')
@@ -40,13 +42,15 @@ export function buildStep(x: ScaffoldExchange, options: StepOptions): StepObject
   else if (accept !== undefined) headers.accept = literalText(accept)
   const contentType = x.requestHeaders.get('content-type')
   const hasBody = x.requestJson !== undefined || x.requestText !== undefined
-  const contentTypeName = contentType === undefined || !hasBody ? undefined : representationNamed(contentType, endpoint?.requestBody)
+  const contentTypeName =
+    contentType === undefined || !hasBody ? undefined : representationNamed(contentType, endpoint?.requestBody)
   if (contentTypeName !== undefined) request.contentType = contentTypeName
   else if (hasBody && contentType !== undefined) headers['content-type'] = literalText(contentType)
   const ims = x.requestHeaders.get('if-modified-since')
   if (ims !== undefined) headers['if-modified-since'] = options.ifModifiedSince ?? literalText(ims)
   if (Object.keys(headers).length > 0) request.headers = headers
-  if (x.requestJson !== undefined && contentType !== undefined) request.json = sanitizeBody(x.requestJson, options.notes)
+  if (x.requestJson !== undefined && contentType !== undefined)
+    request.json = sanitizeBody(x.requestJson, options.notes)
   // Without a recorded Content-Type the body goes as text: `json:` would add application/json.
   else if (x.requestJson !== undefined) request.body = JSON.stringify(sanitizeBody(x.requestJson, options.notes))
   else if (x.requestText !== undefined) request.body = literalText(x.requestText)
@@ -80,13 +84,22 @@ function expectFor(x: ScaffoldExchange, options: StepOptions): Record<string, un
     return { status: { notStatusClass: '2xx' } }
   }
   // §7: a 403 carries the ErrorMessage body; a HEAD answer carries none (RFC 9110 §9.3.2).
-  if (x.status === 403) return x.method === 'HEAD' ? { status: 403, noBody: true } : { status: 403, mediaType: 'ErrorMessage', schema: 'ErrorMessage' }
+  if (x.status === 403)
+    return x.method === 'HEAD'
+      ? { status: 403, noBody: true }
+      : { status: 403, mediaType: 'ErrorMessage', schema: 'ErrorMessage' }
   if (x.status >= 400) return { status: `${Math.floor(x.status / 100)}xx` }
   if (x.requestHeaders.has('if-modified-since') && endpoint.conditional !== undefined) {
     // §4 rule 3: 304 only when unchanged since the date; otherwise the normal response. Asserted only
     // where the date sent makes the answer certain and the recording agrees.
     if (options.conditionalStatus === 304 && x.status === 304) return { status: 304, noBody: true }
-    if (options.conditionalStatus === 200 && x.status === 200) return { status: 200, ...(endpoint.responseBody === undefined ? {} : { mediaType: endpoint.responseBody, schema: endpoint.responseBody }) }
+    if (options.conditionalStatus === 200 && x.status === 200)
+      return {
+        status: 200,
+        ...(endpoint.responseBody === undefined
+          ? {}
+          : { mediaType: endpoint.responseBody, schema: endpoint.responseBody }),
+      }
     return { status: [200, 304] }
   }
   const success = endpoint.success.filter((status) => status !== 304)
@@ -101,7 +114,11 @@ function expectFor(x: ScaffoldExchange, options: StepOptions): Record<string, un
       return {
         status,
         noBody: true,
-        headers: { 'content-type': { mediaType: 'FitnessActivity' }, 'content-length': { present: true }, 'last-modified': { httpDate: true } },
+        headers: {
+          'content-type': { mediaType: 'FitnessActivity' },
+          'content-length': { present: true },
+          'last-modified': { httpDate: true },
+        },
       }
     default: {
       const expect: Record<string, unknown> = { status }
@@ -121,10 +138,13 @@ export function rulesOfStep(x: Pick<ScaffoldExchange, 'endpoint' | 'findings'>, 
   if (endpoint === undefined) return []
   const expect = step.expect as Record<string, unknown>
   const rules = new Set<string>()
-  if (expect.status === 403 && expect.schema !== undefined) ['ERROR-MEDIA-TYPE', 'ERROR-FIELDS'].forEach((rule) => rules.add(rule))
+  if (expect.status === 403 && expect.schema !== undefined)
+    ['ERROR-MEDIA-TYPE', 'ERROR-FIELDS'].forEach((rule) => rules.add(rule))
   else if (expect.status === 403 && endpoint.noBodyRule !== undefined) rules.add(endpoint.noBodyRule)
-  else if (typeof expect.status === 'object' && expect.status !== null && !Array.isArray(expect.status)) rules.add('AUTH-REQUIRED')
-  else if (Array.isArray(expect.status) || expect.status === 304) rules.add(endpoint.conditional?.notModified ?? endpoint.statusRule)
+  else if (typeof expect.status === 'object' && expect.status !== null && !Array.isArray(expect.status))
+    rules.add('AUTH-REQUIRED')
+  else if (Array.isArray(expect.status) || expect.status === 304)
+    rules.add(endpoint.conditional?.notModified ?? endpoint.statusRule)
   else if (typeof expect.status === 'number') {
     rules.add(endpoint.statusRule)
     if (expect.mediaType !== undefined) rules.add('MEDIA-TYPE-RESPONSE')
@@ -152,4 +172,3 @@ function sanitizeBody(body: unknown, notes: string | undefined): unknown {
   if (notes !== undefined && !('notes' in copy) && 'type' in copy) copy.notes = notes
   return copy
 }
-

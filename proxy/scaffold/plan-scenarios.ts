@@ -25,7 +25,10 @@ import type { ScaffoldExchange } from './scaffold-exchange.js'
 import { countTokenUse, createTokenRoles, type TokenUses } from './token-roles.js'
 
 /** What a kept step remembers of its exchange (not its bodies or headers). */
-export type StepSource = Pick<ScaffoldExchange, 'id' | 'startedDateTime' | 'method' | 'path' | 'status' | 'endpoint' | 'findings'>
+export type StepSource = Pick<
+  ScaffoldExchange,
+  'id' | 'startedDateTime' | 'method' | 'path' | 'status' | 'endpoint' | 'findings'
+>
 
 export interface StepDraft {
   readonly exchange: StepSource
@@ -70,7 +73,8 @@ export interface PlannerOptions {
 }
 
 const MARKER = '${run.marker} scaffolded'
-const FLOW_TITLE = 'A recorded activity flow: created, then used as recorded, with the assertions §4 states for each step'
+const FLOW_TITLE =
+  'A recorded activity flow: created, then used as recorded, with the assertions §4 states for each step'
 
 interface ActivityFlow {
   readonly steps: StepDraft[]
@@ -100,7 +104,11 @@ export function planScaffold(exchanges: readonly ScaffoldExchange[], options: { 
   const uses: TokenUses = new Map()
   for (const x of exchanges) countTokenUse(uses, x)
   const leftOut: LeftOut[] = []
-  const planner = createScaffoldPlanner({ idPrefix: options.idPrefix, roles: createTokenRoles(uses), onLeftOut: (item) => leftOut.push(item) })
+  const planner = createScaffoldPlanner({
+    idPrefix: options.idPrefix,
+    roles: createTokenRoles(uses),
+    onLeftOut: (item) => leftOut.push(item),
+  })
   for (const x of exchanges) planner.add(x)
   return { scenarios: planner.finish(), leftOut }
 }
@@ -119,7 +127,14 @@ export function createScaffoldPlanner(options: PlannerOptions): ScaffoldPlanner 
   const newDraft = (kind: string, title: string, tags: string[]): ScenarioDraft => {
     const n = (counters.get(kind) ?? 0) + 1
     counters.set(kind, n)
-    const draft: ScenarioDraft = { kind, id: `${options.idPrefix}-${kind}-${n}`, title, tags: ['scaffolded', ...tags], steps: [], represents: 0 }
+    const draft: ScenarioDraft = {
+      kind,
+      id: `${options.idPrefix}-${kind}-${n}`,
+      title,
+      tags: ['scaffolded', ...tags],
+      steps: [],
+      represents: 0,
+    }
     scenarios.push(draft)
     return draft
   }
@@ -175,16 +190,31 @@ export function createScaffoldPlanner(options: PlannerOptions): ScaffoldPlanner 
     }
     const missing = isMissingActivity(x, role)
     if (!missing && (endpoint.row === 5 || endpoint.row === 7 || endpoint.row === 8)) {
-      onLeftOut({ exchange: x.id, reason: `${x.method} ${x.path}: a write to an activity this recording did not create` })
+      onLeftOut({
+        exchange: x.id,
+        reason: `${x.method} ${x.path}: a write to an activity this recording did not create`,
+      })
       return
     }
 
     const kind = missing ? 'activity-missing' : groupKind(x)
-    const key = [kind, x.method, kind === 'activity-read' || kind === 'activity-missing' ? '' : x.path, queryShape(x), x.status, role, x.requestHeaders.has('if-modified-since'), bodyShape(x)].join('|')
+    const key = [
+      kind,
+      x.method,
+      kind === 'activity-read' || kind === 'activity-missing' ? '' : x.path,
+      queryShape(x),
+      x.status,
+      role,
+      x.requestHeaders.has('if-modified-since'),
+      bodyShape(x),
+    ].join('|')
     let group = groups.get(key)
     if (group === undefined) {
       const readOnly = kind !== 'activity-missing' && (x.method === 'GET' || x.method === 'HEAD')
-      const draft = newDraft(kind, groupTitle(kind, x), [kind.split('-')[0] as string, readOnly ? 'read-only' : 'writes'])
+      const draft = newDraft(kind, groupTitle(kind, x), [
+        kind.split('-')[0] as string,
+        readOnly ? 'read-only' : 'writes',
+      ])
       group = { draft, fingerprints: new Set() }
       groups.set(key, group)
     }
@@ -195,26 +225,80 @@ export function createScaffoldPlanner(options: PlannerOptions): ScaffoldPlanner 
     const n = group.draft.steps.length
     if (kind === 'activity-missing') {
       // The recorded id named an activity that was not there: at run time, one created and deleted first.
-      addStep(group.draft.steps, x, {
-        name: 'create an activity to delete, so that its URI names a missing activity',
-        request: { method: 'POST', url: '/fitnessActivities', contentType: 'NewFitnessActivity', json: { type: '${config.activityType}', equipment: '${config.equipment}', start_time: '${run.farYear | date(1, 1) | specTime}', notes: MARKER } },
-        expect: { status: '2xx' },
-        creates: 'headers.location',
-        capture: { [`gone${n}`]: 'headers.location' },
-      }, false)
-      addStep(group.draft.steps, x, { name: 'delete it', request: { method: 'DELETE', url: `\${gone${n}}` }, expect: { status: '2xx' } }, false)
-      addStep(group.draft.steps, x, buildStep(x, { name: describe(x, 'use the missing activity'), url: `\${gone${n}}`, role, ...runTimeDate(x), notes: MARKER }))
+      addStep(
+        group.draft.steps,
+        x,
+        {
+          name: 'create an activity to delete, so that its URI names a missing activity',
+          request: {
+            method: 'POST',
+            url: '/fitnessActivities',
+            contentType: 'NewFitnessActivity',
+            json: {
+              type: '${config.activityType}',
+              equipment: '${config.equipment}',
+              start_time: '${run.farYear | date(1, 1) | specTime}',
+              notes: MARKER,
+            },
+          },
+          expect: { status: '2xx' },
+          creates: 'headers.location',
+          capture: { [`gone${n}`]: 'headers.location' },
+        },
+        false,
+      )
+      addStep(
+        group.draft.steps,
+        x,
+        { name: 'delete it', request: { method: 'DELETE', url: `\${gone${n}}` }, expect: { status: '2xx' } },
+        false,
+      )
+      addStep(
+        group.draft.steps,
+        x,
+        buildStep(x, {
+          name: describe(x, 'use the missing activity'),
+          url: `\${gone${n}}`,
+          role,
+          ...runTimeDate(x),
+          notes: MARKER,
+        }),
+      )
     } else if (kind === 'activity-read') {
       // The recorded id belongs to the recorded account: take one from the feed at run time.
-      addStep(group.draft.steps, x, {
-        name: 'take an activity id from the feed',
-        request: { method: 'GET', url: '/fitnessActivities', query: { pageSize: 1 }, accept: 'FitnessActivityFeed' },
-        expect: { status: 200 },
-        capture: { [`activityId${n}`]: 'body.items[0].uri | lastSegment' },
-      }, false)
-      addStep(group.draft.steps, x, buildStep(x, { name: describe(x, 'read an activity of the account'), url: `/fitnessActivities/\${activityId${n}}`, role, ...runTimeDate(x) }))
+      addStep(
+        group.draft.steps,
+        x,
+        {
+          name: 'take an activity id from the feed',
+          request: { method: 'GET', url: '/fitnessActivities', query: { pageSize: 1 }, accept: 'FitnessActivityFeed' },
+          expect: { status: 200 },
+          capture: { [`activityId${n}`]: 'body.items[0].uri | lastSegment' },
+        },
+        false,
+      )
+      addStep(
+        group.draft.steps,
+        x,
+        buildStep(x, {
+          name: describe(x, 'read an activity of the account'),
+          url: `/fitnessActivities/\${activityId${n}}`,
+          role,
+          ...runTimeDate(x),
+        }),
+      )
     } else {
-      addStep(group.draft.steps, x, buildStep(x, { name: describe(x, stepName(kind)), url: x.path, role, ...runTimeDate(x), ...(kind === 'create' ? { notes: MARKER } : {}) }))
+      addStep(
+        group.draft.steps,
+        x,
+        buildStep(x, {
+          name: describe(x, stepName(kind)),
+          url: x.path,
+          role,
+          ...runTimeDate(x),
+          ...(kind === 'create' ? { notes: MARKER } : {}),
+        }),
+      )
       if (kind === 'create') (group.draft.steps.at(-1)?.step as StepObject).creates = 'headers.location'
     }
   }
@@ -235,11 +319,24 @@ function addFlowStep(flow: ActivityFlow, x: ScaffoldExchange, role: TokenRole): 
   flow.represents += 1
   const previous = steps.at(-1)?.exchange
   // A client polling the same read: one step stands for the run of identical exchanges.
-  if (previous !== undefined && x.findings.length === 0 && previous.method === x.method && previous.status === x.status && !x.requestHeaders.has('if-modified-since') && endpoint.row !== 5) {
+  if (
+    previous !== undefined &&
+    x.findings.length === 0 &&
+    previous.method === x.method &&
+    previous.status === x.status &&
+    !x.requestHeaders.has('if-modified-since') &&
+    endpoint.row !== 5
+  ) {
     return
   }
   const date = flowDate(flow, x)
-  const step = buildStep(x, { name: describe(x, stepName('flow', x)), url: '${activity}', role, ...date, notes: MARKER })
+  const step = buildStep(x, {
+    name: describe(x, stepName('flow', x)),
+    url: '${activity}',
+    role,
+    ...date,
+    notes: MARKER,
+  })
   addStep(steps, x, step)
   flow.shape.push(stepShape(x, step))
   if (x.method !== 'GET' && x.method !== 'HEAD') for (const seen of flow.lastModified.values()) seen.writtenSince = true
@@ -250,11 +347,19 @@ function addFlowStep(flow: ActivityFlow, x: ScaffoldExchange, role: TokenRole): 
 }
 
 function addStep(steps: StepDraft[], x: ScaffoldExchange, step: StepObject, withFindings = true): void {
-  const comments = [`recorded ${x.startedDateTime} as exchange #${x.id}: ${x.method} ${x.path}${querySuffix(x)} → ${x.status}`]
+  const comments = [
+    `recorded ${x.startedDateTime} as exchange #${x.id}: ${x.method} ${x.path}${querySuffix(x)} → ${x.status}`,
+  ]
   if (withFindings) {
     for (const line of summarizeFindings(x.findings)) comments.push(line)
     const accept = x.requestHeaders.get('accept')
-    if (x.endpoint?.accept !== undefined && accept !== undefined && step.request !== undefined && !accept.includes(x.endpoint.accept)) comments.push(`the client sent Accept: ${accept}; the step sends the media type of §4`)
+    if (
+      x.endpoint?.accept !== undefined &&
+      accept !== undefined &&
+      step.request !== undefined &&
+      !accept.includes(x.endpoint.accept)
+    )
+      comments.push(`the client sent Accept: ${accept}; the step sends the media type of §4`)
   }
   const { id, startedDateTime, method, path, status, endpoint, findings } = x
   steps.push({ exchange: { id, startedDateTime, method, path, status, endpoint, findings }, step, comments })
@@ -271,20 +376,30 @@ function flowDate(flow: ActivityFlow, x: ScaffoldExchange): Pick<StepOptions, 'i
   const ims = x.requestHeaders.get('if-modified-since')
   const sent = ims === undefined ? undefined : parseHttpDate(ims)
   if (ims === undefined || sent === undefined) return {}
-  let base: [string, SeenLastModified] | undefined = flow.lastModified.has(ims) ? [ims, flow.lastModified.get(ims) as SeenLastModified] : undefined
-  if (base === undefined) for (const seen of flow.lastModified) if (base === undefined || seen[1].step > base[1].step) base = seen
+  let base: [string, SeenLastModified] | undefined = flow.lastModified.has(ims)
+    ? [ims, flow.lastModified.get(ims) as SeenLastModified]
+    : undefined
+  if (base === undefined)
+    for (const seen of flow.lastModified) if (base === undefined || seen[1].step > base[1].step) base = seen
   const baseTime = base === undefined ? undefined : parseHttpDate(base[0])
   if (base === undefined || baseTime === undefined) return runTimeDate(x)
   const [, seen] = base
   if (seen.variable === undefined) {
     seen.variable = `lastModified${seen.step}`
     const capturing = flow.steps[seen.step]?.step as StepObject
-    capturing.capture = { ...(capturing.capture as Record<string, string> | undefined), [seen.variable]: 'headers.last-modified' }
+    capturing.capture = {
+      ...(capturing.capture as Record<string, string> | undefined),
+      [seen.variable]: 'headers.last-modified',
+    }
     flow.shape[seen.step] = `${flow.shape[seen.step] ?? ''} captures Last-Modified`
   }
   const seconds = Math.round((sent - baseTime) / 1000)
-  if (seconds === 0) return { ifModifiedSince: `\${${seen.variable}}`, ...(seen.writtenSince ? {} : { conditionalStatus: 304 }) }
-  return { ifModifiedSince: `\${${seen.variable} | addSeconds(${seconds}) | httpDate}`, ...(seconds < 0 ? { conditionalStatus: 200 } : {}) }
+  if (seconds === 0)
+    return { ifModifiedSince: `\${${seen.variable}}`, ...(seen.writtenSince ? {} : { conditionalStatus: 304 }) }
+  return {
+    ifModifiedSince: `\${${seen.variable} | addSeconds(${seconds}) | httpDate}`,
+    ...(seconds < 0 ? { conditionalStatus: 200 } : {}),
+  }
 }
 
 /** A recorded If-Modified-Since as the same distance from the run's start as it had from its request. */
@@ -294,7 +409,9 @@ function runTimeDate(x: ScaffoldExchange): Pick<StepOptions, 'ifModifiedSince'> 
   const at = Date.parse(x.startedDateTime)
   if (sent === undefined || Number.isNaN(at)) return {}
   const seconds = Math.round((sent - at) / 1000)
-  return { ifModifiedSince: seconds === 0 ? '${run.now | httpDate}' : `\${run.now | addSeconds(${seconds}) | httpDate}` }
+  return {
+    ifModifiedSince: seconds === 0 ? '${run.now | httpDate}' : `\${run.now | addSeconds(${seconds}) | httpDate}`,
+  }
 }
 
 /** A read or write of an activity the recording did not create, answered "not found": it names a missing activity. */
@@ -312,8 +429,20 @@ function stepShape(x: ScaffoldExchange, step: StepObject): string {
   const request = step.request as { auth?: string; headers?: Record<string, string> }
   const ims = request.headers?.['if-modified-since']
   const mediaType = (x.responseHeaders.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase()
-  const query = x.query.map(([name]) => name).sort().join('&')
-  return [x.method, x.endpoint?.row, x.status, mediaType, request.auth ?? 'token', query, ims === undefined ? '' : ims.startsWith('${') ? 'ims:captured' : 'ims:recorded', JSON.stringify(step.expect)].join(' ')
+  const query = x.query
+    .map(([name]) => name)
+    .sort()
+    .join('&')
+  return [
+    x.method,
+    x.endpoint?.row,
+    x.status,
+    mediaType,
+    request.auth ?? 'token',
+    query,
+    ims === undefined ? '' : ims.startsWith('${') ? 'ims:captured' : 'ims:recorded',
+    JSON.stringify(step.expect),
+  ].join(' ')
 }
 
 /** Rule ids of a draft: what its steps assert, plus the rules of the response findings it keeps. */
@@ -345,15 +474,34 @@ function groupKind(x: ScaffoldExchange): string {
 function groupTitle(kind: string, x: ScaffoldExchange): string {
   const byId = kind === 'activity-read' || kind === 'activity-missing'
   const request = `${x.method} ${byId ? '/fitnessActivities/<activity_id>' : x.path}${byId ? '' : querySuffix(x)}`
-  if (kind === 'activity-missing') return `A recorded ${request} of a missing activity answers as recorded (status ${x.status} recorded)`
+  if (kind === 'activity-missing')
+    return `A recorded ${request} of a missing activity answers as recorded (status ${x.status} recorded)`
   return `A recorded ${request} answers as §4 states (status ${x.status} recorded)`
 }
 
 function stepName(kind: string, x?: ScaffoldExchange): string {
   if (kind === 'flow' && x !== undefined) {
-    return { GET: 'read the activity', HEAD: 'ask for the headers of the activity', PUT: 'edit the activity', POST: 'add to the live activity', DELETE: 'delete the activity' }[x.method] ?? 'use the activity'
+    return (
+      {
+        GET: 'read the activity',
+        HEAD: 'ask for the headers of the activity',
+        PUT: 'edit the activity',
+        POST: 'add to the live activity',
+        DELETE: 'delete the activity',
+      }[x.method] ?? 'use the activity'
+    )
   }
-  return { user: 'read the entry point', 'profile-edit': 'edit the profile', create: 'create an activity', feed: 'read the feed', 'feed-paging': 'read a page of the feed', 'feed-scope': 'read the feed in a time scope', 'feed-conditional': 'read the feed conditionally' }[kind] ?? 'send the recorded request'
+  return (
+    {
+      user: 'read the entry point',
+      'profile-edit': 'edit the profile',
+      create: 'create an activity',
+      feed: 'read the feed',
+      'feed-paging': 'read a page of the feed',
+      'feed-scope': 'read the feed in a time scope',
+      'feed-conditional': 'read the feed conditionally',
+    }[kind] ?? 'send the recorded request'
+  )
 }
 
 function describe(x: ScaffoldExchange, what: string): string {
@@ -361,11 +509,16 @@ function describe(x: ScaffoldExchange, what: string): string {
 }
 
 function querySuffix(x: ScaffoldExchange): string {
-  return x.query.length === 0 ? '' : `?${new URLSearchParams(x.query.map(([a, b]): [string, string] => [a, b])).toString()}`
+  return x.query.length === 0
+    ? ''
+    : `?${new URLSearchParams(x.query.map(([a, b]): [string, string] => [a, b])).toString()}`
 }
 
 function queryShape(x: ScaffoldExchange): string {
-  return [...x.query].map(([a, b]) => `${a}=${b}`).sort().join('&')
+  return [...x.query]
+    .map(([a, b]) => `${a}=${b}`)
+    .sort()
+    .join('&')
 }
 
 function bodyShape(x: ScaffoldExchange): string {

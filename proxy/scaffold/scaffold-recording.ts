@@ -37,7 +37,10 @@ export interface ScaffoldOptions {
   readonly onSkipped?: (skipped: SkippedLine) => void
 }
 
-export async function scaffoldRecording(recordings: readonly string[], options: ScaffoldOptions): Promise<ScaffoldOutcome> {
+export async function scaffoldRecording(
+  recordings: readonly string[],
+  options: ScaffoldOptions,
+): Promise<ScaffoldOutcome> {
   const uses: TokenUses = new Map()
   const votes: BasePathVotes = new Map()
   // The planner parses the bodies and walks them by recursion: this first pass refuses a body nested too deep (exit 2).
@@ -57,7 +60,8 @@ export async function scaffoldRecording(recordings: readonly string[], options: 
   const planner = createScaffoldPlanner({ idPrefix, roles: createTokenRoles(uses), onLeftOut })
   const lines = recordedEntries(recordings, {
     onSkipped: options.onSkipped,
-    onFailed: (entry) => onLeftOut({ exchange: entry._id, reason: `failed exchange (${entry._error?.code ?? 'unknown'})` }),
+    onFailed: (entry) =>
+      onLeftOut({ exchange: entry._id, reason: `failed exchange (${entry._error?.code ?? 'unknown'})` }),
   })
   for await (const entry of lines) planner.add(toScaffoldExchange(entry, basePath))
 
@@ -72,7 +76,11 @@ export async function scaffoldRecording(recordings: readonly string[], options: 
 /** The recorded exchanges of the files, in order, one at a time; malformed lines and failed exchanges are told, not yielded. */
 async function* recordedEntries(
   recordings: readonly string[],
-  on: { onSkipped?: ((skipped: SkippedLine) => void) | undefined; onFailed?: (entry: ExchangeEntry) => void; bodies?: boolean } = {},
+  on: {
+    onSkipped?: ((skipped: SkippedLine) => void) | undefined
+    onFailed?: (entry: ExchangeEntry) => void
+    bodies?: boolean
+  } = {},
 ): AsyncGenerator<ExchangeEntry> {
   for await (const { entry } of readExchanges(recordings, on.onSkipped ?? (() => {}), { bodies: on.bodies === true })) {
     if (entry._error !== undefined) on.onFailed?.(entry)
@@ -81,7 +89,10 @@ async function* recordedEntries(
 }
 
 function slug(text: string): string {
-  const cleaned = text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '')
+  const cleaned = text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
   return cleaned === '' ? 'recording' : cleaned
 }
 

@@ -17,7 +17,10 @@ export interface TokenUse {
 
 export type TokenUses = Map<string, TokenUse>
 
-export function countTokenUse(uses: TokenUses, x: { readonly tokenId?: string; readonly status: number; readonly responseJson?: unknown }): void {
+export function countTokenUse(
+  uses: TokenUses,
+  x: { readonly tokenId?: string; readonly status: number; readonly responseJson?: unknown },
+): void {
   if (x.tokenId === undefined) return
   const use = uses.get(x.tokenId) ?? { count: 0, known: false }
   if (x.status !== 403) use.count += 1
@@ -34,13 +37,18 @@ export function countTokenUse(uses: TokenUses, x: { readonly tokenId?: string; r
  * `other-token` (a second user).
  */
 export function createTokenRoles(uses: ReadonlyMap<string, TokenUse>): (x: ScaffoldExchange) => TokenRole {
-  const ranked = [...uses].filter(([, use]) => use.known && use.reasonRole === undefined).sort((a, b) => b[1].count - a[1].count).map(([id]) => id)
+  const ranked = [...uses]
+    .filter(([, use]) => use.known && use.reasonRole === undefined)
+    .sort((a, b) => b[1].count - a[1].count)
+    .map(([id]) => id)
   const other = ranked[1]
   return (x) => {
     if (!x.hasAuthorization) return 'none'
     if (x.findings.some((f) => f.rule === 'AUTH-BEARER-SENT')) return 'invalid'
     if (x.tokenId !== undefined && uses.get(x.tokenId)?.known === false) return 'invalid'
-    const role = (x.status === 403 ? roleOfReason(x.responseJson) : undefined) ?? (x.tokenId === undefined ? undefined : uses.get(x.tokenId)?.reasonRole)
+    const role =
+      (x.status === 403 ? roleOfReason(x.responseJson) : undefined) ??
+      (x.tokenId === undefined ? undefined : uses.get(x.tokenId)?.reasonRole)
     if (role !== undefined) return role
     return x.tokenId !== undefined && x.tokenId === other ? 'other-token' : 'token'
   }
@@ -48,7 +56,10 @@ export function createTokenRoles(uses: ReadonlyMap<string, TokenUse>): (x: Scaff
 
 /** The token role a §7 ErrorMessage names: `Insufficient permission`, or `Revoked` with or without deletion. */
 function roleOfReason(body: unknown): TokenRole | undefined {
-  const { reason, delete_health: deleteHealth } = (typeof body === 'object' && body !== null ? body : {}) as { reason?: unknown; delete_health?: unknown }
+  const { reason, delete_health: deleteHealth } = (typeof body === 'object' && body !== null ? body : {}) as {
+    reason?: unknown
+    delete_health?: unknown
+  }
   if (reason === 'Insufficient permission') return 'limited-token'
   if (reason === 'Revoked') return String(deleteHealth) === 'true' ? 'revoked-delete-token' : 'revoked-token'
   return undefined

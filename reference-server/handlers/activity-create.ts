@@ -12,22 +12,35 @@ import { emptyReply, jsonReply, type Reply } from '../reply.js'
 import { readJsonBody } from '../request-body.js'
 import { BodyProblem, parseNewActivity, type NewActivityInput } from '../validation.js'
 
-export const createdActivitySource = 'fitconform reference server'
+const createdActivitySource = 'fitconform reference server'
 
 export function createActivity(call: Call): Reply | Promise<Reply> {
   const { faults } = call.server
   // Parsing throws before anything is stored, so a rejected create records nothing.
-  const input = faults.is('bad-body-creates-activity') || faults.is('bad-body-refused-but-recorded') ? parseOrRecordAnyway(call) : parseNewActivity(readJsonBody(call, 'NewFitnessActivity'))
-  if (faults.is('create-id-race')) return createRacingForTheId(call.server.store, draftOf(call, input)).then((activity) => answer(call, activity))
+  const input =
+    faults.is('bad-body-creates-activity') || faults.is('bad-body-refused-but-recorded')
+      ? parseOrRecordAnyway(call)
+      : parseNewActivity(readJsonBody(call, 'NewFitnessActivity'))
+  if (faults.is('create-id-race'))
+    return createRacingForTheId(call.server.store, draftOf(call, input)).then((activity) => answer(call, activity))
   return answer(call, record(call, input))
 }
 
 function answer(call: Call, activity: Activity): Reply {
   const { faults, basePath } = call.server
   const uri = activityUri(activity.id)
-  if (faults.is('create-with-body')) return jsonReply(call.server.behaviour, 'FitnessActivity', activityBody(activity, call.server), { Location: uri }, 201)
+  if (faults.is('create-with-body'))
+    return jsonReply(
+      call.server.behaviour,
+      'FitnessActivity',
+      activityBody(activity, call.server),
+      { Location: uri },
+      201,
+    )
   if (faults.is('location-missing')) return emptyReply(201)
-  return emptyReply(faults.is('create-answers-200') ? 200 : 201, { Location: faults.is('location-absolute') ? `${call.origin}${basePath}${uri}` : uri })
+  return emptyReply(faults.is('create-answers-200') ? 200 : 201, {
+    Location: faults.is('location-absolute') ? `${call.origin}${basePath}${uri}` : uri,
+  })
 }
 
 function record(call: Call, input: NewActivityInput): Activity {
@@ -40,7 +53,9 @@ function draftOf(call: Call, input: NewActivityInput): Omit<ActivityDraft, 'modi
     owner: call.grant.user,
     type: input.type,
     equipment: input.equipment ?? 'None',
-    startTime: faults.is('create-start-time-shifted') ? input.startTime + 3_600_000 : createdStart(input.startTime, faults),
+    startTime: faults.is('create-start-time-shifted')
+      ? input.startTime + 3_600_000
+      : createdStart(input.startTime, faults),
     // §2.4 has no totals, so they come from the route; a live activity grows them (activity-live-update.ts).
     totalDistance: pathDistance(input.path),
     duration: pathDuration(input.path),
@@ -49,7 +64,9 @@ function draftOf(call: Call, input: NewActivityInput): Omit<ActivityDraft, 'modi
     heartRate: [],
     calories: [],
     path: storedPath(createdPath(input.path, faults), faults),
-    ...(input.notes === undefined || faults.is('create-drops-notes') ? {} : { notes: storedNotes(createdNotes(input.notes, faults), faults)! }),
+    ...(input.notes === undefined || faults.is('create-drops-notes')
+      ? {}
+      : { notes: storedNotes(createdNotes(input.notes, faults), faults)! }),
     source: createdActivitySource,
     entryMode: 'API',
   }
@@ -73,7 +90,12 @@ function parseOrRecordAnyway(call: Call): NewActivityInput {
       throw error
     }
     if (!faults.is('bad-body-creates-activity')) throw error
-    return { type: 'Running', startTime: Math.floor(now() / 1000) * 1000, path: [], notes: call.body?.toString('utf8') ?? '' }
+    return {
+      type: 'Running',
+      startTime: Math.floor(now() / 1000) * 1000,
+      path: [],
+      notes: call.body?.toString('utf8') ?? '',
+    }
   }
   return parseNewActivity(json)
 }

@@ -14,7 +14,8 @@ import { STORAGE_MS, writeOverStaleCopy } from '../concurrency-faults.js'
 
 /** Editable: notes (the only one §4 rule 7 names); other-choices also type, equipment, total_climb. */
 export function editActivity(call: Call): Reply | Promise<Reply> {
-  if (call.server.faults.is('edit-overwrites-live-update')) return writeOverStaleCopy(call, findOwnActivity(call), 2 * STORAGE_MS, () => applyEdit(call))
+  if (call.server.faults.is('edit-overwrites-live-update'))
+    return writeOverStaleCopy(call, findOwnActivity(call), 2 * STORAGE_MS, () => applyEdit(call))
   return applyEdit(call)
 }
 
@@ -27,7 +28,8 @@ function applyEdit(call: Call): Reply {
   if (faults.is('edit-refuses-non-editable') && (sent.uri !== undefined || sent.userID !== undefined)) {
     return textReply(400, 'uri and userID cannot be edited.')
   }
-  if (faults.is('edit-refuses-full-representation') && sent.comments !== undefined) return textReply(400, 'comments cannot be edited.')
+  if (faults.is('edit-refuses-full-representation') && sent.comments !== undefined)
+    return textReply(400, 'comments cannot be edited.')
   if (faults.is('edit-notes-ignored')) delete changes.notes
   if (editCrashes(changes.notes, faults)) return textReply(500, 'Internal error: notes must not be empty.')
   if (changes.notes !== undefined) changes.notes = editedNotes(changes.notes, activity.notes, faults)
@@ -45,12 +47,23 @@ function applyEdit(call: Call): Reply {
   }
   if (faults.is('edit-applies-provenance')) {
     if (differs('source') && typeof sent.source === 'string') activity.source = sent.source
-    if (differs('entry_mode') && typeof sent.entry_mode === 'string') activity.entryMode = sent.entry_mode as Activity['entryMode']
+    if (differs('entry_mode') && typeof sent.entry_mode === 'string')
+      activity.entryMode = sent.entry_mode as Activity['entryMode']
   }
   // Only an applied value is a change; a body of ignored fields leaves Last-Modified alone.
   if (Object.keys(changes).length > 0 && !faults.is('last-modified-not-advancing')) store.touch(target)
-  const body = faults.is('edit-partial-response') ? { ...changes } : faults.is('edit-response-stale') ? before : activityBody(target, call.server)
-  const reply = jsonReply(behaviour, 'FitnessActivity', body, lastModifiedHeader(target.modifiedAt), faults.is('edit-answers-201') ? 201 : 200)
+  const body = faults.is('edit-partial-response')
+    ? { ...changes }
+    : faults.is('edit-response-stale')
+      ? before
+      : activityBody(target, call.server)
+  const reply = jsonReply(
+    behaviour,
+    'FitnessActivity',
+    body,
+    lastModifiedHeader(target.modifiedAt),
+    faults.is('edit-answers-201') ? 201 : 200,
+  )
   if (faults.is('no-last-modified-on-edit')) delete reply.headers['Last-Modified']
   if (faults.is('last-modified-iso-on-edit')) reply.headers['Last-Modified'] = new Date(target.modifiedAt).toISOString()
   return reply

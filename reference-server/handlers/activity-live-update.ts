@@ -13,7 +13,8 @@ import { afterStorage, STORAGE_MS, writeOverStaleCopy } from '../concurrency-fau
 
 export function updateLiveActivity(call: Call): Reply | Promise<Reply> {
   const { faults } = call.server
-  if (faults.is('live-updates-lost-update')) return writeOverStaleCopy(call, findOwnActivity(call), STORAGE_MS, () => addPoints(call))
+  if (faults.is('live-updates-lost-update'))
+    return writeOverStaleCopy(call, findOwnActivity(call), STORAGE_MS, () => addPoints(call))
   if (faults.is('edit-overwrites-live-update')) return afterStorage(() => addPoints(call))
   return addPoints(call)
 }
@@ -31,7 +32,9 @@ function addPoints(call: Call): Reply {
   activity.duration = Math.max(activity.duration, pathDuration(activity.path))
   activity.totalClimb = Math.max(activity.totalClimb, pathClimb(activity.path))
   if (!faults.is('live-update-keeps-last-modified')) call.server.store.touch(activity)
-  if (faults.is('live-update-answers-200')) return jsonReply(behaviour, 'FitnessActivity', activityBody(activity, call.server))
-  if (faults.is('live-update-204-with-body')) return { ...emptyReply(204), rawAfterEnd: Buffer.from(JSON.stringify(activityBody(activity, call.server))) }
+  if (faults.is('live-update-answers-200'))
+    return jsonReply(behaviour, 'FitnessActivity', activityBody(activity, call.server))
+  if (faults.is('live-update-204-with-body'))
+    return { ...emptyReply(204), rawAfterEnd: Buffer.from(JSON.stringify(activityBody(activity, call.server))) }
   return emptyReply(204)
 }

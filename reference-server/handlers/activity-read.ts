@@ -12,7 +12,12 @@ import { findOwnActivity } from './find-activity.js'
 export function readActivity(call: Call): Reply {
   const { faults, behaviour } = call.server
   const activity = findOwnActivity(call)
-  const reply = jsonReply(behaviour, 'FitnessActivity', activityBody(activity, call.server), lastModifiedHeader(announcedModifiedAt(activity, call)))
+  const reply = jsonReply(
+    behaviour,
+    'FitnessActivity',
+    activityBody(activity, call.server),
+    lastModifiedHeader(announcedModifiedAt(activity, call)),
+  )
   if (isNotModifiedFor(call, activity.modifiedAt)) {
     const notModified = notModifiedReply(activity.modifiedAt)
     return faults.is('activity-304-with-body') && reply.body ? { ...notModified, rawAfterEnd: reply.body } : notModified
@@ -20,10 +25,13 @@ export function readActivity(call: Call): Reply {
   if (faults.is('activity-media-type-wrong')) reply.headers['Content-Type'] = 'application/json'
   // The read mutants spare HEAD, which has mutants of its own (send-reply.ts).
   if (!call.isHead && faults.is('no-last-modified-on-read')) delete reply.headers['Last-Modified']
-  if (!call.isHead && faults.is('get-last-modified-now')) reply.headers['Last-Modified'] = formatHttpDate(call.server.now())
+  if (!call.isHead && faults.is('get-last-modified-now'))
+    reply.headers['Last-Modified'] = formatHttpDate(call.server.now())
   // The length of the body gzipped, though the request asked for no coding.
-  if (call.isHead && faults.is('head-length-counts-gzip') && activity.seeded && reply.body) reply.headContentLength = gzipSync(reply.body).length
-  if (!call.isHead && faults.is('last-modified-not-gmt')) reply.headers['Last-Modified'] = reply.headers['Last-Modified']!.replace(/GMT$/, 'UTC')
+  if (call.isHead && faults.is('head-length-counts-gzip') && activity.seeded && reply.body)
+    reply.headContentLength = gzipSync(reply.body).length
+  if (!call.isHead && faults.is('last-modified-not-gmt'))
+    reply.headers['Last-Modified'] = reply.headers['Last-Modified']!.replace(/GMT$/, 'UTC')
   return reply
 }
 
@@ -32,10 +40,13 @@ function isNotModifiedFor(call: Call, modifiedAt: number): boolean {
   const header = call.headers['if-modified-since']
   if (faults.is('activity-never-304')) return false
   if (faults.is('activity-stale-304')) return header !== undefined && parseHttpDate(header) !== undefined
-  if (faults.is('activity-304-only-on-exact-date')) return header !== undefined && parseHttpDate(header) === wholeSeconds(modifiedAt)
+  if (faults.is('activity-304-only-on-exact-date'))
+    return header !== undefined && parseHttpDate(header) === wholeSeconds(modifiedAt)
   // Only IMF-fixdate (`Sun, 06 Nov 1994 …`) is read; the RFC 850 and asctime forms count as absent.
-  if (faults.is('ims-obsolete-forms-ignored') && header !== undefined && !/^[A-Za-z]{3}, \d{2} /.test(header.trim())) return false
+  if (faults.is('ims-obsolete-forms-ignored') && header !== undefined && !/^[A-Za-z]{3}, \d{2} /.test(header.trim()))
+    return false
   if (faults.is('ims-invalid-date-304') && header !== undefined && parseHttpDate(header) === undefined) return true
-  if (faults.is('head-304-when-modified') && call.isHead && header !== undefined && parseHttpDate(header) !== undefined) return true
+  if (faults.is('head-304-when-modified') && call.isHead && header !== undefined && parseHttpDate(header) !== undefined)
+    return true
   return isNotModified(header, modifiedAt)
 }

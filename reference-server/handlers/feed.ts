@@ -18,13 +18,18 @@ export function readFeed(call: Call): Reply {
   // can cost a client a transfer but never hides a change from it.
   const changedAt = faults.is('feed-stale-304') ? store.latestActivityChange(owner) : store.feedChangedAt(owner)
   const activities = faults.is('feed-lists-other-users-activities') ? store.allActivities() : store.activitiesOf(owner)
-  if (faults.is('page-size-equal-to-size-500') && query.pageSizeGiven && query.pageSize === activities.length) return textReply(500, 'internal error')
+  if (faults.is('page-size-equal-to-size-500') && query.pageSizeGiven && query.pageSize === activities.length)
+    return textReply(500, 'internal error')
   const page = selectFeedPage(activities, query, behaviour, faults)
-  const body: Record<string, unknown> = { size: page.size, items: page.items.map((activity) => feedItemBody(activity, call.server)) }
+  const body: Record<string, unknown> = {
+    size: page.size,
+    items: page.items.map((activity) => feedItemBody(activity, call.server)),
+  }
   if (page.previousPage !== undefined) body.previous = previousOf(call, page.previousPage, query)
   // Not required by §2.2, but it is the validator a client needs for If-Modified-Since.
   const reply = jsonReply(behaviour, 'FitnessActivityFeed', body, changedAt > 0 ? lastModifiedHeader(changedAt) : {})
-  if (faults.is('feed-empty-object-after-delete') && deletedInScope(call, query)) return jsonReply(behaviour, 'FitnessActivityFeed', {})
+  if (faults.is('feed-empty-object-after-delete') && deletedInScope(call, query))
+    return jsonReply(behaviour, 'FitnessActivityFeed', {})
   if (isConditional(call, query) && isNotModifiedFor(call, changedAt)) {
     const notModified = notModifiedReply(changedAt)
     return faults.is('feed-304-with-body') && reply.body ? { ...notModified, rawAfterEnd: reply.body } : notModified
@@ -37,12 +42,18 @@ export function readFeed(call: Call): Reply {
 function deletedInScope(call: Call, query: FeedQuery): boolean {
   const { store, faults } = call.server
   const scope = query.scope
-  return scope !== undefined && store.deletedActivitiesOf(call.grant.user).some((activity) => isInScope(scope, activity.startTime, activity.modifiedAt, faults))
+  return (
+    scope !== undefined &&
+    store
+      .deletedActivitiesOf(call.grant.user)
+      .some((activity) => isInScope(scope, activity.startTime, activity.modifiedAt, faults))
+  )
 }
 
 function isNotModifiedFor(call: Call, changedAt: number): boolean {
   const header = call.headers['if-modified-since']
-  if (call.server.faults.is('feed-304-only-on-exact-date')) return header !== undefined && parseHttpDate(header) === wholeSeconds(changedAt)
+  if (call.server.faults.is('feed-304-only-on-exact-date'))
+    return header !== undefined && parseHttpDate(header) === wholeSeconds(changedAt)
   return isNotModified(header, changedAt)
 }
 
@@ -55,7 +66,8 @@ function isConditional(call: Call, query: FeedQuery): boolean {
 /** §2.2 previous, or one of the mutants' broken versions of it. */
 function previousOf(call: Call, page: number, query: FeedQuery): string {
   const { faults, behaviour } = call.server
-  const drops = faults.is('previous-drops-page-size') || (faults.is('previous-drops-small-page-size') && query.pageSize < 3)
+  const drops =
+    faults.is('previous-drops-page-size') || (faults.is('previous-drops-small-page-size') && query.pageSize < 3)
   const kept = drops ? { ...query, pageSizeGiven: false } : query
   const text = previousLink(call.origin, call.pathname, page, kept, behaviour)
   if (!faults.is('previous-without-page') && !faults.is('previous-relative')) return text

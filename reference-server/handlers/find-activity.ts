@@ -28,7 +28,8 @@ export function findOwnActivity(call: Call): Activity {
     throw new ReplyProblem(textReply(410, `Activity ${call.pathname} was deleted.`))
   }
   const missing = textReply(404, `There is no activity ${call.pathname}.`)
-  if (call.server.faults.is('error-message-on-404')) missing.headers['Content-Type'] = contentTypeOf('ErrorMessage', behaviour)
+  if (call.server.faults.is('error-message-on-404'))
+    missing.headers['Content-Type'] = contentTypeOf('ErrorMessage', behaviour)
   throw new ReplyProblem(missing)
 }
 

@@ -10,7 +10,9 @@ export interface FitconformConfig {
   /** Tokens by role; prefer environment variables (FITCONFORM_TOKEN, ...) to keep secrets out of files. */
   tokens?: Partial<Record<TokenRole, string>>
   /** What the suite sends where the spec gives no value (§2.7). */
-  values?: Partial<Record<'activityType' | 'otherActivityType' | 'equipment' | 'athleteType' | 'otherAthleteType', string>>
+  values?: Partial<
+    Record<'activityType' | 'otherActivityType' | 'equipment' | 'athleteType' | 'otherAthleteType', string>
+  >
   /** Per-request timeout in milliseconds. */
   timeout?: number
   concurrency?: number

@@ -14,7 +14,9 @@ export interface EmbeddedTarget {
  * process, with its public demo tokens in every role. Loaded only here: a run against --base-url never
  * needs the reference server's modules.
  */
-export async function startEmbeddedTarget(variant: { readonly mode?: ServerMode; readonly mutant?: string } = {}): Promise<EmbeddedTarget> {
+export async function startEmbeddedTarget(
+  variant: { readonly mode?: ServerMode; readonly mutant?: string } = {},
+): Promise<EmbeddedTarget> {
   const { startReferenceServer } = await import('../../reference-server/index.js')
   const server = await startReferenceServer(variant)
   const tokens: Record<TokenRole, string> = {
@@ -24,6 +26,14 @@ export async function startEmbeddedTarget(variant: { readonly mode?: ServerMode;
     'revoked-delete-token': server.tokens.revokedDeleteToken,
     'limited-token': server.tokens.limitedToken,
   }
-  const named = variant.mutant ? ` ${variant.mode ?? 'reference'} mode, mutant ${variant.mutant}` : variant.mode && variant.mode !== 'reference' ? ` ${variant.mode} mode` : ''
-  return { target: { baseUrl: new URL(server.url), tokens, label: `embedded reference server${named} (${server.url})` }, url: server.url, close: () => server.close() }
+  const named = variant.mutant
+    ? ` ${variant.mode ?? 'reference'} mode, mutant ${variant.mutant}`
+    : variant.mode && variant.mode !== 'reference'
+      ? ` ${variant.mode} mode`
+      : ''
+  return {
+    target: { baseUrl: new URL(server.url), tokens, label: `embedded reference server${named} (${server.url})` },
+    url: server.url,
+    close: () => server.close(),
+  }
 }

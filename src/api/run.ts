@@ -62,33 +62,63 @@ export type RunOutcome =
  */
 export async function run(options: RunOptions = {}): Promise<RunOutcome> {
   const noToken = missingMainToken(options.baseUrl, options.tokens)
-  if (noToken) return { kind: 'load-error', exitCode: 2, diagnostics: [{ code: 'E_USAGE', kind: 'load', message: noToken }] }
+  if (noToken)
+    return { kind: 'load-error', exitCode: 2, diagnostics: [{ code: 'E_USAGE', kind: 'load', message: noToken }] }
   const loaded = await loadSuites(options.paths ?? [join(packageRoot(), 'suites')])
   if (loaded.diagnostics.length > 0) return { kind: 'load-error', exitCode: 2, diagnostics: loaded.diagnostics }
   const outputDir = options.outputDir ?? 'reports'
-  const reporters = typeof options.reporters === 'string' ? await createReporters(options.reporters, { outputDir, screen: processScreen(), showPersonalData: false }) : (options.reporters ?? [])
+  const reporters =
+    typeof options.reporters === 'string'
+      ? await createReporters(options.reporters, { outputDir, screen: processScreen(), showPersonalData: false })
+      : (options.reporters ?? [])
   const reporter = createMultiplexer(reporters)
   const embedded = options.baseUrl === undefined ? await startEmbeddedTarget() : undefined
   try {
-    const target: ConformanceTarget = embedded?.target ?? { baseUrl: new URL(String(options.baseUrl)), tokens: options.tokens ?? {}, label: String(options.baseUrl) }
-    const outcome = await runConformance(loaded.scenarios, loaded.rules, {
-      target,
-      filter: { readOnly: options.readOnly ?? false, tags: options.tags ?? [], ...(options.grep ? { grep: parseGrep(options.grep) } : {}), ...(options.shard ? { shard: options.shard } : {}) },
-      strict: options.strict ?? false,
-      concurrency: options.concurrency ?? 4,
-      timeoutMs: options.timeoutMs ?? 10_000,
-      bail: options.bail ?? false,
-      insecure: options.insecure ?? false,
-      ...(options.ca ? { ca: options.ca } : {}),
-      configValues: options.values ?? {},
-      ...(options.signal ? { interrupted: options.signal } : {}),
-      ledgerDir: outputDir,
-      ...((options.survey ?? surveysByDefault({ paths: options.paths ?? [], tags: options.tags ?? [], grep: options.grep, shard: options.shard })) ? { survey: { maxActivities: options.surveyMaxActivities ?? DEFAULT_SURVEY_MAX_ACTIVITIES } } : {}),
-    }, reporter)
+    const target: ConformanceTarget = embedded?.target ?? {
+      baseUrl: new URL(String(options.baseUrl)),
+      tokens: options.tokens ?? {},
+      label: String(options.baseUrl),
+    }
+    const outcome = await runConformance(
+      loaded.scenarios,
+      loaded.rules,
+      {
+        target,
+        filter: {
+          readOnly: options.readOnly ?? false,
+          tags: options.tags ?? [],
+          ...(options.grep ? { grep: parseGrep(options.grep) } : {}),
+          ...(options.shard ? { shard: options.shard } : {}),
+        },
+        strict: options.strict ?? false,
+        concurrency: options.concurrency ?? 4,
+        timeoutMs: options.timeoutMs ?? 10_000,
+        bail: options.bail ?? false,
+        insecure: options.insecure ?? false,
+        ...(options.ca ? { ca: options.ca } : {}),
+        configValues: options.values ?? {},
+        ...(options.signal ? { interrupted: options.signal } : {}),
+        ledgerDir: outputDir,
+        ...((options.survey ??
+        surveysByDefault({
+          paths: options.paths ?? [],
+          tags: options.tags ?? [],
+          grep: options.grep,
+          shard: options.shard,
+        }))
+          ? { survey: { maxActivities: options.surveyMaxActivities ?? DEFAULT_SURVEY_MAX_ACTIVITIES } }
+          : {}),
+      },
+      reporter,
+    )
     if (outcome.kind === 'unreachable') return { kind: 'unreachable', exitCode: 3, diagnostics: [outcome.diagnostic] }
     if (outcome.kind === 'nothing-selected') return { kind: 'nothing-selected', exitCode: 2 }
     const { result } = outcome
-    return { kind: 'ran', exitCode: exitOfRun(result, { reporterErrors: reporter.errors().length }).code === 0 ? 0 : 1, result }
+    return {
+      kind: 'ran',
+      exitCode: exitOfRun(result, { reporterErrors: reporter.errors().length }).code === 0 ? 0 : 1,
+      result,
+    }
   } finally {
     await embedded?.close()
   }

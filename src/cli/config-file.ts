@@ -27,19 +27,27 @@ export interface ConfigSource {
 
 /** The config file `--config` names, or the first of CONFIG_FILE_NAMES in `cwd`; undefined when there is none. */
 export function readConfigFile(file: string | undefined, cwd: string = process.cwd()): ConfigSource | undefined {
-  const path = file ? resolve(cwd, file) : CONFIG_FILE_NAMES.map((name) => resolve(cwd, name)).find((candidate) => existsSync(candidate))
+  const path = file
+    ? resolve(cwd, file)
+    : CONFIG_FILE_NAMES.map((name) => resolve(cwd, name)).find((candidate) => existsSync(candidate))
   if (!path) return undefined
-  if (!existsSync(path)) throw new ConformanceError({ code: 'E_USAGE', kind: 'load', message: `the config file ${file} does not exist` })
+  if (!existsSync(path))
+    throw new ConformanceError({ code: 'E_USAGE', kind: 'load', message: `the config file ${file} does not exist` })
   if (MODULE_EXTENSIONS.has(extname(path))) return readModuleConfig(path)
   if (YAML_EXTENSIONS.has(extname(path))) return readYamlConfig(path)
-  throw new ConformanceError({ code: 'E_USAGE', kind: 'load', message: `the config file ${file} is neither TypeScript (.ts) nor YAML (.yaml): name it fitconform.config.ts or fitconform.config.yaml` })
+  throw new ConformanceError({
+    code: 'E_USAGE',
+    kind: 'load',
+    message: `the config file ${file} is neither TypeScript (.ts) nor YAML (.yaml): name it fitconform.config.ts or fitconform.config.yaml`,
+  })
 }
 
 function readYamlConfig(path: string): ConfigSource {
   const { source, diagnostics } = parseYamlSource(path, readFileSync(path, 'utf8'))
   if (!source) throw new ConformanceError({ ...diagnostics[0]!, code: 'E_CONFIG' })
   const data = source.data ?? {}
-  if (typeof data !== 'object' || Array.isArray(data)) throw configError(path, 'the config file must be a mapping of keys (baseUrl, tokens, ...)')
+  if (typeof data !== 'object' || Array.isArray(data))
+    throw configError(path, 'the config file must be a mapping of keys (baseUrl, tokens, ...)')
   return { file: source.file, data: data as Record<string, unknown>, locate: source.locate }
 }
 
@@ -58,7 +66,10 @@ function readModuleConfig(path: string): ConfigSource {
     throw configError(path, `cannot load ${basename(path)}: ${(error as Error).message}`)
   }
   if (typeof exported !== 'object' || exported === null || Array.isArray(exported)) {
-    throw configError(path, `${basename(path)} must export its settings as the default export: export default defineConfig({ ... })`)
+    throw configError(
+      path,
+      `${basename(path)} must export its settings as the default export: export default defineConfig({ ... })`,
+    )
   }
   const at: SourceRef = { file: path, line: 1, column: 1 }
   return { file: path, data: { ...(exported as Record<string, unknown>) }, locate: () => at }

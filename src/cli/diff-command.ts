@@ -45,8 +45,13 @@ const REFERENCE_FLAG_OF_ROLE: Record<TokenRole, keyof DiffFlags> = {
 }
 
 /** `fitconform diff`: returns the exit code (0 no difference at --fail-on's level, 1 some, 2 usage, 3 a side unreachable, 130 interrupted). */
-export async function diffCommand(paths: readonly string[], flags: DiffFlags, screen: Screen = processScreen()): Promise<number> {
-  const printDiagnostic = (diagnostic: Diagnostic): void => screen.err(formatDiagnostic(diagnostic, { colors: screen.colors }) + '\n')
+export async function diffCommand(
+  paths: readonly string[],
+  flags: DiffFlags,
+  screen: Screen = processScreen(),
+): Promise<number> {
+  const printDiagnostic = (diagnostic: Diagnostic): void =>
+    screen.err(formatDiagnostic(diagnostic, { colors: screen.colors }) + '\n')
   let options
   let reporters
   let referenceTokens
@@ -54,7 +59,8 @@ export async function diffCommand(paths: readonly string[], flags: DiffFlags, sc
     options = resolveRunOptions(flags)
     referenceTokens = referenceTokensOf(flags)
     reporters = parseDiffReporters(options.reporter ?? 'console')
-    if (flags.recording && flags.referenceUrl) throw usage('--recording and --reference-url both name the reference: give one')
+    if (flags.recording && flags.referenceUrl)
+      throw usage('--recording and --reference-url both name the reference: give one')
   } catch (error) {
     printDiagnostic(toDiagnostic(error instanceof ConformanceError ? error : usage((error as Error).message)))
     return EXIT.usage
@@ -62,9 +68,19 @@ export async function diffCommand(paths: readonly string[], flags: DiffFlags, sc
   const embedded: EmbeddedTarget[] = []
   const interrupt = listenForInterrupt(screen, 'the steps in flight')
   try {
-    const targetNew = options.baseUrl ? { baseUrl: options.baseUrl, tokens: options.tokens, label: options.baseUrl.toString() } : await startEmbedded(embedded, { mode: flags.mode ?? 'reference', ...(flags.mutant ? { mutant: flags.mutant } : {}) })
+    const targetNew = options.baseUrl
+      ? { baseUrl: options.baseUrl, tokens: options.tokens, label: options.baseUrl.toString() }
+      : await startEmbedded(embedded, {
+          mode: flags.mode ?? 'reference',
+          ...(flags.mutant ? { mutant: flags.mutant } : {}),
+        })
     const shared: SharedSettings = {
-      filter: { readOnly: options.readOnly, tags: options.tags, ...(options.grep ? { grep: options.grep } : {}), ...(options.shard ? { shard: options.shard } : {}) },
+      filter: {
+        readOnly: options.readOnly,
+        tags: options.tags,
+        ...(options.grep ? { grep: options.grep } : {}),
+        ...(options.shard ? { shard: options.shard } : {}),
+      },
       strict: options.strict,
       concurrency: options.concurrency,
       timeoutMs: options.timeoutMs,
@@ -97,16 +113,26 @@ export async function diffCommand(paths: readonly string[], flags: DiffFlags, sc
       const targetReference = flags.referenceUrl
         ? { baseUrl: flags.referenceUrl, tokens: referenceTokens, label: flags.referenceUrl.toString() }
         : await startEmbedded(embedded, { mode: flags.referenceMode ?? 'reference' })
-      const outcome = await runDiff(loaded.scenarios, loaded.rules, { new: targetNew, reference: targetReference, shared, outputDir: options.outputDir })
+      const outcome = await runDiff(loaded.scenarios, loaded.rules, {
+        new: targetNew,
+        reference: targetReference,
+        shared,
+        outputDir: options.outputDir,
+      })
       if (outcome.kind === 'unreachable') return unreachable(outcome.diagnostic, outcome.side)
       if (outcome.kind === 'nothing-selected') {
         screen.err('No scenario selected by the filters given; nothing was sent.\n')
         return EXIT.usage
       }
-      for (const [side, cleanup] of Object.entries(outcome.cleanup)) if (cleanup) screen.err(`${side} server: ${cleanupLine(cleanup)}\n`)
+      for (const [side, cleanup] of Object.entries(outcome.cleanup))
+        if (cleanup) screen.err(`${side} server: ${cleanupLine(cleanup)}\n`)
       result = outcome.result
     }
-    const written = await writeDiffReports(result, reporters, { outputDir: options.outputDir, screen, ...(process.env['GITHUB_STEP_SUMMARY'] ? { stepSummaryFile: process.env['GITHUB_STEP_SUMMARY'] } : {}) })
+    const written = await writeDiffReports(result, reporters, {
+      outputDir: options.outputDir,
+      screen,
+      ...(process.env['GITHUB_STEP_SUMMARY'] ? { stepSummaryFile: process.env['GITHUB_STEP_SUMMARY'] } : {}),
+    })
     if (written.length > 0) screen.err(`Reports written: ${written.join(', ')}\n`)
     if (interrupt.signal.aborted) return EXIT.interrupted
     return failsAt(result, flags.failOn ?? 'conformance') ? EXIT.failed : EXIT.ok
@@ -126,7 +152,10 @@ export async function diffCommand(paths: readonly string[], flags: DiffFlags, sc
     return EXIT.unreachable
   }
 
-  async function startEmbedded(started: EmbeddedTarget[], variant: { mode: EmbeddedMode; mutant?: string }): Promise<ConformanceTarget> {
+  async function startEmbedded(
+    started: EmbeddedTarget[],
+    variant: { mode: EmbeddedMode; mutant?: string },
+  ): Promise<ConformanceTarget> {
     const server = await startEmbeddedTarget(variant)
     started.push(server)
     screen.err(`Using the ${server.target.label}\n`)
@@ -149,7 +178,10 @@ function referenceTokensOf(flags: DiffFlags): Partial<Record<TokenRole, string>>
     const value = flags[REFERENCE_FLAG_OF_ROLE[role]] as string | undefined
     if (!value) continue
     // As for `run`: a token this short could not be scrubbed from reports without scrubbing ordinary text.
-    if (value.length < MIN_SCRUBBED_SECRET_LENGTH) throw usage(`the reference ${role} is ${value.length} characters long: fitconform refuses tokens shorter than ${MIN_SCRUBBED_SECRET_LENGTH} characters`)
+    if (value.length < MIN_SCRUBBED_SECRET_LENGTH)
+      throw usage(
+        `the reference ${role} is ${value.length} characters long: fitconform refuses tokens shorter than ${MIN_SCRUBBED_SECRET_LENGTH} characters`,
+      )
     tokens[role] = value
   }
   return tokens

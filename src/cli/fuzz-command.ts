@@ -17,7 +17,20 @@ import { resolveRunOptions, type RunFlags } from './run-options.js'
 import { prepareReportFolders } from './report-folders.js'
 import { processScreen } from './screen.js'
 
-export interface FuzzFlags extends Pick<RunFlags, 'baseUrl' | 'token' | 'otherToken' | 'config' | 'reporter' | 'outputDir' | 'timeout' | 'readOnly' | 'ca' | 'insecure' | 'showPersonalData'> {
+export interface FuzzFlags extends Pick<
+  RunFlags,
+  | 'baseUrl'
+  | 'token'
+  | 'otherToken'
+  | 'config'
+  | 'reporter'
+  | 'outputDir'
+  | 'timeout'
+  | 'readOnly'
+  | 'ca'
+  | 'insecure'
+  | 'showPersonalData'
+> {
   runs?: number
   time?: number
   seed?: number
@@ -25,7 +38,8 @@ export interface FuzzFlags extends Pick<RunFlags, 'baseUrl' | 'token' | 'otherTo
 
 /** `fitconform fuzz`: returns the exit code (0 no failure, 1 failure found, 2 usage, 3 unreachable, 130 interrupted). */
 export async function fuzzCommand(flags: FuzzFlags, screen: Screen = processScreen()): Promise<number> {
-  const printDiagnostic = (diagnostic: Diagnostic): void => screen.err(formatDiagnostic(diagnostic, { colors: screen.colors }) + '\n')
+  const printDiagnostic = (diagnostic: Diagnostic): void =>
+    screen.err(formatDiagnostic(diagnostic, { colors: screen.colors }) + '\n')
   if (flags.runs !== undefined && flags.time !== undefined) {
     printDiagnostic({ code: 'E_USAGE', kind: 'load', message: 'give --runs or --time, not both' })
     return EXIT.usage
@@ -42,7 +56,11 @@ export async function fuzzCommand(flags: FuzzFlags, screen: Screen = processScre
     printDiagnostic({ code: 'E_USAGE', kind: 'load', message: folderProblem })
     return EXIT.usage
   }
-  const reporters = await createReporters(options.reporter ?? DEFAULT_REPORTERS, { outputDir: options.outputDir, screen, showPersonalData: options.showPersonalData }).catch((error: Error) => error)
+  const reporters = await createReporters(options.reporter ?? DEFAULT_REPORTERS, {
+    outputDir: options.outputDir,
+    screen,
+    showPersonalData: options.showPersonalData,
+  }).catch((error: Error) => error)
   if (reporters instanceof Error) {
     printDiagnostic({ code: 'E_USAGE', kind: 'load', message: `--reporter: ${reporters.message}` })
     return EXIT.usage
@@ -62,10 +80,16 @@ export async function fuzzCommand(flags: FuzzFlags, screen: Screen = processScre
       screen.err(`No --base-url given: fuzzing the embedded reference server at ${embedded.url}\n`)
     }
     if (!target.tokens.token) {
-      printDiagnostic({ code: 'E_USAGE', kind: 'load', message: 'fuzzing needs --token (or FITCONFORM_TOKEN): a normal user with all permissions' })
+      printDiagnostic({
+        code: 'E_USAGE',
+        kind: 'load',
+        message: 'fuzzing needs --token (or FITCONFORM_TOKEN): a normal user with all permissions',
+      })
       return EXIT.usage
     }
-    screen.err(`fuzz: seed ${seed}${options.readOnly ? ', read-only' : ''}; ${flags.time !== undefined ? `for ${Math.round(flags.time / 1000)}s` : `${flags.runs ?? 100} sequences`}\n`)
+    screen.err(
+      `fuzz: seed ${seed}${options.readOnly ? ', read-only' : ''}; ${flags.time !== undefined ? `for ${Math.round(flags.time / 1000)}s` : `${flags.runs ?? 100} sequences`}\n`,
+    )
     const view: RunPlanView = { target: target.label, strict: false, rules, scenarios: [], generated: true }
     await reporter.onRunStart?.(view)
     const outcome = await runFuzz({
@@ -82,7 +106,9 @@ export async function fuzzCommand(flags: FuzzFlags, screen: Screen = processScre
       ...(options.ca ? { ca: options.ca } : {}),
       configValues: options.values,
       interrupted: interrupt.signal,
-      ...(options.baseUrl ? { replayFlags: `--base-url ${options.baseUrl.toString()} --token "$FITCONFORM_TOKEN"` } : {}),
+      ...(options.baseUrl
+        ? { replayFlags: `--base-url ${options.baseUrl.toString()} --token "$FITCONFORM_TOKEN"` }
+        : {}),
       onProgress: progressLine(screen),
     })
     if (outcome.kind === 'unreachable') {
@@ -91,15 +117,26 @@ export async function fuzzCommand(flags: FuzzFlags, screen: Screen = processScre
     }
     if (screen.isTTY) screen.err('\n')
     const { failure } = outcome
-    const result = createFinalizer({ knownFailures: [], showPersonalData: options.showPersonalData, rules }).run(outcome.result)
+    const result = createFinalizer({ knownFailures: [], showPersonalData: options.showPersonalData, rules }).run(
+      outcome.result,
+    )
     for (const scenario of result.scenarios) await reporter.onScenarioEnd?.(scenario)
-    await reporter.onRunEnd?.(result, { ...view, scenarios: result.scenarios.map(({ id, title, file, rules: r, tags }) => ({ id, title, file, rules: r, tags })) })
+    await reporter.onRunEnd?.(result, {
+      ...view,
+      scenarios: result.scenarios.map(({ id, title, file, rules: r, tags }) => ({ id, title, file, rules: r, tags })),
+    })
     screen.err(`${fuzzSummaryLine({ seed, runs: outcome.runs, ...(failure ? { failure } : {}) })}\n`)
     if (failure) {
-      if (failure.stoppedAfter) screen.err(`  the server stopped answering; last request it met: ${failure.stoppedAfter}\n`)
-      screen.err(`  reproduction: ${failure.file}${failure.reproduced ? '' : ' (did not fail again when run from the file)'}\n  replay:       ${failure.replay}\n  fuzz again:   ${failure.refuzz}\n`)
+      if (failure.stoppedAfter)
+        screen.err(`  the server stopped answering; last request it met: ${failure.stoppedAfter}\n`)
+      screen.err(
+        `  reproduction: ${failure.file}${failure.reproduced ? '' : ' (did not fail again when run from the file)'}\n  replay:       ${failure.replay}\n  fuzz again:   ${failure.refuzz}\n`,
+      )
     }
-    if (result.cleanup?.openLedger) screen.err(`NOT everything was undone: run \`fitconform cleanup --output-dir ${options.outputDir}\` (ledger ${result.cleanup.openLedger})\n`)
+    if (result.cleanup?.openLedger)
+      screen.err(
+        `NOT everything was undone: run \`fitconform cleanup --output-dir ${options.outputDir}\` (ledger ${result.cleanup.openLedger})\n`,
+      )
     // Interrupted wins over a failure found: the shell's code for SIGINT, given only after the cleanup (as `run` does).
     if (interrupt.signal.aborted) return EXIT.interrupted
     return failure || isFailingRun(result) || reporter.errors().length > 0 ? EXIT.failed : EXIT.ok
@@ -116,7 +153,11 @@ export async function fuzzCommand(flags: FuzzFlags, screen: Screen = processScre
  * The closing line: `fuzz: 100 sequences, seed 1: no failure` or `fuzz: FAILED <RULE-ID> after 19
  * sequences (seed 1), shrunk to 2 steps in 3 more runs`.
  */
-export function fuzzSummaryLine(outcome: { seed: number; runs: number; failure?: { rule: string; steps: number; foundAt: number } }): string {
+export function fuzzSummaryLine(outcome: {
+  seed: number
+  runs: number
+  failure?: { rule: string; steps: number; foundAt: number }
+}): string {
   const { seed, runs, failure } = outcome
   if (!failure) return `fuzz: ${plural(runs, 'sequence')}, seed ${seed}: no failure`
   return `fuzz: FAILED ${failure.rule} after ${plural(failure.foundAt, 'sequence')} (seed ${seed}), shrunk to ${plural(failure.steps, 'step')} in ${plural(runs - failure.foundAt, 'more run')}`
@@ -124,7 +165,12 @@ export function fuzzSummaryLine(outcome: { seed: number; runs: number; failure?:
 
 /** `fuzz: 40 sequences, no failure yet, 20s left`; the failures counted while shrinking are candidates, not findings. */
 export function describeFuzzProgress(progress: FuzzProgress): string {
-  const found = progress.failures === 0 ? 'no failure yet' : progress.shrinking ? 'a failure found, shrinking it' : 'a failure found'
+  const found =
+    progress.failures === 0
+      ? 'no failure yet'
+      : progress.shrinking
+        ? 'a failure found, shrinking it'
+        : 'a failure found'
   const left = progress.msLeft !== undefined ? `, ${Math.ceil(progress.msLeft / 1000)}s left` : ''
   return `fuzz: ${plural(progress.runs, progress.shrinking ? 'run' : 'sequence')}, ${found}${left}`
 }

@@ -15,7 +15,9 @@ export function listenForInterrupt(screen: Screen, inFlight: string): Interrupt 
   const controller = new AbortController()
   const onSignal = (name: string): void => {
     if (controller.signal.aborted) process.exit(130)
-    screen.err(`\n${name}: stopping after ${inFlight}; cleaning up what this run created (press again to quit at once)\n`)
+    screen.err(
+      `\n${name}: stopping after ${inFlight}; cleaning up what this run created (press again to quit at once)\n`,
+    )
     controller.abort()
   }
   const onSigint = (): void => onSignal('SIGINT')

@@ -23,7 +23,10 @@ export async function openApiCommand(flags: OpenApiFlags, screen: Screen = proce
   }
   const document = buildOpenApi({ rules, schemasDir: join(packageRoot(), 'schemas'), version: packageVersion() })
   const toStdout = flags.output === undefined || flags.output === '-'
-  const text = !toStdout && /\.ya?ml$/i.test(flags.output!) ? stringify(document, { aliasDuplicateObjects: false, lineWidth: 0 }) : JSON.stringify(document, null, 2) + '\n'
+  const text =
+    !toStdout && /\.ya?ml$/i.test(flags.output!)
+      ? stringify(document, { aliasDuplicateObjects: false, lineWidth: 0 })
+      : JSON.stringify(document, null, 2) + '\n'
   if (toStdout) {
     screen.out(text)
     return EXIT.ok
@@ -33,7 +36,12 @@ export async function openApiCommand(flags: OpenApiFlags, screen: Screen = proce
     await mkdir(dirname(file), { recursive: true })
     await writeFile(file, text)
   } catch (error) {
-    screen.err(formatDiagnostic({ code: 'E_USAGE', kind: 'load', message: `cannot write ${flags.output}: ${(error as Error).message}` }, { colors: screen.colors }) + '\n')
+    screen.err(
+      formatDiagnostic(
+        { code: 'E_USAGE', kind: 'load', message: `cannot write ${flags.output}: ${(error as Error).message}` },
+        { colors: screen.colors },
+      ) + '\n',
+    )
     return EXIT.usage
   }
   screen.err(`OpenAPI 3.1 document written to ${flags.output}\n`)

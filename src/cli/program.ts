@@ -1,7 +1,15 @@
 import { Command, Option } from 'commander'
 import { packageVersion } from '../shared/package-root.js'
 import { DEFAULT_REPORTERS } from '../report/default-reporters.js'
-import { collect, parseBaseUrl, parseDuration, parsePort, parsePositiveInt, parseSeed, parseShard } from './option-parsers.js'
+import {
+  collect,
+  parseBaseUrl,
+  parseDuration,
+  parsePort,
+  parsePositiveInt,
+  parseSeed,
+  parseShard,
+} from './option-parsers.js'
 import { addProxyCommands } from './proxy-commands.js'
 import { addDiffCommand } from './diff-program.js'
 import type { OpenApiFlags } from './openapi-command.js'
@@ -22,12 +30,16 @@ export function createProgram(): Command {
     .option('--debug', 'print stack traces of internal errors')
     .option('--color', 'colour the output even when it is not a terminal (as FORCE_COLOR=1)')
     .option('--no-color', 'never colour the output (as NO_COLOR=1 or FORCE_COLOR=0)')
-    .addHelpText('after', '\nColour: on a terminal only, unless --color/--no-color, FORCE_COLOR (0 off, anything else on) or NO_COLOR (any non-empty value: off) say otherwise, in that order.')
+    .addHelpText(
+      'after',
+      '\nColour: on a terminal only, unless --color/--no-color, FORCE_COLOR (0 off, anything else on) or NO_COLOR (any non-empty value: off) say otherwise, in that order.',
+    )
     .showSuggestionAfterError()
     // The flags win over the environment: each command reads colour from FORCE_COLOR (screen.ts).
     .hook('preAction', (root) => {
       const color = root.opts<{ color?: boolean }>().color
-      if (color !== undefined && process.argv.some((arg) => arg === '--color' || arg === '--no-color')) process.env['FORCE_COLOR'] = color ? '1' : '0'
+      if (color !== undefined && process.argv.some((arg) => arg === '--color' || arg === '--no-color'))
+        process.env['FORCE_COLOR'] = color ? '1' : '0'
     })
     // Throw instead of exiting, so main.ts maps usage errors to exit code 2 (commander would use 1).
     .exitOverride()
@@ -36,53 +48,114 @@ export function createProgram(): Command {
     .command('run')
     .description('run the conformance scenarios against a server (default: the embedded reference server)')
     .argument('[paths...]', 'scenario files or folders (default: the built-in suites)')
-    .addOption(new Option('--base-url <url>', 'server under test, may carry a path prefix').env('FITCONFORM_BASE_URL').argParser(parseBaseUrl))
+    .addOption(
+      new Option('--base-url <url>', 'server under test, may carry a path prefix')
+        .env('FITCONFORM_BASE_URL')
+        .argParser(parseBaseUrl),
+    )
     .addOption(new Option('--token <token>', 'a normal user with all permissions').env('FITCONFORM_TOKEN'))
     .addOption(new Option('--other-token <token>', 'a second user').env('FITCONFORM_OTHER_TOKEN'))
-    .addOption(new Option('--revoked-token <token>', 'a user who disconnected the app without asking for deletion').env('FITCONFORM_REVOKED_TOKEN'))
-    .addOption(new Option('--revoked-delete-token <token>', 'a user who disconnected the app and asked for deletion').env('FITCONFORM_REVOKED_DELETE_TOKEN'))
-    .addOption(new Option('--limited-token <token>', 'an app token lacking the fitness-activities permission').env('FITCONFORM_LIMITED_TOKEN'))
+    .addOption(
+      new Option('--revoked-token <token>', 'a user who disconnected the app without asking for deletion').env(
+        'FITCONFORM_REVOKED_TOKEN',
+      ),
+    )
+    .addOption(
+      new Option('--revoked-delete-token <token>', 'a user who disconnected the app and asked for deletion').env(
+        'FITCONFORM_REVOKED_DELETE_TOKEN',
+      ),
+    )
+    .addOption(
+      new Option('--limited-token <token>', 'an app token lacking the fitness-activities permission').env(
+        'FITCONFORM_LIMITED_TOKEN',
+      ),
+    )
     .option('--config <file>', 'config file (default: fitconform.config.ts or .yaml when present)')
-    .option('--reporter <list>', `comma-separated reporters: console, json, junit, html, markdown, or a module path; name:file sets the output (default ${DEFAULT_REPORTERS})`)
+    .option(
+      '--reporter <list>',
+      `comma-separated reporters: console, json, junit, html, markdown, or a module path; name:file sets the output (default ${DEFAULT_REPORTERS})`,
+    )
     .option('--output-dir <dir>', 'where report files go (default reports/)')
-    .option('--grep <text>', 'only scenarios whose id or title contains the text (case-insensitive; a|b for either, ^ and $ to anchor; not a regular expression)')
-    .option('--max-body-bytes <n>', 'a response body larger than this is not read on and its step is not judged (default 8388608 = 8 MiB)', parsePositiveInt)
+    .option(
+      '--grep <text>',
+      'only scenarios whose id or title contains the text (case-insensitive; a|b for either, ^ and $ to anchor; not a regular expression)',
+    )
+    .option(
+      '--max-body-bytes <n>',
+      'a response body larger than this is not read on and its step is not judged (default 8388608 = 8 MiB)',
+      parsePositiveInt,
+    )
     .option('--tag <tag>', 'only scenarios with this tag (repeatable, or comma-separated)', collect)
     .option('--shard <i/n>', 'run the i-th of n slices of the scenarios', parseShard)
-    .option('--concurrency <n>', 'scenarios at work at once (default 4; one waiting out the server\'s clock lends its place)', parsePositiveInt)
+    .option(
+      '--concurrency <n>',
+      "scenarios at work at once (default 4; one waiting out the server's clock lends its place)",
+      parsePositiveInt,
+    )
     .option('--timeout <ms>', 'per-request timeout in milliseconds (default 10000)', parsePositiveInt)
     .option('--bail', 'stop starting scenarios after the first failure')
     .option('--strict', 'the documented irregularities of §2.2 fail instead of warn')
     .option('--read-only', 'run only scenarios that change nothing (GET/HEAD), for production accounts')
-    .option('--survey', 'judge the account\'s existing activities first, read-only (default: on when no path, --grep, --tag or --shard narrows the run; docs/account-survey.md)')
-    .option('--no-survey', 'do not survey the account\'s existing activities')
-    .option('--survey-max-activities <n>', 'the survey walks the feed up to this many activities, then stops and says so (default 2500)', parsePositiveInt)
+    .option(
+      '--survey',
+      "judge the account's existing activities first, read-only (default: on when no path, --grep, --tag or --shard narrows the run; docs/account-survey.md)",
+    )
+    .option('--no-survey', "do not survey the account's existing activities")
+    .option(
+      '--survey-max-activities <n>',
+      'the survey walks the feed up to this many activities, then stops and says so (default 2500)',
+      parsePositiveInt,
+    )
     .option('--fail-on-skip', 'exit 1 when a scenario is skipped (e.g. a token role was not given)')
     .option('--ca <file>', 'PEM file of certificate authorities to trust')
     .option('--insecure', 'do not verify TLS certificates (staging servers)')
     .option('--expect-failures <file>', 'YAML list of known failures that do not fail the run')
     .option('--verbose', 'print every failure with its evidence, not one evidence block per broken rule')
-    .option('--max-polling <seconds>', 'how long all `eventually` steps of the run may keep resending, together (default 60)', parsePositiveInt)
-    .option('--show-personal-data', 'keep personal data (GPS points, profile name, location, birthday, pictures) in report files')
-    .addHelpText('after', '\nExit codes: 0 no failure (warnings allowed), 1 a scenario failed (or --fail-on-skip saw a skip), 2 usage/config/scenario-file error, an output folder that cannot be made, or no token for --base-url (nothing was sent), or a report file the file system refused (a full disk), 3 the server could not be reached or the preflight refused a main token, 130 interrupted (SIGINT/SIGTERM; what the run changed was undone first).')
+    .option(
+      '--max-polling <seconds>',
+      'how long all `eventually` steps of the run may keep resending, together (default 60)',
+      parsePositiveInt,
+    )
+    .option(
+      '--show-personal-data',
+      'keep personal data (GPS points, profile name, location, birthday, pictures) in report files',
+    )
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 no failure (warnings allowed), 1 a scenario failed (or --fail-on-skip saw a skip), 2 usage/config/scenario-file error, an output folder that cannot be made, or no token for --base-url (nothing was sent), or a report file the file system refused (a full disk), 3 the server could not be reached or the preflight refused a main token, 130 interrupted (SIGINT/SIGTERM; what the run changed was undone first).',
+    )
     .action(async (paths: string[], flags: RunFlags) => {
       const { runCommand } = await import('./run-command.js')
       process.exitCode = await runCommand(paths, flags)
       // The run is over and its reports are written: end now, once stdout and stderr are out, rather
       // than let Node free a large run's heap page by page (~50 ms of every run, issue 15).
-      await Promise.all([process.stdout, process.stderr].map((stream) => new Promise((resolve) => stream.write('', resolve))))
+      await Promise.all(
+        [process.stdout, process.stderr].map((stream) => new Promise((resolve) => stream.write('', resolve))),
+      )
       process.exit()
     })
 
   program
     .command('fuzz')
-    .description('generate request sequences, check every answer against a model of the spec, shrink a failure to a scenario file (default: the embedded reference server)')
-    .addOption(new Option('--base-url <url>', 'server under test, may carry a path prefix').env('FITCONFORM_BASE_URL').argParser(parseBaseUrl))
+    .description(
+      'generate request sequences, check every answer against a model of the spec, shrink a failure to a scenario file (default: the embedded reference server)',
+    )
+    .addOption(
+      new Option('--base-url <url>', 'server under test, may carry a path prefix')
+        .env('FITCONFORM_BASE_URL')
+        .argParser(parseBaseUrl),
+    )
     .addOption(new Option('--token <token>', 'a normal user with all permissions').env('FITCONFORM_TOKEN'))
-    .addOption(new Option('--other-token <token>', 'a second user (redacted like the first)').env('FITCONFORM_OTHER_TOKEN'))
+    .addOption(
+      new Option('--other-token <token>', 'a second user (redacted like the first)').env('FITCONFORM_OTHER_TOKEN'),
+    )
     .option('--runs <n>', 'sequences to try (default 100)', parsePositiveInt)
     .option('--time <duration>', 'fuzz for this long instead, e.g. 60s or 2m', parseDuration)
-    .option('--seed <n>', 'seed of the generation (default: random, printed); the same seed replays the same sequences', parseSeed)
+    .option(
+      '--seed <n>',
+      'seed of the generation (default: random, printed); the same seed replays the same sequences',
+      parseSeed,
+    )
     .option('--config <file>', 'config file (default: fitconform.config.yaml when present)')
     .option('--reporter <list>', `comma-separated reporters (default ${DEFAULT_REPORTERS})`)
     .option('--output-dir <dir>', 'where reports, the ledger and fuzz/<rule>-<seed>.yaml go (default reports/)')
@@ -91,7 +164,10 @@ export function createProgram(): Command {
     .option('--ca <file>', 'PEM file of certificate authorities to trust')
     .option('--insecure', 'do not verify TLS certificates (staging servers)')
     .option('--show-personal-data', 'keep personal data in report files')
-    .addHelpText('after', '\nExit codes: 0 no failure, 1 a failure was found (its shrunk scenario is in <output-dir>/fuzz/), 2 usage error, 3 the server could not be reached.')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 no failure, 1 a failure was found (its shrunk scenario is in <output-dir>/fuzz/), 2 usage error, 3 the server could not be reached.',
+    )
     .action(async (flags: FuzzFlags) => {
       const { fuzzCommand } = await import('./fuzz-command.js')
       process.exitCode = await fuzzCommand(flags)
@@ -112,7 +188,11 @@ export function createProgram(): Command {
     .description('start the reference server (prints its URL and its public demo tokens)')
     .option('--port <n>', 'port (default 0: any free port; the URL is printed)', parsePort, 0)
     .option('--host <address>', 'address to listen on (default 127.0.0.1; anything else is reachable from the network)')
-    .addOption(new Option('--mode <mode>', 'conforming variant').choices(['reference', 'quirky', 'other-choices', 'realistic']).default('reference'))
+    .addOption(
+      new Option('--mode <mode>', 'conforming variant')
+        .choices(['reference', 'quirky', 'other-choices', 'realistic'])
+        .default('reference'),
+    )
     .option('--mutant <name>', 'break exactly one rule (see --list-mutants)')
     .option('--list-mutants', 'list the mutants and exit')
     .action(async (options: ServeOptions & { listMutants?: boolean }) => {
@@ -124,8 +204,14 @@ export function createProgram(): Command {
     .command('cleanup')
     .description('finish the cleanup of a run that was killed, from the ledger in --output-dir')
     .option('--output-dir <dir>', 'where the run wrote its ledger (default reports/)')
-    .addOption(new Option('--base-url <url>', 'the server to clean up (required: a ledger file is not trusted to name it)').env('FITCONFORM_BASE_URL').argParser(parseBaseUrl))
-    .addOption(new Option('--token <token>', 'token of the user whose activities the run created').env('FITCONFORM_TOKEN'))
+    .addOption(
+      new Option('--base-url <url>', 'the server to clean up (required: a ledger file is not trusted to name it)')
+        .env('FITCONFORM_BASE_URL')
+        .argParser(parseBaseUrl),
+    )
+    .addOption(
+      new Option('--token <token>', 'token of the user whose activities the run created').env('FITCONFORM_TOKEN'),
+    )
     .addOption(new Option('--other-token <token>', 'token of the second user').env('FITCONFORM_OTHER_TOKEN'))
     .option('--config <file>', 'config file (default: fitconform.config.ts or .yaml when present)')
     .option('--timeout <ms>', 'per-request timeout in milliseconds (default 10000)', parsePositiveInt)
@@ -138,16 +224,33 @@ export function createProgram(): Command {
 
   program
     .command('selftest')
-    .description('prove the suite catches faults: run it against conforming variants and every mutant of the reference server')
+    .description(
+      'prove the suite catches faults: run it against conforming variants and every mutant of the reference server',
+    )
     .argument('[paths...]', 'scenario files or folders (default: the built-in suites)')
-    .option('--only <names>', 'only these targets (mutant names, reference, quirky, other-choices, realistic), comma-separated', collect)
+    .option(
+      '--only <names>',
+      'only these targets (mutant names, reference, quirky, other-choices, realistic), comma-separated',
+      collect,
+    )
     .option('--json <file>', 'write the table as JSON')
     .option('--concurrency <n>', 'servers tested at once (default 12)', parsePositiveInt)
     .option('--timeout <ms>', 'per-request timeout (default 5000; with --fuzz 10000)', parsePositiveInt)
-    .option('--fuzz', 'fuzz the conforming servers and the fuzz-only mutants instead (fixed seed), and report the fuzz score beside the static suite\'s')
+    .option(
+      '--fuzz',
+      "fuzz the conforming servers and the fuzz-only mutants instead (fixed seed), and report the fuzz score beside the static suite's",
+    )
     .option('--seed <n>', 'with --fuzz: the first seed (default 1)', parseSeed)
-    .option('--seeds <n>', 'with --fuzz: consecutive seeds each conforming server must pass (default 100)', parsePositiveInt)
-    .option('--runs <n>', 'with --fuzz: sequences a seed on each conforming server (default 10; a fuzz-only mutant gets 60 of the first seed)', parsePositiveInt)
+    .option(
+      '--seeds <n>',
+      'with --fuzz: consecutive seeds each conforming server must pass (default 100)',
+      parsePositiveInt,
+    )
+    .option(
+      '--runs <n>',
+      'with --fuzz: sequences a seed on each conforming server (default 10; a fuzz-only mutant gets 60 of the first seed)',
+      parsePositiveInt,
+    )
     .action(async (paths: string[], flags: SelftestFlags) => {
       const { selftestCommand } = await import('./selftest-command.js')
       process.exitCode = await selftestCommand(paths, flags)
@@ -155,7 +258,9 @@ export function createProgram(): Command {
 
   program
     .command('openapi')
-    .description('print the OpenAPI 3.1 document of the interface (paths, media types, statuses, x-rule ids), generated from the rules and schemas')
+    .description(
+      'print the OpenAPI 3.1 document of the interface (paths, media types, statuses, x-rule ids), generated from the rules and schemas',
+    )
     .option('-o, --output <file>', 'write to a file (.yaml/.yml for YAML, else JSON); - or none: stdout')
     .action(async (flags: OpenApiFlags) => {
       const { openApiCommand } = await import('./openapi-command.js')

@@ -10,14 +10,20 @@ import { REPORT_FILE_NAMES } from '../report/report-file-names.js'
  * be, or undefined when all can. `--output-dir /dev/full/x` or a path under a regular file used to end
  * the run with E_INTERNAL once the server had been asked (issue 25, item 6).
  */
-export async function prepareReportFolders(reporterList: string, outputDir: string, cwd: string = process.cwd()): Promise<string | undefined> {
+export async function prepareReportFolders(
+  reporterList: string,
+  outputDir: string,
+  cwd: string = process.cwd(),
+): Promise<string | undefined> {
   const folders = new Set([path.resolve(cwd, outputDir)])
   for (const spec of parseReporterList(reporterList)) {
-    if (REPORT_FILE_NAMES[spec.name] !== undefined && spec.option !== undefined) folders.add(path.dirname(path.resolve(cwd, spec.option)))
+    if (REPORT_FILE_NAMES[spec.name] !== undefined && spec.option !== undefined)
+      folders.add(path.dirname(path.resolve(cwd, spec.option)))
   }
   for (const folder of folders) {
     const problem = await whyNotWritable(folder)
-    if (problem !== undefined) return `cannot create the report folder ${shown(folder, cwd)}: ${problem}; name a folder you can write to with --output-dir (or in the reporter's name:file)`
+    if (problem !== undefined)
+      return `cannot create the report folder ${shown(folder, cwd)}: ${problem}; name a folder you can write to with --output-dir (or in the reporter's name:file)`
   }
   return undefined
 }
@@ -42,7 +48,9 @@ async function whyNotWritable(folder: string): Promise<string | undefined> {
  * the message (`reporter "json" failed in onRunEnd: ENOSPC: no space left on device, write`).
  */
 export function isWriteFailure(message: string): boolean {
-  return /: (?:ENOSPC|EDQUOT|EFBIG|EROFS|EACCES|EPERM|ENOTDIR|EISDIR|ENOENT|EEXIST|EIO|ENAMETOOLONG|ELOOP|EMFILE|ENFILE): /.test(message)
+  return /: (?:ENOSPC|EDQUOT|EFBIG|EROFS|EACCES|EPERM|ENOTDIR|EISDIR|ENOENT|EEXIST|EIO|ENAMETOOLONG|ELOOP|EMFILE|ENFILE): /.test(
+    message,
+  )
 }
 
 function shown(folder: string, cwd: string): string {

@@ -26,12 +26,22 @@ export function builtInSuites(): string {
 }
 
 /** `fitconform run`: returns the exit code; the CLI file only wires it to commander. */
-export async function runCommand(paths: readonly string[], flags: RunFlags, screen: Screen = processScreen()): Promise<number> {
-  const printDiagnostic = (diagnostic: Diagnostic): void => screen.err(formatDiagnostic(diagnostic, { colors: screen.colors }) + '\n')
+export async function runCommand(
+  paths: readonly string[],
+  flags: RunFlags,
+  screen: Screen = processScreen(),
+): Promise<number> {
+  const printDiagnostic = (diagnostic: Diagnostic): void =>
+    screen.err(formatDiagnostic(diagnostic, { colors: screen.colors }) + '\n')
   // A run that ends before its first scenario leaves no earlier run's reports behind to be published as its own.
-  const endedEarly = async (code: number, reporterList = flags.reporter ?? DEFAULT_REPORTERS, outputDir = flags.outputDir ?? 'reports'): Promise<number> => {
+  const endedEarly = async (
+    code: number,
+    reporterList = flags.reporter ?? DEFAULT_REPORTERS,
+    outputDir = flags.outputDir ?? 'reports',
+  ): Promise<number> => {
     const removed = await removeReportFiles(reporterList, outputDir)
-    if (removed.length > 0) screen.err(`Removed the previous run's reports (${removed.map(shortPath).join(', ')}): this run wrote none.\n`)
+    if (removed.length > 0)
+      screen.err(`Removed the previous run's reports (${removed.map(shortPath).join(', ')}): this run wrote none.\n`)
     return code
   }
   let options
@@ -41,7 +51,8 @@ export async function runCommand(paths: readonly string[], flags: RunFlags, scre
     printDiagnostic(toDiagnostic(error))
     return error instanceof ConformanceError ? endedEarly(EXIT.usage) : EXIT.failed
   }
-  const refuse = (code: number): Promise<number> => endedEarly(code, options.reporter ?? DEFAULT_REPORTERS, options.outputDir)
+  const refuse = (code: number): Promise<number> =>
+    endedEarly(code, options.reporter ?? DEFAULT_REPORTERS, options.outputDir)
   const loaded = await loadSuites(paths.length > 0 ? paths : [builtInSuites()])
   let known: KnownFailure[] = []
   const problems = [...loaded.diagnostics]
@@ -63,7 +74,12 @@ export async function runCommand(paths: readonly string[], flags: RunFlags, scre
   }
   let reporter: Multiplexer
   try {
-    const reporters = await createReporters(options.reporter ?? DEFAULT_REPORTERS, { outputDir: options.outputDir, screen, showPersonalData: options.showPersonalData, verbose: options.verbose })
+    const reporters = await createReporters(options.reporter ?? DEFAULT_REPORTERS, {
+      outputDir: options.outputDir,
+      screen,
+      showPersonalData: options.showPersonalData,
+      verbose: options.verbose,
+    })
     reporter = createMultiplexer(reporters)
   } catch (error) {
     printDiagnostic({ code: 'E_USAGE', kind: 'load', message: `--reporter: ${(error as Error).message}` })
@@ -81,25 +97,38 @@ export async function runCommand(paths: readonly string[], flags: RunFlags, scre
       target = embedded.target
       screen.err(`No --base-url given: running against the embedded reference server at ${embedded.url}\n`)
     }
-    const outcome = await runConformance(loaded.scenarios, loaded.rules, {
-      target,
-      filter: { readOnly: options.readOnly, tags: options.tags, ...(options.grep ? { grep: options.grep } : {}), ...(options.shard ? { shard: options.shard } : {}) },
-      strict: options.strict,
-      concurrency: options.concurrency,
-      timeoutMs: options.timeoutMs,
-      bail: options.bail,
-      insecure: options.insecure,
-      maxBodyBytes: options.maxBodyBytes,
-      ...(options.ca ? { ca: options.ca } : {}),
-      configValues: options.values,
-      interrupted: interrupt.signal,
-      ledgerDir: options.outputDir,
-      knownFailures: known,
-      showPersonalData: options.showPersonalData,
-      maxPollingMs: options.maxPollingMs,
-      ...((options.survey ?? surveysByDefault({ paths, tags: options.tags, grep: options.grep, shard: options.shard })) ? { survey: { maxActivities: options.surveyMaxActivities } } : {}),
-      failOnSkip: options.failOnSkip,
-    }, reporter)
+    const outcome = await runConformance(
+      loaded.scenarios,
+      loaded.rules,
+      {
+        target,
+        filter: {
+          readOnly: options.readOnly,
+          tags: options.tags,
+          ...(options.grep ? { grep: options.grep } : {}),
+          ...(options.shard ? { shard: options.shard } : {}),
+        },
+        strict: options.strict,
+        concurrency: options.concurrency,
+        timeoutMs: options.timeoutMs,
+        bail: options.bail,
+        insecure: options.insecure,
+        maxBodyBytes: options.maxBodyBytes,
+        ...(options.ca ? { ca: options.ca } : {}),
+        configValues: options.values,
+        interrupted: interrupt.signal,
+        ledgerDir: options.outputDir,
+        knownFailures: known,
+        showPersonalData: options.showPersonalData,
+        maxPollingMs: options.maxPollingMs,
+        ...((options.survey ??
+        surveysByDefault({ paths, tags: options.tags, grep: options.grep, shard: options.shard }))
+          ? { survey: { maxActivities: options.surveyMaxActivities } }
+          : {}),
+        failOnSkip: options.failOnSkip,
+      },
+      reporter,
+    )
     if (outcome.kind === 'unreachable') {
       printDiagnostic(outcome.diagnostic)
       return await refuse(EXIT.unreachable)
@@ -113,18 +142,29 @@ export async function runCommand(paths: readonly string[], flags: RunFlags, scre
     if (result.cleanup) screen.err(cleanupLine(result.cleanup) + '\n')
     const written = reporter.writtenFiles()
     if (written.length > 0) screen.err(`Reports written: ${written.map(shortPath).join(', ')}\n`)
-    const exit = exitOfRun(result, { reporterErrors: reporter.errors().length, interrupted: interrupt.signal.aborted, failOnSkip: options.failOnSkip })
-    if (exit.failedOnSkip) screen.err(`--fail-on-skip: ${exit.failedOnSkip.scenarios} scenario(s) and ${exit.failedOnSkip.cells} permission-matrix step(s) skipped\n`)
+    const exit = exitOfRun(result, {
+      reporterErrors: reporter.errors().length,
+      interrupted: interrupt.signal.aborted,
+      failOnSkip: options.failOnSkip,
+    })
+    if (exit.failedOnSkip)
+      screen.err(
+        `--fail-on-skip: ${exit.failedOnSkip.scenarios} scenario(s) and ${exit.failedOnSkip.cells} permission-matrix step(s) skipped\n`,
+      )
     // A report the file system refused (a full disk, a path that is no folder) is the user's to fix, as a bad --output-dir is.
     const unwritten = reporter.errors().filter((error) => isWriteFailure(error.message))
     if (unwritten.length > 0 && (exit.code === EXIT.ok || exit.code === EXIT.failed)) {
-      screen.err(`${unwritten.length} report(s) could not be written (above): free the disk or name a folder you can write to with --output-dir; exit 2.\n`)
+      screen.err(
+        `${unwritten.length} report(s) could not be written (above): free the disk or name a folder you can write to with --output-dir; exit 2.\n`,
+      )
       return EXIT.usage
     }
     return exit.code
   } catch (error) {
     printDiagnostic(toDiagnostic(error))
-    return error instanceof ConformanceError && error.diagnostic.kind === 'load' ? await refuse(EXIT.usage) : EXIT.failed
+    return error instanceof ConformanceError && error.diagnostic.kind === 'load'
+      ? await refuse(EXIT.usage)
+      : EXIT.failed
   } finally {
     interrupt.dispose()
     await embedded?.close()
@@ -134,8 +174,11 @@ export async function runCommand(paths: readonly string[], flags: RunFlags, scre
 /** `created 3, deleted 3; changed 2, restored 2`: every count the account summary names adds up. */
 export function cleanupLine(cleanup: CleanupSummary): string {
   const swept = cleanup.swept > 0 ? `; ${cleanup.swept} more found by the run marker and deleted` : ''
-  const open = cleanup.openLedger ? `; NOT everything was undone: run \`fitconform cleanup\` (ledger ${cleanup.openLedger})` : ''
-  const notRestored = cleanup.notRestored && cleanup.notRestored.length > 0 ? `; NOT restored: ${cleanup.notRestored.join('; ')}` : ''
+  const open = cleanup.openLedger
+    ? `; NOT everything was undone: run \`fitconform cleanup\` (ledger ${cleanup.openLedger})`
+    : ''
+  const notRestored =
+    cleanup.notRestored && cleanup.notRestored.length > 0 ? `; NOT restored: ${cleanup.notRestored.join('; ')}` : ''
   const notes = cleanup.notes && cleanup.notes.length > 0 ? `\n${cleanup.notes.join('\n')}` : ''
   return `Account changes: created ${cleanup.created}, deleted ${cleanup.deleted}; changed ${cleanup.changed}, restored ${cleanup.restored}${notRestored}${swept}${open}${notes}`
 }
@@ -147,14 +190,15 @@ function describeFilters(options: RunOptions, loaded: number): string {
     ...(options.grep ? [`--grep ${JSON.stringify(options.grep.source)}`] : []),
     ...(options.shard ? [`--shard ${options.shard.index}/${options.shard.total}`] : []),
   ]
-  const what = filters.length > 0 ? `${filters.join(', ')} matched none of the ${loaded} scenarios loaded` : `the paths given hold no scenario`
+  const what =
+    filters.length > 0
+      ? `${filters.join(', ')} matched none of the ${loaded} scenarios loaded`
+      : `the paths given hold no scenario`
   return `${what} (fitconform rules lists rule ids; tags are in the scenario files)`
 }
-
 
 /** Relative to the working directory when the file is under it, else absolute. */
 function shortPath(file: string): string {
   const shown = relative(process.cwd(), file)
   return shown === '' || shown.startsWith('..') ? file : shown
 }
-

@@ -107,10 +107,13 @@ export function resolveRunOptions(flags: RunFlags): RunOptions {
     if (value) tokens[role] = value
     // Refused rather than warned about: a token that short cannot be scrubbed from what we write by value.
     if (value && value.length < MIN_SCRUBBED_SECRET_LENGTH) {
-      throw usage(`the ${role} is ${value.length} character${value.length === 1 ? '' : 's'} long: fitconform refuses tokens shorter than ${MIN_SCRUBBED_SECRET_LENGTH} characters, because it could not find and scrub one from reports and logs without also scrubbing ordinary text`)
+      throw usage(
+        `the ${role} is ${value.length} character${value.length === 1 ? '' : 's'} long: fitconform refuses tokens shorter than ${MIN_SCRUBBED_SECRET_LENGTH} characters, because it could not find and scrub one from reports and logs without also scrubbing ordinary text`,
+      )
     }
   }
-  const baseUrl = flags.baseUrl ?? (config.baseUrl ? parseUrlSetting(config.baseUrl, 'baseUrl in the config') : undefined)
+  const baseUrl =
+    flags.baseUrl ?? (config.baseUrl ? parseUrlSetting(config.baseUrl, 'baseUrl in the config') : undefined)
   // An empty CI secret (a fork's pull request, a misspelt name) must not turn into a green run that tested nothing.
   const noToken = missingMainToken(baseUrl, tokens)
   if (noToken) throw usage(noToken)
@@ -146,25 +149,51 @@ function readConfig(file: string | undefined): ConfigFile {
   if (!source) return {}
   const data = source.data
   for (const key of Object.keys(data)) {
-    if (!CONFIG_KEYS.includes(key)) throw new ConformanceError({ code: 'E_CONFIG', kind: 'load', message: `unknown key "${key}" in the config file; known keys: ${CONFIG_KEYS.join(', ')}`, at: source.locate([key], 'key') })
+    if (!CONFIG_KEYS.includes(key))
+      throw new ConformanceError({
+        code: 'E_CONFIG',
+        kind: 'load',
+        message: `unknown key "${key}" in the config file; known keys: ${CONFIG_KEYS.join(', ')}`,
+        at: source.locate([key], 'key'),
+      })
   }
   for (const [key, value] of Object.entries((data['values'] ?? {}) as object)) {
     if (!Object.hasOwn(DEFAULT_CONFIG_VALUES, key)) {
-      throw new ConformanceError({ code: 'E_CONFIG', kind: 'load', message: `unknown key "${key}" under values; known: ${Object.keys(DEFAULT_CONFIG_VALUES).join(', ')}`, at: source.locate(['values', key], 'key') })
+      throw new ConformanceError({
+        code: 'E_CONFIG',
+        kind: 'load',
+        message: `unknown key "${key}" under values; known: ${Object.keys(DEFAULT_CONFIG_VALUES).join(', ')}`,
+        at: source.locate(['values', key], 'key'),
+      })
     }
     if (typeof value !== 'string' || value === '') {
-      throw new ConformanceError({ code: 'E_CONFIG', kind: 'load', message: `values.${key} must be a non-empty text`, at: source.locate(['values', key]) })
+      throw new ConformanceError({
+        code: 'E_CONFIG',
+        kind: 'load',
+        message: `values.${key} must be a non-empty text`,
+        at: source.locate(['values', key]),
+      })
     }
   }
   for (const key of ['timeout', 'concurrency'] as const) {
     const value = data[key]
     if (value !== undefined && (!Number.isInteger(value) || (value as number) < 1)) {
-      throw new ConformanceError({ code: 'E_CONFIG', kind: 'load', message: `${key} must be a whole number of 1 or more`, at: source.locate([key]) })
+      throw new ConformanceError({
+        code: 'E_CONFIG',
+        kind: 'load',
+        message: `${key} must be a whole number of 1 or more`,
+        at: source.locate([key]),
+      })
     }
   }
   for (const role of Object.keys((data['tokens'] ?? {}) as object)) {
     if (!(TOKEN_ROLES as readonly string[]).includes(role)) {
-      throw new ConformanceError({ code: 'E_CONFIG', kind: 'load', message: `unknown token role "${role}"; roles: ${TOKEN_ROLES.join(', ')}`, at: source.locate(['tokens', role], 'key') })
+      throw new ConformanceError({
+        code: 'E_CONFIG',
+        kind: 'load',
+        message: `unknown token role "${role}"; roles: ${TOKEN_ROLES.join(', ')}`,
+        at: source.locate(['tokens', role], 'key'),
+      })
     }
   }
   return data as ConfigFile

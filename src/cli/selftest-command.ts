@@ -26,10 +26,15 @@ export interface SelftestFlags {
  * miss: a conforming server failed, a mutant survived, or a mutant was blamed on more than its rule
  * and BLAME_BUDGET others tied to it (selftest/blame.ts).
  */
-export async function selftestCommand(paths: readonly string[], flags: SelftestFlags, screen: Screen = processScreen()): Promise<number> {
+export async function selftestCommand(
+  paths: readonly string[],
+  flags: SelftestFlags,
+  screen: Screen = processScreen(),
+): Promise<number> {
   const loaded = await loadSuites(paths.length > 0 ? paths : [builtInSuites()])
   if (loaded.diagnostics.length > 0) {
-    for (const diagnostic of loaded.diagnostics) screen.err(formatDiagnostic(diagnostic, { colors: screen.colors }) + '\n')
+    for (const diagnostic of loaded.diagnostics)
+      screen.err(formatDiagnostic(diagnostic, { colors: screen.colors }) + '\n')
     return EXIT.usage
   }
   if (flags.fuzz) return fuzzSelftestCommand(loaded, flags, screen)
@@ -47,7 +52,12 @@ export async function selftestCommand(paths: readonly string[], flags: SelftestF
     onRow: (row) => screen.err(`  [${++done}/${targets.length}] ${row.target}: ${row.verdict}\n`),
   })
   screen.out(formatSelftestTable(rows, Date.now() - started))
-  if (flags.json) await writeReportFile({ outputDir: '.', output: flags.json }, 'selftest.json', JSON.stringify({ score: score(rows), rows }, null, 2) + '\n')
+  if (flags.json)
+    await writeReportFile(
+      { outputDir: '.', output: flags.json },
+      'selftest.json',
+      JSON.stringify({ score: score(rows), rows }, null, 2) + '\n',
+    )
   return rows.every((row) => row.ok) ? EXIT.ok : EXIT.failed
 }
 
@@ -79,9 +89,14 @@ export function score(rows: readonly SelftestRow[]): SelftestScore {
 export function formatSelftestTable(rows: readonly SelftestRow[], durationMs: number): string {
   const lines: string[] = ['', 'Conforming servers (must pass; quirky --strict must fail only for IRREG-* rules)']
   for (const row of rows.filter((r) => r.expectation !== 'fail')) {
-    lines.push(`  ${row.ok ? '✓' : '✘'} ${row.target.padEnd(36)} ${row.verdict}${row.ok || row.failedScenarios.length === 0 ? '' : `: ${row.failedScenarios.join(', ')}`}`)
+    lines.push(
+      `  ${row.ok ? '✓' : '✘'} ${row.target.padEnd(36)} ${row.verdict}${row.ok || row.failedScenarios.length === 0 ? '' : `: ${row.failedScenarios.join(', ')}`}`,
+    )
   }
-  lines.push('', `Mutants (each breaks one rule; the suite must fail for that rule and at most ${BLAME_BUDGET} others tied to it by a section)`)
+  lines.push(
+    '',
+    `Mutants (each breaks one rule; the suite must fail for that rule and at most ${BLAME_BUDGET} others tied to it by a section)`,
+  )
   lines.push(`  ${'mutant'.padEnd(38)} ${'rule'.padEnd(30)} killed by`)
   for (const row of rows.filter((r) => r.expectation === 'fail')) {
     const killers = row.failedScenarios.length === 0 ? 'SURVIVED' : row.failedScenarios.join(', ')
@@ -99,12 +114,19 @@ export function formatSelftestTable(rows: readonly SelftestRow[], durationMs: nu
 }
 
 /** `fitconform selftest --fuzz`: fixed-seed fuzzing of the conforming servers and the fuzz-only mutants. */
-async function fuzzSelftestCommand(loaded: Awaited<ReturnType<typeof loadSuites>>, flags: SelftestFlags, screen: Screen): Promise<number> {
-  const { runFuzzSelftest, DEFAULT_FUZZ_SELFTEST_SEEDS, DEFAULT_FUZZ_SELFTEST_RUNS, FUZZ_SELFTEST_MUTANT_RUNS } = await import('../selftest/run-fuzz-selftest.js')
+async function fuzzSelftestCommand(
+  loaded: Awaited<ReturnType<typeof loadSuites>>,
+  flags: SelftestFlags,
+  screen: Screen,
+): Promise<number> {
+  const { runFuzzSelftest, DEFAULT_FUZZ_SELFTEST_SEEDS, DEFAULT_FUZZ_SELFTEST_RUNS, FUZZ_SELFTEST_MUTANT_RUNS } =
+    await import('../selftest/run-fuzz-selftest.js')
   const seed = flags.seed ?? 1
   const seeds = flags.seeds ?? DEFAULT_FUZZ_SELFTEST_SEEDS
   const runs = flags.runs ?? DEFAULT_FUZZ_SELFTEST_RUNS
-  screen.err(`fuzz self-test: each conforming server for seeds ${seed}–${seed + seeds - 1} (${runs} sequences a seed), each fuzz-only mutant for seed ${seed} (${FUZZ_SELFTEST_MUTANT_RUNS} sequences); the static suite against each mutant too\n`)
+  screen.err(
+    `fuzz self-test: each conforming server for seeds ${seed}–${seed + seeds - 1} (${runs} sequences a seed), each fuzz-only mutant for seed ${seed} (${FUZZ_SELFTEST_MUTANT_RUNS} sequences); the static suite against each mutant too\n`,
+  )
   const started = Date.now()
   const rows = await runFuzzSelftest(loaded.scenarios, loaded.rules, {
     seed,
@@ -116,16 +138,28 @@ async function fuzzSelftestCommand(loaded: Awaited<ReturnType<typeof loadSuites>
     onRow: (row) => screen.err(`  ${row.target}: ${row.verdict}\n`),
   })
   const lines = ['', 'Conforming servers (fuzzing must find no failure)']
-  for (const row of rows.filter((r) => r.expectation === 'pass')) lines.push(`  ${row.ok ? '✓' : '✘'} ${row.target.padEnd(36)} ${row.verdict}`)
+  for (const row of rows.filter((r) => r.expectation === 'pass'))
+    lines.push(`  ${row.ok ? '✓' : '✘'} ${row.target.padEnd(36)} ${row.verdict}`)
   lines.push('', 'Fuzz-only mutants (the fuzzer must find each; the static suite is not expected to)')
   lines.push(`  ${'mutant'.padEnd(38)} ${'rule'.padEnd(30)} ${'static suite'.padEnd(14)} fuzz`)
   for (const row of rows.filter((r) => r.expectation === 'found')) {
-    lines.push(`  ${row.ok ? '✓' : '✘'} ${row.target.padEnd(36)} ${(row.rule ?? '').padEnd(30)} ${(row.staticKilled ? 'killed' : 'survived').padEnd(14)} ${row.verdict}`)
+    lines.push(
+      `  ${row.ok ? '✓' : '✘'} ${row.target.padEnd(36)} ${(row.rule ?? '').padEnd(30)} ${(row.staticKilled ? 'killed' : 'survived').padEnd(14)} ${row.verdict}`,
+    )
   }
   const mutants = rows.filter((r) => r.expectation === 'found')
   const conforming = rows.filter((r) => r.expectation === 'pass')
-  lines.push('', `Fuzz score: ${mutants.filter((r) => r.ok).length}/${mutants.length} fuzz-only mutants found (static suite: ${mutants.filter((r) => r.staticKilled).length}/${mutants.length}); conforming servers: ${conforming.filter((r) => r.ok).length}/${conforming.length} without failure (${((Date.now() - started) / 1000).toFixed(1)}s)`, '')
+  lines.push(
+    '',
+    `Fuzz score: ${mutants.filter((r) => r.ok).length}/${mutants.length} fuzz-only mutants found (static suite: ${mutants.filter((r) => r.staticKilled).length}/${mutants.length}); conforming servers: ${conforming.filter((r) => r.ok).length}/${conforming.length} without failure (${((Date.now() - started) / 1000).toFixed(1)}s)`,
+    '',
+  )
   screen.out(lines.join('\n'))
-  if (flags.json) await writeReportFile({ outputDir: '.', output: flags.json }, 'selftest-fuzz.json', JSON.stringify({ rows }, null, 2) + '\n')
+  if (flags.json)
+    await writeReportFile(
+      { outputDir: '.', output: flags.json },
+      'selftest-fuzz.json',
+      JSON.stringify({ rows }, null, 2) + '\n',
+    )
   return rows.every((row) => row.ok) ? EXIT.ok : EXIT.failed
 }

@@ -1,6 +1,12 @@
 import { DEFAULT_HOST, hostWarning, listenErrorMessage, normalizeHost } from '../../proxy/commands/listen-address.js'
 import { waitForStop } from '../../proxy/commands/wait-for-stop.js'
-import { fuzzMutants, mutants, serverModes, startReferenceServer, type ServerMode } from '../../reference-server/index.js'
+import {
+  fuzzMutants,
+  mutants,
+  serverModes,
+  startReferenceServer,
+  type ServerMode,
+} from '../../reference-server/index.js'
 import type { Screen } from '../model/reporter.js'
 import { EXIT } from '../shared/exit-codes.js'
 import { processScreen } from './screen.js'
@@ -32,9 +38,16 @@ export async function serveCommand(options: ServeOptions, screen: Screen = proce
   if (warning !== undefined) screen.err(`${warning}\n`)
   let server
   try {
-    server = await startReferenceServer({ port: options.port, host, mode: options.mode, ...(options.mutant ? { mutant: options.mutant } : {}) })
+    server = await startReferenceServer({
+      port: options.port,
+      host,
+      mode: options.mode,
+      ...(options.mutant ? { mutant: options.mutant } : {}),
+    })
   } catch (error) {
-    screen.err(`error: ${listenErrorMessage(error, { host, port: options.port }) ?? `cannot start the reference server: ${(error as Error).message}`}\n`)
+    screen.err(
+      `error: ${listenErrorMessage(error, { host, port: options.port }) ?? `cannot start the reference server: ${(error as Error).message}`}\n`,
+    )
     return EXIT.usage
   }
   const { tokens } = server
@@ -52,7 +65,9 @@ export async function serveCommand(options: ServeOptions, screen: Screen = proce
 }
 
 export function listMutants(screen: Screen = processScreen()): number {
-  for (const mutant of mutants) screen.out(`${mutant.name.padEnd(40)} ${mutant.rule.padEnd(32)} ${mutant.description}\n`)
-  for (const mutant of fuzzMutants) screen.out(`${mutant.name.padEnd(40)} ${mutant.rule.padEnd(32)} (fuzz-only) ${mutant.description}\n`)
+  for (const mutant of mutants)
+    screen.out(`${mutant.name.padEnd(40)} ${mutant.rule.padEnd(32)} ${mutant.description}\n`)
+  for (const mutant of fuzzMutants)
+    screen.out(`${mutant.name.padEnd(40)} ${mutant.rule.padEnd(32)} (fuzz-only) ${mutant.description}\n`)
   return EXIT.ok
 }

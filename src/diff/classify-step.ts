@@ -16,18 +16,49 @@ export interface StepChecks {
  * difference and takes the raw differences at its place with it; a header or field the spec does not
  * name is an extension; the rest is an open choice, with the sentence that leaves it open.
  */
-export function classifyStep(raw: readonly RawDifference[], checks: StepChecks, step: StepContext, rules: readonly Rule[]): Difference[] {
+export function classifyStep(
+  raw: readonly RawDifference[],
+  checks: StepChecks,
+  step: StepContext,
+  rules: readonly Rule[],
+): Difference[] {
   const conformance = conformanceDifferences(checks, rules)
   const rest = raw.filter((d) => !conformance.some((c) => overlaps(c.path, d.path)))
   return [...conformance, ...rest.map((d) => classifyRaw(d, step))]
 }
 
 function classifyRaw(d: RawDifference, step: StepContext): Difference {
-  const values = { ...(d.new !== undefined ? { new: d.new } : {}), ...(d.reference !== undefined ? { reference: d.reference } : {}) }
-  if (isExtension(d)) return { class: 'extension', kind: d.where === 'header' ? 'extra-header' : 'extra-field', path: d.path, ...values, section: '', note: `only the ${d.new !== undefined ? 'new' : 'reference'} server sends ${d.where === 'header' ? 'this header' : 'this field'}; the spec does not name it` }
+  const values = {
+    ...(d.new !== undefined ? { new: d.new } : {}),
+    ...(d.reference !== undefined ? { reference: d.reference } : {}),
+  }
+  if (isExtension(d))
+    return {
+      class: 'extension',
+      kind: d.where === 'header' ? 'extra-header' : 'extra-field',
+      path: d.path,
+      ...values,
+      section: '',
+      note: `only the ${d.new !== undefined ? 'new' : 'reference'} server sends ${d.where === 'header' ? 'this header' : 'this field'}; the spec does not name it`,
+    }
   const choice = findOpenChoice(d, step)
-  if (choice) return { class: 'open-choice', kind: choice.kind, path: d.path, ...values, section: choice.section, quote: choice.quote }
-  return { class: 'open-choice', kind: UNCLASSIFIED.kind, path: d.path, ...values, section: UNCLASSIFIED.section, note: UNCLASSIFIED.about }
+  if (choice)
+    return {
+      class: 'open-choice',
+      kind: choice.kind,
+      path: d.path,
+      ...values,
+      section: choice.section,
+      quote: choice.quote,
+    }
+  return {
+    class: 'open-choice',
+    kind: UNCLASSIFIED.kind,
+    path: d.path,
+    ...values,
+    section: UNCLASSIFIED.section,
+    note: UNCLASSIFIED.about,
+  }
 }
 
 /** A header or body field only one side sends that the spec does not name. */
@@ -41,8 +72,12 @@ function isExtension(d: RawDifference): boolean {
 function conformanceDifferences(checks: StepChecks, rules: readonly Rule[]): Difference[] {
   const found: Difference[] = []
   const key = (a: AssertionResult): string => `${a.rules.join(',')}|${a.target}|${a.matcher}`
-  const failedOn = (mine: readonly AssertionResult[]): AssertionResult[] => mine.filter((a) => !a.ok && a.severity === 'failure')
-  for (const [side, mine, theirs] of [['new', checks.new, checks.reference], ['reference', checks.reference, checks.new]] as const) {
+  const failedOn = (mine: readonly AssertionResult[]): AssertionResult[] =>
+    mine.filter((a) => !a.ok && a.severity === 'failure')
+  for (const [side, mine, theirs] of [
+    ['new', checks.new, checks.reference],
+    ['reference', checks.reference, checks.new],
+  ] as const) {
     const theirFailures = new Set(failedOn(theirs).map(key))
     for (const assertion of failedOn(mine)) {
       if (theirFailures.has(key(assertion))) continue
@@ -53,7 +88,9 @@ function conformanceDifferences(checks: StepChecks, rules: readonly Rule[]): Dif
         class: 'conformance',
         kind: rule,
         path: assertion.target,
-        ...(side === 'new' ? { new: assertion.actual, ...(twin ? { reference: twin.actual } : {}) } : { reference: assertion.actual, ...(twin ? { new: twin.actual } : {}) }),
+        ...(side === 'new'
+          ? { new: assertion.actual, ...(twin ? { reference: twin.actual } : {}) }
+          : { reference: assertion.actual, ...(twin ? { new: twin.actual } : {}) }),
         section: catalogued?.section ?? '',
         ...(catalogued ? { quote: catalogued.quote } : {}),
         note: `fails on the ${side} server: ${assertion.message}`,
@@ -64,6 +101,7 @@ function conformanceDifferences(checks: StepChecks, rules: readonly Rule[]): Dif
 }
 
 function overlaps(a: string, b: string): boolean {
-  const within = (inner: string, outer: string): boolean => inner === outer || inner.startsWith(`${outer}.`) || inner.startsWith(`${outer}[`)
+  const within = (inner: string, outer: string): boolean =>
+    inner === outer || inner.startsWith(`${outer}.`) || inner.startsWith(`${outer}[`)
   return within(a, b) || within(b, a)
 }

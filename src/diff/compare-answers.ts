@@ -39,11 +39,33 @@ const HTTP_DATE = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} G
  * by value and order in a feed. Other scenarios' activities come and go while the run goes on, at
  * moments that differ between two runs, so they are compared like the account's own (by shape).
  */
-export function compareAnswers(answerNew: Answer, answerReference: Answer, options: { ownLabel?: string; scoped?: boolean } = {}): RawDifference[] {
+export function compareAnswers(
+  answerNew: Answer,
+  answerReference: Answer,
+  options: { ownLabel?: string; scoped?: boolean } = {},
+): RawDifference[] {
   // Once the statuses differ, headers and body answer different questions: the status says it all.
-  if (answerNew.status !== answerReference.status) return [{ where: 'status', path: 'status', place: 'status', name: 'status', nature: 'value', new: answerNew.status, reference: answerReference.status }]
+  if (answerNew.status !== answerReference.status)
+    return [
+      {
+        where: 'status',
+        path: 'status',
+        place: 'status',
+        name: 'status',
+        nature: 'value',
+        new: answerNew.status,
+        reference: answerReference.status,
+      },
+    ]
   const activity = isActivity(answerNew.headers) && isActivity(answerReference.headers)
-  return [...compareHeaders(answerNew.headers, answerReference.headers), ...compareBodies(answerNew.body, answerReference.body, { activity, ownLabel: options.ownLabel ?? '', scoped: options.scoped ?? false })]
+  return [
+    ...compareHeaders(answerNew.headers, answerReference.headers),
+    ...compareBodies(answerNew.body, answerReference.body, {
+      activity,
+      ownLabel: options.ownLabel ?? '',
+      scoped: options.scoped ?? false,
+    }),
+  ]
 }
 
 /** An activity's `previous` (§2.3) is its neighbour: which one depends on everything else the account holds. */
@@ -51,8 +73,13 @@ function isActivity(headers: Readonly<Record<string, string>>): boolean {
   return (headers['content-type'] ?? '').includes('.FitnessActivity+json')
 }
 
-function compareHeaders(headersNew: Readonly<Record<string, string>>, headersReference: Readonly<Record<string, string>>): RawDifference[] {
-  const names = [...new Set([...Object.keys(headersNew), ...Object.keys(headersReference)])].filter((name) => !CONNECTION_HEADERS.has(name)).sort()
+function compareHeaders(
+  headersNew: Readonly<Record<string, string>>,
+  headersReference: Readonly<Record<string, string>>,
+): RawDifference[] {
+  const names = [...new Set([...Object.keys(headersNew), ...Object.keys(headersReference)])]
+    .filter((name) => !CONNECTION_HEADERS.has(name))
+    .sort()
   const found: RawDifference[] = []
   for (const name of names) {
     const a = headersNew[name]
@@ -60,10 +87,16 @@ function compareHeaders(headersNew: Readonly<Record<string, string>>, headersRef
     const path = `headers.${name}`
     const base = { where: 'header' as const, path, place: path, name }
     if (a === undefined || b === undefined) {
-      found.push({ ...base, nature: 'presence', ...(a !== undefined ? { new: a } : {}), ...(b !== undefined ? { reference: b } : {}) })
+      found.push({
+        ...base,
+        nature: 'presence',
+        ...(a !== undefined ? { new: a } : {}),
+        ...(b !== undefined ? { reference: b } : {}),
+      })
       continue
     }
-    if (name === 'last-modified' && HTTP_DATE.test(a) !== HTTP_DATE.test(b)) found.push({ ...base, nature: 'value', new: a, reference: b })
+    if (name === 'last-modified' && HTTP_DATE.test(a) !== HTTP_DATE.test(b))
+      found.push({ ...base, nature: 'value', new: a, reference: b })
     else if (!Object.hasOwn(VOLATILE_HEADERS, name) || name === 'location') {
       if (a !== b) found.push({ ...base, nature: 'value', new: a, reference: b })
     }
@@ -71,14 +104,33 @@ function compareHeaders(headersNew: Readonly<Record<string, string>>, headersRef
   return found
 }
 
-function compareBodies(a: unknown, b: unknown, options: { activity: boolean; ownLabel: string; scoped: boolean }): RawDifference[] {
+function compareBodies(
+  a: unknown,
+  b: unknown,
+  options: { activity: boolean; ownLabel: string; scoped: boolean },
+): RawDifference[] {
   const found: RawDifference[] = []
   if (a === undefined && b === undefined) return found
   if (a === undefined || b === undefined) {
-    found.push({ where: 'body', path: 'body', place: 'body', name: 'body', nature: 'presence', ...(a !== undefined ? { new: a } : {}), ...(b !== undefined ? { reference: b } : {}) })
+    found.push({
+      where: 'body',
+      path: 'body',
+      place: 'body',
+      name: 'body',
+      nature: 'presence',
+      ...(a !== undefined ? { new: a } : {}),
+      ...(b !== undefined ? { reference: b } : {}),
+    })
     return found
   }
-  const top: Where = { path: 'body', place: 'body', name: 'body', shapeOnly: false, ownLabel: options.ownLabel, scoped: options.scoped }
+  const top: Where = {
+    path: 'body',
+    place: 'body',
+    name: 'body',
+    shapeOnly: false,
+    ownLabel: options.ownLabel,
+    scoped: options.scoped,
+  }
   if (options.activity && isObject(a) && isObject(b)) {
     const { [NEIGHBOUR]: _a, ...restA } = a
     const { [NEIGHBOUR]: _b, ...restB } = b
@@ -99,7 +151,10 @@ interface Where {
 }
 
 function walk(a: unknown, b: unknown, where: Where, found: RawDifference[]): void {
-  const push = (nature: DifferenceNature, values: { new?: unknown; reference?: unknown } = { new: a, reference: b }): void => {
+  const push = (
+    nature: DifferenceNature,
+    values: { new?: unknown; reference?: unknown } = { new: a, reference: b },
+  ): void => {
     found.push({ where: 'body', path: where.path, place: where.place, name: where.name, nature, ...values })
   }
   if (kindOf(a) !== kindOf(b)) return push('type')
@@ -107,15 +162,39 @@ function walk(a: unknown, b: unknown, where: Where, found: RawDifference[]): voi
   if (isObject(a) && isObject(b)) {
     const shapeOnly = where.shapeOnly || (isForeign(a, where.ownLabel) && isForeign(b, where.ownLabel))
     for (const key of [...new Set([...Object.keys(a), ...Object.keys(b)])]) {
-      const inner: Where = { path: `${where.path}.${key}`, place: `${where.place}.${key}`, name: key, shapeOnly, ownLabel: where.ownLabel, scoped: where.scoped }
+      const inner: Where = {
+        path: `${where.path}.${key}`,
+        place: `${where.place}.${key}`,
+        name: key,
+        shapeOnly,
+        ownLabel: where.ownLabel,
+        scoped: where.scoped,
+      }
       if (!Object.hasOwn(a, key) || !Object.hasOwn(b, key)) {
         // §2.3 notes are "present when set": empty notes and no notes say the same.
         if (key === 'notes' && (a[key] ?? b[key]) === '') continue
-        found.push({ where: 'body', path: inner.path, place: inner.place, name: key, nature: 'presence', ...(Object.hasOwn(a, key) ? { new: a[key] } : {}), ...(Object.hasOwn(b, key) ? { reference: b[key] } : {}) })
+        found.push({
+          where: 'body',
+          path: inner.path,
+          place: inner.place,
+          name: key,
+          nature: 'presence',
+          ...(Object.hasOwn(a, key) ? { new: a[key] } : {}),
+          ...(Object.hasOwn(b, key) ? { reference: b[key] } : {}),
+        })
         continue
       }
       if (Object.hasOwn(VOLATILE_FIELDS, key) && !isObject(a[key]) && !Array.isArray(a[key])) {
-        if (kindOf(a[key]) !== kindOf(b[key])) found.push({ where: 'body', path: inner.path, place: inner.place, name: key, nature: 'type', new: a[key], reference: b[key] })
+        if (kindOf(a[key]) !== kindOf(b[key]))
+          found.push({
+            where: 'body',
+            path: inner.path,
+            place: inner.place,
+            name: key,
+            nature: 'type',
+            new: a[key],
+            reference: b[key],
+          })
         continue
       }
       walk(a[key], b[key], inner, found)
@@ -138,18 +217,48 @@ function walkArrays(a: readonly unknown[], b: readonly unknown[], where: Where, 
     const common = ownA.filter((role) => ownB.includes(role))
     const sameEntries = ownA.length === ownB.length && common.length === ownA.length
     // Which page an activity lands on depends on everything else in the account at that moment; a time scope fixes it.
-    if (!sameEntries && where.scoped) found.push({ where: 'body', path: where.path, place: where.place, name: where.name, nature: 'membership', new: ownA, reference: ownB })
-    else if (common.join('\n') !== ownB.filter((role) => ownA.includes(role)).join('\n')) found.push({ where: 'body', path: where.path, place: where.place, name: where.name, nature: 'order', new: common, reference: ownB.filter((role) => ownA.includes(role)) })
+    if (!sameEntries && where.scoped)
+      found.push({
+        where: 'body',
+        path: where.path,
+        place: where.place,
+        name: where.name,
+        nature: 'membership',
+        new: ownA,
+        reference: ownB,
+      })
+    else if (common.join('\n') !== ownB.filter((role) => ownA.includes(role)).join('\n'))
+      found.push({
+        where: 'body',
+        path: where.path,
+        place: where.place,
+        name: where.name,
+        nature: 'order',
+        new: common,
+        reference: ownB.filter((role) => ownA.includes(role)),
+      })
     const foreignB = b.filter(foreign)
     let foreignIndex = 0
     a.forEach((item, index) => {
-      const partner = foreign(item) ? foreignB[foreignIndex++] : b.find((other) => !foreign(other) && roleOf(other) === roleOf(item))
+      const partner = foreign(item)
+        ? foreignB[foreignIndex++]
+        : b.find((other) => !foreign(other) && roleOf(other) === roleOf(item))
       if (partner !== undefined) walk(item, partner, { ...where, path: `${where.path}[${index}]`, place }, found)
     })
     return
   }
-  if (a.length !== b.length && !where.shapeOnly) found.push({ where: 'body', path: `${where.path}.length`, place: `${where.place}.length`, name: where.name, nature: 'value', new: a.length, reference: b.length })
-  for (let index = 0; index < Math.min(a.length, b.length); index++) walk(a[index], b[index], { ...where, path: `${where.path}[${index}]`, place }, found)
+  if (a.length !== b.length && !where.shapeOnly)
+    found.push({
+      where: 'body',
+      path: `${where.path}.length`,
+      place: `${where.place}.length`,
+      name: where.name,
+      nature: 'value',
+      new: a.length,
+      reference: b.length,
+    })
+  for (let index = 0; index < Math.min(a.length, b.length); index++)
+    walk(a[index], b[index], { ...where, path: `${where.path}[${index}]`, place }, found)
 }
 
 function kindOf(value: unknown): string {

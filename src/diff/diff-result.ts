@@ -63,7 +63,13 @@ export interface OpenChoiceSummary {
   readonly about: string
   readonly steps: number
   /** The first step that shows it. */
-  readonly example: { readonly scenario: string; readonly step: number; readonly path: string; readonly new?: unknown; readonly reference?: unknown }
+  readonly example: {
+    readonly scenario: string
+    readonly step: number
+    readonly path: string
+    readonly new?: unknown
+    readonly reference?: unknown
+  }
 }
 
 /** A value that differs between servers by nature, how it is matched, and what it looked like. */
@@ -101,5 +107,10 @@ export interface DiffResult {
   readonly openChoices: readonly OpenChoiceSummary[]
   readonly volatile: readonly VolatileValue[]
   readonly skipped: readonly SkippedExchange[]
-  readonly summary: { readonly conformance: number; readonly openChoice: number; readonly extension: number; readonly stepsWithDifferences: number }
+  readonly summary: {
+    readonly conformance: number
+    readonly openChoice: number
+    readonly extension: number
+    readonly stepsWithDifferences: number
+  }
 }

@@ -30,7 +30,11 @@ const FEED = new RegExp(`^${FEED_PATH}/?$`)
 const ACTIVITY = new RegExp(`^${FEED_PATH}/([^/]+)$`)
 const CREATE_CAPTURE = (index: number): string => `created${index}`
 
-export function planReplay(exchanges: readonly RecordedExchange[], file: string, options: { readonly otherToken: boolean }): ReplayPlan {
+export function planReplay(
+  exchanges: readonly RecordedExchange[],
+  file: string,
+  options: { readonly otherToken: boolean },
+): ReplayPlan {
   const steps: Step[] = []
   const replayed: RecordedExchange[] = []
   const skipped: SkippedExchange[] = []
@@ -62,7 +66,11 @@ export function planReplay(exchanges: readonly RecordedExchange[], file: string,
     const isRead = method === 'GET' || method === 'HEAD'
     const isCreate = method === 'POST' && FEED.test(path)
     if (!isRead && !isCreate && ownUrl === undefined) {
-      skip(recordedId !== undefined ? 'a write to an activity this replay did not create (its create is not in the recording, or was not replayed)' : 'a write to something this replay did not create')
+      skip(
+        recordedId !== undefined
+          ? 'a write to an activity this replay did not create (its create is not in the recording, or was not replayed)'
+          : 'a write to something this replay did not create',
+      )
       continue
     }
     const body = request.postData?.text
@@ -70,26 +78,37 @@ export function planReplay(exchanges: readonly RecordedExchange[], file: string,
     if (isCreate || (ownUrl !== undefined && method === 'PUT')) {
       const parsed = parseObject(body)
       if (!parsed) {
-        skip(isCreate ? 'a create whose body is not a JSON object could not carry the run marker, so what it made could not be proven ours and deleted' : 'an edit whose body is not a JSON object could drop the run marker from the notes')
+        skip(
+          isCreate
+            ? 'a create whose body is not a JSON object could not carry the run marker, so what it made could not be proven ours and deleted'
+            : 'an edit whose body is not a JSON object could drop the run marker from the notes',
+        )
         continue
       }
       if ('notes' in parsed && typeof parsed['notes'] !== 'string') {
-        skip('its notes are not a text: sent as recorded, a server that took them would drop the run marker; with the marker put in, it would be another request')
+        skip(
+          'its notes are not a text: sent as recorded, a server that took them would drop the run marker; with the marker put in, it would be another request',
+        )
         continue
       }
-      const notes = typeof parsed['notes'] === 'string' && parsed['notes'] !== '' ? ` ${literalText(parsed['notes'])}` : ''
-      json = isCreate || 'notes' in parsed ? { ...(literalValue(parsed) as object), notes: `\${run.marker}${notes}` } : literalValue(parsed)
+      const notes =
+        typeof parsed['notes'] === 'string' && parsed['notes'] !== '' ? ` ${literalText(parsed['notes'])}` : ''
+      json =
+        isCreate || 'notes' in parsed
+          ? { ...(literalValue(parsed) as object), notes: `\${run.marker}${notes}` }
+          : literalValue(parsed)
     }
     if (auth !== 'none') roles.add(auth)
     const index = steps.length + 1
     const headers: Record<string, string> = {}
     for (const header of request.headers) {
       const name = header.name.toLowerCase()
-      if (name === 'accept' || name === 'if-modified-since' || (name === 'content-type' && body !== undefined)) headers[name] = literalText(header.value)
+      if (name === 'accept' || name === 'if-modified-since' || (name === 'content-type' && body !== undefined))
+        headers[name] = literalText(header.value)
     }
     const template: RequestTemplate = {
       method,
-      url: ownUrl ?? (literalText(path + url.search)),
+      url: ownUrl ?? literalText(path + url.search),
       query: {},
       headers,
       auth,
@@ -126,7 +145,11 @@ export function planReplay(exchanges: readonly RecordedExchange[], file: string,
 }
 
 /** The token an exchange was recorded with as a role: the first token seen is --token, a second one --other-token. */
-function authOf(entry: ExchangeEntry, tokenIds: string[], otherToken: boolean): 'token' | 'other-token' | 'none' | { skip: string } {
+function authOf(
+  entry: ExchangeEntry,
+  tokenIds: string[],
+  otherToken: boolean,
+): 'token' | 'other-token' | 'none' | { skip: string } {
   const sent = entry.request.headers.some((h) => h.name.toLowerCase() === 'authorization')
   if (!sent) return 'none'
   const id = entry._tokenId ?? 'unnamed'
@@ -134,7 +157,12 @@ function authOf(entry: ExchangeEntry, tokenIds: string[], otherToken: boolean): 
   const position = tokenIds.indexOf(id)
   if (position === 0) return 'token'
   if (position === 1 && otherToken) return 'other-token'
-  return { skip: position === 1 ? 'recorded with a second token: give --other-token to replay it' : 'recorded with a third token: a replay has two token roles' }
+  return {
+    skip:
+      position === 1
+        ? 'recorded with a second token: give --other-token to replay it'
+        : 'recorded with a third token: a replay has two token roles',
+  }
 }
 
 function isMethod(method: string): method is RequestTemplate['method'] {
@@ -145,7 +173,9 @@ function parseObject(text: string | undefined): Record<string, unknown> | undefi
   if (text === undefined) return undefined
   try {
     const value = JSON.parse(text) as unknown
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined
   } catch {
     return undefined
   }

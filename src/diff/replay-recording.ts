@@ -23,7 +23,12 @@ export interface ReplaySettings {
 }
 
 export type ReplayOutcome =
-  | { readonly kind: 'diffed'; readonly result: DiffResult; readonly warnings: readonly string[]; readonly cleanup?: CleanupSummary }
+  | {
+      readonly kind: 'diffed'
+      readonly result: DiffResult
+      readonly warnings: readonly string[]
+      readonly cleanup?: CleanupSummary
+    }
   | { readonly kind: 'unreachable'; readonly diagnostic: Diagnostic }
   | { readonly kind: 'nothing-to-replay'; readonly reason: string }
 
@@ -37,13 +42,31 @@ export async function replayRecording(file: string, settings: ReplaySettings): P
   const startedAt = new Date()
   const warnings: string[] = []
   const exchanges: RecordedExchange[] = []
-  for await (const exchange of readExchanges(recordingFiles(file), (skipped) => warnings.push(`warning: ${skipped.file}:${skipped.line}: line skipped: ${skipped.problem}`))) exchanges.push(exchange)
+  for await (const exchange of readExchanges(recordingFiles(file), (skipped) =>
+    warnings.push(`warning: ${skipped.file}:${skipped.line}: line skipped: ${skipped.problem}`),
+  ))
+    exchanges.push(exchange)
   const plan = planReplay(exchanges, file, { otherToken: Boolean(settings.new.tokens['other-token']) })
-  if (plan.scenario.steps.length === 0) return { kind: 'nothing-to-replay', reason: `${file} holds no exchange that can be replayed (${plan.skipped.length} left out, ${warnings.length} unreadable)` }
+  if (plan.scenario.steps.length === 0)
+    return {
+      kind: 'nothing-to-replay',
+      reason: `${file} holds no exchange that can be replayed (${plan.skipped.length} left out, ${warnings.length} unreadable)`,
+    }
   const run = createRunValues(startedAt)
-  const outcome = await runConformance([plan.scenario], [], { ...settings.shared, target: settings.new, run, ...(settings.outputDir ? { ledgerDir: join(settings.outputDir, 'diff-new') } : {}) }, {})
+  const outcome = await runConformance(
+    [plan.scenario],
+    [],
+    {
+      ...settings.shared,
+      target: settings.new,
+      run,
+      ...(settings.outputDir ? { ledgerDir: join(settings.outputDir, 'diff-new') } : {}),
+    },
+    {},
+  )
   if (outcome.kind === 'unreachable') return { kind: 'unreachable', diagnostic: outcome.diagnostic }
-  if (outcome.kind === 'nothing-selected') return { kind: 'nothing-to-replay', reason: `the replay needs the token role(s) ${plan.roles.join(', ')}` }
+  if (outcome.kind === 'nothing-selected')
+    return { kind: 'nothing-to-replay', reason: `the replay needs the token role(s) ${plan.roles.join(', ')}` }
   const results = outcome.result.scenarios[0]?.steps ?? []
   const createdNew: CreatedActivity[] = []
   const createdRecorded: CreatedActivity[] = []
@@ -55,8 +78,14 @@ export async function replayRecording(file: string, settings: ReplaySettings): P
     if (newLocation) createdNew.push({ label, url: newLocation })
     if (recordedLocation && step.request?.method === 'POST') createdRecorded.push({ label, url: recordedLocation })
   })
-  const roles = { new: createRoleMap(settings.new.baseUrl, createdNew, run.marker), reference: createRoleMap(plan.recordedBase, createdRecorded) }
-  const recordedAnswers = recordedAsRun(plan.replayed.map((exchange) => answerOfExchange(exchange, roles.reference)), settings.shared.showPersonalData ?? false)
+  const roles = {
+    new: createRoleMap(settings.new.baseUrl, createdNew, run.marker),
+    reference: createRoleMap(plan.recordedBase, createdRecorded),
+  }
+  const recordedAnswers = recordedAsRun(
+    plan.replayed.map((exchange) => answerOfExchange(exchange, roles.reference)),
+    settings.shared.showPersonalData ?? false,
+  )
   const steps: StepDiff[] = []
   results.forEach((step, index) => {
     const exchange = plan.replayed[index]!
@@ -67,22 +96,45 @@ export async function replayRecording(file: string, settings: ReplaySettings): P
     const answerRecorded = step.response.truncated ? withoutBody : recordedAnswers[index]!
     const target = roles.reference.text(exchange.entry.request.url).replace(BASE_URL_ROLE, '')
     const conditional = exchange.entry.request.headers.some((h) => h.name.toLowerCase() === 'if-modified-since')
-    const raw = compareAnswers(answerNew, answerRecorded, { ownLabel: LABEL, scoped: TIME_SCOPE.test(target) }).filter((d) => !(conditional && isConditionalOutcome(d)))
+    const raw = compareAnswers(answerNew, answerRecorded, { ownLabel: LABEL, scoped: TIME_SCOPE.test(target) }).filter(
+      (d) => !(conditional && isConditionalOutcome(d)),
+    )
     const contentType = exchange.entry.request.headers.find((h) => h.name.toLowerCase() === 'content-type')?.value
-    const context = { method: step.request?.method ?? '', target, ...(contentType ? { contentType } : {}), edited: editedBefore(results, index), statuses: { new: answerNew.status, reference: answerRecorded.status } }
+    const context = {
+      method: step.request?.method ?? '',
+      target,
+      ...(contentType ? { contentType } : {}),
+      edited: editedBefore(results, index),
+      statuses: { new: answerNew.status, reference: answerRecorded.status },
+    }
     const differences = classifyStep(raw, { new: [], reference: [] }, context, [])
-    if (differences.length > 0) steps.push({ scenario: 'recording', step: index + 1, name: `${exchange.file}:${exchange.line}`, request: `${exchange.entry.request.method} ${target}`, differences })
+    if (differences.length > 0)
+      steps.push({
+        scenario: 'recording',
+        step: index + 1,
+        name: `${exchange.file}:${exchange.line}`,
+        request: `${exchange.entry.request.method} ${target}`,
+        differences,
+      })
   })
   const result = summarizeDiff({
     mode: 'recording',
     startedAt,
-    sides: { new: sideSummary(settings.new.label, outcome.result.summary), reference: { label: file, passed: 0, failed: 0, skipped: 0 } },
+    sides: {
+      new: sideSummary(settings.new.label, outcome.result.summary),
+      reference: { label: file, passed: 0, failed: 0, skipped: 0 },
+    },
     rules: [],
     steps,
     created: { new: createdNew, reference: createdRecorded },
     skipped: plan.skipped,
   })
-  return { kind: 'diffed', result: redactBothSides({ new: settings.new })(result), warnings, ...(outcome.result.cleanup ? { cleanup: outcome.result.cleanup } : {}) }
+  return {
+    kind: 'diffed',
+    result: redactBothSides({ new: settings.new })(result),
+    warnings,
+    ...(outcome.result.cleanup ? { cleanup: outcome.result.cleanup } : {}),
+  }
 }
 
 /**
@@ -91,9 +143,33 @@ export async function replayRecording(file: string, settings: ReplaySettings): P
  */
 function recordedAsRun(answers: readonly Answer[], showPersonalData: boolean): Answer[] {
   if (showPersonalData) return [...answers]
-  const steps = answers.map((answer): StepResult => ({ name: '', at: { file: '', line: 0, column: 0 }, status: 'passed', durationMs: 0, assertions: [], attempts: 1, response: { ...answer, bodyBytes: 0 } }))
-  const masked = maskScenarioPersonalData({ id: '', title: '', file: '', at: { file: '', line: 0, column: 0 }, rules: [], tags: [], status: 'passed', durationMs: 0, warnings: [], steps, cleanup: [] })
-  return masked.steps.map((step) => ({ status: step.response!.status, headers: step.response!.headers, ...(step.response!.body !== undefined ? { body: step.response!.body } : {}) }))
+  const steps = answers.map((answer): StepResult => ({
+    name: '',
+    at: { file: '', line: 0, column: 0 },
+    status: 'passed',
+    durationMs: 0,
+    assertions: [],
+    attempts: 1,
+    response: { ...answer, bodyBytes: 0 },
+  }))
+  const masked = maskScenarioPersonalData({
+    id: '',
+    title: '',
+    file: '',
+    at: { file: '', line: 0, column: 0 },
+    rules: [],
+    tags: [],
+    status: 'passed',
+    durationMs: 0,
+    warnings: [],
+    steps,
+    cleanup: [],
+  })
+  return masked.steps.map((step) => ({
+    status: step.response!.status,
+    headers: step.response!.headers,
+    ...(step.response!.body !== undefined ? { body: step.response!.body } : {}),
+  }))
 }
 
 /** 200 against 304: the If-Modified-Since a recording holds is a date of the recorded server's history, not the new one's. */
@@ -103,7 +179,8 @@ function isConditionalOutcome(d: { where: string; new?: unknown; reference?: unk
 
 function editedBefore(results: readonly StepResult[], index: number): Set<'activity' | 'profile'> {
   const edited = new Set<'activity' | 'profile'>()
-  for (const step of results.slice(0, index)) if (step.request?.method === 'PUT') edited.add(step.request.url.includes('/profile') ? 'profile' : 'activity')
+  for (const step of results.slice(0, index))
+    if (step.request?.method === 'PUT') edited.add(step.request.url.includes('/profile') ? 'profile' : 'activity')
   return edited
 }
 

@@ -31,14 +31,28 @@ export type DiffOutcome =
  * get the same run values (marker, far year), so both are sent the same requests. The sides run one
  * after the other: two URLs may be the same server, and an exclusive scenario needs a quiet account.
  */
-export async function runDiff(scenarios: readonly Scenario[], rules: readonly Rule[], settings: DiffSettings): Promise<DiffOutcome> {
+export async function runDiff(
+  scenarios: readonly Scenario[],
+  rules: readonly Rule[],
+  settings: DiffSettings,
+): Promise<DiffOutcome> {
   const startedAt = new Date()
   const run = createRunValues(startedAt)
   const sides: Partial<Record<Side, SideRun & { label: string }>> = {}
   const cleanup: Partial<Record<Side, CleanupSummary>> = {}
   for (const side of ['reference', 'new'] as const) {
     const target = settings[side]
-    const outcome = await runConformance(scenarios, rules, { ...settings.shared, target, run, ...(settings.outputDir ? { ledgerDir: join(settings.outputDir, `diff-${side}`) } : {}) }, {})
+    const outcome = await runConformance(
+      scenarios,
+      rules,
+      {
+        ...settings.shared,
+        target,
+        run,
+        ...(settings.outputDir ? { ledgerDir: join(settings.outputDir, `diff-${side}`) } : {}),
+      },
+      {},
+    )
     if (outcome.kind === 'unreachable') return { kind: 'unreachable', side, diagnostic: outcome.diagnostic }
     if (outcome.kind === 'nothing-selected') return { kind: 'nothing-selected' }
     sides[side] = { result: outcome.result, baseUrl: target.baseUrl, label: target.label }
@@ -50,17 +64,24 @@ export async function runDiff(scenarios: readonly Scenario[], rules: readonly Ru
   const result = summarizeDiff({
     mode: 'servers',
     startedAt,
-    sides: { new: sideSummary(runNew.label, runNew.result.summary), reference: sideSummary(runReference.label, runReference.result.summary) },
+    sides: {
+      new: sideSummary(runNew.label, runNew.result.summary),
+      reference: sideSummary(runReference.label, runReference.result.summary),
+    },
     ...paired,
   })
   // Each run redacted its own tokens; the diff puts both sides' values side by side, so both sides' tokens are scrubbed from all of it.
   return { kind: 'diffed', result: redactBothSides(settings)(result), cleanup }
 }
 
-export function redactBothSides(targets: { readonly new: ConformanceTarget; readonly reference?: ConformanceTarget }): <T>(value: T) => T {
+export function redactBothSides(targets: {
+  readonly new: ConformanceTarget
+  readonly reference?: ConformanceTarget
+}): <T>(value: T) => T {
   const secrets = new Map<string, string>()
   for (const side of ['new', 'reference'] as const) {
-    for (const [role, token] of Object.entries(targets[side]?.tokens ?? {}) as [TokenRole, string | undefined][]) if (token) secrets.set(token, `${side} ${role}`)
+    for (const [role, token] of Object.entries(targets[side]?.tokens ?? {}) as [TokenRole, string | undefined][])
+      if (token) secrets.set(token, `${side} ${role}`)
   }
   return createRedactor(secrets)
 }

@@ -9,18 +9,18 @@ import type { VolatileValue } from './diff-result.js'
  */
 
 export const VOLATILE_HEADERS: Readonly<Record<string, string>> = {
-  date: 'presence (the server\'s clock)',
+  date: "presence (the server's clock)",
   'last-modified': 'presence and HTTP-date form (§2.3: the time of the last change)',
   location: 'role (the activity the step created)',
   'content-length': 'presence (a length follows ids and dates)',
-  etag: 'presence (a server\'s own validator)',
-  'x-request-id': 'presence (a server\'s own request id)',
+  etag: "presence (a server's own validator)",
+  'x-request-id': "presence (a server's own request id)",
 }
 
 /** Body fields whose values depend on the account or the server, compared by JSON type only. */
 export const VOLATILE_FIELDS: Readonly<Record<string, string>> = {
   userID: 'type (each server numbers its users)',
-  size: 'type (the number of activities in the account\'s own history)',
+  size: "type (the number of activities in the account's own history)",
 }
 
 /** An activity's link to its neighbouring earlier activity (§2.3): not compared at all. */
@@ -34,14 +34,40 @@ export const BASE_URL_ROLE = '{base_url}'
 /** Everything above, as the report shows it. */
 export function volatileDeclaration(): VolatileValue[] {
   return [
-    ...Object.entries(VOLATILE_HEADERS).map(([name, matchedBy]): VolatileValue => ({ name, where: 'header', matchedBy })),
+    ...Object.entries(VOLATILE_HEADERS).map(([name, matchedBy]): VolatileValue => ({
+      name,
+      where: 'header',
+      matchedBy,
+    })),
     ...Object.entries(VOLATILE_FIELDS).map(([name, matchedBy]): VolatileValue => ({ name, where: 'body', matchedBy })),
-    { name: 'activity URIs and ids', where: 'body', matchedBy: 'role: `<activity created by SCENARIO step N>`; in a feed, activities of the account\'s history and of other scenarios (created and deleted while the run goes on) are compared by field names and types only' },
-    { name: `${NEIGHBOUR} of an activity`, where: 'body', matchedBy: 'not compared: the neighbouring earlier activity (§2.3) depends on everything else the account holds' },
+    {
+      name: 'activity URIs and ids',
+      where: 'body',
+      matchedBy:
+        "role: `<activity created by SCENARIO step N>`; in a feed, activities of the account's history and of other scenarios (created and deleted while the run goes on) are compared by field names and types only",
+    },
+    {
+      name: `${NEIGHBOUR} of an activity`,
+      where: 'body',
+      matchedBy: 'not compared: the neighbouring earlier activity (§2.3) depends on everything else the account holds',
+    },
     { name: 'the base URL in absolute links', where: 'body', matchedBy: `role: ${BASE_URL_ROLE}` },
-    { name: 'a body over 64 KiB', where: 'body', matchedBy: 'not compared: a step records such a body cut short, so status and headers are compared, not the body' },
-    { name: 'run marker, far year, dates the run sends', where: 'url', matchedBy: 'equal by construction: both sides run with the same run values' },
-    { name: 'If-Modified-Since of a recording', where: 'header', matchedBy: 'with --recording, 200 against 304 is not compared: the recorded date belongs to the recorded server\'s history' },
+    {
+      name: 'a body over 64 KiB',
+      where: 'body',
+      matchedBy: 'not compared: a step records such a body cut short, so status and headers are compared, not the body',
+    },
+    {
+      name: 'run marker, far year, dates the run sends',
+      where: 'url',
+      matchedBy: 'equal by construction: both sides run with the same run values',
+    },
+    {
+      name: 'If-Modified-Since of a recording',
+      where: 'header',
+      matchedBy:
+        "with --recording, 200 against 304 is not compared: the recorded date belongs to the recorded server's history",
+    },
   ]
 }
 
@@ -80,12 +106,21 @@ export function createRoleMap(baseUrl: URL | string, created: readonly CreatedAc
   const text = (value: string): string => {
     const unmarked = marker ? value.split(`${marker} `).join('') : value
     const rebased = base !== '' ? unmarked.split(base).join(BASE_URL_ROLE) : unmarked
-    return rebased.replace(ACTIVITY_SEGMENT, (_whole, collection: string, id: string) => `/${collection}/${byId.has(id) ? `<${byId.get(id)!}>` : FOREIGN_ACTIVITY}`)
+    return rebased.replace(
+      ACTIVITY_SEGMENT,
+      (_whole, collection: string, id: string) =>
+        `/${collection}/${byId.has(id) ? `<${byId.get(id)!}>` : FOREIGN_ACTIVITY}`,
+    )
   }
   const json = (value: unknown): unknown => {
     if (typeof value === 'string') return text(value)
     if (Array.isArray(value)) return value.map(json)
-    if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).filter(([key, inner]) => !(marker && key === 'notes' && inner === marker)).map(([key, inner]) => [key, json(inner)]))
+    if (typeof value === 'object' && value !== null)
+      return Object.fromEntries(
+        Object.entries(value)
+          .filter(([key, inner]) => !(marker && key === 'notes' && inner === marker))
+          .map(([key, inner]) => [key, json(inner)]),
+      )
     return value
   }
   return { text, json }

@@ -11,7 +11,7 @@ import type { HttpClient, IncomingResponse } from './http-exchange.js'
 export const BUSY_BACKOFF_MS: readonly number[] = [250, 500, 1000, 2000]
 
 /** How long all busy waits of one run may add up to, unless the caller sets its own cap. */
-export const DEFAULT_MAX_BUSY_WAIT_MS = 60_000
+const DEFAULT_MAX_BUSY_WAIT_MS = 60_000
 
 /** The run's account of busy answers, shared by every request it sends. */
 export interface BusyBudget {
@@ -65,10 +65,13 @@ export function retryingWhileBusy(client: HttpClient, budget: BusyBudget, option
         budget.answers++
         const waitMs = nextWaitMs(response, sends)
         const why =
-          waitMs === undefined ? `gave up after ${sends} sends`
-          : waited + waitMs > options.perRequestMs ? `the next wait (${waitMs} ms) would pass the ${options.perRequestMs} ms --timeout`
-          : budget.waitedMs + waitMs > budget.capMs ? `the run's ${Math.round(budget.capMs / 1000)} s budget for busy waits is used up`
-          : undefined
+          waitMs === undefined
+            ? `gave up after ${sends} sends`
+            : waited + waitMs > options.perRequestMs
+              ? `the next wait (${waitMs} ms) would pass the ${options.perRequestMs} ms --timeout`
+              : budget.waitedMs + waitMs > budget.capMs
+                ? `the run's ${Math.round(budget.capMs / 1000)} s budget for busy waits is used up`
+                : undefined
         if (why !== undefined) {
           budget.stayedBusy++
           throw new ServerBusyError(response.status, request.url, sends, why)
@@ -91,7 +94,7 @@ function isBusy(response: IncomingResponse): boolean {
  * never shorter than our own backoff (a Retry-After of 0 or a past date would otherwise resend at
  * once, for ever); undefined once the backoff is used up.
  */
-export function nextWaitMs(response: IncomingResponse, sends: number, now = Date.now()): number | undefined {
+function nextWaitMs(response: IncomingResponse, sends: number, now = Date.now()): number | undefined {
   const backoff = BUSY_BACKOFF_MS[sends - 1]
   if (backoff === undefined) return undefined
   const asked = retryAfterMs(response.headers['retry-after'], now)

@@ -22,9 +22,20 @@ export interface LedgerCleanupSettings {
  * `fitconform cleanup` for one open ledger: undoes what it still owes, under the given base URL only,
  * and removes the ledger when nothing is left (nothing refused, left behind or failed).
  */
-export async function cleanUpLedger(work: OpenWork, settings: LedgerCleanupSettings): Promise<{ readonly outcome: UndoOutcome; readonly clean: boolean }> {
+export async function cleanUpLedger(
+  work: OpenWork,
+  settings: LedgerCleanupSettings,
+): Promise<{ readonly outcome: UndoOutcome; readonly clean: boolean }> {
   // A busy answer to a cleanup read or delete is resent the way a run resends it (busy-retry.ts).
-  const raw = retryingWhileBusy(createHttpClient({ timeoutMs: settings.timeoutMs, insecure: settings.insecure, ...(settings.ca ? { ca: settings.ca } : {}) }), createBusyBudget(), { perRequestMs: settings.timeoutMs })
+  const raw = retryingWhileBusy(
+    createHttpClient({
+      timeoutMs: settings.timeoutMs,
+      insecure: settings.insecure,
+      ...(settings.ca ? { ca: settings.ca } : {}),
+    }),
+    createBusyBudget(),
+    { perRequestMs: settings.timeoutMs },
+  )
   const ledger = openLedger(work.file, settings.redact)
   // Nothing is admitted until a read proves it the run's own (undo.ts): a ledger line alone opens no write.
   const ownership = createOwnershipGate(settings.baseUrl)
@@ -37,7 +48,12 @@ export async function cleanUpLedger(work: OpenWork, settings: LedgerCleanupSetti
     timeoutMs: settings.timeoutMs,
     strict: false,
     // readOpenWork keeps a run line only with a run-shaped marker and a far year in range; without one nothing is swept.
-    run: { id: work.run?.runId ?? 'unknown', marker: work.run?.marker ?? '', farYear: work.run?.farYear ?? 0, now: Date.now() },
+    run: {
+      id: work.run?.runId ?? 'unknown',
+      marker: work.run?.marker ?? '',
+      farYear: work.run?.farYear ?? 0,
+      now: Date.now(),
+    },
     config: DEFAULT_CONFIG_VALUES,
     redact: settings.redact,
     interrupted: new AbortController().signal,
@@ -45,7 +61,11 @@ export async function cleanUpLedger(work: OpenWork, settings: LedgerCleanupSetti
   }
   try {
     const outcome = await undoOpenWork(work, context)
-    const clean = outcome.problems.length === 0 && outcome.notProvenOurs.length === 0 && outcome.leftBehind.length === 0 && work.refusedLines.length === 0
+    const clean =
+      outcome.problems.length === 0 &&
+      outcome.notProvenOurs.length === 0 &&
+      outcome.leftBehind.length === 0 &&
+      work.refusedLines.length === 0
     if (clean) ledger.close()
     return { outcome, clean }
   } finally {

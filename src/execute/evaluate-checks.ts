@@ -11,16 +11,30 @@ export function evaluateChecks(checks: readonly Check[], scope: Scope): Assertio
 }
 
 function evaluateCheck(check: Check, scope: Scope): AssertionResult {
-  const base = { severity: check.severity, rules: check.rules, target: check.path, matcher: check.matcher, at: check.at }
+  const base = {
+    severity: check.severity,
+    rules: check.rules,
+    target: check.path,
+    matcher: check.matcher,
+    at: check.at,
+  }
   let expected: unknown
   try {
     expected = renderTemplate(check.expected, scope)
   } catch (error) {
     if (!(error instanceof UndefinedPlaceholderError)) throw error
-    return { ...base, ok: false, message: `${check.path}: cannot compare, ${error.message} (an earlier step did not capture it)` }
+    return {
+      ...base,
+      ok: false,
+      message: `${check.path}: cannot compare, ${error.message} (an earlier step did not capture it)`,
+    }
   }
   if (check.when && !holds(check.when, scope)) {
-    return { ...base, ok: true, message: `${check.path}: not judged, as ${check.when.path} is not ${describe(check.when)}` }
+    return {
+      ...base,
+      ok: true,
+      message: `${check.path}: not judged, as ${check.when.path} is not ${describe(check.when)}`,
+    }
   }
   const actual = evaluateExpression(check.path, scope)
   const matcher = MATCHERS.get(check.matcher)
@@ -29,8 +43,16 @@ function evaluateCheck(check: Check, scope: Scope): AssertionResult {
   const description = matcher.describe(expected)
   // A length check shows the length it found ("25 items"), not the 25 items.
   const shown = matcher.describeActual?.(actual)
-  const message = ok ? `${check.path} is ${description}` : `${check.path}: expected ${description}, got ${shown ?? formatValue(actual)}`
-  return { ...base, ok, expected, ...(shown !== undefined ? { actual: shown } : actual === undefined ? {} : { actual }), message }
+  const message = ok
+    ? `${check.path} is ${description}`
+    : `${check.path}: expected ${description}, got ${shown ?? formatValue(actual)}`
+  return {
+    ...base,
+    ok,
+    expected,
+    ...(shown !== undefined ? { actual: shown } : actual === undefined ? {} : { actual }),
+    message,
+  }
 }
 
 function holds(condition: CheckCondition, scope: Scope): boolean {

@@ -14,9 +14,7 @@ import { authorizationFor, type RunContext } from './run-context.js'
  * another year does not count (a server that ignores the scope lists the whole feed; that is the
  * scope rules' business, not a reason to give up a year).
  */
-export type FarYearChoice =
-  | { readonly year: number; readonly moved?: string }
-  | { readonly problem: string }
+export type FarYearChoice = { readonly year: number; readonly moved?: string } | { readonly problem: string }
 
 export async function chooseFarYear(context: RunContext): Promise<FarYearChoice> {
   const span = FAR_YEARS.last - FAR_YEARS.first + 1
@@ -25,10 +23,15 @@ export async function chooseFarYear(context: RunContext): Promise<FarYearChoice>
   for (let offset = 0; offset < span; offset++) {
     const year = FAR_YEARS.first + ((first - FAR_YEARS.first + offset) % span)
     const holder = await occupant(context, year)
-    if (holder === undefined) return taken.length === 0 ? { year } : { year, moved: `${taken.join('; ')}; the run uses ${year} instead, whose days hold nothing` }
+    if (holder === undefined)
+      return taken.length === 0
+        ? { year }
+        : { year, moved: `${taken.join('; ')}; the run uses ${year} instead, whose days hold nothing` }
     taken.push(`${year} holds activities on this account (${holder})`)
   }
-  return { problem: `every year from ${FAR_YEARS.first} to ${FAR_YEARS.last} holds activities on this account, and the suite writes only to days that held nothing before the run` }
+  return {
+    problem: `every year from ${FAR_YEARS.first} to ${FAR_YEARS.last} holds activities on this account, and the suite writes only to days that held nothing before the run`,
+  }
 }
 
 /** A description of something already there in that year (whose feed, which item), or undefined when every month reads empty. */
@@ -38,7 +41,8 @@ async function occupant(context: RunContext, year: number): Promise<string | und
     for (const read of markerSweepReads(year)) {
       const items = await feedItems(context, resolveUrl(read.path, context.baseUrl, read.query).url, read.accept, role)
       const there = items.find((item) => startsIn(item, year))
-      if (there !== undefined) return `${role}'s feed lists ${describe(there)} in ${read.query['noEarlierThan']?.slice(0, 7)}`
+      if (there !== undefined)
+        return `${role}'s feed lists ${describe(there)} in ${read.query['noEarlierThan']?.slice(0, 7)}`
     }
   }
   return undefined

@@ -10,7 +10,10 @@ import { sweepMarked } from './undo.js'
  * activity the run deleted that came back is a delete failure), then remove the ledger if nothing is
  * owed, and tell what was created, changed, restored, refused as not proven ours, and left behind.
  */
-export async function finishCleanup(context: RunContext, what: { readonly wrote: boolean; readonly posted: boolean; readonly notes?: readonly string[] }): Promise<{ summary?: CleanupSummary; problems: Diagnostic[] }> {
+export async function finishCleanup(
+  context: RunContext,
+  what: { readonly wrote: boolean; readonly posted: boolean; readonly notes?: readonly string[] },
+): Promise<{ summary?: CleanupSummary; problems: Diagnostic[] }> {
   const broken = (): Diagnostic[] => (context.ledger?.broken ? [ledgerProblem(context.ledger.broken, context)] : [])
   if (!what.wrote) {
     context.ledger?.close()
@@ -20,17 +23,36 @@ export async function finishCleanup(context: RunContext, what: { readonly wrote:
   const before = context.ledger ? openWorkOfLedger(context.ledger) : undefined
   const deletedUrls = new Set(before?.deletedUrls ?? [])
   const known = { deleted: deletedUrls, leftBehind: new Set(before?.counts.leftBehind.map((item) => item.url) ?? []) }
-  const sweep = what.posted ? await sweepMarked(context, FULL_ACCESS_ROLES, known) : { found: [], leftBehind: [], problems: [] }
+  const sweep = what.posted
+    ? await sweepMarked(context, FULL_ACCESS_ROLES, known)
+    : { found: [], leftBehind: [], problems: [] }
   const problems: Diagnostic[] = sweep.problems.map((message) => ({ code: 'E_CLEANUP', kind: 'error', message }))
   for (const item of sweep.found) {
-    if (deletedUrls.has(item.url)) problems.push({ code: 'E_CLEANUP', kind: 'error', message: `the end-of-run sweep found ${item.url} again: ${item.reason}` })
+    if (deletedUrls.has(item.url))
+      problems.push({
+        code: 'E_CLEANUP',
+        kind: 'error',
+        message: `the end-of-run sweep found ${item.url} again: ${item.reason}`,
+      })
   }
-  for (const line of profile.notRestored) problems.push({ code: 'E_CLEANUP', kind: 'error', message: `NOT restored: ${line}`, hint: 'set it back by hand: the run could not' })
+  for (const line of profile.notRestored)
+    problems.push({
+      code: 'E_CLEANUP',
+      kind: 'error',
+      message: `NOT restored: ${line}`,
+      hint: 'set it back by hand: the run could not',
+    })
   if (!context.ledger) return { problems: [...problems, ...leftBehindProblems(sweep.leftBehind)] }
   const open = openWorkOfLedger(context.ledger)
   const counts = open.counts
   problems.push(...leftBehindProblems(counts.leftBehind))
-  for (const item of counts.notProvenOurs) problems.push({ code: 'E_CLEANUP', kind: 'error', message: `not proven ours, left in place (nothing was sent to it): ${item.url}: ${item.reason}`, hint: 'look at it on the account: the run could not show it created it' })
+  for (const item of counts.notProvenOurs)
+    problems.push({
+      code: 'E_CLEANUP',
+      kind: 'error',
+      message: `not proven ours, left in place (nothing was sent to it): ${item.url}: ${item.reason}`,
+      hint: 'look at it on the account: the run could not show it created it',
+    })
   const owes = open.toDelete.length > 0 || open.toRestore.length > 0
   if (!owes) context.ledger.close()
   problems.push(...broken())
@@ -62,5 +84,10 @@ function ledgerProblem(reason: string, context: RunContext): Diagnostic {
 }
 
 function leftBehindProblems(items: readonly CleanupItem[]): Diagnostic[] {
-  return items.map((item) => ({ code: 'E_CLEANUP', kind: 'error', message: `left behind: ${item.url}: ${item.reason}`, hint: 'run `fitconform cleanup --base-url …` to try again' }))
+  return items.map((item) => ({
+    code: 'E_CLEANUP',
+    kind: 'error',
+    message: `left behind: ${item.url}: ${item.reason}`,
+    hint: 'run `fitconform cleanup --base-url …` to try again',
+  }))
 }

@@ -17,7 +17,10 @@ export interface GuardedRun {
  * the ledger (a line that cannot be written stops further writes, never the cleanup) and the
  * profile guard.
  */
-export async function guardRun(base: RunContext, options: { readonly ledgerDir?: string; readonly writes: boolean }): Promise<GuardedRun | { readonly problem: Diagnostic }> {
+export async function guardRun(
+  base: RunContext,
+  options: { readonly ledgerDir?: string; readonly writes: boolean },
+): Promise<GuardedRun | { readonly problem: Diagnostic }> {
   const ownership = createOwnershipGate(base.baseUrl)
   const gated: RunContext = { ...base, client: ownership.guard(base.client), ownership }
   const notes: string[] = []
@@ -25,14 +28,38 @@ export async function guardRun(base: RunContext, options: { readonly ledgerDir?:
   if (options.writes) {
     const choice = await chooseFarYear(gated)
     if ('problem' in choice) {
-      return { problem: { code: 'E_PREFLIGHT', kind: 'error', message: `no far year to write to: ${choice.problem}`, hint: 'run with --read-only on this account, or use an account without activities in those years' } }
+      return {
+        problem: {
+          code: 'E_PREFLIGHT',
+          kind: 'error',
+          message: `no far year to write to: ${choice.problem}`,
+          hint: 'run with --read-only on this account, or use an account without activities in those years',
+        },
+      }
     }
     if (choice.moved) notes.push(choice.moved)
     run = { ...run, farYear: choice.year }
   }
   const ledger = options.ledgerDir
-    ? createLedger(options.ledgerDir, run.id, base.redact, (reason) => ownership.stopWrites(`${reason}; no further change is sent, and what the run created is still deleted`))
+    ? createLedger(options.ledgerDir, run.id, base.redact, (reason) =>
+        ownership.stopWrites(`${reason}; no further change is sent, and what the run created is still deleted`),
+      )
     : undefined
-  ledger?.record({ type: 'run', runId: run.id, marker: run.marker, farYear: run.farYear, target: base.baseUrl.toString(), at: new Date(run.now).toISOString() })
-  return { context: { ...gated, run, ...(ledger ? { ledger } : {}), profiles: createProfileGuard({ ...gated, run, ...(ledger ? { ledger } : {}) }) }, notes }
+  ledger?.record({
+    type: 'run',
+    runId: run.id,
+    marker: run.marker,
+    farYear: run.farYear,
+    target: base.baseUrl.toString(),
+    at: new Date(run.now).toISOString(),
+  })
+  return {
+    context: {
+      ...gated,
+      run,
+      ...(ledger ? { ledger } : {}),
+      profiles: createProfileGuard({ ...gated, run, ...(ledger ? { ledger } : {}) }),
+    },
+    notes,
+  }
 }

@@ -27,10 +27,21 @@ export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024
  * to the pool. Timeouts surface as undici errors that transport-error.ts turns into diagnostics.
  */
 export function createHttpClient(options: HttpClientOptions): HttpClient {
-  const connect = { ...(options.ca ? { ca: options.ca } : {}), rejectUnauthorized: !options.insecure, timeout: options.timeoutMs }
-  const agentOptions = { connect, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs, keepAliveTimeout: 10_000 }
+  const connect = {
+    ...(options.ca ? { ca: options.ca } : {}),
+    rejectUnauthorized: !options.insecure,
+    timeout: options.timeoutMs,
+  }
+  const agentOptions = {
+    connect,
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+    keepAliveTimeout: 10_000,
+  }
   const usesProxy = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some((name) => process.env[name])
-  const dispatcher: Dispatcher = usesProxy ? new (require('undici') as typeof import('undici')).EnvHttpProxyAgent(agentOptions) : new Agent(agentOptions)
+  const dispatcher: Dispatcher = usesProxy
+    ? new (require('undici') as typeof import('undici')).EnvHttpProxyAgent(agentOptions)
+    : new Agent(agentOptions)
 
   return {
     async send(outgoing) {
@@ -38,15 +49,22 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       if (outgoing.wire) return decoded(await sendOnWire(outgoing, { ...options, maxBodyBytes: cap }), cap)
       const started = performance.now()
       const url = new URL(outgoing.url)
-      const { status, rawHeaders, wire } = await exchange(dispatcher, {
-        origin: url.origin,
-        path: `${url.pathname}${url.search}`,
-        method: outgoing.method as Dispatcher.HttpMethod,
-        headers: outgoing.headers,
-        body: outgoing.body ?? null,
-      }, { timeoutMs: options.timeoutMs, cap, url: outgoing.url })
+      const { status, rawHeaders, wire } = await exchange(
+        dispatcher,
+        {
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
+          method: outgoing.method as Dispatcher.HttpMethod,
+          headers: outgoing.headers,
+          body: outgoing.body ?? null,
+        },
+        { timeoutMs: options.timeoutMs, cap, url: outgoing.url },
+      )
       const headers = joinRawHeaders(rawHeaders)
-      return await decoded({ status, headers, body: wire, wireBytes: wire.length, durationMs: performance.now() - started }, cap)
+      return await decoded(
+        { status, headers, body: wire, wireBytes: wire.length, durationMs: performance.now() - started },
+        cap,
+      )
     },
     async close() {
       await dispatcher.close()
@@ -72,7 +90,11 @@ interface RawResponse {
  * Its reason is the one AbortSignal.timeout gives, so a timeout reads the same (TimeoutError) in every
  * diagnostic.
  */
-function exchange(dispatcher: Dispatcher, request: Dispatcher.DispatchOptions, limits: { timeoutMs: number; cap: number; url: string }): Promise<RawResponse> {
+function exchange(
+  dispatcher: Dispatcher,
+  request: Dispatcher.DispatchOptions,
+  limits: { timeoutMs: number; cap: number; url: string },
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     let abort: ((reason: Error) => void) | undefined
     let failure: Error | undefined
@@ -84,7 +106,10 @@ function exchange(dispatcher: Dispatcher, request: Dispatcher.DispatchOptions, l
       failure ??= reason
       abort?.(reason)
     }
-    const timer = setTimeout(() => stop(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), limits.timeoutMs)
+    const timer = setTimeout(
+      () => stop(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+      limits.timeoutMs,
+    )
     // As AbortSignal.timeout's: a pending deadline alone does not keep the process alive.
     timer.unref()
     const settle = (error: Error | undefined): void => {
@@ -125,7 +150,8 @@ function exchange(dispatcher: Dispatcher, request: Dispatcher.DispatchOptions, l
 /** Values read as latin1, as undici's own header objects read them; joinHeaders lower-cases and joins repeats. */
 function joinRawHeaders(raw: readonly Buffer[]): Record<string, string> {
   const pairs: [string, string][] = []
-  for (let index = 0; index + 1 < raw.length; index += 2) pairs.push([raw[index]!.toString('latin1'), raw[index + 1]!.toString('latin1')])
+  for (let index = 0; index + 1 < raw.length; index += 2)
+    pairs.push([raw[index]!.toString('latin1'), raw[index + 1]!.toString('latin1')])
   return joinHeaders(pairs)
 }
 

@@ -8,7 +8,8 @@ export function isDeeperThan(value: unknown, limit: number): boolean {
     const { value: current, depth } = stack.pop()!
     if (typeof current !== 'object' || current === null) continue
     if (depth >= limit) return true
-    for (const child of Object.values(current)) if (typeof child === 'object' && child !== null) stack.push({ value: child, depth: depth + 1 })
+    for (const child of Object.values(current))
+      if (typeof child === 'object' && child !== null) stack.push({ value: child, depth: depth + 1 })
   }
   return false
 }
@@ -16,5 +17,7 @@ export function isDeeperThan(value: unknown, limit: number): boolean {
 /** A value safe to keep in a result: too deep a value becomes a note saying so. */
 export function recordable(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value // most checks compare a number or a text
-  return isDeeperThan(value, MAX_RECORDED_DEPTH) ? `(JSON nested deeper than ${MAX_RECORDED_DEPTH} levels, not shown)` : value
+  return isDeeperThan(value, MAX_RECORDED_DEPTH)
+    ? `(JSON nested deeper than ${MAX_RECORDED_DEPTH} levels, not shown)`
+    : value
 }

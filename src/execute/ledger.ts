@@ -65,7 +65,7 @@ export interface Ledger {
   close(): void
 }
 
-export const LEDGER_PREFIX = 'ledger-'
+const LEDGER_PREFIX = 'ledger-'
 
 /** Told once, when a line cannot be written (a full disk): the run stops writing to the account. */
 export type LedgerFailure = (reason: string) => void
@@ -137,7 +137,13 @@ export interface ProfileRestore {
 export function readOpenWork(file: string): OpenWork {
   // Not a regular file (a device such as /dev/zero), or past any run's size: read as an empty ledger, every byte refused.
   const stats = statSync(file)
-  if (!stats.isFile() || stats.size > MAX_LEDGER_BYTES) return { ...openWorkOf(file, []), refusedLines: [`the ledger is ${stats.isFile() ? `over ${MAX_LEDGER_BYTES} bytes` : 'not a regular file'}: nothing in it is read`] }
+  if (!stats.isFile() || stats.size > MAX_LEDGER_BYTES)
+    return {
+      ...openWorkOf(file, []),
+      refusedLines: [
+        `the ledger is ${stats.isFile() ? `over ${MAX_LEDGER_BYTES} bytes` : 'not a regular file'}: nothing in it is read`,
+      ],
+    }
   return openWorkOf(file, readFileSync(file, 'utf8').split('\n'))
 }
 
@@ -185,7 +191,12 @@ function openWorkOf(file: string, lines: readonly string[]): OpenWork {
     } else if (entry.type === 'profile') {
       // The first value is the one the run found; a later line about the same field changes nothing.
       const key = `${entry.role}\u0000${entry.field}`
-      if (!profile.has(key)) profile.set(key, { role: entry.role, field: entry.field, value: entry.value as string | number | boolean | null })
+      if (!profile.has(key))
+        profile.set(key, {
+          role: entry.role,
+          field: entry.field,
+          value: entry.value as string | number | boolean | null,
+        })
     } else if (entry.type === 'profile-restored') restored.add(`${entry.role}\u0000${entry.field}`)
     else if (entry.type === 'restore') {
       for (const restore of legacyProfileRestores(entry.requests)) {
@@ -198,7 +209,8 @@ function openWorkOf(file: string, lines: readonly string[]): OpenWork {
       // An earlier version's "this scenario's cleanup ran": it names no field, so it settles nothing.
     } else if (entry.type === 'closed') closed = true
   })
-  const listed = (items: Map<string, string>): { url: string; reason: string }[] => [...items].map(([url, reason]) => ({ url, reason }))
+  const listed = (items: Map<string, string>): { url: string; reason: string }[] =>
+    [...items].map(([url, reason]) => ({ url, reason }))
   const owed = new Map<TokenRole, Record<string, string | number | boolean | null>>()
   for (const [key, { role, field, value }] of profile) {
     if (restored.has(key)) continue
@@ -210,7 +222,14 @@ function openWorkOf(file: string, lines: readonly string[]): OpenWork {
     toDelete: [...created].map(([url, role]) => ({ url, role })),
     toRestore: [...owed].map(([role, fields]) => ({ role, fields })),
     deletedUrls: [...deleted],
-    counts: { created: createdCount, deleted: deleted.size, changed: profile.size, restored: [...profile.keys()].filter((key) => restored.has(key)).length, notProvenOurs: listed(refused), leftBehind: listed(leftBehind) },
+    counts: {
+      created: createdCount,
+      deleted: deleted.size,
+      changed: profile.size,
+      restored: [...profile.keys()].filter((key) => restored.has(key)).length,
+      notProvenOurs: listed(refused),
+      leftBehind: listed(leftBehind),
+    },
     refusedLines,
     closed,
   }
@@ -223,7 +242,8 @@ function whyNotEvidence(entry: unknown): string | undefined {
   const isUrl = (value: unknown): boolean => typeof value === 'string' && URL.canParse(value)
   switch (e['type']) {
     case 'run':
-      if (!isRunMarker(e['marker'])) return 'the marker is not of the run-marker shape (fitconform-run- and 8 hex digits)'
+      if (!isRunMarker(e['marker']))
+        return 'the marker is not of the run-marker shape (fitconform-run- and 8 hex digits)'
       if (!isFarYear(e['farYear'])) return 'the far year is not one a run chooses'
       return undefined
     case 'created':
@@ -232,10 +252,15 @@ function whyNotEvidence(entry: unknown): string | undefined {
     case 'refused':
       return isUrl(e['url']) ? undefined : 'no URL'
     case 'left-behind':
-      return !isUrl(e['url']) ? 'no URL' : e['role'] !== undefined && !isAuthChoice(e['role']) ? 'an unknown role' : undefined
+      return !isUrl(e['url'])
+        ? 'no URL'
+        : e['role'] !== undefined && !isAuthChoice(e['role'])
+          ? 'an unknown role'
+          : undefined
     case 'profile':
       if (!isFullAccessRole(e['role'])) return 'not a role whose profile the run reads'
-      if (typeof e['field'] !== 'string' || !EDITABLE_PROFILE_FIELDS.includes(e['field'])) return 'not a profile field §2.6 marks editable'
+      if (typeof e['field'] !== 'string' || !EDITABLE_PROFILE_FIELDS.includes(e['field']))
+        return 'not a profile field §2.6 marks editable'
       return isPlainValue(e['value']) ? undefined : 'not a plain value'
     case 'profile-restored':
       return isFullAccessRole(e['role']) && typeof e['field'] === 'string' ? undefined : 'not a role and field'
@@ -243,7 +268,9 @@ function whyNotEvidence(entry: unknown): string | undefined {
       const requests = e['requests']
       if (!Array.isArray(requests)) return 'no requests'
       const kept = legacyProfileRestores(requests as RestoreRequest[])
-      return kept.length === requests.length ? undefined : 'a request that is not a PUT of editable §2.6 profile fields is never replayed'
+      return kept.length === requests.length
+        ? undefined
+        : 'a request that is not a PUT of editable §2.6 profile fields is never replayed'
     }
     case 'restored':
     case 'closed':
@@ -256,7 +283,8 @@ function whyNotEvidence(entry: unknown): string | undefined {
 /** An earlier version's restore request, kept only as the profile fields it sets back (its URL, headers and method are not used). */
 function legacyProfileRestores(requests: readonly RestoreRequest[]): ProfileRestore[] {
   return requests.flatMap((request) => {
-    if (typeof request !== 'object' || request === null || request.method !== 'PUT' || !isFullAccessRole(request.role)) return []
+    if (typeof request !== 'object' || request === null || request.method !== 'PUT' || !isFullAccessRole(request.role))
+      return []
     let path: string
     try {
       path = new URL(request.url).pathname
@@ -272,7 +300,11 @@ function legacyProfileRestores(requests: readonly RestoreRequest[]): ProfileRest
     }
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return []
     const entries = Object.entries(body)
-    if (entries.length === 0 || !entries.every(([field, value]) => EDITABLE_PROFILE_FIELDS.includes(field) && isPlainValue(value))) return []
+    if (
+      entries.length === 0 ||
+      !entries.every(([field, value]) => EDITABLE_PROFILE_FIELDS.includes(field) && isPlainValue(value))
+    )
+      return []
     return [{ role: request.role, fields: Object.fromEntries(entries) as ProfileRestore['fields'] }]
   })
 }
@@ -303,7 +335,10 @@ function parseLines(lines: readonly string[]): { entry: unknown; line: string }[
 
 export function ledgerFiles(outputDir: string): string[] {
   try {
-    return readdirSync(outputDir).filter((name) => name.startsWith(LEDGER_PREFIX) && name.endsWith('.ndjson')).sort().map((name) => join(outputDir, name))
+    return readdirSync(outputDir)
+      .filter((name) => name.startsWith(LEDGER_PREFIX) && name.endsWith('.ndjson'))
+      .sort()
+      .map((name) => join(outputDir, name))
   } catch {
     return []
   }

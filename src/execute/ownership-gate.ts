@@ -1,5 +1,12 @@
 import type { HttpClient, IncomingResponse, OutgoingRequest } from './http-exchange.js'
-import { ACTIVITY_PATH_SHAPE, FEED_PATH, PROFILE_PATH, activityUrlUnder, isFeedUrlUnder, isProfileUrlUnder } from '../spec/paths.js'
+import {
+  ACTIVITY_PATH_SHAPE,
+  FEED_PATH,
+  PROFILE_PATH,
+  activityUrlUnder,
+  isFeedUrlUnder,
+  isProfileUrlUnder,
+} from '../spec/paths.js'
 
 /**
  * The ownership gate: the one place every PUT, POST and DELETE of every mode passes (scenario steps,
@@ -34,7 +41,11 @@ export interface OwnershipGate {
 /** A write the ownership gate did not let out; nothing reached the server. */
 export class WriteRefusedError extends Error {
   override readonly name = 'WriteRefusedError'
-  constructor(readonly method: string, readonly url: string, readonly reason: string) {
+  constructor(
+    readonly method: string,
+    readonly url: string,
+    readonly reason: string,
+  ) {
     super(`${method} ${url} not sent: ${reason}`)
   }
 }
@@ -47,8 +58,10 @@ export function createOwnershipGate(baseUrl: URL): OwnershipGate {
     if (method === 'POST' && isFeedUrlUnder(url, baseUrl)) return stopped ? `writes are stopped: ${stopped}` : undefined
     if (method === 'PUT' && isProfileUrlUnder(url, baseUrl)) return undefined
     const activity = activityUrlUnder(url, baseUrl)
-    if (!activity) return `a ${method} goes only to ${ACTIVITY_PATH_SHAPE} (one non-empty id) under ${baseUrl.toString()}, to ${FEED_PATH} to create, or ${PROFILE_PATH} to edit`
-    if (!admitted.has(activity)) return `${activity} was not proven the run's own when it was created (a read of it showing the run's marker and the values the create sent), so nothing of the run may change it`
+    if (!activity)
+      return `a ${method} goes only to ${ACTIVITY_PATH_SHAPE} (one non-empty id) under ${baseUrl.toString()}, to ${FEED_PATH} to create, or ${PROFILE_PATH} to edit`
+    if (!admitted.has(activity))
+      return `${activity} was not proven the run's own when it was created (a read of it showing the run's marker and the values the create sent), so nothing of the run may change it`
     if (stopped && method !== 'DELETE') return `writes are stopped: ${stopped}`
     return undefined
   }
@@ -72,7 +85,9 @@ export function createOwnershipGate(baseUrl: URL): OwnershipGate {
       return {
         send: (request: OutgoingRequest): Promise<IncomingResponse> => {
           const reason = refusal(request.method, request.url)
-          return reason ? Promise.reject(new WriteRefusedError(request.method, request.url, reason)) : client.send(request)
+          return reason
+            ? Promise.reject(new WriteRefusedError(request.method, request.url, reason))
+            : client.send(request)
         },
         close: () => client.close(),
       }

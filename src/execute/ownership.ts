@@ -20,7 +20,7 @@ import { authorizationFor, type RunContext } from './run-context.js'
  */
 
 /** `fitconform-run-` and the 8 hex digits of a run id (run-values.ts): nothing shorter is a marker. */
-export const RUN_MARKER_SHAPE = /^fitconform-run-[0-9a-f]{8}$/
+const RUN_MARKER_SHAPE = /^fitconform-run-[0-9a-f]{8}$/
 /** The years a run's far year is chosen from (run-values.ts, far-year.ts). */
 export const FAR_YEARS = { first: 1970, last: 1999 } as const
 
@@ -47,42 +47,87 @@ export interface SentCreate {
 }
 
 /** The read the runner inserts right after a create, before anything of the run writes to the Location. */
-export async function proveCreated(context: RunContext, location: string, role: AuthChoice, sent: SentCreate): Promise<CreationProof> {
+export async function proveCreated(
+  context: RunContext,
+  location: string,
+  role: AuthChoice,
+  sent: SentCreate,
+): Promise<CreationProof> {
   const target = activityUrlUnder(location, context.baseUrl)
-  if (!target) return { kind: 'disproven', rule: RULE.createLocation, reason: `the Location is not ${ACTIVITY_PATH_SHAPE} (one non-empty id) under ${context.baseUrl.toString()}` }
-  if (context.ownership?.isAdmitted(target)) return { kind: 'disproven', rule: RULE.createLocation, reason: 'an earlier create of this run was given the same Location' }
+  if (!target)
+    return {
+      kind: 'disproven',
+      rule: RULE.createLocation,
+      reason: `the Location is not ${ACTIVITY_PATH_SHAPE} (one non-empty id) under ${context.baseUrl.toString()}`,
+    }
+  if (context.ownership?.isAdmitted(target))
+    return {
+      kind: 'disproven',
+      rule: RULE.createLocation,
+      reason: 'an earlier create of this run was given the same Location',
+    }
   const read = await readActivity(context, target, role)
   if (read.status !== 200) return { kind: 'unknown', reason: `reading the Location answered ${read.status}` }
   if (!isObject(read.body)) return { kind: 'unknown', reason: 'reading the Location gave no JSON activity' }
   const notes = read.body['notes']
   const marker = context.run.marker
-  if (!sent.markerSent) return { kind: 'disproven', reason: 'the create did not send the run marker, so no read can prove the activity the run\'s own' }
+  if (!sent.markerSent)
+    return {
+      kind: 'disproven',
+      reason: "the create did not send the run marker, so no read can prove the activity the run's own",
+    }
   const start = startTimeOf(read.body)
   const sentYear = sent.startTime === undefined ? undefined : /\b\d{4}\b/.exec(sent.startTime)?.[0]
   const otherYear = sentYear !== undefined && start !== undefined && !start.includes(sentYear)
   const hasMarker = typeof notes === 'string' && notes.includes(marker)
   // Without the marker, a start in another year shows another activity; with it, this one recorded the start wrong.
-  if (!hasMarker && otherYear) return { kind: 'disproven', rule: RULE.createLocation, reason: `the activity read there starts ${JSON.stringify(start)} and does not carry the run marker: it is another activity` }
-  if (typeof notes !== 'string' || notes === '') return { kind: 'disproven', rule: RULE.createRecords, reason: 'the activity read there has no notes, so not the run marker the create sent' }
-  if (!hasMarker) return { kind: 'disproven', rule: RULE.createLocation, reason: `the activity read there does not carry the run marker ${marker} in its notes: it is another activity` }
-  if (otherYear) return { kind: 'disproven', rule: RULE.createRecords, reason: `the activity read there starts ${JSON.stringify(start)}, not in ${sentYear} as the create sent` }
+  if (!hasMarker && otherYear)
+    return {
+      kind: 'disproven',
+      rule: RULE.createLocation,
+      reason: `the activity read there starts ${JSON.stringify(start)} and does not carry the run marker: it is another activity`,
+    }
+  if (typeof notes !== 'string' || notes === '')
+    return {
+      kind: 'disproven',
+      rule: RULE.createRecords,
+      reason: 'the activity read there has no notes, so not the run marker the create sent',
+    }
+  if (!hasMarker)
+    return {
+      kind: 'disproven',
+      rule: RULE.createLocation,
+      reason: `the activity read there does not carry the run marker ${marker} in its notes: it is another activity`,
+    }
+  if (otherYear)
+    return {
+      kind: 'disproven',
+      rule: RULE.createRecords,
+      reason: `the activity read there starts ${JSON.stringify(start)}, not in ${sentYear} as the create sent`,
+    }
   return { kind: 'proven', url: target }
 }
 
-export type MarkerProof = { readonly kind: 'ours' } | { readonly kind: 'gone'; readonly status: number } | { readonly kind: 'not-ours' | 'unknown'; readonly reason: string }
+export type MarkerProof =
+  | { readonly kind: 'ours' }
+  | { readonly kind: 'gone'; readonly status: number }
+  | { readonly kind: 'not-ours' | 'unknown'; readonly reason: string }
 
 /** For what the run did not see created: the read shows a run-shaped marker and a start time in the run's far year. */
 export async function proveByMarker(context: RunContext, url: string, role: AuthChoice): Promise<MarkerProof> {
   const { marker, farYear } = context.run
-  if (!isRunMarker(marker) || !isFarYear(farYear)) return { kind: 'not-ours', reason: 'the run has no valid marker and far year, so nothing can be proven its own' }
+  if (!isRunMarker(marker) || !isFarYear(farYear))
+    return { kind: 'not-ours', reason: 'the run has no valid marker and far year, so nothing can be proven its own' }
   const read = await readActivity(context, url, role)
   if (read.status === 404 || read.status === 410) return { kind: 'gone', status: read.status }
   if (read.status !== 200) return { kind: 'unknown', reason: `reading it answered ${read.status}` }
   if (!isObject(read.body)) return { kind: 'unknown', reason: 'reading it gave no JSON activity' }
   const notes = read.body['notes']
-  if (typeof notes !== 'string' || !notes.includes(marker)) return { kind: 'not-ours', reason: `the activity read there does not carry the run marker ${marker} in its notes` }
+  if (typeof notes !== 'string' || !notes.includes(marker))
+    return { kind: 'not-ours', reason: `the activity read there does not carry the run marker ${marker} in its notes` }
   const start = startTimeOf(read.body)
-  if (start === undefined || !start.includes(String(farYear))) return { kind: 'not-ours', reason: `the activity read there does not start in the run's far year ${farYear}` }
+  if (start === undefined || !start.includes(String(farYear)))
+    return { kind: 'not-ours', reason: `the activity read there does not start in the run's far year ${farYear}` }
   return { kind: 'ours' }
 }
 
@@ -97,7 +142,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** GET of one activity; the status is a string when nothing answered. */
-export async function readActivity(context: RunContext, url: string, role: AuthChoice): Promise<{ status: number | string; body?: unknown }> {
+export async function readActivity(
+  context: RunContext,
+  url: string,
+  role: AuthChoice,
+): Promise<{ status: number | string; body?: unknown }> {
   const headers: Record<string, string> = { accept: mediaTypeOf('FitnessActivity'), 'accept-encoding': 'identity' }
   const authorization = authorizationFor(role, context)
   if (authorization) headers['authorization'] = authorization

@@ -1,5 +1,12 @@
 import type { Diagnostic } from '../model/diagnostic.js'
-import type { AssertionResult, RecordedRequest, RecordedResponse, RunResult, ScenarioResult, StepResult } from '../model/result.js'
+import type {
+  AssertionResult,
+  RecordedRequest,
+  RecordedResponse,
+  RunResult,
+  ScenarioResult,
+  StepResult,
+} from '../model/result.js'
 import { PATH_POINT_PERSONAL_FIELDS, PROFILE_PERSONAL_FIELDS } from '../model/personal-data-fields.js'
 import { parseJsonPath } from '../shared/json-path.js'
 
@@ -30,7 +37,8 @@ interface Replacements {
 const VALUE_MATCHERS = new Set(['equals', 'notEquals', 'like', 'contains', 'notContains', 'gt', 'gte', 'lt', 'lte'])
 
 export const CURL_MASKED_NOTE = '# personal data masked: run with --show-personal-data for an exact line'
-export const DIFFERENCE_MASKED_NOTE = '(the values differ only in masked personal data: run with --show-personal-data to see how)'
+export const DIFFERENCE_MASKED_NOTE =
+  '(the values differ only in masked personal data: run with --show-personal-data to see how)'
 
 export function maskText(text: string): string {
   return text.length <= 1 ? '[masked]' : `${text.slice(0, 1)}… [masked]`
@@ -80,7 +88,11 @@ export function maskScenarioPersonalDataOnRead<S extends ScenarioResult>(scenari
     const raw = scenario[field]
     // Nothing in an empty list or an absent reason to mask: left as it is, so reading it costs nothing.
     if (raw === undefined || (Array.isArray(raw) && raw.length === 0)) continue
-    Object.defineProperty(view, field, { enumerable: true, configurable: true, get: () => (masked ??= maskScenarioPersonalData(scenario))[field] })
+    Object.defineProperty(view, field, {
+      enumerable: true,
+      configurable: true,
+      get: () => (masked ??= maskScenarioPersonalData(scenario))[field],
+    })
   }
   return view
 }
@@ -97,9 +109,13 @@ class Masker {
    */
   private replacementList(): Replacements {
     if (!this.replacements) {
-      const originals = [...this.found.keys()].filter((original) => !WHOLE_NUMBER.test(original)).sort((a, b) => b.length - a.length)
+      const originals = [...this.found.keys()]
+        .filter((original) => !WHOLE_NUMBER.test(original))
+        .sort((a, b) => b.length - a.length)
       const plain = originals.map((original) => [original, this.found.get(original) ?? ''] as const)
-      const escaped = originals.map((original) => [JSON.stringify(original).slice(1, -1), this.found.get(original) ?? ''] as const).filter(([form], index) => form !== originals[index])
+      const escaped = originals
+        .map((original) => [JSON.stringify(original).slice(1, -1), this.found.get(original) ?? ''] as const)
+        .filter(([form], index) => form !== originals[index])
       const numbers = new Map([...this.found].filter(([original]) => WHOLE_NUMBER.test(original)))
       this.replacements = { texts: [...plain, ...escaped], numbers }
     }
@@ -122,7 +138,9 @@ class Masker {
         ...(step.error ? { error: this.diagnosticText(step.error) } : {}),
         ...(step.curl ? { curl: this.curl(step.curl) } : {}),
         ...(step.request ? { request: this.requestText(step.request) } : {}),
-        ...(typeof step.response?.body === 'string' ? { response: withFields(step.response, { body: this.text(step.response.body) }) } : {}),
+        ...(typeof step.response?.body === 'string'
+          ? { response: withFields(step.response, { body: this.text(step.response.body) }) }
+          : {}),
       })
     return withFields<ScenarioResult>(scenario, {
       steps: mapUnlessSame(scenario.steps, stepText),
@@ -175,7 +193,8 @@ class Masker {
     const key = bodyKeyOf(assertion.target)
     const actual = this.value(assertion.actual, key)
     const expected = this.expected(assertion, key)
-    const isHidden = !assertion.ok && !isSameValue(assertion.expected, assertion.actual) && isSameValue(expected, actual)
+    const isHidden =
+      !assertion.ok && !isSameValue(assertion.expected, assertion.actual) && isSameValue(expected, actual)
     return withFields(assertion, {
       ...('expected' in assertion ? { expected } : {}),
       ...('actual' in assertion ? { actual } : {}),
@@ -186,7 +205,8 @@ class Masker {
 
   private expected(assertion: AssertionResult, key: string | undefined): unknown {
     const { matcher, expected } = assertion
-    if (matcher === 'oneOf' && Array.isArray(expected)) return mapUnlessSame(expected, (candidate) => this.value(candidate, key))
+    if (matcher === 'oneOf' && Array.isArray(expected))
+      return mapUnlessSame(expected, (candidate) => this.value(candidate, key))
     return VALUE_MATCHERS.has(matcher) ? this.value(expected, key) : expected
   }
 
@@ -199,7 +219,6 @@ class Masker {
     })
   }
 
-
   /** A masked curl line no longer reproduces the request: it says so on the line above. */
   private curl(line: string): string {
     const masked = this.text(line)
@@ -208,14 +227,18 @@ class Masker {
 
   private value(value: unknown, key: string | undefined): unknown {
     // User.profile is the relative link `/profile` (§2.1), not a person's page: masked by value it would shred every URL.
-    if (typeof value === 'string' && key !== undefined && TEXT_KEYS.has(key) && !value.startsWith('/')) return this.remember(value, maskText(value))
+    if (typeof value === 'string' && key !== undefined && TEXT_KEYS.has(key) && !value.startsWith('/'))
+      return this.remember(value, maskText(value))
     if (typeof value === 'number' && key !== undefined && NUMBER_KEYS.has(key)) {
       return this.remember(value, key === 'altitude' ? maskAltitude(value) : maskCoordinate(value))
     }
     if (Array.isArray(value)) {
       const items = mapUnlessSame<unknown>(value, (item) => this.value(item, undefined))
       if (key !== 'path' || items.length <= PATH_POINTS_KEPT || !value.some(isPathPoint)) return items
-      return [...items.slice(0, PATH_POINTS_KEPT), `… ${items.length - PATH_POINTS_KEPT} more points hidden (personal data)`]
+      return [
+        ...items.slice(0, PATH_POINTS_KEPT),
+        `… ${items.length - PATH_POINTS_KEPT} more points hidden (personal data)`,
+      ]
     }
     if (isPlainObject(value)) return mapFieldsUnlessSame(value, (child, name) => this.value(child, name))
     return value
@@ -247,8 +270,15 @@ class Masker {
   private text(text: string): string {
     let masked = text
     const { texts, numbers } = this.replacementList()
-    for (const [original, replacement] of texts) if (masked.includes(original)) masked = masked.split(original).join(replacement)
-    if (numbers.size > 0) masked = masked.replace(NUMBER_TOKEN, (number) => numbers.get(number) ?? (number.startsWith('-') && numbers.has(number.slice(1)) ? `-${numbers.get(number.slice(1))}` : number))
+    for (const [original, replacement] of texts)
+      if (masked.includes(original)) masked = masked.split(original).join(replacement)
+    if (numbers.size > 0)
+      masked = masked.replace(
+        NUMBER_TOKEN,
+        (number) =>
+          numbers.get(number) ??
+          (number.startsWith('-') && numbers.has(number.slice(1)) ? `-${numbers.get(number.slice(1))}` : number),
+      )
     // Most texts (messages, URLs, curl lines) name no coordinate key and skip the pattern.
     if (!QUOTED_NUMBER_KEYS.some((quoted) => masked.includes(quoted))) return masked
     return masked.replace(NUMBER_IN_TEXT, (_match, prefix: string, key: string, number: string) => {
@@ -280,7 +310,10 @@ function isPathPoint(value: unknown): boolean {
 
 /** `"latitude": 51.50722` inside a curl line or a message. */
 const QUOTED_NUMBER_KEYS = PATH_POINT_PERSONAL_FIELDS.map((field) => `"${field}"`)
-const NUMBER_IN_TEXT = new RegExp(`("(${PATH_POINT_PERSONAL_FIELDS.join('|')})"\\s*:\\s*)(-?\\d+(?:\\.\\d+)?(?:[eE][-+]?\\d+)?)`, 'g')
+const NUMBER_IN_TEXT = new RegExp(
+  `("(${PATH_POINT_PERSONAL_FIELDS.join('|')})"\\s*:\\s*)(-?\\d+(?:\\.\\d+)?(?:[eE][-+]?\\d+)?)`,
+  'g',
+)
 
 /*
  * Copy on write: most of a report holds no personal data, and copying every body and value of it
@@ -306,14 +339,18 @@ function withFields<T extends object>(record: T, fields: Partial<T>): T {
   return record
 }
 
-function mapFieldsUnlessSame(record: Record<string, unknown>, map: (child: unknown, name: string) => unknown): Record<string, unknown> {
+function mapFieldsUnlessSame(
+  record: Record<string, unknown>,
+  map: (child: unknown, name: string) => unknown,
+): Record<string, unknown> {
   const names = Object.keys(record)
   let mapped: unknown[] | undefined
   for (let index = 0; index < names.length; index++) {
     const name = names[index] as string
     const child = record[name]
     const next = map(child, name)
-    if (mapped === undefined && !Object.is(next, child)) mapped = names.slice(0, index).map((earlier) => record[earlier])
+    if (mapped === undefined && !Object.is(next, child))
+      mapped = names.slice(0, index).map((earlier) => record[earlier])
     mapped?.push(next)
   }
   return mapped === undefined ? record : Object.fromEntries(names.map((name, index) => [name, mapped[index]]))

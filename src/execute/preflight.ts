@@ -48,7 +48,12 @@ async function preflightRestrictedRole(role: TokenRole, context: RunContext): Pr
   const { url } = resolveUrl(ENTRY_POINT_PATH, context.baseUrl)
   let response: IncomingResponse
   try {
-    response = await context.client.send({ method: 'GET', url, headers: { authorization: authorizationFor(role, context)!, accept: mediaTypeOf('User') }, wire: false })
+    response = await context.client.send({
+      method: 'GET',
+      url,
+      headers: { authorization: authorizationFor(role, context)!, accept: mediaTypeOf('User') },
+      wire: false,
+    })
   } catch {
     return undefined // the main token's preflight has shown the server answers; this role's scenarios report their own transport errors
   }
@@ -76,7 +81,11 @@ async function reachability(context: RunContext): Promise<Diagnostic | undefined
 }
 
 function unreachable(transport: Diagnostic): Diagnostic {
-  return { ...transport, code: 'E_UNREACHABLE', message: `the server under test cannot be reached: ${transport.message}` }
+  return {
+    ...transport,
+    code: 'E_UNREACHABLE',
+    message: `the server under test cannot be reached: ${transport.message}`,
+  }
 }
 
 async function preflightRole(role: TokenRole, context: RunContext): Promise<Diagnostic | undefined> {
@@ -89,13 +98,17 @@ async function preflightRole(role: TokenRole, context: RunContext): Promise<Diag
   } catch (error) {
     const transport = transportDiagnostic(error, url, context.timeoutMs)
     if (transport.code === 'E_CONNECT') return unreachable(transport)
-    const sentence = transport.code === 'E_TIMEOUT' ? `no answer within ${seconds(context.timeoutMs)}` : 'the exchange broke off'
+    const sentence =
+      transport.code === 'E_TIMEOUT' ? `no answer within ${seconds(context.timeoutMs)}` : 'the exchange broke off'
     return context.redact({
       code: 'E_PREFLIGHT',
       kind: 'error',
       message: `preflight GET ${url} with ${flag} failed: ${sentence}`,
       details: [`request: GET ${url}`, transport.message],
-      hint: transport.code === 'E_TIMEOUT' ? 'is this the right server? raise --timeout if it is slow but working' : 'is --base-url right?',
+      hint:
+        transport.code === 'E_TIMEOUT'
+          ? 'is this the right server? raise --timeout if it is slow but working'
+          : 'is --base-url right?',
     })
   }
   if (response.status >= 200 && response.status < 300) return undefined
@@ -103,7 +116,10 @@ async function preflightRole(role: TokenRole, context: RunContext): Promise<Diag
     code: 'E_PREFLIGHT',
     kind: 'error',
     message: `preflight GET ${url} with ${flag} failed: ${sentenceFor(response)}`,
-    details: [`request: GET ${url} (Authorization: Bearer $FITCONFORM_${role.toUpperCase().replace(/-/g, '_')})`, ...exchangeLines(response)],
+    details: [
+      `request: GET ${url} (Authorization: Bearer $FITCONFORM_${role.toUpperCase().replace(/-/g, '_')})`,
+      ...exchangeLines(response),
+    ],
     hint: hintFor(response.status, flag),
   })
 }
@@ -116,15 +132,20 @@ function sentenceFor(response: IncomingResponse): string {
 }
 
 function hintFor(status: number, flag: string): string {
-  if (status === 401 || status === 403) return `check ${flag}: it must be a valid access token of the account under test`
-  if (status === 404) return '--base-url must be the URL /user hangs under (include any path prefix, e.g. https://host/api)'
+  if (status === 401 || status === 403)
+    return `check ${flag}: it must be a valid access token of the account under test`
+  if (status === 404)
+    return '--base-url must be the URL /user hangs under (include any path prefix, e.g. https://host/api)'
   return 'the server must answer GET /user before any scenario can judge it'
 }
 
 function exchangeLines(response: IncomingResponse): string[] {
   const body = response.body.toString('utf8')
   const shown = body.length > BODY_SHOWN ? `${body.slice(0, BODY_SHOWN)}…` : body
-  return [`response: ${response.status}, Content-Type: ${response.headers['content-type'] ?? '(none)'}`, ...(shown.trim() === '' ? [] : [`body: ${JSON.stringify(shown)}`])]
+  return [
+    `response: ${response.status}, Content-Type: ${response.headers['content-type'] ?? '(none)'}`,
+    ...(shown.trim() === '' ? [] : [`body: ${JSON.stringify(shown)}`]),
+  ]
 }
 
 function seconds(ms: number): string {

@@ -65,17 +65,21 @@ export function createProfileGuard(reader: RunContext): ProfileGuard {
       if (fields.length === 0) return undefined
       const own = typeof role === 'string' ? found.get(role as TokenRole) : undefined
       if (own === undefined) return undefined // a token without full access: its edit is refused (§5 rule 3), nothing to restore
-      if (typeof own === 'string') return `the profile could not be read before changing it (${own}), so the change could not be undone: not sent`
+      if (typeof own === 'string')
+        return `the profile could not be read before changing it (${own}), so the change could not be undone: not sent`
       const absent = fields.filter((field) => !(field in own))
-      if (absent.length > 0) return `the server's profile does not show ${absent.join(', ')} (§2.6 lists the fields without making one required), so the suite does not edit ${absent.length === 1 ? 'it' : 'them'}: a value it did not see could not be set back`
+      if (absent.length > 0)
+        return `the server's profile does not show ${absent.join(', ')} (§2.6 lists the fields without making one required), so the suite does not edit ${absent.length === 1 ? 'it' : 'them'}: a value it did not see could not be set back`
       const unlisted = fields.filter((field) => !EDITABLE_PROFILE_FIELDS.includes(field))
-      if (unlisted.length > 0) return `§2.6 marks only ${EDITABLE_PROFILE_FIELDS.join(', ')} editable, so the suite does not edit ${unlisted.join(', ')}: a restore sets back only editable fields`
+      if (unlisted.length > 0)
+        return `§2.6 marks only ${EDITABLE_PROFILE_FIELDS.join(', ')} editable, so the suite does not edit ${unlisted.join(', ')}: a restore sets back only editable fields`
       for (const field of fields) {
         if (written.has(field)) continue
         written.add(field)
         touched.add(field)
         for (const [user, snapshot] of found) {
-          if (typeof snapshot !== 'string' && field in snapshot) context.ledger?.record({ type: 'profile', role: user, field, value: snapshot[field] })
+          if (typeof snapshot !== 'string' && field in snapshot)
+            context.ledger?.record({ type: 'profile', role: user, field, value: snapshot[field] })
         }
       }
       const sent = JSON.parse(body!) as Record<string, unknown>
@@ -91,17 +95,29 @@ export function createProfileGuard(reader: RunContext): ProfileGuard {
         const fields = [...touched].filter((field) => field in snapshot)
         const now = await readProfile(context, role)
         if (typeof now === 'string') {
-          for (const field of fields) if (changed.has(`${role}\u0000${field}`)) notRestored.push(`${role}'s profile ${field}: could not be read at the end (${now}); it was ${JSON.stringify(snapshot[field])}`)
+          for (const field of fields)
+            if (changed.has(`${role}\u0000${field}`))
+              notRestored.push(
+                `${role}'s profile ${field}: could not be read at the end (${now}); it was ${JSON.stringify(snapshot[field])}`,
+              )
           continue
         }
         const differing = fields.filter((field) => !sameValue(now[field], snapshot[field]))
         for (const field of differing) changed.add(`${role}\u0000${field}`)
         let after: Snapshot | string = now
-        if (differing.length > 0) after = await writeProfile(context, role, Object.fromEntries(differing.map((field) => [field, snapshot[field]])))
+        if (differing.length > 0)
+          after = await writeProfile(
+            context,
+            role,
+            Object.fromEntries(differing.map((field) => [field, snapshot[field]])),
+          )
         for (const field of fields) {
           const back = typeof after !== 'string' && sameValue(after[field], snapshot[field])
           if (back) context.ledger?.record({ type: 'profile-restored', role, field })
-          else notRestored.push(`${role}'s profile ${field} is ${typeof after === 'string' ? `unknown (${after})` : JSON.stringify(after[field])}, it was ${JSON.stringify(snapshot[field])}`)
+          else
+            notRestored.push(
+              `${role}'s profile ${field} is ${typeof after === 'string' ? `unknown (${after})` : JSON.stringify(after[field])}, it was ${JSON.stringify(snapshot[field])}`,
+            )
         }
       }
       return { changed: changed.size, restored: changed.size - notRestored.length, notRestored }
@@ -139,15 +155,31 @@ export function readProfile(context: RunContext, role: AuthChoice): Promise<Snap
 }
 
 /** PUT /profile with only the fields to change (§4 endpoint 6); the whole profile it returns, or why there is none. */
-export async function writeProfile(context: RunContext, role: AuthChoice, fields: Record<string, unknown>): Promise<Snapshot | string> {
-  const headers: Record<string, string> = { 'content-type': mediaTypeOf('ProfileEdit'), accept: mediaTypeOf('Profile'), 'accept-encoding': 'identity' }
+export async function writeProfile(
+  context: RunContext,
+  role: AuthChoice,
+  fields: Record<string, unknown>,
+): Promise<Snapshot | string> {
+  const headers: Record<string, string> = {
+    'content-type': mediaTypeOf('ProfileEdit'),
+    accept: mediaTypeOf('Profile'),
+    'accept-encoding': 'identity',
+  }
   const authorization = authorizationFor(role, context)
   if (authorization) headers['authorization'] = authorization
   try {
-    const response = await context.client.send({ method: 'PUT', url: resolveUrl(PROFILE_PATH, context.baseUrl).url, headers, body: JSON.stringify(fields), wire: false })
+    const response = await context.client.send({
+      method: 'PUT',
+      url: resolveUrl(PROFILE_PATH, context.baseUrl).url,
+      headers,
+      body: JSON.stringify(fields),
+      wire: false,
+    })
     if (response.status !== 200) return `PUT ${PROFILE_PATH} answered ${response.status}`
     const parsed = JSON.parse(response.body.toString('utf8')) as unknown
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Snapshot) : `PUT ${PROFILE_PATH} returned no JSON profile`
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Snapshot)
+      : `PUT ${PROFILE_PATH} returned no JSON profile`
   } catch (error) {
     return `PUT ${PROFILE_PATH}: ${(error as Error).message}`
   }

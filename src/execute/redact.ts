@@ -15,7 +15,9 @@ export type Redactor = <T>(value: T) => T
  */
 export function createRedactor(secrets: ReadonlyMap<string, string>): Redactor {
   const scrub = remembered(createScrub([...secrets].map(([value, label]) => [value, `[REDACTED ${label}]`] as const)))
-  const kindOfField = remembered((key: string) => (isCredentialHeader(key) ? 'header' : isCredentialField(key) ? 'field' : 'other'))
+  const kindOfField = remembered((key: string) =>
+    isCredentialHeader(key) ? 'header' : isCredentialField(key) ? 'field' : 'other',
+  )
   const byName = (key: string, value: string): string | undefined => {
     const kind = kindOfField(key)
     if (kind === 'header') return redactCredentialHeader(value, scrub)

@@ -1,6 +1,12 @@
 import type { Diagnostic } from '../model/diagnostic.js'
 import type { ReportedRunResult } from '../model/reported-result.js'
-import { RESULT_SCHEMA_VERSION, type BusySummary, type PollingSummary, type RunResult, type ScenarioResult } from '../model/result.js'
+import {
+  RESULT_SCHEMA_VERSION,
+  type BusySummary,
+  type PollingSummary,
+  type RunResult,
+  type ScenarioResult,
+} from '../model/result.js'
 import { createBusyBudget, retryingWhileBusy, type BusyBudget } from './busy-retry.js'
 import { nearMissSecrets } from './near-miss-token.js'
 import type { Rule, Scenario, TokenRole } from '../model/scenario.js'
@@ -60,7 +66,7 @@ export interface ConformanceSettings {
   readonly failOnSkip?: boolean
 }
 
-export const DEFAULT_MAX_POLLING_MS = 60_000
+const DEFAULT_MAX_POLLING_MS = 60_000
 
 export type ConformanceOutcome =
   /** Nothing answered, or the preflight failed (exit 3): no scenario ran. */
@@ -77,16 +83,29 @@ export async function runConformance(
   reporter: Reporter,
 ): Promise<ConformanceOutcome> {
   const startedAt = new Date()
-  const availableRoles = new Set((Object.keys(settings.target.tokens) as TokenRole[]).filter((role) => settings.target.tokens[role]))
+  const availableRoles = new Set(
+    (Object.keys(settings.target.tokens) as TokenRole[]).filter((role) => settings.target.tokens[role]),
+  )
   const plan = planRun(scenarios, { ...settings.filter, availableRoles })
   if (plan.order.length === 0) return { kind: 'nothing-selected', plan }
   const notTested = notTestedForMissingTokens(plan, availableRoles)
   const secrets = new Map<string, string>()
   for (const [role, token] of Object.entries(settings.target.tokens)) if (token) secrets.set(token, role)
   // The near misses the auth scenarios send hold all but one character of the main token.
-  if (settings.target.tokens.token) for (const [value, label] of nearMissSecrets(settings.target.tokens.token, 'token')) if (!secrets.has(value)) secrets.set(value, label)
+  if (settings.target.tokens.token)
+    for (const [value, label] of nearMissSecrets(settings.target.tokens.token, 'token'))
+      if (!secrets.has(value)) secrets.set(value, label)
   const busy = createBusyBudget()
-  const client = retryingWhileBusy(createHttpClient({ timeoutMs: settings.timeoutMs, insecure: settings.insecure, ...(settings.ca ? { ca: settings.ca } : {}), ...(settings.maxBodyBytes ? { maxBodyBytes: settings.maxBodyBytes } : {}) }), busy, { perRequestMs: settings.timeoutMs })
+  const client = retryingWhileBusy(
+    createHttpClient({
+      timeoutMs: settings.timeoutMs,
+      insecure: settings.insecure,
+      ...(settings.ca ? { ca: settings.ca } : {}),
+      ...(settings.maxBodyBytes ? { maxBodyBytes: settings.maxBodyBytes } : {}),
+    }),
+    busy,
+    { perRequestMs: settings.timeoutMs },
+  )
   const run = settings.run ?? createRunValues(startedAt)
   const probeContext: RunContext = {
     baseUrl: settings.target.baseUrl,
@@ -100,28 +119,70 @@ export async function runConformance(
     interrupted: settings.interrupted ?? new AbortController().signal,
     polling: { spentMs: 0, capMs: settings.maxPollingMs ?? DEFAULT_MAX_POLLING_MS, cappedSteps: 0 },
   }
-  const finalizer = createFinalizer({ knownFailures: settings.knownFailures ?? [], showPersonalData: settings.showPersonalData ?? false, rules })
+  const finalizer = createFinalizer({
+    knownFailures: settings.knownFailures ?? [],
+    showPersonalData: settings.showPersonalData ?? false,
+    rules,
+  })
   try {
     const unreachable = await preflight(probeContext)
     if (unreachable) return { kind: 'unreachable', diagnostic: unreachable }
     const notices = await checkRestrictedTokens(probeContext)
     // Only now, with a server there, is there anything to write down.
-    const guarded = await guardRun(probeContext, { ...(settings.ledgerDir ? { ledgerDir: settings.ledgerDir } : {}), writes: plan.order.some((scenario) => scenario.writes) })
+    const guarded = await guardRun(probeContext, {
+      ...(settings.ledgerDir ? { ledgerDir: settings.ledgerDir } : {}),
+      writes: plan.order.some((scenario) => scenario.writes),
+    })
     if ('problem' in guarded) return { kind: 'unreachable', diagnostic: guarded.problem }
     const { context } = guarded
-    const view: RunPlanView = { target: settings.target.label, strict: settings.strict, rules, scenarios: plan.order.map(({ id, title, file, rules: r, tags }) => ({ id, title, file, rules: r, tags })), missingTokens: notTested, ...(notices.length > 0 ? { notices } : {}) }
+    const view: RunPlanView = {
+      target: settings.target.label,
+      strict: settings.strict,
+      rules,
+      scenarios: plan.order.map(({ id, title, file, rules: r, tags }) => ({ id, title, file, rules: r, tags })),
+      missingTokens: notTested,
+      ...(notices.length > 0 ? { notices } : {}),
+    }
     await reporter.onRunStart?.(view)
     // The survey judges the account as it is, so it runs before any scenario can write to it.
-    const surveyed = settings.survey ? await runSurvey(context, { ...settings.survey, concurrency: settings.concurrency }, { onScenarioEnd: (result) => reporter.onScenarioEnd?.(finalizer.scenario(result)) }) : []
-    const results = [...surveyed, ...(await runPlan(plan, { context, reporter, concurrency: settings.concurrency, bail: settings.bail, finalizeScenario: finalizer.scenario }))]
-    const wrote = results.some((result) => result.steps.some((step) => step.request !== undefined && step.request.method !== 'GET' && step.request.method !== 'HEAD'))
+    const surveyed = settings.survey
+      ? await runSurvey(
+          context,
+          { ...settings.survey, concurrency: settings.concurrency },
+          { onScenarioEnd: (result) => reporter.onScenarioEnd?.(finalizer.scenario(result)) },
+        )
+      : []
+    const results = [
+      ...surveyed,
+      ...(await runPlan(plan, {
+        context,
+        reporter,
+        concurrency: settings.concurrency,
+        bail: settings.bail,
+        finalizeScenario: finalizer.scenario,
+      })),
+    ]
+    const wrote = results.some((result) =>
+      result.steps.some(
+        (step) => step.request !== undefined && step.request.method !== 'GET' && step.request.method !== 'HEAD',
+      ),
+    )
     // Only a POST can have created something whose Location never reached us.
     const posted = results.some((result) => result.steps.some((step) => step.request?.method === 'POST'))
     const cleanup = await finishCleanup(context, { wrote, posted, notes: guarded.notes })
     const polling = pollingSummary(context)
     // Redacted whole before it is finalized: cleanup messages and diagnostics name URLs a server chose (a Location may carry a token).
     // The step results in it were redacted as they ended: the redactor keeps those and walks only what is new around them.
-    const result = finalizer.run(context.redact({ ...buildRunResult(results, settings, startedAt, cleanup.problems), ...(notTested.length > 0 ? { notTested } : {}), ...(notices.length > 0 ? { notices } : {}), ...(cleanup.summary ? { cleanup: cleanup.summary } : {}), ...(polling ? { polling } : {}), ...busySummary(busy) }))
+    const result = finalizer.run(
+      context.redact({
+        ...buildRunResult(results, settings, startedAt, cleanup.problems),
+        ...(notTested.length > 0 ? { notTested } : {}),
+        ...(notices.length > 0 ? { notices } : {}),
+        ...(cleanup.summary ? { cleanup: cleanup.summary } : {}),
+        ...(polling ? { polling } : {}),
+        ...busySummary(busy),
+      }),
+    )
     await reporter.onRunEnd?.(result, view)
     return { kind: 'ran', result, plan }
   } finally {
@@ -139,11 +200,24 @@ function pollingSummary(context: RunContext): PollingSummary | undefined {
 /** Reported only when the server answered busy at least once. */
 function busySummary(budget: BusyBudget): { busy?: BusySummary } {
   if (budget.answers === 0) return {}
-  return { busy: { answers: budget.answers, waitedMs: Math.round(budget.waitedMs), capMs: budget.capMs, stayedBusy: budget.stayedBusy } }
+  return {
+    busy: {
+      answers: budget.answers,
+      waitedMs: Math.round(budget.waitedMs),
+      capMs: budget.capMs,
+      stayedBusy: budget.stayedBusy,
+    },
+  }
 }
 
-function buildRunResult(scenarios: readonly ScenarioResult[], settings: Pick<ConformanceSettings, 'strict' | 'target' | 'failOnSkip'>, startedAt: Date, diagnostics: readonly Diagnostic[] = []): RunResult {
-  const count = (status: ScenarioResult['status']): number => scenarios.filter((scenario) => scenario.status === status).length
+function buildRunResult(
+  scenarios: readonly ScenarioResult[],
+  settings: Pick<ConformanceSettings, 'strict' | 'target' | 'failOnSkip'>,
+  startedAt: Date,
+  diagnostics: readonly Diagnostic[] = [],
+): RunResult {
+  const count = (status: ScenarioResult['status']): number =>
+    scenarios.filter((scenario) => scenario.status === status).length
   const skips = countSkips(scenarios)
   const failedOnSkip = settings.failOnSkip && (skips.scenarios > 0 || skips.cells > 0)
   return {
@@ -171,6 +245,11 @@ function cleanupDiagnostics(scenarios: readonly ScenarioResult[]): Diagnostic[] 
   return scenarios.flatMap((scenario) =>
     scenario.cleanup
       .filter((step) => step.status === 'failed' || step.status === 'error')
-      .map((step) => ({ code: 'E_CLEANUP' as const, kind: 'error' as const, message: `${scenario.id}: cleanup step "${step.name}" did not succeed; the account may need a manual look`, at: step.at })),
+      .map((step) => ({
+        code: 'E_CLEANUP' as const,
+        kind: 'error' as const,
+        message: `${scenario.id}: cleanup step "${step.name}" did not succeed; the account may need a manual look`,
+        at: step.at,
+      })),
   )
 }

@@ -52,7 +52,8 @@ export interface PollingBudget {
 export function authorizationFor(auth: AuthChoice, context: RunContext): string | undefined {
   if (auth === 'none') return undefined
   if (auth === 'invalid') return `Bearer fitconform-invalid-${context.run.id}`
-  if (isNearMiss(auth)) return context.tokens.token === undefined ? undefined : `Bearer ${nearMissToken(context.tokens.token, auth)}`
+  if (isNearMiss(auth))
+    return context.tokens.token === undefined ? undefined : `Bearer ${nearMissToken(context.tokens.token, auth)}`
   const token = context.tokens[auth]
   return token === undefined ? undefined : `Bearer ${token}`
 }

@@ -32,24 +32,34 @@ export async function runPlan(plan: RunPlan, options: RunPlanOptions): Promise<S
 
   const runOne = async (scenario: Scenario, scenarioContext: RunContext): Promise<void> => {
     if (bailed || context.interrupted.aborted) {
-      results.set(scenario, skipped(scenario, bailed ? 'not run: --bail stopped the run after a failure' : 'not run: the run was interrupted'))
+      results.set(
+        scenario,
+        skipped(
+          scenario,
+          bailed ? 'not run: --bail stopped the run after a failure' : 'not run: the run was interrupted',
+        ),
+      )
       return
     }
     await reporter.onScenarioStart?.(viewOf(scenario))
-    const result = await runScenario(scenario, scenarioContext, { onStepEnd: (step, view) => reporter.onStepEnd?.(step, view) })
+    const result = await runScenario(scenario, scenarioContext, {
+      onStepEnd: (step, view) => reporter.onStepEnd?.(step, view),
+    })
     results.set(scenario, result)
     await reporter.onScenarioEnd?.(options.finalizeScenario(result))
     if (options.bail && result.status === 'failed') bailed = true
   }
 
-  for (const { scenario, reason } of plan.skipped) await reporter.onScenarioEnd?.(options.finalizeScenario(skipped(scenario, reason)))
+  for (const { scenario, reason } of plan.skipped)
+    await reporter.onScenarioEnd?.(options.finalizeScenario(skipped(scenario, reason)))
   if (options.concurrency > 1 && plan.exclusive.length > 0) {
     await runExclusiveBesideTheRest(plan, options.concurrency, context, runOne)
   } else {
     for (const scenario of plan.exclusive) await runOne(scenario, context)
     // One at a time gains nothing from starting long waits first: load order, as a reader expects.
     const concurrent = new Set(plan.concurrent)
-    const ordered = options.concurrency === 1 ? plan.order.filter((scenario) => concurrent.has(scenario)) : plan.concurrent
+    const ordered =
+      options.concurrency === 1 ? plan.order.filter((scenario) => concurrent.has(scenario)) : plan.concurrent
     await forEachInSlots(ordered, options.concurrency, (scenario, park) => runOne(scenario, { ...context, park }))
   }
   return plan.order.map((scenario) => results.get(scenario)!).filter(Boolean)
@@ -66,7 +76,12 @@ export async function runPlan(plan: RunPlan, options: RunPlanOptions): Promise<S
  * so that the chain starts as soon as it can; the scenarios without a wait start with it. The
  * exclusive lane takes one of the `concurrency` slots while it runs.
  */
-async function runExclusiveBesideTheRest(plan: RunPlan, concurrency: number, context: RunContext, runOne: (scenario: Scenario, context: RunContext) => Promise<void>): Promise<void> {
+async function runExclusiveBesideTheRest(
+  plan: RunPlan,
+  concurrency: number,
+  context: RunContext,
+  runOne: (scenario: Scenario, context: RunContext) => Promise<void>,
+): Promise<void> {
   const slots = createSlots(concurrency)
   const gate = createWriteGate()
   const waiting = plan.concurrent.filter((scenario) => declaredWaitMs(scenario) > 0)
@@ -86,7 +101,9 @@ async function runExclusiveBesideTheRest(plan: RunPlan, concurrency: number, con
     }
   }
   const runGated = (scenario: Scenario, park: Park): Promise<void> =>
-    waiters.run(scenario, park, (tracked) => runOne(scenario, { ...context, client: gate.gated(context.client, tracked), park: tracked }))
+    waiters.run(scenario, park, (tracked) =>
+      runOne(scenario, { ...context, client: gate.gated(context.client, tracked), park: tracked }),
+    )
   // Before the chain, only what must come before it: the waiters, up to their waits. The rest starts
   // with the chain: its reads fill the seconds the chain spends waiting, its writes follow the chain.
   const rest = plan.concurrent.filter((scenario) => !waiting.includes(scenario))
@@ -104,7 +121,10 @@ async function runExclusiveBesideTheRest(plan: RunPlan, concurrency: number, con
  * and holding the chain until such a scenario ends made every scenario after the chain start late
  * (issue 30: 2.9 s at 100 ms a round trip).
  */
-function trackWaiters(waiters: readonly Scenario[]): { allParked: Promise<void>; run(scenario: Scenario, park: Park, work: (park: Park) => Promise<void>): Promise<void> } {
+function trackWaiters(waiters: readonly Scenario[]): {
+  allParked: Promise<void>
+  run(scenario: Scenario, park: Park, work: (park: Park) => Promise<void>): Promise<void>
+} {
   const waiting = new Set(waiters)
   let started = 0
   let atWork = 0
@@ -128,18 +148,19 @@ function trackWaiters(waiters: readonly Scenario[]): { allParked: Promise<void>;
         atWork--
         check()
       }
-      const tracked: Park = (wait) => park(async () => {
-        rest()
-        try {
-          return await wait()
-        } finally {
-          waitsLeft--
-          if (waitsLeft > 0) {
-            working = true
-            atWork++
+      const tracked: Park = (wait) =>
+        park(async () => {
+          rest()
+          try {
+            return await wait()
+          } finally {
+            waitsLeft--
+            if (waitsLeft > 0) {
+              working = true
+              atWork++
+            }
           }
-        }
-      })
+        })
       try {
         await work(tracked)
       } finally {

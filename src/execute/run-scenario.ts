@@ -22,7 +22,11 @@ export interface ScenarioEvents {
  * captures): the steps after it are `blocked`, so their rules are not judged rather than failed.
  * Whatever happened, deletes what the scenario created and runs its cleanup steps.
  */
-export async function runScenario(scenario: Scenario, context: RunContext, events: ScenarioEvents = {}): Promise<ScenarioResult> {
+export async function runScenario(
+  scenario: Scenario,
+  context: RunContext,
+  events: ScenarioEvents = {},
+): Promise<ScenarioResult> {
   const started = performance.now()
   const state: ScenarioState = { scenarioId: scenario.id, variables: {}, created: [] }
   const steps: StepResult[] = []
@@ -85,7 +89,9 @@ export async function runScenario(scenario: Scenario, context: RunContext, event
     cleanup.push(...deletions, ...(await runCleanupSteps(scenario.cleanup, state, context)))
   }
   const failed = steps.some((step) => step.status === 'failed' || step.status === 'error') || deletions.some(failsARule)
-  const warnings: AssertionResult[] = [...steps, ...cleanup].flatMap((step) => step.assertions.filter((a) => !a.ok && a.severity === 'warning'))
+  const warnings: AssertionResult[] = [...steps, ...cleanup].flatMap((step) =>
+    step.assertions.filter((a) => !a.ok && a.severity === 'warning'),
+  )
   return {
     ...identityOf(scenario),
     status: failed ? 'failed' : skipReason ? 'skipped' : 'passed',
@@ -105,10 +111,26 @@ function writes(step: Step): boolean {
 
 /** The steps a failed or unjudged step leaves behind, each saying which step and rules stopped it. */
 function blockedSteps(rest: readonly Step[], position: number, blocker: StepResult): StepResult[] {
-  const byRules = [...new Set(blocker.assertions.filter((a) => !a.ok && a.severity === 'failure').flatMap((a) => a.rules))]
-  const what = blocker.status === 'error' ? `could not be judged (${blocker.error?.code ?? 'error'})` : blocker.status === 'blocked' ? 'was not judged' : 'failed'
+  const byRules = [
+    ...new Set(blocker.assertions.filter((a) => !a.ok && a.severity === 'failure').flatMap((a) => a.rules)),
+  ]
+  const what =
+    blocker.status === 'error'
+      ? `could not be judged (${blocker.error?.code ?? 'error'})`
+      : blocker.status === 'blocked'
+        ? 'was not judged'
+        : 'failed'
   const reason = `not judged: step ${position} "${blocker.name}" ${what}${byRules.length > 0 ? ` (${byRules.join(', ')})` : ''}`
-  return rest.map((step) => ({ name: step.name, at: step.at, status: 'blocked', durationMs: 0, assertions: [], attempts: 0, rules: rulesOf(step), block: { reason, byRules } }))
+  return rest.map((step) => ({
+    name: step.name,
+    at: step.at,
+    status: 'blocked',
+    durationMs: 0,
+    assertions: [],
+    attempts: 0,
+    rules: rulesOf(step),
+    block: { reason, byRules },
+  }))
 }
 
 /**
@@ -125,10 +147,19 @@ async function deleteCreated(scenario: Scenario, state: ScenarioState, context: 
   return results
 }
 
-async function deleteOneCreated(scenario: Scenario, resource: CreatedResource, state: ScenarioState, context: RunContext): Promise<StepResult> {
+async function deleteOneCreated(
+  scenario: Scenario,
+  resource: CreatedResource,
+  state: ScenarioState,
+  context: RunContext,
+): Promise<StepResult> {
   const started = performance.now()
   const name = `clean up ${pathOf(resource.url)}`
-  const verdict = (status: StepResult['status'], assertion: Omit<AssertionResult, 'severity' | 'at' | 'target'>, error?: string): StepResult => ({
+  const verdict = (
+    status: StepResult['status'],
+    assertion: Omit<AssertionResult, 'severity' | 'at' | 'target'>,
+    error?: string,
+  ): StepResult => ({
     name,
     at: scenario.at,
     status,
@@ -141,23 +172,42 @@ async function deleteOneCreated(scenario: Scenario, resource: CreatedResource, s
     // Still owed when the read proved nothing either way (a 5xx): `fitconform cleanup` may prove it later.
     if (!stillOwed) context.ledger?.record({ type: 'refused', url: resource.url, reason })
     const message = `not proven ours, left in place (nothing sent to it): ${resource.url}: ${reason}`
-    return rule ? verdict('failed', { ok: false, rules: [rule], matcher: 'ownership', message }) : verdict('error', { ok: false, rules: [], matcher: 'ownership', message }, message)
+    return rule
+      ? verdict('failed', { ok: false, rules: [rule], matcher: 'ownership', message })
+      : verdict('error', { ok: false, rules: [], matcher: 'ownership', message }, message)
   }
   const target = activityUrlUnder(resource.url, context.baseUrl)
   // The create step already failed the rule its proof read disproved; here it only stays untouched.
   if (!target) return notOurs(`the Location is not ${ACTIVITY_PATH_SHAPE} under ${context.baseUrl.toString()}`)
-  if (context.ownership && !context.ownership.isAdmitted(target)) return notOurs('it was not proven the run\'s own when it was created (see the create step)')
+  if (context.ownership && !context.ownership.isAdmitted(target))
+    return notOurs("it was not proven the run's own when it was created (see the create step)")
   const read = await readActivity(context, target, resource.auth)
   if (read.status === 404 || read.status === 410) {
     resource.deleted = true
     context.ledger?.record({ type: 'deleted', url: resource.url })
-    return verdict('passed', { ok: true, rules: [], matcher: 'ownership', message: `already gone: a read answered ${read.status}` })
+    return verdict('passed', {
+      ok: true,
+      rules: [],
+      matcher: 'ownership',
+      message: `already gone: a read answered ${read.status}`,
+    })
   }
   const step: Step = {
     name,
     at: scenario.at,
     request: { method: 'DELETE', url: target, query: {}, headers: {}, auth: resource.auth, wire: false },
-    expect: { checks: [{ path: 'status', matcher: 'oneOf', expected: [200, 202, 204, 404, 410], rules: [], at: scenario.at, severity: 'failure' }] },
+    expect: {
+      checks: [
+        {
+          path: 'status',
+          matcher: 'oneOf',
+          expected: [200, 202, 204, 404, 410],
+          rules: [],
+          at: scenario.at,
+          severity: 'failure',
+        },
+      ],
+    },
     capture: {},
   }
   const { result } = await runStep(step, state, { ...context, interrupted: new AbortController().signal })
@@ -166,7 +216,22 @@ async function deleteOneCreated(scenario: Scenario, resource: CreatedResource, s
     const reason = `DELETE answered ${result.response?.status} but a read still finds it`
     context.ledger?.record({ type: 'left-behind', url: resource.url, reason, role: resource.auth })
     const message = `left behind: ${resource.url}: ${reason}; \`fitconform cleanup\` will try again`
-    return { ...result, status: 'failed', assertions: [...result.assertions, { ok: false, severity: 'failure', rules: [RULE.deleteRemoves], target: 'status', matcher: 'readBack', message, at: scenario.at }] }
+    return {
+      ...result,
+      status: 'failed',
+      assertions: [
+        ...result.assertions,
+        {
+          ok: false,
+          severity: 'failure',
+          rules: [RULE.deleteRemoves],
+          target: 'status',
+          matcher: 'readBack',
+          message,
+          at: scenario.at,
+        },
+      ],
+    }
   }
   resource.deleted = true
   context.ledger?.record({ type: 'deleted', url: resource.url })
@@ -183,10 +248,16 @@ function pathOf(url: string): string {
 
 /** True when a step's own failure names a rule: cleanup that proves a rule broken fails the scenario too. */
 function failsARule(step: StepResult): boolean {
-  return step.assertions.some((assertion) => !assertion.ok && assertion.severity === 'failure' && assertion.rules.length > 0)
+  return step.assertions.some(
+    (assertion) => !assertion.ok && assertion.severity === 'failure' && assertion.rules.length > 0,
+  )
 }
 
-async function runCleanupSteps(steps: readonly Step[], state: ScenarioState, context: RunContext): Promise<StepResult[]> {
+async function runCleanupSteps(
+  steps: readonly Step[],
+  state: ScenarioState,
+  context: RunContext,
+): Promise<StepResult[]> {
   if (steps.length === 0) return []
   const results: StepResult[] = []
   // Cleanup runs even after an interrupt: it is what leaves the account as it was found.
@@ -194,13 +265,31 @@ async function runCleanupSteps(steps: readonly Step[], state: ScenarioState, con
   for (const step of steps) {
     const refusal = await refuseCleanupStep(step, state, context)
     if (refusal) {
-      results.push(context.redact({ name: step.name, at: step.at, status: refusal.status, durationMs: 0, assertions: [], attempts: 1, error: { code: 'E_CLEANUP', kind: 'error', message: refusal.message, at: step.at } }))
+      results.push(
+        context.redact({
+          name: step.name,
+          at: step.at,
+          status: refusal.status,
+          durationMs: 0,
+          assertions: [],
+          attempts: 1,
+          error: { code: 'E_CLEANUP', kind: 'error', message: refusal.message, at: step.at },
+        }),
+      )
       continue
     }
     const { result } = await runStep(step, state, uninterrupted)
     // A value the step would restore was never captured, so the change it undoes never happened either.
     const notNeeded = result.error?.code === 'E_TEMPLATE_UNDEFINED'
-    results.push(notNeeded ? { ...result, status: 'skipped', error: { ...result.error!, message: `not needed: ${result.error!.message}; there is nothing to restore` } } : result)
+    results.push(
+      notNeeded
+        ? {
+            ...result,
+            status: 'skipped',
+            error: { ...result.error!, message: `not needed: ${result.error!.message}; there is nothing to restore` },
+          }
+        : result,
+    )
   }
   return results
 }
@@ -210,17 +299,26 @@ async function runCleanupSteps(steps: readonly Step[], state: ScenarioState, con
  * activity a read no longer finds (or cannot read with that token) needs nothing: the step is skipped.
  * Anything else is refused unsent: an error, listed as not proven ours.
  */
-async function refuseCleanupStep(step: Step, state: ScenarioState, context: RunContext): Promise<{ status: 'skipped' | 'error'; message: string } | undefined> {
+async function refuseCleanupStep(
+  step: Step,
+  state: ScenarioState,
+  context: RunContext,
+): Promise<{ status: 'skipped' | 'error'; message: string } | undefined> {
   if (!step.request || step.request.method === 'GET' || step.request.method === 'HEAD') return undefined
   let url: string
   try {
-    url = prepareRequest(step.request, { ...state.variables, run: context.run, config: context.config }, context).outgoing.url
+    url = prepareRequest(step.request, { ...state.variables, run: context.run, config: context.config }, context)
+      .outgoing.url
   } catch {
     return undefined // runStep reports it (E_TEMPLATE_UNDEFINED: nothing to restore)
   }
   if (isProfileUrlUnder(url, context.baseUrl)) return undefined
   const target = activityUrlUnder(url, context.baseUrl)
-  const refused = context.ownership?.refusal(step.request.method, url) ?? (target ? undefined : `${step.request.method} to a URL that is neither ${PROFILE_PATH} nor ${ACTIVITY_PATH_SHAPE} under ${context.baseUrl.toString()}`)
+  const refused =
+    context.ownership?.refusal(step.request.method, url) ??
+    (target
+      ? undefined
+      : `${step.request.method} to a URL that is neither ${PROFILE_PATH} nor ${ACTIVITY_PATH_SHAPE} under ${context.baseUrl.toString()}`)
   if (refused || !target) {
     const reason = refused ?? 'not an activity'
     context.ledger?.record({ type: 'refused', url, reason })
@@ -228,14 +326,19 @@ async function refuseCleanupStep(step: Step, state: ScenarioState, context: RunC
   }
   const read = await readActivity(context, target, step.request.auth)
   if (read.status === 200) return undefined
-  return { status: 'skipped', message: `not needed: a read answered ${read.status}, so there is nothing of the run's there to change` }
+  return {
+    status: 'skipped',
+    message: `not needed: a read answered ${read.status}, so there is nothing of the run's there to change`,
+  }
 }
 
 /** Why a matrix cell sends nothing: the spec leaves it open, or its credential's token was not given. */
 function unsentCellReason(cell: MatrixCell, context: RunContext): string | undefined {
   if (cell.open !== undefined) return `open, not judged: ${cell.open}`
   const role = TOKEN_ROLES.find((known) => known === cell.credential)
-  return role && context.tokens[role] === undefined ? `needs --${role} (or FITCONFORM_${role.toUpperCase().replace(/-/g, '_')})` : undefined
+  return role && context.tokens[role] === undefined
+    ? `needs --${role} (or FITCONFORM_${role.toUpperCase().replace(/-/g, '_')})`
+    : undefined
 }
 
 function isSameCell(a: MatrixCell, b: MatrixCell): boolean {
@@ -243,11 +346,21 @@ function isSameCell(a: MatrixCell, b: MatrixCell): boolean {
 }
 
 function unsentStep(step: Step, reason: string): StepResult {
-  return { name: step.name, at: step.at, status: 'skipped', durationMs: 0, assertions: [], attempts: 0, skipReason: reason }
+  return {
+    name: step.name,
+    at: step.at,
+    status: 'skipped',
+    durationMs: 0,
+    assertions: [],
+    attempts: 0,
+    skipReason: reason,
+  }
 }
 
 /** The fields a result repeats from its scenario. */
-export function identityOf(scenario: Scenario): Pick<ScenarioResult, 'id' | 'title' | 'file' | 'at' | 'rules' | 'tags' | 'matrixRow'> {
+export function identityOf(
+  scenario: Scenario,
+): Pick<ScenarioResult, 'id' | 'title' | 'file' | 'at' | 'rules' | 'tags' | 'matrixRow'> {
   const { id, title, file, at, rules, tags, matrixRow } = scenario
   return { id, title, file, at, rules, tags, ...(matrixRow ? { matrixRow } : {}) }
 }

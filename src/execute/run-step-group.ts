@@ -20,22 +20,33 @@ export interface GroupOutcome {
  * the group registers itself as any step's does (ownership gate, cleanup ledger).
  */
 export async function runStepGroup(group: Step, state: ScenarioState, context: RunContext): Promise<GroupOutcome> {
-  const copies = (group.parallel ?? []).flatMap((branch) => Array.from({ length: branch.repeat ?? 1 }, (_, index) => ({ branch, index })))
+  const copies = (group.parallel ?? []).flatMap((branch) =>
+    Array.from({ length: branch.repeat ?? 1 }, (_, index) => ({ branch, index })),
+  )
   const groupContext: RunContext = context.park ? { ...context, park: shareOnePark(context.park) } : context
-  const done = await Promise.all(copies.map(async ({ branch, index }) => {
-    const own: ScenarioState = { scenarioId: state.scenarioId, variables: { ...state.variables, ...(branch.repeat !== undefined ? { index } : {}) }, created: state.created }
-    const outcome = await runStep(branch.step, own, groupContext)
-    return { branch, index, outcome, variables: own.variables }
-  }))
+  const done = await Promise.all(
+    copies.map(async ({ branch, index }) => {
+      const own: ScenarioState = {
+        scenarioId: state.scenarioId,
+        variables: { ...state.variables, ...(branch.repeat !== undefined ? { index } : {}) },
+        created: state.created,
+      }
+      const outcome = await runStep(branch.step, own, groupContext)
+      return { branch, index, outcome, variables: own.variables }
+    }),
+  )
   for (const branch of group.parallel ?? []) {
     const mine = done.filter((copy) => copy.branch === branch)
     for (const name of Object.keys(branch.step.capture)) {
-      state.variables[name] = branch.repeat !== undefined ? mine.map((copy) => copy.variables[name]) : mine[0]?.variables[name]
+      state.variables[name] =
+        branch.repeat !== undefined ? mine.map((copy) => copy.variables[name]) : mine[0]?.variables[name]
     }
   }
   const skipReason = done.find((copy) => copy.outcome.skipReason)?.outcome.skipReason
   return {
-    results: done.map(({ branch, index, outcome }) => (branch.repeat !== undefined ? { ...outcome.result, name: copyName(branch, index) } : outcome.result)),
+    results: done.map(({ branch, index, outcome }) =>
+      branch.repeat !== undefined ? { ...outcome.result, name: copyName(branch, index) } : outcome.result,
+    ),
     ...(skipReason ? { skipReason } : {}),
   }
 }

@@ -33,7 +33,22 @@ export async function runStep(step: Step, state: ScenarioState, context: RunCont
     // A bug of ours must cost one step, not the run: cleanup and the other scenarios still go ahead.
     const message = `fitconform failed on this step: ${error instanceof Error ? error.message : String(error)}`
     return {
-      result: context.redact({ name: step.name, at: step.at, durationMs: performance.now() - started, status: 'error', assertions: [], attempts: 1, rules: rulesOf(step), error: { code: 'E_INTERNAL', kind: 'internal', message, at: step.at, hint: 'this is a bug of fitconform: please report it' } }),
+      result: context.redact({
+        name: step.name,
+        at: step.at,
+        durationMs: performance.now() - started,
+        status: 'error',
+        assertions: [],
+        attempts: 1,
+        rules: rulesOf(step),
+        error: {
+          code: 'E_INTERNAL',
+          kind: 'internal',
+          message,
+          at: step.at,
+          hint: 'this is a bug of fitconform: please report it',
+        },
+      }),
     }
   }
 }
@@ -41,11 +56,18 @@ export async function runStep(step: Step, state: ScenarioState, context: RunCont
 async function attemptStep(step: Step, state: ScenarioState, context: RunContext): Promise<StepOutcome> {
   const started = performance.now()
   const finish = (fields: Omit<StepResult, 'name' | 'at' | 'durationMs'>, skipReason?: string): StepOutcome => ({
-    result: context.redact({ name: step.name, at: step.at, durationMs: performance.now() - started, ...fields, rules: rulesOf(step) }),
+    result: context.redact({
+      name: step.name,
+      at: step.at,
+      durationMs: performance.now() - started,
+      ...fields,
+      rules: rulesOf(step),
+    }),
     ...(skipReason ? { skipReason } : {}),
   })
   const waitMs = step.waitMs
-  if (waitMs) await parkerOf(context)(() => sleep(waitMs, undefined, { signal: context.interrupted }).catch(() => undefined))
+  if (waitMs)
+    await parkerOf(context)(() => sleep(waitMs, undefined, { signal: context.interrupted }).catch(() => undefined))
   const variables: Scope = { ...state.variables, run: context.run, config: context.config }
   if (!step.request) {
     const assertions = evaluateChecks(step.expect.checks, variables)
@@ -55,26 +77,47 @@ async function attemptStep(step: Step, state: ScenarioState, context: RunContext
 
   const { outcome, attempts, clockResends, capped } = await sendUntilChecksPass(step, variables, context)
   const resent = clockResends > 0 ? { clockResends } : {}
-  if ('notSent' in outcome) return finish({ status: 'skipped', assertions: [], attempts: 0, skipReason: outcome.notSent }, outcome.notSent)
+  if ('notSent' in outcome)
+    return finish({ status: 'skipped', assertions: [], attempts: 0, skipReason: outcome.notSent }, outcome.notSent)
   // A body past --max-body-bytes, a server that stayed busy (busy-retry.ts), or a write the ownership
   // gate refused (never sent) blocks the step: not judged, no rule of the server's fails for it (the
   // spec sets no size and no rate limit, §8).
   if ('error' in outcome) {
-    const blocked = outcome.error.code === 'E_BODY_TOO_LARGE' || outcome.error.code === 'E_SERVER_BUSY' || outcome.error.code === 'E_WRITE_REFUSED'
-    return finish({ status: blocked ? 'blocked' : 'error', assertions: [], attempts, ...resent, error: outcome.error, ...(blocked ? { block: { reason: outcome.error.message, byRules: [] } } : {}), ...(outcome.prepared ? recordRequest(outcome.prepared, step) : {}) })
+    const blocked =
+      outcome.error.code === 'E_BODY_TOO_LARGE' ||
+      outcome.error.code === 'E_SERVER_BUSY' ||
+      outcome.error.code === 'E_WRITE_REFUSED'
+    return finish({
+      status: blocked ? 'blocked' : 'error',
+      assertions: [],
+      attempts,
+      ...resent,
+      error: outcome.error,
+      ...(blocked ? { block: { reason: outcome.error.message, byRules: [] } } : {}),
+      ...(outcome.prepared ? recordRequest(outcome.prepared, step) : {}),
+    })
   }
 
   const { first, shown, pages } = outcome
-  const assertions = capped ? [...outcome.assertions, pollingCapNote(step, context.polling?.capMs ?? 0)] : outcome.assertions
+  const assertions = capped
+    ? [...outcome.assertions, pollingCapNote(step, context.polling?.capMs ?? 0)]
+    : outcome.assertions
   const scope = { ...variables, ...first.scope }
-  const skip = step.skipIf && step.skipIf.checks.length > 0 && evaluateChecks(step.skipIf.checks, scope).every((check) => check.ok) ? step.skipIf.reason : undefined
+  const skip =
+    step.skipIf && step.skipIf.checks.length > 0 && evaluateChecks(step.skipIf.checks, scope).every((check) => check.ok)
+      ? step.skipIf.reason
+      : undefined
   capture(step, scope, state)
   if (step.follow) {
     state.variables['pages'] = pages
     for (const [name, values] of Object.entries(outcome.collected)) state.variables[name] = values
   }
   const proof = await registerResources(step, scope, first, state, context)
-  const withHint = addRejectionHint(step, { status: shown.response.status, sentBody: shown.prepared.outgoing.body !== undefined }, [...assertions, ...proof])
+  const withHint = addRejectionHint(
+    step,
+    { status: shown.response.status, sentBody: shown.prepared.outgoing.body !== undefined },
+    [...assertions, ...proof],
+  )
   return finish(
     {
       // A skipIf that holds wins: the server took a branch the scenario cannot judge (e.g. it refuses an empty edit).
@@ -91,12 +134,16 @@ async function attemptStep(step: Step, state: ScenarioState, context: RunContext
 }
 
 function capture(step: Step, scope: Scope, state: ScenarioState): void {
-  for (const [name, expression] of Object.entries(step.capture)) state.variables[name] = evaluateExpression(expression, scope)
+  for (const [name, expression] of Object.entries(step.capture))
+    state.variables[name] = evaluateExpression(expression, scope)
 }
 
 function recordRequest(prepared: PreparedRequest, step: Step): Pick<StepResult, 'request' | 'curl'> {
   const { method, url, headers, body } = prepared.outgoing
-  return { request: { method, url, headers, ...(body !== undefined ? { body } : {}) }, curl: curlLine(prepared.outgoing, step.request!.auth) }
+  return {
+    request: { method, url, headers, ...(body !== undefined ? { body } : {}) },
+    curl: curlLine(prepared.outgoing, step.request!.auth),
+  }
 }
 
 function recordResponse(response: IncomingResponse, scope: Scope, context: RunContext): RecordedResponse {
@@ -104,6 +151,16 @@ function recordResponse(response: IncomingResponse, scope: Scope, context: RunCo
   // Redact the whole text before cutting it, so a token that straddles the cut cannot leave a prefix behind.
   // A body nested too deep for the reporters' recursive walks is kept as its text.
   const structured = scope['body'] !== undefined && !truncated && !isDeeperThan(scope['body'], MAX_RECORDED_DEPTH)
-  const body = structured ? scope['body'] : response.body.length > 0 ? context.redact(String(scope['bodyText'])).slice(0, MAX_RECORDED_BODY) : undefined
-  return { status: response.status, headers: response.headers, ...(body !== undefined ? { body } : {}), bodyBytes: response.wireBytes, ...(truncated ? { truncated } : {}) }
+  const body = structured
+    ? scope['body']
+    : response.body.length > 0
+      ? context.redact(String(scope['bodyText'])).slice(0, MAX_RECORDED_BODY)
+      : undefined
+  return {
+    status: response.status,
+    headers: response.headers,
+    ...(body !== undefined ? { body } : {}),
+    bodyBytes: response.wireBytes,
+    ...(truncated ? { truncated } : {}),
+  }
 }

@@ -13,7 +13,12 @@ export interface PreparedRequest {
 }
 
 /** Renders a request template against the variables; throws UndefinedPlaceholderError for a missing one. */
-export function prepareRequest(template: RequestTemplate, scope: Scope, context: RunContext, urlOverride?: string): PreparedRequest {
+export function prepareRequest(
+  template: RequestTemplate,
+  scope: Scope,
+  context: RunContext,
+  urlOverride?: string,
+): PreparedRequest {
   const query = urlOverride ? {} : (renderTemplate(template.query, scope) as Record<string, string>)
   const target = urlOverride ?? String(renderTemplate(template.url, scope))
   const { url, rebasedFrom } = resolveUrl(target, context.baseUrl, query)
@@ -28,12 +33,27 @@ export function prepareRequest(template: RequestTemplate, scope: Scope, context:
   for (const [name, value] of Object.entries(renderTemplate(template.headers, scope) as Record<string, unknown>)) {
     headers[name] = String(value)
   }
-  const body = template.json !== undefined ? JSON.stringify(renderTemplate(template.json, scope)) : template.body !== undefined ? String(renderTemplate(template.body, scope)) : undefined
-  return { outgoing: { method: template.method, url, headers, ...(body !== undefined ? { body } : {}), wire: template.wire }, ...(rebasedFrom ? { rebasedFrom } : {}) }
+  const body =
+    template.json !== undefined
+      ? JSON.stringify(renderTemplate(template.json, scope))
+      : template.body !== undefined
+        ? String(renderTemplate(template.body, scope))
+        : undefined
+  return {
+    outgoing: { method: template.method, url, headers, ...(body !== undefined ? { body } : {}), wire: template.wire },
+    ...(rebasedFrom ? { rebasedFrom } : {}),
+  }
 }
 
 /** The names checks and captures see for one response (docs/scenario-format.md § Expressions). */
 export function responseScope(response: IncomingResponse, url: string): Scope {
   const bodyText = response.body.toString('utf8')
-  return { status: response.status, headers: response.headers, body: parseJsonOrUndefined(bodyText), bodyText, bodyBytes: response.wireBytes, url }
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: parseJsonOrUndefined(bodyText),
+    bodyText,
+    bodyBytes: response.wireBytes,
+    url,
+  }
 }

@@ -55,13 +55,17 @@ const MARGIN_MS = 100
  * by the step's checks on its last answer. A server without a parseable `Date` (or a step whose
  * date is none) gets one resend after the fixed fallback wait instead, so it neither fails nor hangs.
  */
-export async function sendUntilServerDateAfter<T>(request: ClockedRequest<T>, wait: ServerClockWait): Promise<{ outcome: T; attempts: number }> {
+export async function sendUntilServerDateAfter<T>(
+  request: ClockedRequest<T>,
+  wait: ServerClockWait,
+): Promise<{ outcome: T; attempts: number }> {
   const everyMs = wait.everyMs ?? CLOCK_RESEND_EVERY_MS
   const boundMs = wait.boundMs ?? BOUND_MS
   const started = performance.now()
   let outcome = await request.send()
   let attempts = 1
-  const pause = (ms: number): Promise<void> => sleep(Math.max(0, ms), undefined, { signal: wait.signal }).catch(() => undefined)
+  const pause = (ms: number): Promise<void> =>
+    sleep(Math.max(0, ms), undefined, { signal: wait.signal }).catch(() => undefined)
   while (!request.isFailure(outcome) && !wait.signal.aborted) {
     const serverDate = dateOf(request, outcome)
     if (wait.afterMs === undefined || serverDate === undefined) {

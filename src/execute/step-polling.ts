@@ -20,26 +20,45 @@ export function parkerOf(context: RunContext): NonNullable<RunContext['park']> {
  * with a write). Status, media type and schema are judged on the first answer and never retried: a
  * wrong status does not become right by waiting. All steps of a run share one polling budget.
  */
-export async function sendUntilChecksPass(step: Step, variables: Scope, context: RunContext): Promise<{ outcome: PagesOutcome; attempts: number; clockResends: number; capped: boolean }> {
+export async function sendUntilChecksPass(
+  step: Step,
+  variables: Scope,
+  context: RunContext,
+): Promise<{ outcome: PagesOutcome; attempts: number; clockResends: number; capped: boolean }> {
   // With `untilServerDateAfter`, the first answer is the one sent once the server's clock moved on.
   const afterDate = step.untilServerDateAfter
-  const { outcome: firstOutcome, attempts: sent } = afterDate === undefined
-    ? { outcome: await fetchPages(step, variables, context), attempts: 1 }
-    : await parkerOf(context)(() => sendUntilServerDateAfter(
-      { send: () => fetchPages(step, variables, context), isFailure: (o) => !('first' in o), dateOf: (o) => (!('first' in o) ? undefined : o.first.response.headers['date']) },
-      { afterMs: clockInstant(afterDate, variables), signal: context.interrupted },
-    ))
+  const { outcome: firstOutcome, attempts: sent } =
+    afterDate === undefined
+      ? { outcome: await fetchPages(step, variables, context), attempts: 1 }
+      : await parkerOf(context)(() =>
+          sendUntilServerDateAfter(
+            {
+              send: () => fetchPages(step, variables, context),
+              isFailure: (o) => !('first' in o),
+              dateOf: (o) => (!('first' in o) ? undefined : o.first.response.headers['date']),
+            },
+            { afterMs: clockInstant(afterDate, variables), signal: context.interrupted },
+          ),
+        )
   const clockResends = sent - 1
-  if (!('first' in firstOutcome) || !step.eventually) return { outcome: firstOutcome, attempts: 1, clockResends, capped: false }
+  if (!('first' in firstOutcome) || !step.eventually)
+    return { outcome: firstOutcome, attempts: 1, clockResends, capped: false }
   const judgedOnce = firstOutcome.assertions.filter(isJudgedOnFirstAnswer)
-  const retryable = (outcome: Extract<PagesOutcome, { first: Exchange }>): boolean => statusOf(outcome.assertions.filter((a) => !isJudgedOnFirstAnswer(a))) === 'failed'
-  if (statusOf(judgedOnce) === 'failed' || !retryable(firstOutcome)) return { outcome: firstOutcome, attempts: 1, clockResends, capped: false }
+  const retryable = (outcome: Extract<PagesOutcome, { first: Exchange }>): boolean =>
+    statusOf(outcome.assertions.filter((a) => !isJudgedOnFirstAnswer(a))) === 'failed'
+  if (statusOf(judgedOnce) === 'failed' || !retryable(firstOutcome))
+    return { outcome: firstOutcome, attempts: 1, clockResends, capped: false }
   const deadline = performance.now() + step.eventually.withinMs
   let outcome: PagesOutcome = firstOutcome
   let attempts = 1
   let capped = false
   const budget = context.polling
-  while ('first' in outcome && retryable(outcome) && performance.now() + step.eventually.everyMs <= deadline && !context.interrupted.aborted) {
+  while (
+    'first' in outcome &&
+    retryable(outcome) &&
+    performance.now() + step.eventually.everyMs <= deadline &&
+    !context.interrupted.aborted
+  ) {
     if (budget && budget.spentMs + step.eventually.everyMs > budget.capMs) {
       capped = true
       budget.cappedSteps++
@@ -53,5 +72,14 @@ export async function sendUntilChecksPass(step: Step, variables: Scope, context:
   }
   if (!('first' in outcome)) return { outcome, attempts, clockResends, capped }
   // The first answer's status, media type and schema verdicts stand; the checks are the last answer's.
-  return { outcome: { ...outcome, first: firstOutcome.first, assertions: [...judgedOnce, ...outcome.assertions.filter((a) => !isJudgedOnFirstAnswer(a))] }, attempts, clockResends, capped }
+  return {
+    outcome: {
+      ...outcome,
+      first: firstOutcome.first,
+      assertions: [...judgedOnce, ...outcome.assertions.filter((a) => !isJudgedOnFirstAnswer(a))],
+    },
+    attempts,
+    clockResends,
+    capped,
+  }
 }

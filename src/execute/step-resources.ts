@@ -29,7 +29,13 @@ export interface ScenarioState {
  * the run's marker and the create's start time admits it through the ownership gate. The checks this
  * returns go with the create step: the rule the read disproves, or a warning when it proved nothing.
  */
-export async function registerResources(step: Step, scope: Scope, exchange: Exchange, state: ScenarioState, context: RunContext): Promise<AssertionResult[]> {
+export async function registerResources(
+  step: Step,
+  scope: Scope,
+  exchange: Exchange,
+  state: ScenarioState,
+  context: RunContext,
+): Promise<AssertionResult[]> {
   const request = step.request!
   if (request.method === 'DELETE' && exchange.response.status >= 200 && exchange.response.status < 300) {
     for (const resource of state.created) if (resource.url === exchange.prepared.outgoing.url) resource.deleted = true
@@ -50,14 +56,38 @@ export async function registerResources(step: Step, scope: Scope, exchange: Exch
   context.ledger?.record({ type: 'created', url, role: request.auth, scenario: state.scenarioId })
   if (!context.ownership) return []
   const startTime = sentStartTime(sentBody)
-  const proof = await proveCreated(context, url, request.auth, { markerSent, ...(startTime !== undefined ? { startTime } : {}) })
+  const proof = await proveCreated(context, url, request.auth, {
+    markerSent,
+    ...(startTime !== undefined ? { startTime } : {}),
+  })
   if (proof.kind === 'proven') {
     context.ownership.admit(proof.url)
     return []
   }
   const message = `the Location ${url} is not proven this create's activity, so nothing of the run will write to it: ${proof.reason}`
-  if (proof.kind === 'disproven' && proof.rule) return [{ ok: false, severity: 'failure', rules: [proof.rule], target: 'headers.location', matcher: 'ownership', message, at: step.at }]
-  return [{ ok: false, severity: 'warning', rules: [], target: 'headers.location', matcher: 'ownership', message, at: step.at }]
+  if (proof.kind === 'disproven' && proof.rule)
+    return [
+      {
+        ok: false,
+        severity: 'failure',
+        rules: [proof.rule],
+        target: 'headers.location',
+        matcher: 'ownership',
+        message,
+        at: step.at,
+      },
+    ]
+  return [
+    {
+      ok: false,
+      severity: 'warning',
+      rules: [],
+      target: 'headers.location',
+      matcher: 'ownership',
+      message,
+      at: step.at,
+    },
+  ]
 }
 
 /** The `start_time` a create's JSON body sent, if any. */

@@ -12,7 +12,12 @@ import { recordable } from './json-depth.js'
  * the checks a wrong status or such a body stop left out, each value recordable, and with `follow`
  * each message saying its page.
  */
-export function judgeAnswer(judged: readonly AssertionResult[], scope: Scope, step: Step, page?: number): AssertionResult[] {
+export function judgeAnswer(
+  judged: readonly AssertionResult[],
+  scope: Scope,
+  step: Step,
+  page?: number,
+): AssertionResult[] {
   const prefix = page === undefined ? '' : `page ${page}: `
   return judgeOnlyWhatTheAnswerCanTell(blameBodyThatIsNotJson(judged, scope, step))
     .map((assertion) => (prefix ? { ...assertion, message: prefix + assertion.message } : assertion))
@@ -30,9 +35,14 @@ function judgeOnlyWhatTheAnswerCanTell(assertions: readonly AssertionResult[]): 
   const notJson = assertions.find((a) => isFailure(a) && a.matcher === 'schema' && a.rules.includes(RULE.bodyIsJson))
   const blocker = wrongStatus ?? notJson
   if (!blocker) return [...assertions]
-  const stopped = (a: AssertionResult): boolean => a !== blocker && (wrongStatus ? true : a.target === 'body' || a.target.startsWith('body.') || a.target.startsWith('body['))
+  const stopped = (a: AssertionResult): boolean =>
+    a !== blocker &&
+    (wrongStatus ? true : a.target === 'body' || a.target.startsWith('body.') || a.target.startsWith('body['))
   const left = assertions.filter((a) => stopped(a) && !a.ok)
-  const note = left.length === 0 ? '' : ` (${left.length} other failed check${left.length === 1 ? '' : 's'} on this answer not judged: ${[...new Set(left.flatMap((a) => a.rules))].join(', ') || 'no rule'})`
+  const note =
+    left.length === 0
+      ? ''
+      : ` (${left.length} other failed check${left.length === 1 ? '' : 's'} on this answer not judged: ${[...new Set(left.flatMap((a) => a.rules))].join(', ') || 'no rule'})`
   return assertions.filter((a) => !stopped(a)).map((a) => (a === blocker ? { ...a, message: a.message + note } : a))
 }
 
@@ -46,7 +56,15 @@ function blameBodyThatIsNotJson(assertions: readonly AssertionResult[], scope: S
   const failedOnBody = assertions.filter((a) => !a.ok && a.severity === 'failure' && isBodyCheck(a))
   const reported = assertions.some((a) => !a.ok && a.rules.includes(RULE.bodyIsJson))
   if (scope['body'] !== undefined || text.trim() === '' || failedOnBody.length === 0 || reported) return [...assertions]
-  const notJson: AssertionResult = { ok: false, severity: 'failure', rules: [RULE.bodyIsJson], target: 'body', matcher: 'schema', message: `the body is not JSON: ${JSON.stringify(text.slice(0, 80))}`, at: failedOnBody[0]!.at ?? step.at }
+  const notJson: AssertionResult = {
+    ok: false,
+    severity: 'failure',
+    rules: [RULE.bodyIsJson],
+    target: 'body',
+    matcher: 'schema',
+    message: `the body is not JSON: ${JSON.stringify(text.slice(0, 80))}`,
+    at: failedOnBody[0]!.at ?? step.at,
+  }
   return [...assertions, notJson]
 }
 
@@ -56,7 +74,11 @@ function keepRecordable(assertion: AssertionResult): AssertionResult {
   const actual = recordable(assertion.actual)
   const expected = recordable(assertion.expected)
   if (actual === assertion.actual && expected === assertion.expected) return assertion
-  return { ...assertion, ...('actual' in assertion ? { actual } : {}), ...('expected' in assertion ? { expected } : {}) }
+  return {
+    ...assertion,
+    ...('actual' in assertion ? { actual } : {}),
+    ...('expected' in assertion ? { expected } : {}),
+  }
 }
 
 export function isJudgedOnFirstAnswer(assertion: AssertionResult): boolean {
@@ -70,7 +92,13 @@ export function collapsePages(pages: readonly (readonly AssertionResult[])[]): A
   pages.forEach((assertions, page) => {
     for (const assertion of assertions) {
       const unprefixed = assertion.message.replace(/^page \d+: /, '')
-      const key = [assertion.ok, assertion.severity, assertion.rules.join(','), assertion.target.replace(/\[\d+\]/g, '[*]'), unprefixed].join('\u0000')
+      const key = [
+        assertion.ok,
+        assertion.severity,
+        assertion.rules.join(','),
+        assertion.target.replace(/\[\d+\]/g, '[*]'),
+        unprefixed,
+      ].join('\u0000')
       const seen = repeats.get(key)
       if (seen && !assertion.ok) {
         seen.pages.push(page + 1)
@@ -83,19 +111,35 @@ export function collapsePages(pages: readonly (readonly AssertionResult[])[]): A
   for (const { index, pages: on } of repeats.values()) {
     if (on.length < 2) continue
     const assertion = kept[index]!
-    kept[index] = { ...assertion, message: `${on.length} pages (${on[0]}–${on.at(-1)}): ${assertion.message.replace(/^page \d+: /, '')}` }
+    kept[index] = {
+      ...assertion,
+      message: `${on.length} pages (${on[0]}–${on.at(-1)}): ${assertion.message.replace(/^page \d+: /, '')}`,
+    }
   }
   return kept
 }
 
 export function pollingCapNote(step: Step, capMs: number): AssertionResult {
-  return { ok: false, severity: 'warning', rules: [], target: 'eventually', matcher: 'eventually', message: `stopped resending: the run's polling budget (--max-polling ${Math.round(capMs / 1000)} s) is used up; the last answer is judged`, at: step.at }
+  return {
+    ok: false,
+    severity: 'warning',
+    rules: [],
+    target: 'eventually',
+    matcher: 'eventually',
+    message: `stopped resending: the run's polling budget (--max-polling ${Math.round(capMs / 1000)} s) is used up; the last answer is judged`,
+    at: step.at,
+  }
 }
 
 /** A 4xx to a body the suite wrote: the first failure says the server may reject our values, and what the scenario says of it. */
-export function addRejectionHint(step: Step, answer: { readonly status: number; readonly sentBody: boolean }, assertions: AssertionResult[]): AssertionResult[] {
+export function addRejectionHint(
+  step: Step,
+  answer: { readonly status: number; readonly sentBody: boolean },
+  assertions: AssertionResult[],
+): AssertionResult[] {
   const { status, sentBody } = answer
-  if (!step.onRejected || !sentBody || status < 400 || status >= 500 || statusOf(assertions) === 'passed') return assertions
+  if (!step.onRejected || !sentBody || status < 400 || status >= 500 || statusOf(assertions) === 'passed')
+    return assertions
   const hint = ` — the server rejected the suite's own request body (${status}): ${step.onRejected}`
   let added = false
   return assertions.map((assertion) => {

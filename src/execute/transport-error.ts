@@ -5,21 +5,50 @@ import { ServerBusyError } from './busy-retry.js'
 /** A failure below HTTP (src/shared/transport-failure.ts) → our diagnostic, with what the user can do about it. */
 export function transportDiagnostic(error: unknown, url: string, timeoutMs: number): Diagnostic {
   if (error instanceof ServerBusyError) {
-    return { code: 'E_SERVER_BUSY', kind: 'error', message: `not judged: ${error.message}`, hint: 'run again when the server is less busy, or lower --concurrency' }
+    return {
+      code: 'E_SERVER_BUSY',
+      kind: 'error',
+      message: `not judged: ${error.message}`,
+      hint: 'run again when the server is less busy, or lower --concurrency',
+    }
   }
   const { failure, code } = classifyTransportError(error)
   const message = error instanceof Error ? error.message : String(error)
   switch (failure) {
     case 'body-too-large':
-      return { code: 'E_BODY_TOO_LARGE', kind: 'error', message: `not judged: ${message}`, hint: 'raise --max-body-bytes if the server really sends bodies this large' }
+      return {
+        code: 'E_BODY_TOO_LARGE',
+        kind: 'error',
+        message: `not judged: ${message}`,
+        hint: 'raise --max-body-bytes if the server really sends bodies this large',
+      }
     case 'connect':
-      return { code: 'E_CONNECT', kind: 'error', message: `cannot connect to ${origin(url)} (${code})`, hint: 'is the server running, and is --base-url right?' }
+      return {
+        code: 'E_CONNECT',
+        kind: 'error',
+        message: `cannot connect to ${origin(url)} (${code})`,
+        hint: 'is the server running, and is --base-url right?',
+      }
     case 'timeout':
-      return { code: 'E_TIMEOUT', kind: 'error', message: `no complete response from ${url} within ${timeoutMs} ms (${code})`, hint: 'raise --timeout if the server is slow but working' }
+      return {
+        code: 'E_TIMEOUT',
+        kind: 'error',
+        message: `no complete response from ${url} within ${timeoutMs} ms (${code})`,
+        hint: 'raise --timeout if the server is slow but working',
+      }
     case 'tls':
-      return { code: 'E_CONNECT', kind: 'error', message: `TLS certificate of ${origin(url)} not trusted (${code})`, hint: 'pass the CA with --ca FILE, or --insecure for a staging server' }
+      return {
+        code: 'E_CONNECT',
+        kind: 'error',
+        message: `TLS certificate of ${origin(url)} not trusted (${code})`,
+        hint: 'pass the CA with --ca FILE, or --insecure for a staging server',
+      }
     default:
-      return { code: 'E_TRANSPORT', kind: 'error', message: `the exchange with ${url} broke off: ${message}${code ? ` (${code})` : ''}` }
+      return {
+        code: 'E_TRANSPORT',
+        kind: 'error',
+        message: `the exchange with ${url} broke off: ${message}${code ? ` (${code})` : ''}`,
+      }
   }
 }
 

@@ -1,7 +1,13 @@
 import type { AuthChoice, TokenRole } from '../model/scenario.js'
 import type { CleanupItem } from '../model/result.js'
 import type { OpenWork } from './ledger.js'
-import { activityIdsOfFeed, daySweepReads, mayHoldMore, markerSweepReads, type SweepRead } from '../spec/marker-sweep.js'
+import {
+  activityIdsOfFeed,
+  daySweepReads,
+  mayHoldMore,
+  markerSweepReads,
+  type SweepRead,
+} from '../spec/marker-sweep.js'
 import { ACTIVITY_PATH_SHAPE, activityPath, activityUrlUnder } from '../spec/paths.js'
 import { RULE } from '../spec/rule-ids.js'
 import { FULL_ACCESS_ROLES } from '../spec/token-roles.js'
@@ -29,7 +35,15 @@ export interface UndoOutcome {
  * profile under the base URL, never replayed; no GET or HEAD is ever sent because a line says so.
  */
 export async function undoOpenWork(work: OpenWork, context: RunContext): Promise<UndoOutcome> {
-  const outcome: UndoOutcome = { deleted: 0, restored: 0, swept: 0, found: [], notProvenOurs: [], leftBehind: [], problems: [] }
+  const outcome: UndoOutcome = {
+    deleted: 0,
+    restored: 0,
+    swept: 0,
+    found: [],
+    notProvenOurs: [],
+    leftBehind: [],
+    problems: [],
+  }
   for (const { url, role } of work.toDelete) {
     const result = await deleteIfOurs(context, url, role)
     if (result.kind === 'deleted' || result.kind === 'gone') outcome.deleted++
@@ -43,7 +57,10 @@ export async function undoOpenWork(work: OpenWork, context: RunContext): Promise
     else outcome.restored++
   }
   if (work.run) {
-    const sweep = await sweepMarked(context, FULL_ACCESS_ROLES, { deleted: new Set(work.deletedUrls), leftBehind: new Set() })
+    const sweep = await sweepMarked(context, FULL_ACCESS_ROLES, {
+      deleted: new Set(work.deletedUrls),
+      leftBehind: new Set(),
+    })
     outcome.swept += sweep.found.length
     outcome.found.push(...sweep.found)
     outcome.leftBehind.push(...sweep.leftBehind)
@@ -88,16 +105,28 @@ function refuse(context: RunContext, url: string, reason: string): DeleteResult 
 }
 
 /** Sets the fields back and reads them again; why they are not back, or undefined when they are. */
-async function restoreProfile(context: RunContext, role: TokenRole, fields: Readonly<Record<string, unknown>>): Promise<string | undefined> {
+async function restoreProfile(
+  context: RunContext,
+  role: TokenRole,
+  fields: Readonly<Record<string, unknown>>,
+): Promise<string | undefined> {
   if (authorizationFor(role, context) === undefined) return `no token for ${role} was given`
   const now = await readProfile(context, role)
   if (typeof now === 'string') return now
   const differing = Object.keys(fields).filter((field) => JSON.stringify(now[field]) !== JSON.stringify(fields[field]))
-  const after = differing.length === 0 ? now : await writeProfile(context, role, Object.fromEntries(differing.map((field) => [field, fields[field]])))
+  const after =
+    differing.length === 0
+      ? now
+      : await writeProfile(context, role, Object.fromEntries(differing.map((field) => [field, fields[field]])))
   if (typeof after === 'string') return after
   const notBack = Object.keys(fields).filter((field) => JSON.stringify(after[field]) !== JSON.stringify(fields[field]))
-  for (const field of Object.keys(fields)) if (!notBack.includes(field)) context.ledger?.record({ type: 'profile-restored', role, field })
-  return notBack.length === 0 ? undefined : notBack.map((field) => `${field} is ${JSON.stringify(after[field])}, it was ${JSON.stringify(fields[field])}`).join('; ')
+  for (const field of Object.keys(fields))
+    if (!notBack.includes(field)) context.ledger?.record({ type: 'profile-restored', role, field })
+  return notBack.length === 0
+    ? undefined
+    : notBack
+        .map((field) => `${field} is ${JSON.stringify(after[field])}, it was ${JSON.stringify(fields[field])}`)
+        .join('; ')
 }
 
 interface SweepOutcome {
@@ -112,10 +141,15 @@ interface SweepOutcome {
  * `known.deleted`: what the run deleted (finding one again is a failure of the delete rules);
  * `known.leftBehind`: what is already reported left behind (not reported twice).
  */
-export async function sweepMarked(context: RunContext, roles: readonly AuthChoice[], known: { readonly deleted: ReadonlySet<string>; readonly leftBehind: ReadonlySet<string> }): Promise<SweepOutcome> {
+export async function sweepMarked(
+  context: RunContext,
+  roles: readonly AuthChoice[],
+  known: { readonly deleted: ReadonlySet<string>; readonly leftBehind: ReadonlySet<string> },
+): Promise<SweepOutcome> {
   const outcome: SweepOutcome = { found: [], leftBehind: [], problems: [] }
   if (!isRunMarker(context.run.marker) || !isFarYear(context.run.farYear)) return outcome
-  const canonical = (urls: ReadonlySet<string>): Set<string> => new Set([...urls].map((url) => activityUrlUnder(url, context.baseUrl) ?? url))
+  const canonical = (urls: ReadonlySet<string>): Set<string> =>
+    new Set([...urls].map((url) => activityUrlUnder(url, context.baseUrl) ?? url))
   const deleted = canonical(known.deleted)
   // Each activity once, whatever a server that ignores the date scope repeats month after month.
   const seen = canonical(known.leftBehind)
@@ -124,10 +158,12 @@ export async function sweepMarked(context: RunContext, roles: readonly AuthChoic
     for (const month of markerSweepReads(context.run.farYear)) {
       const monthFeed = await sweepRead(month, context, role, outcome)
       const reads = mayHoldMore(monthFeed) ? daySweepReads(month) : []
-      if (monthFeed !== undefined) await deleteMarked(activityIdsOfFeed(monthFeed)!, context, role, { deleted, seen }, outcome)
+      if (monthFeed !== undefined)
+        await deleteMarked(activityIdsOfFeed(monthFeed)!, context, role, { deleted, seen }, outcome)
       for (const day of reads) {
         const dayFeed = await sweepRead(day, context, role, outcome)
-        if (dayFeed !== undefined) await deleteMarked(activityIdsOfFeed(dayFeed)!, context, role, { deleted, seen }, outcome)
+        if (dayFeed !== undefined)
+          await deleteMarked(activityIdsOfFeed(dayFeed)!, context, role, { deleted, seen }, outcome)
       }
     }
   }
@@ -135,7 +171,12 @@ export async function sweepMarked(context: RunContext, roles: readonly AuthChoic
 }
 
 /** One scoped read of the sweep; a window that cannot be read costs that window only, and is named. */
-async function sweepRead(read: SweepRead, context: RunContext, role: AuthChoice, outcome: SweepOutcome): Promise<unknown> {
+async function sweepRead(
+  read: SweepRead,
+  context: RunContext,
+  role: AuthChoice,
+  outcome: SweepOutcome,
+): Promise<unknown> {
   const feedUrl = resolveUrl(read.path, context.baseUrl, read.query).url
   const feed = await getFeed(context, feedUrl, read.accept, role)
   if (activityIdsOfFeed(feed) !== undefined) return feed
@@ -143,7 +184,13 @@ async function sweepRead(read: SweepRead, context: RunContext, role: AuthChoice,
   return undefined
 }
 
-async function deleteMarked(ids: readonly string[], context: RunContext, role: AuthChoice, urls: { deleted: ReadonlySet<string>; seen: Set<string> }, outcome: SweepOutcome): Promise<void> {
+async function deleteMarked(
+  ids: readonly string[],
+  context: RunContext,
+  role: AuthChoice,
+  urls: { deleted: ReadonlySet<string>; seen: Set<string> },
+  outcome: SweepOutcome,
+): Promise<void> {
   for (const id of ids) {
     const activityUrl = resolveUrl(activityPath(id), context.baseUrl).url
     if (urls.seen.has(activityUrl)) continue
@@ -181,12 +228,20 @@ async function getFeed(context: RunContext, url: string, accept: string, role: A
   }
 }
 
-async function send(context: RunContext, method: string, url: string, role: AuthChoice, extraHeaders: Record<string, string> = {}, body?: string): Promise<number | string> {
+async function send(
+  context: RunContext,
+  method: string,
+  url: string,
+  role: AuthChoice,
+  extraHeaders: Record<string, string> = {},
+  body?: string,
+): Promise<number | string> {
   const headers: Record<string, string> = { ...extraHeaders }
   const authorization = authorizationFor(role, context)
   if (authorization) headers['authorization'] = authorization
   try {
-    return (await context.client.send({ method, url, headers, ...(body !== undefined ? { body } : {}), wire: false })).status
+    return (await context.client.send({ method, url, headers, ...(body !== undefined ? { body } : {}), wire: false }))
+      .status
   } catch (error) {
     return `no answer (${(error as Error).message})`
   }

@@ -16,15 +16,25 @@ const MAX_HEAD_BYTES = 64 * 1024
  * closes. HTTP clients drop bytes a server sends after a HEAD, 204 or 304 response (they surface later
  * as a garbled next response on the same connection); here they stay visible as the response body.
  */
-export function sendOnWire(outgoing: OutgoingRequest, options: HttpClientOptions & { readonly maxBodyBytes: number }): Promise<IncomingResponse> {
+export function sendOnWire(
+  outgoing: OutgoingRequest,
+  options: HttpClientOptions & { readonly maxBodyBytes: number },
+): Promise<IncomingResponse> {
   const url = new URL(outgoing.url)
   const started = performance.now()
   return new Promise((resolve, reject) => {
     // URL keeps the brackets of an IPv6 literal ([::1]); sockets want the bare address.
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
-    const socket: Socket = url.protocol === 'https:'
-      ? connectTls({ host, port: Number(url.port || 443), ...(host === url.hostname ? { servername: host } : {}), ...(options.ca ? { ca: options.ca } : {}), rejectUnauthorized: !options.insecure })
-      : connectTcp({ host, port: Number(url.port || 80) })
+    const socket: Socket =
+      url.protocol === 'https:'
+        ? connectTls({
+            host,
+            port: Number(url.port || 443),
+            ...(host === url.hostname ? { servername: host } : {}),
+            ...(options.ca ? { ca: options.ca } : {}),
+            rejectUnauthorized: !options.insecure,
+          })
+        : connectTcp({ host, port: Number(url.port || 80) })
     const chunks: Buffer[] = []
     let received = 0
     /** Where the body starts, once the blank line after the headers has arrived. */
@@ -47,7 +57,11 @@ export function sendOnWire(outgoing: OutgoingRequest, options: HttpClientOptions
         reject(parseError as Error)
       }
     }
-    const overall = setTimeout(() => finish(chunks.length > 0 ? undefined : new ResponseTimeoutError(`no response within ${options.timeoutMs} ms`)), options.timeoutMs)
+    const overall = setTimeout(
+      () =>
+        finish(chunks.length > 0 ? undefined : new ResponseTimeoutError(`no response within ${options.timeoutMs} ms`)),
+      options.timeoutMs,
+    )
     socket.setNoDelay(true)
     socket.on('connect', () => socket.write(serialiseRequest(outgoing, url)))
     socket.on('secureConnect', () => undefined)
@@ -61,13 +75,17 @@ export function sendOnWire(outgoing: OutgoingRequest, options: HttpClientOptions
         if (at >= 0) bodyStart = received - window.length + at + 4
         else tail = window.subarray(-3)
       }
-      if (bodyStart === undefined && received > MAX_HEAD_BYTES) return finish(new BodyTooLargeError(`${outgoing.url} (its headers)`, MAX_HEAD_BYTES))
-      if (bodyStart !== undefined && received - bodyStart > options.maxBodyBytes) return finish(new BodyTooLargeError(outgoing.url, options.maxBodyBytes))
+      if (bodyStart === undefined && received > MAX_HEAD_BYTES)
+        return finish(new BodyTooLargeError(`${outgoing.url} (its headers)`, MAX_HEAD_BYTES))
+      if (bodyStart !== undefined && received - bodyStart > options.maxBodyBytes)
+        return finish(new BodyTooLargeError(outgoing.url, options.maxBodyBytes))
       if (bodyStart !== undefined) idleTimer = setTimeout(() => finish(), IDLE_AFTER_RESPONSE_MS)
     })
     socket.on('end', () => finish())
     socket.on('close', () => finish())
-    socket.on('error', (error: NodeJS.ErrnoException) => finish(chunks.length > 0 && error.code === 'ECONNRESET' ? undefined : error))
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      finish(chunks.length > 0 && error.code === 'ECONNRESET' ? undefined : error),
+    )
   })
 }
 

@@ -1,5 +1,10 @@
 import type { RunResult, RunSummary, ScenarioResult } from '../model/result.js'
-import type { KnownFailureNote, KnownFailureReport, ReportedRunSummary, ReportedScenarioResult } from '../model/reported-result.js'
+import type {
+  KnownFailureNote,
+  KnownFailureReport,
+  ReportedRunSummary,
+  ReportedScenarioResult,
+} from '../model/reported-result.js'
 import type { KnownFailure } from './known-failures.js'
 
 /*
@@ -21,11 +26,19 @@ export interface KnownFailuresApplied {
 }
 
 /** The scenarios with `expectation` and `knownFailure` set, the summary counted again, and what became of each entry. */
-export function applyKnownFailures(result: Pick<RunResult, 'scenarios' | 'summary'>, known: readonly KnownFailure[]): KnownFailuresApplied {
-  if (known.length === 0) return { scenarios: result.scenarios, summary: { ...result.summary, expectedFailures: 0, unexpectedlyPassed: 0 } }
+export function applyKnownFailures(
+  result: Pick<RunResult, 'scenarios' | 'summary'>,
+  known: readonly KnownFailure[],
+): KnownFailuresApplied {
+  if (known.length === 0)
+    return { scenarios: result.scenarios, summary: { ...result.summary, expectedFailures: 0, unexpectedlyPassed: 0 } }
   const reports = known.map((entry) => reportEntry(entry, result.scenarios))
-  const stale = known.filter((entry, index) => reports[index]?.outcome === 'unexpectedly-passed' && entry.scenario !== undefined)
-  const staleRuleEntries = reports.filter((report) => report.outcome === 'unexpectedly-passed' && report.scenario === undefined).length
+  const stale = known.filter(
+    (entry, index) => reports[index]?.outcome === 'unexpectedly-passed' && entry.scenario !== undefined,
+  )
+  const staleRuleEntries = reports.filter(
+    (report) => report.outcome === 'unexpectedly-passed' && report.scenario === undefined,
+  ).length
   const scenarios = result.scenarios.map((scenario) => {
     const marked = markScenario(scenario, known)
     if (marked.expectation !== undefined || scenario.status !== 'passed') return marked
@@ -87,7 +100,9 @@ function coveringEntry(scenario: ScenarioResult, known: readonly KnownFailure[])
   if (problems.length === 0) return undefined
   const whole = known.find((entry) => entry.scenario === scenario.id && entry.rule === undefined)
   if (whole) return whole
-  const byRule = known.filter((entry) => entry.rule !== undefined && (entry.scenario === undefined || entry.scenario === scenario.id))
+  const byRule = known.filter(
+    (entry) => entry.rule !== undefined && (entry.scenario === undefined || entry.scenario === scenario.id),
+  )
   const covers = (problem: Problem): KnownFailure | undefined =>
     problem.isError ? undefined : byRule.find((entry) => problem.rules.includes(entry.rule ?? ''))
   const entries = problems.map(covers)
@@ -106,7 +121,12 @@ function selects(entry: KnownFailure, scenario: ScenarioResult): boolean {
 function reportEntry(entry: KnownFailure, scenarios: readonly ScenarioResult[]): KnownFailureReport {
   const selected = scenarios.filter((scenario) => selects(entry, scenario))
   const ran = selected.filter((scenario) => scenario.status !== 'skipped')
-  const outcome = ran.length === 0 ? 'not-run' : ran.every((scenario) => scenario.status === 'passed') ? 'unexpectedly-passed' : 'failed-as-expected'
+  const outcome =
+    ran.length === 0
+      ? 'not-run'
+      : ran.every((scenario) => scenario.status === 'passed')
+        ? 'unexpectedly-passed'
+        : 'failed-as-expected'
   return { ...note(entry), outcome, scenarios: selected.map((scenario) => scenario.id) }
 }
 

@@ -29,7 +29,11 @@ export async function loadKnownFailures(file: string): Promise<KnownFailure[]> {
     text = await readFile(file, 'utf8')
   } catch (cause) {
     const message = cause instanceof Error ? cause.message : String(cause)
-    throw new ConformanceError({ code: 'E_CONFIG', kind: 'load', message: `cannot read the known-failures file ${file}: ${message}` })
+    throw new ConformanceError({
+      code: 'E_CONFIG',
+      kind: 'load',
+      message: `cannot read the known-failures file ${file}: ${message}`,
+    })
   }
   return parseKnownFailures(text, file)
 }
@@ -44,14 +48,17 @@ export function parseKnownFailures(text: string, file: string): KnownFailure[] {
   if (data === null || data === undefined || data === '') return []
   if (!Array.isArray(data)) return fail([], 'the known-failures file must be a list')
   return data.map((item: unknown, index) => {
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) return fail([index], 'each known failure must be a mapping with scenario or rule, and reason')
+    if (typeof item !== 'object' || item === null || Array.isArray(item))
+      return fail([index], 'each known failure must be a mapping with scenario or rule, and reason')
     const entry: Record<string, string> = {}
     for (const [key, value] of Object.entries(item)) {
-      if (!(KEYS as readonly string[]).includes(key)) fail([index, key], `unknown key "${key}" (allowed: ${KEYS.join(', ')})`, 'key')
+      if (!(KEYS as readonly string[]).includes(key))
+        fail([index, key], `unknown key "${key}" (allowed: ${KEYS.join(', ')})`, 'key')
       if (typeof value !== 'string' || value.trim() === '') fail([index, key], `"${key}" must be a non-empty text`)
       entry[key] = (value as string).trim()
     }
-    if (entry['scenario'] === undefined && entry['rule'] === undefined) fail([index], 'a known failure needs a scenario id or a rule id')
+    if (entry['scenario'] === undefined && entry['rule'] === undefined)
+      fail([index], 'a known failure needs a scenario id or a rule id')
     if (entry['reason'] === undefined) fail([index], 'a known failure needs a reason')
     return {
       ...(entry['scenario'] === undefined ? {} : { scenario: entry['scenario'] }),
@@ -63,16 +70,23 @@ export function parseKnownFailures(text: string, file: string): KnownFailure[] {
   })
 }
 
-const HINT = 'expected a YAML list of { scenario: <id>, rule: <id>, reason: <text>, link: <url> } (scenario or rule, reason required)'
+const HINT =
+  'expected a YAML list of { scenario: <id>, rule: <id>, reason: <text>, link: <url> } (scenario or rule, reason required)'
 
 /** `--expect-failures FILE` for a loaded suite: its entries, or the problems (unreadable, malformed, unknown ids) instead of a throw. */
 export async function loadKnownFailuresFor(
   file: string,
-  loaded: { readonly scenarios: readonly { readonly id: string }[]; readonly rules: readonly { readonly id: string }[] },
+  loaded: {
+    readonly scenarios: readonly { readonly id: string }[]
+    readonly rules: readonly { readonly id: string }[]
+  },
 ): Promise<{ readonly known: KnownFailure[]; readonly problems: Diagnostic[] }> {
   try {
     const known = await loadKnownFailures(file)
-    const problems = checkKnownFailureIds(known, { scenarios: new Set(loaded.scenarios.map((s) => s.id)), rules: new Set(loaded.rules.map((r) => r.id)) })
+    const problems = checkKnownFailureIds(known, {
+      scenarios: new Set(loaded.scenarios.map((s) => s.id)),
+      rules: new Set(loaded.rules.map((r) => r.id)),
+    })
     return { known, problems }
   } catch (error) {
     return { known: [], problems: [toDiagnostic(error)] }

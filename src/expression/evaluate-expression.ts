@@ -19,7 +19,8 @@ function evaluateChain(chain: Chain, scope: Scope): unknown {
   for (const call of chain.calls) {
     const fn = EXPRESSION_FUNCTIONS[call.name]
     if (!fn) value = undefined
-    else if (Array.isArray(value) && !fn.onLists) value = value.map((element: unknown) => applySafely(fn, element, call.args))
+    else if (Array.isArray(value) && !fn.onLists)
+      value = value.map((element: unknown) => applySafely(fn, element, call.args))
     else value = applySafely(fn, value, call.args)
   }
   return value
@@ -50,9 +51,13 @@ function walk(value: unknown, segments: readonly PathSegment[]): unknown {
     if (segment.kind === 'index') {
       current = Array.isArray(current) ? current[segment.index] : undefined
     } else {
-      current = typeof current === 'object' && current !== null && !Array.isArray(current) && Object.hasOwn(current, segment.name)
-        ? (current as Record<string, unknown>)[segment.name]
-        : undefined
+      current =
+        typeof current === 'object' &&
+        current !== null &&
+        !Array.isArray(current) &&
+        Object.hasOwn(current, segment.name)
+          ? (current as Record<string, unknown>)[segment.name]
+          : undefined
     }
     if (current === undefined) return undefined
   }

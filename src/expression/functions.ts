@@ -55,39 +55,101 @@ function parseUrl(value: unknown): URL | undefined {
 /** The functions of docs/scenario-format.md § Expressions, by name. Each one returns undefined for input it cannot use. */
 export const EXPRESSION_FUNCTIONS: Readonly<Record<string, ExpressionFunction>> = {
   // structure
-  length: { arity: [0, 0], onLists: true, apply: (v) => (typeof v === 'string' || Array.isArray(v) ? v.length : undefined) },
+  length: {
+    arity: [0, 0],
+    onLists: true,
+    apply: (v) => (typeof v === 'string' || Array.isArray(v) ? v.length : undefined),
+  },
   keys: { arity: [0, 0], apply: (v) => (isRecord(v) ? Object.keys(v) : undefined) },
-  omit: { arity: [1, 20], apply: (v, args) => (isRecord(v) ? Object.fromEntries(Object.entries(v).filter(([k]) => !args.includes(k))) : undefined) },
-  pick: { arity: [1, 20], apply: (v, args) => (isRecord(v) ? Object.fromEntries(Object.entries(v).filter(([k]) => args.includes(k))) : undefined) },
+  omit: {
+    arity: [1, 20],
+    apply: (v, args) =>
+      isRecord(v) ? Object.fromEntries(Object.entries(v).filter(([k]) => !args.includes(k))) : undefined,
+  },
+  pick: {
+    arity: [1, 20],
+    apply: (v, args) =>
+      isRecord(v) ? Object.fromEntries(Object.entries(v).filter(([k]) => args.includes(k))) : undefined,
+  },
   append: {
     arity: [2, 2],
-    apply: (v, [field, text]) => (isRecord(v) && typeof v[String(field)] === 'string' ? { ...v, [String(field)]: `${v[String(field)] as string}${text}` } : undefined),
+    apply: (v, [field, text]) =>
+      isRecord(v) && typeof v[String(field)] === 'string'
+        ? { ...v, [String(field)]: `${v[String(field)] as string}${text}` }
+        : undefined,
   },
   feedItemView: { arity: [0, 0], apply: (v) => feedItemView(v) },
   // choice: `status | when(403, 'a', 'b')` is 'a' for a 403 and 'b' otherwise (an expected value that depends on the answer)
-  when: { arity: [3, 3], apply: (v, [match, then, otherwise]) => (v === match || (v !== undefined && String(v) === String(match)) ? then : otherwise) },
-  unique: { arity: [0, 0], onLists: true, apply: (v) => (Array.isArray(v) ? [...new Set(v.map((x) => JSON.stringify(x)))].map((x) => JSON.parse(x) as unknown) : undefined) },
-  sort: { arity: [0, 0], onLists: true, apply: (v) => (Array.isArray(v) ? [...v].sort((a, b) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0)) : undefined) },
+  when: {
+    arity: [3, 3],
+    apply: (v, [match, then, otherwise]) =>
+      v === match || (v !== undefined && String(v) === String(match)) ? then : otherwise,
+  },
+  unique: {
+    arity: [0, 0],
+    onLists: true,
+    apply: (v) =>
+      Array.isArray(v) ? [...new Set(v.map((x) => JSON.stringify(x)))].map((x) => JSON.parse(x) as unknown) : undefined,
+  },
+  sort: {
+    arity: [0, 0],
+    onLists: true,
+    apply: (v) =>
+      Array.isArray(v)
+        ? [...v].sort((a, b) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0))
+        : undefined,
+  },
   // conversions
-  bool: { arity: [0, 0], apply: (v) => (typeof v === 'boolean' ? v : v === 'true' ? true : v === 'false' ? false : undefined) },
-  number: { arity: [0, 0], apply: (v) => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v)) ? Number(v) : undefined) },
-  string: { arity: [0, 0], apply: (v) => (v === undefined ? undefined : typeof v === 'string' ? v : JSON.stringify(v)) },
-  min: { arity: [1, 1], apply: (v, [n]) => (typeof v === 'number' && typeof n === 'number' ? Math.min(v, n) : undefined) },
-  max: { arity: [1, 1], apply: (v, [n]) => (typeof v === 'number' && typeof n === 'number' ? Math.max(v, n) : undefined) },
+  bool: {
+    arity: [0, 0],
+    apply: (v) => (typeof v === 'boolean' ? v : v === 'true' ? true : v === 'false' ? false : undefined),
+  },
+  number: {
+    arity: [0, 0],
+    apply: (v) =>
+      typeof v === 'number'
+        ? v
+        : typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v))
+          ? Number(v)
+          : undefined,
+  },
+  string: {
+    arity: [0, 0],
+    apply: (v) => (v === undefined ? undefined : typeof v === 'string' ? v : JSON.stringify(v)),
+  },
+  min: {
+    arity: [1, 1],
+    apply: (v, [n]) => (typeof v === 'number' && typeof n === 'number' ? Math.min(v, n) : undefined),
+  },
+  max: {
+    arity: [1, 1],
+    apply: (v, [n]) => (typeof v === 'number' && typeof n === 'number' ? Math.max(v, n) : undefined),
+  },
   // URIs
   lastSegment: {
     arity: [0, 0],
-    apply: (v) => mapDefined(parseUrl(v), (url) => decodeURIComponent(url.pathname.replace(/\/+$/, '').split('/').pop() ?? '')),
+    apply: (v) =>
+      mapDefined(parseUrl(v), (url) => decodeURIComponent(url.pathname.replace(/\/+$/, '').split('/').pop() ?? '')),
   },
   urlPath: { arity: [0, 0], apply: (v) => mapDefined(parseUrl(v), (url) => url.pathname) },
-  query: { arity: [1, 1], apply: (v, [name]) => mapDefined(parseUrl(v), (url) => url.searchParams.get(String(name)) ?? undefined) },
+  query: {
+    arity: [1, 1],
+    apply: (v, [name]) => mapDefined(parseUrl(v), (url) => url.searchParams.get(String(name)) ?? undefined),
+  },
   // times
   time: { arity: [0, 0], apply: (v) => instantOf(v) },
   date: {
     arity: [2, 5],
     apply: (year, [month, day, hour = 0, minute = 0, second = 0]) =>
       typeof year === 'number' || typeof year === 'string'
-        ? utcMillis({ year: Number(year), month: Number(month) - 1, day: Number(day), hour: Number(hour), minute: Number(minute), second: Number(second) })
+        ? utcMillis({
+            year: Number(year),
+            month: Number(month) - 1,
+            day: Number(day),
+            hour: Number(hour),
+            minute: Number(minute),
+            second: Number(second),
+          })
         : undefined,
   },
   addDays: { arity: [1, 1], apply: (v, [n]) => mapDefined(instantOf(v), (ms) => ms + Number(n) * DAY_MS) },

@@ -7,7 +7,10 @@
  *   call       := name ('(' argument (',' argument)* ')')?
  * Parsed once at load time so a typo is a load error with a line, never a run-time surprise.
  */
-export type PathSegment = { readonly kind: 'key'; readonly name: string } | { readonly kind: 'index'; readonly index: number } | { readonly kind: 'all' }
+export type PathSegment =
+  | { readonly kind: 'key'; readonly name: string }
+  | { readonly kind: 'index'; readonly index: number }
+  | { readonly kind: 'all' }
 
 export type Primary =
   | { readonly kind: 'literal'; readonly value: string | number }
@@ -27,7 +30,10 @@ export interface Chain {
 export type Expression = readonly Chain[]
 
 export class ExpressionSyntaxError extends Error {
-  constructor(message: string, readonly offset: number) {
+  constructor(
+    message: string,
+    readonly offset: number,
+  ) {
     super(message)
     this.name = 'ExpressionSyntaxError'
   }
@@ -56,7 +62,8 @@ class Parser {
     const chains: Chain[] = [this.chain()]
     while (this.eat('??')) chains.push(this.chain())
     this.skipSpace()
-    if (this.position < this.source.length) this.fail(`unexpected "${this.source.slice(this.position, this.position + 10)}"`)
+    if (this.position < this.source.length)
+      this.fail(`unexpected "${this.source.slice(this.position, this.position + 10)}"`)
     return chains
   }
 

@@ -44,7 +44,8 @@ function valueOf(expression: string, scope: Scope): unknown {
 
 /** Every `${...}` expression inside a value, for load-time syntax checks (`$${` is no placeholder). */
 export function placeholdersIn(value: unknown): string[] {
-  if (typeof value === 'string') return [...value.matchAll(TOKEN)].flatMap((match) => (match[1] === undefined ? [] : [match[1]]))
+  if (typeof value === 'string')
+    return [...value.matchAll(TOKEN)].flatMap((match) => (match[1] === undefined ? [] : [match[1]]))
   if (Array.isArray(value)) return value.flatMap(placeholdersIn)
   if (typeof value === 'object' && value !== null) return Object.values(value).flatMap(placeholdersIn)
   return []

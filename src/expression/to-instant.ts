@@ -15,7 +15,15 @@ export function toInstant(value: unknown): number | undefined {
   const text = value.trim()
   const ymd = YMD.exec(text)
   // 2011-02-31 is not a date: utcMillis says so where Date.UTC would roll it over to 3 March.
-  if (ymd) return utcMillis({ year: Number(ymd[1]), month: Number(ymd[2]) - 1, day: Number(ymd[3]), hour: 0, minute: 0, second: 0 })
+  if (ymd)
+    return utcMillis({
+      year: Number(ymd[1]),
+      month: Number(ymd[2]) - 1,
+      day: Number(ymd[3]),
+      hour: 0,
+      minute: 0,
+      second: 0,
+    })
   if (ISO.test(text)) {
     const parsed = Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(text) ? text : `${text}Z`)
     return Number.isNaN(parsed) ? undefined : parsed

@@ -39,10 +39,16 @@ export interface FuzzSession {
 }
 
 /** Opens a session; `unreachable` when the preflight of `fitconform run` fails (exit code 3). */
-export async function openSession(settings: SessionSettings): Promise<{ session: FuzzSession } | { unreachable: Diagnostic }> {
+export async function openSession(
+  settings: SessionSettings,
+): Promise<{ session: FuzzSession } | { unreachable: Diagnostic }> {
   const secrets = new Map<string, string>()
   for (const [role, token] of Object.entries(settings.target.tokens)) if (token) secrets.set(token, role)
-  const client = createHttpClient({ timeoutMs: settings.timeoutMs, insecure: settings.insecure, ...(settings.ca ? { ca: settings.ca } : {}) })
+  const client = createHttpClient({
+    timeoutMs: settings.timeoutMs,
+    insecure: settings.insecure,
+    ...(settings.ca ? { ca: settings.ca } : {}),
+  })
   const run = createRunValues(new Date())
   const base: RunContext = {
     baseUrl: settings.target.baseUrl,
@@ -60,7 +66,10 @@ export async function openSession(settings: SessionSettings): Promise<{ session:
     await client.close()
     return { unreachable }
   }
-  const guarded = await guardRun(base, { ...(settings.ledgerDir ? { ledgerDir: settings.ledgerDir } : {}), writes: true })
+  const guarded = await guardRun(base, {
+    ...(settings.ledgerDir ? { ledgerDir: settings.ledgerDir } : {}),
+    writes: true,
+  })
   if ('problem' in guarded) {
     await client.close()
     return { unreachable: guarded.problem }

@@ -57,7 +57,12 @@ export interface FuzzFailure {
 
 export type FuzzOutcome =
   | { readonly kind: 'unreachable'; readonly diagnostic: Diagnostic }
-  | { readonly kind: 'ran'; readonly result: RunResult; readonly runs: number; readonly failure?: FuzzFailure & { readonly foundAt: number } }
+  | {
+      readonly kind: 'ran'
+      readonly result: RunResult
+      readonly runs: number
+      readonly failure?: FuzzFailure & { readonly foundAt: number }
+    }
 
 const DEFAULT_RUNS = 100
 /** Sequences per seed under --time. */
@@ -82,7 +87,12 @@ export async function runFuzz(settings: FuzzSettings): Promise<FuzzOutcome> {
   let previousRun: { draft: ScenarioDraft; result: ScenarioResult } | undefined
   const deadline = settings.timeMs !== undefined ? startedAt.getTime() + settings.timeMs : undefined
   const progress = (): void =>
-    settings.onProgress?.({ runs, failures, shrinking: shrinkDeadline !== undefined, ...(deadline !== undefined ? { msLeft: Math.max(0, deadline - Date.now()) } : {}) })
+    settings.onProgress?.({
+      runs,
+      failures,
+      shrinking: shrinkDeadline !== undefined,
+      ...(deadline !== undefined ? { msLeft: Math.max(0, deadline - Date.now()) } : {}),
+    })
 
   const property = fc.asyncProperty(fuzzCommands(settings.readOnly), async (commands) => {
     if (session.context.interrupted.aborted) return true
@@ -90,15 +100,23 @@ export async function runFuzz(settings: FuzzSettings): Promise<FuzzOutcome> {
     if (shrinkDeadline !== undefined && Date.now() > shrinkDeadline) return true
     const draft = createDraft()
     fc.modelRun(() => ({ model: createModel(settings.readOnly), real: draft }), commands)
-    const loaded = loadDraftText(caseFile, draftToYaml(draft, { id: 'fuzz-sequence', title: 'a generated sequence', header: [] }), knownRules)
-    if (!loaded.scenario) throw new Error(`the fuzzer wrote a scenario the loader refuses: ${loaded.diagnostics.map((d) => d.message).join('; ')}`)
+    const loaded = loadDraftText(
+      caseFile,
+      draftToYaml(draft, { id: 'fuzz-sequence', title: 'a generated sequence', header: [] }),
+      knownRules,
+    )
+    if (!loaded.scenario)
+      throw new Error(
+        `the fuzzer wrote a scenario the loader refuses: ${loaded.diagnostics.map((d) => d.message).join('; ')}`,
+      )
     const result = await runScenario(loaded.scenario, session.context)
     runs++
     wrote ||= loaded.scenario.writes
     // While shrinking, a candidate is the same failure only when it fails the same way: one that fails
     // otherwise (a request timed out under load, a step left unjudged) would swap the reproduction for
     // another fault, which then does not fail again when replayed.
-    const failed = result.status === 'failed' && (lastFailing === undefined || failureKey(result) === failureKey(lastFailing.result))
+    const failed =
+      result.status === 'failed' && (lastFailing === undefined || failureKey(result) === failureKey(lastFailing.result))
     if (failed && foundAt === 0) foundAt = runs
     const stopped = failed && lastFailing === undefined ? stoppedAnswering({ draft, result }, previousRun) : undefined
     previousRun = { draft, result }
@@ -128,9 +146,13 @@ export async function runFuzz(settings: FuzzSettings): Promise<FuzzOutcome> {
         await fc.check(property, { seed: generation.seed, numRuns: generation.runs })
       }
     }
-    const failure = lastFailing ? await writeReproduction(lastFailing, { ...settings, ...generation }, session.context, knownRules) : undefined
+    const failure = lastFailing
+      ? await writeReproduction(lastFailing, { ...settings, ...generation }, session.context, knownRules)
+      : undefined
     const cleanup = await session.finish(wrote)
-    const scenarios = failure ? [failure.result] : [summaryResult(runs, settings.seed, Date.now() - startedAt.getTime())]
+    const scenarios = failure
+      ? [failure.result]
+      : [summaryResult(runs, settings.seed, Date.now() - startedAt.getTime())]
     const result: RunResult = {
       schemaVersion: RESULT_SCHEMA_VERSION,
       tool: { name: 'fitconform', version: packageVersion() },
@@ -138,12 +160,23 @@ export async function runFuzz(settings: FuzzSettings): Promise<FuzzOutcome> {
       durationMs: Date.now() - startedAt.getTime(),
       target: settings.target.label,
       strict: false,
-      summary: { total: scenarios.length, passed: scenarios.filter((s) => s.status === 'passed').length, failed: scenarios.filter((s) => s.status === 'failed').length, skipped: 0, warnings: scenarios.reduce((sum, s) => sum + s.warnings.length, 0) },
+      summary: {
+        total: scenarios.length,
+        passed: scenarios.filter((s) => s.status === 'passed').length,
+        failed: scenarios.filter((s) => s.status === 'failed').length,
+        skipped: 0,
+        warnings: scenarios.reduce((sum, s) => sum + s.warnings.length, 0),
+      },
       scenarios,
       diagnostics: [...(failure?.diagnostics ?? []), ...cleanup.problems],
       ...(cleanup.summary ? { cleanup: cleanup.summary } : {}),
     }
-    return { kind: 'ran', result: session.context.redact(result), runs, ...(failure ? { failure: { ...failure.failure, foundAt } } : {}) }
+    return {
+      kind: 'ran',
+      result: session.context.redact(result),
+      runs,
+      ...(failure ? { failure: { ...failure.failure, foundAt } } : {}),
+    }
   } finally {
     await session.close()
   }
@@ -163,14 +196,27 @@ const NO_ANSWER = new Set(['E_CONNECT', 'E_TIMEOUT', 'E_TRANSPORT'])
  * request the server met: that step when it was sent and broke off or timed out; when the connection
  * was refused, the step before in this sequence or the last step of the previous sequence.
  */
-function stoppedAnswering(current: { draft: ScenarioDraft; result: ScenarioResult }, previous: { draft: ScenarioDraft; result: ScenarioResult } | undefined): Failing | undefined {
-  const silent = current.result.steps.findIndex((step) => step.status === 'error' && step.error !== undefined && NO_ANSWER.has(step.error.code))
+function stoppedAnswering(
+  current: { draft: ScenarioDraft; result: ScenarioResult },
+  previous: { draft: ScenarioDraft; result: ScenarioResult } | undefined,
+): Failing | undefined {
+  const silent = current.result.steps.findIndex(
+    (step) => step.status === 'error' && step.error !== undefined && NO_ANSWER.has(step.error.code),
+  )
   if (silent < 0 || current.result.steps.slice(0, silent).some((step) => step.status === 'failed')) return undefined
-  const sent = (run: { result: ScenarioResult }, before: number) => run.result.steps.slice(0, before).filter((step) => step.request !== undefined).at(-1)?.request
+  const sent = (run: { result: ScenarioResult }, before: number) =>
+    run.result.steps
+      .slice(0, before)
+      .filter((step) => step.request !== undefined)
+      .at(-1)?.request
   // Sent, and the connection broke or nothing came back: this request is the last the server met.
   const broke = current.result.steps[silent]
   if (broke?.error?.code !== 'E_CONNECT' && broke?.request) {
-    return { draft: { steps: current.draft.steps.slice(0, silent + 1), cleanup: current.draft.cleanup }, result: current.result, stoppedAfter: `${broke.request.method} ${broke.request.url}` }
+    return {
+      draft: { steps: current.draft.steps.slice(0, silent + 1), cleanup: current.draft.cleanup },
+      result: current.result,
+      stoppedAfter: `${broke.request.method} ${broke.request.url}`,
+    }
   }
   // Refused: the server was gone already; the request before is the last it met.
   const within = sent(current, silent)
@@ -216,9 +262,33 @@ async function writeReproduction(
   const result = scenario ? await runScenario(scenario, context) : failing.result
   const reproduced = result.status === 'failed'
   const diagnostics: Diagnostic[] = [...loaded.diagnostics]
-  if (failing.stoppedAfter) diagnostics.push({ code: 'E_CONNECT', kind: 'error', message: `the server stopped answering; the last request it met was ${failing.stoppedAfter}, and ${shown} ends with it`, hint: `restart the server, then replay: ${replay}` })
-  if (!reproduced) diagnostics.push({ code: 'E_INTERNAL', kind: 'error', message: `the shrunk sequence in ${shown} did not fail again when run from the file: the failure depends on timing or on the server's state`, hint: `try ${replay} a few times` })
-  return { failure: { rule, file, steps: failing.draft.steps.length, replay, refuzz, reproduced, ...(failing.stoppedAfter ? { stoppedAfter: failing.stoppedAfter } : {}) }, result: reproduced ? result : failing.result, diagnostics }
+  if (failing.stoppedAfter)
+    diagnostics.push({
+      code: 'E_CONNECT',
+      kind: 'error',
+      message: `the server stopped answering; the last request it met was ${failing.stoppedAfter}, and ${shown} ends with it`,
+      hint: `restart the server, then replay: ${replay}`,
+    })
+  if (!reproduced)
+    diagnostics.push({
+      code: 'E_INTERNAL',
+      kind: 'error',
+      message: `the shrunk sequence in ${shown} did not fail again when run from the file: the failure depends on timing or on the server's state`,
+      hint: `try ${replay} a few times`,
+    })
+  return {
+    failure: {
+      rule,
+      file,
+      steps: failing.draft.steps.length,
+      replay,
+      refuzz,
+      reproduced,
+      ...(failing.stoppedAfter ? { stoppedAfter: failing.stoppedAfter } : {}),
+    },
+    result: reproduced ? result : failing.result,
+    diagnostics,
+  }
 }
 
 /** What makes two failures the same while shrinking: the first failed check's rule, or the code of the first step left unjudged. */
@@ -238,5 +308,17 @@ function firstFailedRule(result: ScenarioResult): string {
 /** A passing fuzz run as one passed "scenario", so every reporter has something to count. */
 function summaryResult(runs: number, seed: number, durationMs: number): ScenarioResult {
   const at = { file: 'fuzz', line: 1, column: 1 }
-  return { id: `fuzz-seed-${seed}`, title: `${runs} generated ${runs === 1 ? 'sequence' : 'sequences'} (seed ${seed}) held every checked rule`, file: 'fuzz', at, rules: [], tags: ['fuzz'], status: 'passed', durationMs, warnings: [], steps: [], cleanup: [] }
+  return {
+    id: `fuzz-seed-${seed}`,
+    title: `${runs} generated ${runs === 1 ? 'sequence' : 'sequences'} (seed ${seed}) held every checked rule`,
+    file: 'fuzz',
+    at,
+    rules: [],
+    tags: ['fuzz'],
+    status: 'passed',
+    durationMs,
+    warnings: [],
+    steps: [],
+    cleanup: [],
+  }
 }

@@ -55,7 +55,11 @@ export function draftToYaml(draft: ScenarioDraft, identity: DraftIdentity): stri
 }
 
 /** Loads scenario text exactly as `fitconform run` loads a file. */
-export function loadDraftText(file: string, text: string, knownRules: ReadonlySet<string>): { scenario?: Scenario; diagnostics: Diagnostic[] } {
+export function loadDraftText(
+  file: string,
+  text: string,
+  knownRules: ReadonlySet<string>,
+): { scenario?: Scenario; diagnostics: Diagnostic[] } {
   const { source, diagnostics } = parseYamlSource(file, text)
   if (!source) return { diagnostics }
   const problems = validateScenarioFile(source)

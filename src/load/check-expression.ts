@@ -14,7 +14,14 @@ export function checkExpression(source: string, at: SourceRef, variables: Readon
     parsed = parseExpression(source)
   } catch (error) {
     if (!(error instanceof ExpressionSyntaxError)) throw error
-    return [{ code: 'E_BAD_EXPRESSION', kind: 'load', message: `cannot read the expression "${source}": ${error.message} (at character ${error.offset + 1})`, at }]
+    return [
+      {
+        code: 'E_BAD_EXPRESSION',
+        kind: 'load',
+        message: `cannot read the expression "${source}": ${error.message} (at character ${error.offset + 1})`,
+        at,
+      },
+    ]
   }
   const problems: Diagnostic[] = []
   for (const chain of parsed) {
@@ -40,11 +47,18 @@ export function checkExpression(source: string, at: SourceRef, variables: Readon
           kind: 'load',
           message: `unknown function "${call.name}" in "${source}"`,
           at,
-          hint: suggestion ? `did you mean "${suggestion}"?` : `known functions: ${Object.keys(EXPRESSION_FUNCTIONS).join(', ')}`,
+          hint: suggestion
+            ? `did you mean "${suggestion}"?`
+            : `known functions: ${Object.keys(EXPRESSION_FUNCTIONS).join(', ')}`,
         })
       } else if (call.args.length < fn.arity[0] || call.args.length > fn.arity[1]) {
         const [min, max] = fn.arity
-        problems.push({ code: 'E_BAD_EXPRESSION', kind: 'load', message: `${call.name} takes ${min === max ? min : `${min} to ${max}`} argument(s), not ${call.args.length}, in "${source}"`, at })
+        problems.push({
+          code: 'E_BAD_EXPRESSION',
+          kind: 'load',
+          message: `${call.name} takes ${min === max ? min : `${min} to ${max}`} argument(s), not ${call.args.length}, in "${source}"`,
+          at,
+        })
       }
     }
   }

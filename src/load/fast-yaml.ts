@@ -11,7 +11,21 @@
 // takes the full composer, which also words every error: the data is the same either way, only sooner.
 // test/unit/load/fast-yaml.test.ts holds every built-in suite file, and generated documents, to that.
 
-import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, DASH, DOUBLE_QUOTE, HASH, NEWLINE, OPEN_BRACE, OPEN_BRACKET, SINGLE_QUOTE, SPACE } from './char-codes.js'
+import {
+  BACKSLASH,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COLON,
+  COMMA,
+  DASH,
+  DOUBLE_QUOTE,
+  HASH,
+  NEWLINE,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  SINGLE_QUOTE,
+  SPACE,
+} from './char-codes.js'
 
 /** Where a collection's values start: by key for a map, by index for a sequence. */
 type ValueOffsets = Map<string, number> | number[]
@@ -153,7 +167,8 @@ class Reader {
       if (where.has(key)) unsupported()
       const value = this.afterIndicator(indent, true)
       // As the composer's toJS does: a key the object already has (`__proto__`, `constructor`) is defined, not assigned.
-      if (key in map) Object.defineProperty(map, key, { value: value.value, writable: true, enumerable: true, configurable: true })
+      if (key in map)
+        Object.defineProperty(map, key, { value: value.value, writable: true, enumerable: true, configurable: true })
       else map[key] = value.value
       where.set(key, value.offset)
       const next = this.nextContentLine()
@@ -295,7 +310,14 @@ class Reader {
     if (INDICATORS.has(first)) {
       const second = text.charCodeAt(start + 1)
       // `-5` and `-x` are plain; `?x`, `:x` and the rest are left to the composer.
-      if (first !== DASH || second === SPACE || Number.isNaN(second) || second === NEWLINE || FLOW_INDICATORS.has(second)) unsupported()
+      if (
+        first !== DASH ||
+        second === SPACE ||
+        Number.isNaN(second) ||
+        second === NEWLINE ||
+        FLOW_INDICATORS.has(second)
+      )
+        unsupported()
     }
     let at = start
     let end = start
@@ -305,7 +327,8 @@ class Reader {
       if (code === HASH && at > start && text.charCodeAt(at - 1) === SPACE) break
       if (code === COLON) {
         const after = text.charCodeAt(at + 1)
-        if (after === SPACE || after === NEWLINE || Number.isNaN(after) || (inFlow && FLOW_INDICATORS.has(after))) unsupported() // a nested `a: b: c` or a pair in [ ]
+        if (after === SPACE || after === NEWLINE || Number.isNaN(after) || (inFlow && FLOW_INDICATORS.has(after)))
+          unsupported() // a nested `a: b: c` or a pair in [ ]
       }
       if (inFlow && FLOW_INDICATORS.has(code)) {
         if (code === OPEN_BRACKET || code === OPEN_BRACE) unsupported()
@@ -553,7 +576,18 @@ function fold(lines: readonly string[]): string {
 }
 
 const QUOTED_RUN_END = new Set([DOUBLE_QUOTE, BACKSLASH, NEWLINE])
-const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { '\\': '\\', '"': '"', '/': '/', n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', '0': '\0', ' ': ' ' }
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
+  '\\': '\\',
+  '"': '"',
+  '/': '/',
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  b: '\b',
+  f: '\f',
+  '0': '\0',
+  ' ': ' ',
+}
 
 /** A plain scalar by the YAML 1.2 core schema, in the composer's order of tags. */
 function resolvePlain(source: string): unknown {

@@ -6,19 +6,28 @@ import { RULES_FILE_NAME } from './load-rules.js'
 /** No scenario file comes near this; a bigger one is a mistake (or an attack) that would exhaust memory. */
 const MAX_SCENARIO_FILE_BYTES = 4 * 1024 * 1024
 
-const isScenarioFile = (name: string): boolean => /\.ya?ml$/.test(name) && basename(name) !== RULES_FILE_NAME && !name.includes('node_modules')
+const isScenarioFile = (name: string): boolean =>
+  /\.ya?ml$/.test(name) && basename(name) !== RULES_FILE_NAME && !name.includes('node_modules')
 
 /**
  * Expands files and folders (relative to the caller's cwd) into scenario files, sorted so runs are
  * repeatable. Only regular files of at most MAX_SCENARIO_FILE_BYTES are taken: a FIFO or a device
  * would block the read for ever, a huge file would exhaust memory; each is a usage error naming why.
  */
-export async function findScenarioFiles(paths: readonly string[]): Promise<{ files: string[]; diagnostics: Diagnostic[] }> {
+export async function findScenarioFiles(
+  paths: readonly string[],
+): Promise<{ files: string[]; diagnostics: Diagnostic[] }> {
   const files = new Set<string>()
   const diagnostics: Diagnostic[] = []
   const take = async (file: string, shown: string): Promise<void> => {
     const info = await stat(file).catch(() => undefined)
-    const problem = !info ? 'cannot be read' : !info.isFile() ? `is not a regular file (${kindOf(info)}); scenario files must be plain files` : info.size > MAX_SCENARIO_FILE_BYTES ? `is ${info.size} bytes, more than the ${MAX_SCENARIO_FILE_BYTES} bytes (4 MiB) a scenario file may have` : undefined
+    const problem = !info
+      ? 'cannot be read'
+      : !info.isFile()
+        ? `is not a regular file (${kindOf(info)}); scenario files must be plain files`
+        : info.size > MAX_SCENARIO_FILE_BYTES
+          ? `is ${info.size} bytes, more than the ${MAX_SCENARIO_FILE_BYTES} bytes (4 MiB) a scenario file may have`
+          : undefined
     if (problem) diagnostics.push({ code: 'E_USAGE', kind: 'load', message: `${shown} ${problem}` })
     else files.add(file)
   }
@@ -53,7 +62,11 @@ async function filesUnder(root: string, shown: string, diagnostics: Diagnostic[]
       continue
     }
     if (folder.ancestors.has(real)) {
-      diagnostics.push({ code: 'E_USAGE', kind: 'load', message: `${join(shown, folder.relative)} is a symbolic link back to ${real}, a folder it is inside: a loop; remove the link or name the folders to run` })
+      diagnostics.push({
+        code: 'E_USAGE',
+        kind: 'load',
+        message: `${join(shown, folder.relative)} is a symbolic link back to ${real}, a folder it is inside: a loop; remove the link or name the folders to run`,
+      })
       continue
     }
     const ancestors = new Set([...folder.ancestors, real])
@@ -64,7 +77,9 @@ async function filesUnder(root: string, shown: string, diagnostics: Diagnostic[]
     }
     for (const entry of entries) {
       const relative = join(folder.relative, entry.name)
-      const isFolder = entry.isDirectory() || (entry.isSymbolicLink() && (await stat(join(root, relative)).catch(() => undefined))?.isDirectory() === true)
+      const isFolder =
+        entry.isDirectory() ||
+        (entry.isSymbolicLink() && (await stat(join(root, relative)).catch(() => undefined))?.isDirectory() === true)
       if (isFolder) {
         if (entry.name !== 'node_modules') pending.push({ relative, ancestors })
       } else files.push(relative)

@@ -35,7 +35,10 @@ export async function loadSuites(paths: readonly string[]): Promise<LoadOutcome>
   return { scenarios, rules: catalogue.rules, diagnostics }
 }
 
-export async function loadScenarioFile(file: string, knownRules: ReadonlySet<string>): Promise<{ scenarios: Scenario[]; diagnostics: Diagnostic[] }> {
+export async function loadScenarioFile(
+  file: string,
+  knownRules: ReadonlySet<string>,
+): Promise<{ scenarios: Scenario[]; diagnostics: Diagnostic[] }> {
   const text = await readFile(file, 'utf8')
   const { source, diagnostics } = parseYamlSource(file, text)
   if (!source) return { scenarios: [], diagnostics }

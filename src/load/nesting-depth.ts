@@ -12,7 +12,26 @@
 // off (a sequence at its key's own indentation counts as the key's level), it is off by one a level
 // at most, and the limit leaves every reader room for that.
 
-import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, CR, DASH, DOUBLE_QUOTE, GREATER, HASH, NEWLINE, OPEN_BRACE, OPEN_BRACKET, PIPE, QUESTION, SINGLE_QUOTE, SPACE, TAB } from './char-codes.js'
+import {
+  BACKSLASH,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COLON,
+  COMMA,
+  CR,
+  DASH,
+  DOUBLE_QUOTE,
+  GREATER,
+  HASH,
+  NEWLINE,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  PIPE,
+  QUESTION,
+  SINGLE_QUOTE,
+  SPACE,
+  TAB,
+} from './char-codes.js'
 
 /**
  * No scenario comes near this (the built-in ones nest at most a dozen levels, a request body a few
@@ -76,7 +95,8 @@ export function findTooDeepNesting(text: string, limit = MAX_NESTING_DEPTH): num
       // In block context a quoted scalar, a flow collection or a block scalar starts a value: at the
       // line's first content, or after `: `, `- `, `? `. Elsewhere it is part of a plain text
       // (`title: see [RFC 9110`, `notes: say "hi`), and must not open anything.
-      const startsToken = flowDepth > 0 ? pos === at || isTokenBoundary(text.charCodeAt(pos - 1)) : startsBlockValue(text, pos, at)
+      const startsToken =
+        flowDepth > 0 ? pos === at || isTokenBoundary(text.charCodeAt(pos - 1)) : startsBlockValue(text, pos, at)
       if (code === HASH && (pos === at || isSpace(text.charCodeAt(pos - 1)))) break
       if ((code === DOUBLE_QUOTE || code === SINGLE_QUOTE) && startsToken) {
         const end = endOfQuoted(text, pos + 1, lineEnd, code)

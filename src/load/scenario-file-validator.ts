@@ -35,7 +35,9 @@ export function validateScenarioFile(source: YamlSource): Diagnostic[] {
   const errors = check.errors ?? []
   const oneOfAt = new Set(errors.filter((error) => error.keyword === 'oneOf').map((error) => error.instancePath))
   // A branch of a oneOf that does not fit at all; a $ref'd branch's schemaPath does not show the oneOf, its place does.
-  const isBranchMismatch = (error: ErrorObject): boolean => ['type', 'enum', 'const'].includes(error.keyword) && (error.schemaPath.includes('/oneOf/') || oneOfAt.has(error.instancePath))
+  const isBranchMismatch = (error: ErrorObject): boolean =>
+    ['type', 'enum', 'const'].includes(error.keyword) &&
+    (error.schemaPath.includes('/oneOf/') || oneOfAt.has(error.instancePath))
   const kept = mostSpecific(errors, isBranchMismatch)
   const diagnostics: Diagnostic[] = []
   const alternativesDone = new Set<string>()
@@ -52,16 +54,31 @@ export function validateScenarioFile(source: YamlSource): Diagnostic[] {
   return diagnostics
 }
 
-const TYPE_WORDS: Readonly<Record<string, string>> = { integer: 'a whole number', number: 'a number', string: 'a text', boolean: 'true or false', array: 'a list', object: 'a map of matchers' }
+const TYPE_WORDS: Readonly<Record<string, string>> = {
+  integer: 'a whole number',
+  number: 'a number',
+  string: 'a text',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'a map of matchers',
+}
 
 /**
  * A value that fits none of a `oneOf`'s shapes gets one sentence listing them all, rather than the
  * first branch's "must be object" (`status: created` is meant as 201, [200, 201] or 2xx).
  */
-function alternativesDiagnostic(first: ErrorObject, alternatives: readonly ErrorObject[], source: YamlSource): Diagnostic {
+function alternativesDiagnostic(
+  first: ErrorObject,
+  alternatives: readonly ErrorObject[],
+  source: YamlSource,
+): Diagnostic {
   const path = pointerSegments(first.instancePath).map((part) => (/^\d+$/.test(part) ? Number(part) : part))
   const shapes = alternatives.map((error) =>
-    error.keyword === 'enum' ? `one of ${(error.params['allowedValues'] as unknown[]).map(String).join(', ')}` : error.keyword === 'type' ? (TYPE_WORDS[String(error.params['type'])] ?? String(error.params['type'])) : String(error.message),
+    error.keyword === 'enum'
+      ? `one of ${(error.params['allowedValues'] as unknown[]).map(String).join(', ')}`
+      : error.keyword === 'type'
+        ? (TYPE_WORDS[String(error.params['type'])] ?? String(error.params['type']))
+        : String(error.message),
   )
   const isStatus = path.at(-1) === 'status'
   return {
@@ -69,7 +86,11 @@ function alternativesDiagnostic(first: ErrorObject, alternatives: readonly Error
     kind: 'load',
     message: `${label(path)} is ${JSON.stringify(first.data)}, which is none of: ${shapes.join('; ')}`,
     at: source.locate(path),
-    ...(isStatus ? { hint: 'a status is a code such as 201, a list of codes such as [200, 201], a class such as 2xx, or matchers such as { gte: 400 }' } : {}),
+    ...(isStatus
+      ? {
+          hint: 'a status is a code such as 201, a list of codes such as [200, 201], a class such as 2xx, or matchers such as { gte: 400 }',
+        }
+      : {}),
   }
 }
 
@@ -79,10 +100,14 @@ function alternativesDiagnostic(first: ErrorObject, alternatives: readonly Error
  * wrote. At a location where some branch says something specific, the other branches' "wrong type"
  * errors are noise: keep the specific ones.
  */
-function mostSpecific(errors: readonly ErrorObject[], isBranchMismatch: (error: ErrorObject) => boolean): ErrorObject[] {
+function mostSpecific(
+  errors: readonly ErrorObject[],
+  isBranchMismatch: (error: ErrorObject) => boolean,
+): ErrorObject[] {
   const concrete = errors.filter((error) => error.keyword !== 'oneOf' && error.keyword !== 'if')
   const specificAt = new Set(concrete.filter((error) => !isBranchMismatch(error)).map((error) => error.instancePath))
-  const descendantsOf = (path: string): boolean => concrete.some((other) => !isBranchMismatch(other) && other.instancePath.startsWith(path + '/'))
+  const descendantsOf = (path: string): boolean =>
+    concrete.some((other) => !isBranchMismatch(other) && other.instancePath.startsWith(path + '/'))
   const kept: ErrorObject[] = []
   const seen = new Set<string>()
   for (const error of concrete) {
@@ -110,7 +135,12 @@ function toDiagnostic(error: ErrorObject, source: YamlSource): Diagnostic {
     }
   }
   if (error.keyword === 'required') {
-    return { code: 'E_SCENARIO_SCHEMA', kind: 'load', message: `missing key "${String(error.params['missingProperty'])}"${where(path)}`, at: source.locate(path) }
+    return {
+      code: 'E_SCENARIO_SCHEMA',
+      kind: 'load',
+      message: `missing key "${String(error.params['missingProperty'])}"${where(path)}`,
+      at: source.locate(path),
+    }
   }
   if (error.keyword === 'enum') {
     const allowed = (error.params['allowedValues'] as unknown[]).map(String)
@@ -123,7 +153,12 @@ function toDiagnostic(error: ErrorObject, source: YamlSource): Diagnostic {
       ...(suggestion ? { hint: `did you mean "${suggestion}"?` } : {}),
     }
   }
-  return { code: 'E_SCENARIO_SCHEMA', kind: 'load', message: `${label(path)} ${error.message ?? 'is invalid'}`, at: source.locate(path) }
+  return {
+    code: 'E_SCENARIO_SCHEMA',
+    kind: 'load',
+    message: `${label(path)} ${error.message ?? 'is invalid'}`,
+    at: source.locate(path),
+  }
 }
 
 function where(path: readonly (string | number)[]): string {
@@ -131,5 +166,10 @@ function where(path: readonly (string | number)[]): string {
 }
 
 function label(path: readonly (string | number)[]): string {
-  return path.length === 0 ? 'the file' : path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${part}`)).join('').replace(/^\./, '')
+  return path.length === 0
+    ? 'the file'
+    : path
+        .map((part) => (typeof part === 'number' ? `[${part}]` : `.${part}`))
+        .join('')
+        .replace(/^\./, '')
 }

@@ -1,5 +1,14 @@
 import type { Diagnostic, SourceRef } from '../model/diagnostic.js'
-import type { AuthChoice, Check, Expectations, ParallelBranch, RequestTemplate, Scenario, Step, TokenRole } from '../model/scenario.js'
+import type {
+  AuthChoice,
+  Check,
+  Expectations,
+  ParallelBranch,
+  RequestTemplate,
+  Scenario,
+  Step,
+  TokenRole,
+} from '../model/scenario.js'
 import { NEAR_MISS_TOKENS, TOKEN_ROLES } from '../model/scenario.js'
 import { MATCHERS } from '../matchers/index.js'
 import { mediaTypeRuleOf } from '../spec/rule-ids.js'
@@ -10,7 +19,11 @@ import type { YamlPath, YamlSource } from './yaml-source.js'
 
 /* The shapes below are what scenario.schema.json has already validated. */
 type RawMatchers = Record<string, unknown>
-interface RawCheck extends RawMatchers { path: string; rule?: string | string[]; warn?: boolean }
+interface RawCheck extends RawMatchers {
+  path: string
+  rule?: string | string[]
+  warn?: boolean
+}
 interface RawExpect {
   status?: number | number[] | string | RawMatchers
   mediaType?: string
@@ -46,18 +59,44 @@ interface RawStep {
   rule?: string | string[]
   parallel?: RawParallelStep[]
 }
-interface RawParallelStep extends RawStep { repeat?: number }
-interface RawScenario { id: string; title: string; rules: string[]; tags?: string[]; exclusive?: boolean; steps: RawStep[]; cleanup?: RawStep[] }
+interface RawParallelStep extends RawStep {
+  repeat?: number
+}
+interface RawScenario {
+  id: string
+  title: string
+  rules: string[]
+  tags?: string[]
+  exclusive?: boolean
+  steps: RawStep[]
+  cleanup?: RawStep[]
+}
 
 const NON_MATCHER_KEYS = new Set(['path', 'rule', 'warn'])
 /** What a `parallel:` group step may not carry besides its steps: each belongs on the steps inside it. */
-const NOT_ON_A_GROUP = ['request', 'wait', 'expect', 'capture', 'creates', 'follow', 'eventually', 'untilServerDateAfter', 'skipIf', 'onRejected'] as const
+const NOT_ON_A_GROUP = [
+  'request',
+  'wait',
+  'expect',
+  'capture',
+  'creates',
+  'follow',
+  'eventually',
+  'untilServerDateAfter',
+  'skipIf',
+  'onRejected',
+] as const
 
 /** Turns one validated file into scenarios; every problem found becomes a diagnostic with its line. */
-export function toScenarios(source: YamlSource, knownRules: ReadonlySet<string>): { scenarios: Scenario[]; diagnostics: Diagnostic[] } {
+export function toScenarios(
+  source: YamlSource,
+  knownRules: ReadonlySet<string>,
+): { scenarios: Scenario[]; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = []
   const raw = (source.data as { scenarios: RawScenario[] }).scenarios
-  const scenarios = raw.map((scenario, index) => new ScenarioBuilder(source, knownRules, diagnostics).build(scenario, ['scenarios', index]))
+  const scenarios = raw.map((scenario, index) =>
+    new ScenarioBuilder(source, knownRules, diagnostics).build(scenario, ['scenarios', index]),
+  )
   return { scenarios, diagnostics }
 }
 
@@ -100,17 +139,21 @@ class ScenarioBuilder {
     const responseNames = new Set([...this.variables, 'pages'])
     const skipIf = raw.skipIf && {
       reason: raw.skipIf.reason,
-      checks: raw.skipIf.checks.flatMap((check, index) => this.check(check, [...path, 'skipIf', 'checks', index], rules)),
+      checks: raw.skipIf.checks.flatMap((check, index) =>
+        this.check(check, [...path, 'skipIf', 'checks', index], rules),
+      ),
     }
     if (raw.creates !== undefined) this.expression(raw.creates, [...path, 'creates'], responseNames)
-    if (raw.untilServerDateAfter !== undefined) this.clockWait(raw.untilServerDateAfter, raw.request?.method, [...path, 'untilServerDateAfter'])
+    if (raw.untilServerDateAfter !== undefined)
+      this.clockWait(raw.untilServerDateAfter, raw.request?.method, [...path, 'untilServerDateAfter'])
     if (raw.follow) {
       this.expression(raw.follow.next, [...path, 'follow', 'next'], responseNames)
       for (const [name, expression] of Object.entries(raw.follow.collect ?? {})) {
         this.expression(expression, [...path, 'follow', 'collect', name], responseNames)
       }
     }
-    for (const [name, expression] of Object.entries(raw.capture ?? {})) this.expression(expression, [...path, 'capture', name], responseNames)
+    for (const [name, expression] of Object.entries(raw.capture ?? {}))
+      this.expression(expression, [...path, 'capture', name], responseNames)
     this.define(Object.keys(raw.capture ?? {}), [...path, 'capture'])
     this.define(Object.keys(raw.follow?.collect ?? {}), [...path, 'follow', 'collect'])
     if (raw.follow) this.variables.add('pages')
@@ -119,8 +162,14 @@ class ScenarioBuilder {
       at: this.at(path),
       ...(request ? { request: { ...request, wire } } : {}),
       ...(raw.wait !== undefined ? { waitMs: raw.wait } : {}),
-      ...(raw.follow ? { follow: { next: raw.follow.next, maxPages: raw.follow.maxPages ?? 1000, collect: raw.follow.collect ?? {} } } : {}),
-      ...(raw.eventually ? { eventually: { withinMs: raw.eventually.within ?? 10_000, everyMs: raw.eventually.every ?? 500 } } : {}),
+      ...(raw.follow
+        ? {
+            follow: { next: raw.follow.next, maxPages: raw.follow.maxPages ?? 1000, collect: raw.follow.collect ?? {} },
+          }
+        : {}),
+      ...(raw.eventually
+        ? { eventually: { withinMs: raw.eventually.within ?? 10_000, everyMs: raw.eventually.every ?? 500 } }
+        : {}),
       ...(raw.untilServerDateAfter !== undefined ? { untilServerDateAfter: raw.untilServerDateAfter } : {}),
       ...(skipIf ? { skipIf } : {}),
       expect,
@@ -135,9 +184,20 @@ class ScenarioBuilder {
    * (none sees a sibling's capture, which may not exist yet when it is sent), `${index}` is defined
    * in a repeated branch, and no two branches capture into one name.
    */
-  private group(raw: RawStep, branches: readonly RawParallelStep[], path: YamlPath, scenarioRules: readonly string[]): Step {
+  private group(
+    raw: RawStep,
+    branches: readonly RawParallelStep[],
+    path: YamlPath,
+    scenarioRules: readonly string[],
+  ): Step {
     for (const key of NOT_ON_A_GROUP) {
-      if (raw[key] !== undefined) this.report('E_SCENARIO_SCHEMA', `a step with parallel has only name, parallel and rule, not ${key}`, [...path, key], `put ${key} on the steps inside the group`)
+      if (raw[key] !== undefined)
+        this.report(
+          'E_SCENARIO_SCHEMA',
+          `a step with parallel has only name, parallel and rule, not ${key}`,
+          [...path, key],
+          `put ${key} on the steps inside the group`,
+        )
     }
     const rules = raw.rule === undefined ? scenarioRules : this.rules(raw.rule, [...path, 'rule'])
     const before = [...this.variables]
@@ -149,7 +209,13 @@ class ScenarioBuilder {
       const step = this.step(branch, at, rules)
       for (const name of Object.keys(branch.capture ?? {})) {
         const other = capturedBy.get(name)
-        if (other !== undefined) this.report('E_SCENARIO_SCHEMA', `"${name}" is captured by two steps of one parallel group (${other + 1} and ${index + 1}): its value would depend on which answer came first`, [...at, 'capture', name], 'capture into a name of its own in each step')
+        if (other !== undefined)
+          this.report(
+            'E_SCENARIO_SCHEMA',
+            `"${name}" is captured by two steps of one parallel group (${other + 1} and ${index + 1}): its value would depend on which answer came first`,
+            [...at, 'capture', name],
+            'capture into a name of its own in each step',
+          )
         capturedBy.set(name, index)
       }
       return { step, ...(branch.repeat !== undefined ? { repeat: branch.repeat } : {}) }
@@ -166,11 +232,20 @@ class ScenarioBuilder {
   /** Only reads are resent until the server's clock moves on: resending a change would repeat it. */
   private clockWait(value: string, method: RequestTemplate['method'] | undefined, path: YamlPath): void {
     if (method !== 'GET' && method !== 'HEAD') {
-      this.report('E_SCENARIO_SCHEMA', `untilServerDateAfter is allowed only on a GET or HEAD step, not ${method ? `on ${method}` : 'on a step without a request'}`, path, 'put it on a read before the change, e.g. an extra GET /user step')
+      this.report(
+        'E_SCENARIO_SCHEMA',
+        `untilServerDateAfter is allowed only on a GET or HEAD step, not ${method ? `on ${method}` : 'on a step without a request'}`,
+        path,
+        'put it on a read before the change, e.g. an extra GET /user step',
+      )
       return
     }
     if (!value.includes('${') && toInstant(value) === undefined) {
-      this.report('E_SCENARIO_SCHEMA', `untilServerDateAfter needs a date (an HTTP date, or a \${…} template such as \${changed}), not ${JSON.stringify(value)}`, path)
+      this.report(
+        'E_SCENARIO_SCHEMA',
+        `untilServerDateAfter needs a date (an HTTP date, or a \${…} template such as \${changed}), not ${JSON.stringify(value)}`,
+        path,
+      )
       return
     }
     this.templates(value, path)
@@ -184,7 +259,8 @@ class ScenarioBuilder {
     if (raw.method !== 'GET' && raw.method !== 'HEAD') this.writes = true
     const headers: Record<string, string> = {}
     for (const [name, value] of Object.entries(raw.headers ?? {})) headers[name.toLowerCase()] = String(value)
-    if (raw.json !== undefined && raw.body !== undefined) this.report('E_SCENARIO_SCHEMA', 'a request has either json or body, not both', [...path, 'body'])
+    if (raw.json !== undefined && raw.body !== undefined)
+      this.report('E_SCENARIO_SCHEMA', 'a request has either json or body, not both', [...path, 'body'])
     this.templates({ url: raw.url, query: raw.query, headers, json: raw.json, body: raw.body }, path)
     return {
       method: raw.method,
@@ -234,19 +310,31 @@ class ScenarioBuilder {
     const checkRules = raw.rule === undefined ? rules : this.rules(raw.rule, [...path, 'rule'])
     this.expression(raw.path, [...path, 'path'], this.variables)
     const matcherNames = Object.keys(raw).filter((key) => !NON_MATCHER_KEYS.has(key))
-    if (matcherNames.length === 0) this.report('E_BAD_MATCHER', `the check of "${raw.path}" names no matcher (equals, length, present, ...)`, path)
+    if (matcherNames.length === 0)
+      this.report('E_BAD_MATCHER', `the check of "${raw.path}" names no matcher (equals, length, present, ...)`, path)
     return matcherNames.map((name) => {
       const check = this.single(raw.path, name, raw[name], [...path, name], checkRules)
       return raw.warn ? { ...check, severity: 'warning' as const } : check
     })
   }
 
-  private single(target: string, matcherName: string, expected: unknown, path: YamlPath, rules: readonly string[]): Check {
+  private single(
+    target: string,
+    matcherName: string,
+    expected: unknown,
+    path: YamlPath,
+    rules: readonly string[],
+  ): Check {
     const at = this.at(path)
     const matcher = MATCHERS.get(matcherName)
     if (!matcher) {
       const suggestion = didYouMean(matcherName, [...MATCHERS.keys()])
-      this.report('E_BAD_MATCHER', `unknown matcher "${matcherName}"`, path, suggestion && `did you mean "${suggestion}"?`)
+      this.report(
+        'E_BAD_MATCHER',
+        `unknown matcher "${matcherName}"`,
+        path,
+        suggestion && `did you mean "${suggestion}"?`,
+      )
     } else {
       const problem = matcher.checkExpected(expected)
       if (problem) this.report('E_BAD_MATCHER', `${matcherName} ${problem}`, path)
@@ -281,7 +369,12 @@ class ScenarioBuilder {
   private checkRule(rule: string, path: YamlPath): void {
     if (this.knownRules.has(rule)) return
     const suggestion = didYouMean(rule, [...this.knownRules])
-    this.report('E_UNKNOWN_RULE', `unknown rule id "${rule}" (rule ids are listed by \`fitconform rules\`)`, path, suggestion && `did you mean "${suggestion}"?`)
+    this.report(
+      'E_UNKNOWN_RULE',
+      `unknown rule id "${rule}" (rule ids are listed by \`fitconform rules\`)`,
+      path,
+      suggestion && `did you mean "${suggestion}"?`,
+    )
   }
 
   private report(code: Diagnostic['code'], message: string, path: YamlPath, hint?: string): void {

@@ -28,7 +28,10 @@ function displayPath(absolutePath: string): string {
   return shown.startsWith('..') ? absolutePath : shown
 }
 
-export function parseYamlSource(absolutePath: string, text: string): { source?: YamlSource; diagnostics: Diagnostic[] } {
+export function parseYamlSource(
+  absolutePath: string,
+  text: string,
+): { source?: YamlSource; diagnostics: Diagnostic[] } {
   const file = displayPath(absolutePath)
   const at = lineLocator(file, text)
   // Before any parser: each of them (and the loader after them) recurses once a level.
@@ -55,7 +58,10 @@ export function parseYamlSource(absolutePath: string, text: string): { source?: 
       document ??= yaml().parseDocument(text, { uniqueKeys: true, prettyErrors: false })
       return locate(document, path, part, at)
     }
-    return { source: { file, data: fast.data, locate: (path, part) => locateFast(fast, path, part, at) ?? full(path, part) }, diagnostics: [] }
+    return {
+      source: { file, data: fast.data, locate: (path, part) => locateFast(fast, path, part, at) ?? full(path, part) },
+      diagnostics: [],
+    }
   }
   const document = yaml().parseDocument(text, { uniqueKeys: true, prettyErrors: false })
   if (document.errors.length > 0) {
@@ -73,7 +79,17 @@ export function parseYamlSource(absolutePath: string, text: string): { source?: 
     // toJS resolves aliases; an alias to an anchor that does not exist (`*x`) throws here.
     data = document.toJS({ maxAliasCount: 100 })
   } catch (error) {
-    return { diagnostics: [{ code: 'E_YAML_SYNTAX', kind: 'load', message: (error as Error).message, at: at(0), hint: 'check the anchors (&name) and aliases (*name) of this file' }] }
+    return {
+      diagnostics: [
+        {
+          code: 'E_YAML_SYNTAX',
+          kind: 'load',
+          message: (error as Error).message,
+          at: at(0),
+          hint: 'check the anchors (&name) and aliases (*name) of this file',
+        },
+      ],
+    }
   }
   return { source: { file, data, locate: (path, part) => locate(document, path, part, at) }, diagnostics: [] }
 }
@@ -107,13 +123,25 @@ function lineLocator(file: string, text: string): (offset: number) => SourceRef 
  * ancestor that is, as locate() does with the composed document (the loader asks for such paths on
  * every run, e.g. the `path` of a `status:` check it writes itself, so this must not compose).
  */
-function locateFast(fast: FastYaml, path: YamlPath, part: 'key' | 'value' | undefined, at: (offset: number) => SourceRef): SourceRef | undefined {
+function locateFast(
+  fast: FastYaml,
+  path: YamlPath,
+  part: 'key' | 'value' | undefined,
+  at: (offset: number) => SourceRef,
+): SourceRef | undefined {
   if (part === 'key' || fast.rootOffset === undefined) return undefined
   let value = fast.data
   let offset = fast.rootOffset
   for (const step of path) {
     const offsets = value !== null && typeof value === 'object' ? fast.offsets.get(value) : undefined
-    const next = offsets instanceof Map ? (typeof step === 'string' ? offsets.get(step) : undefined) : typeof step === 'number' ? offsets?.[step] : undefined
+    const next =
+      offsets instanceof Map
+        ? typeof step === 'string'
+          ? offsets.get(step)
+          : undefined
+        : typeof step === 'number'
+          ? offsets?.[step]
+          : undefined
     if (next === undefined) return at(offset)
     value = (value as Record<string | number, unknown>)[step]
     offset = next
@@ -121,14 +149,22 @@ function locateFast(fast: FastYaml, path: YamlPath, part: 'key' | 'value' | unde
   return at(offset)
 }
 
-function locate(document: Document, path: YamlPath, part: 'key' | 'value' | undefined, at: (offset: number) => SourceRef): SourceRef {
+function locate(
+  document: Document,
+  path: YamlPath,
+  part: 'key' | 'value' | undefined,
+  at: (offset: number) => SourceRef,
+): SourceRef {
   // Walk up to the nearest ancestor that exists (an absent key is reported at its parent).
   const { isNode } = yaml()
   for (let length = path.length; length >= 0; length--) {
     const prefix = path.slice(0, length)
     if (part === 'key' && length === path.length && length > 0) {
       const parent = prefix.length > 1 ? document.getIn(prefix.slice(0, -1), true) : document.contents
-      const pair = isNode(parent) && 'items' in parent ? (parent.items as unknown[]).find((item) => isKeyOf(item, prefix.at(-1))) : undefined
+      const pair =
+        isNode(parent) && 'items' in parent
+          ? (parent.items as unknown[]).find((item) => isKeyOf(item, prefix.at(-1)))
+          : undefined
       const key = pair && typeof pair === 'object' && 'key' in pair ? (pair as { key: unknown }).key : undefined
       if (isNode(key) && key.range) return at(key.range[0])
     }

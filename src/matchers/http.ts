@@ -23,8 +23,10 @@ export const mediaType: MatcherDefinition = {
     isTemplate(expected) || (typeof expected === 'string' && (isRepresentationName(expected) || expected.includes('/')))
       ? undefined
       : 'expects a representation name (User, FitnessActivity, …) or a media type such as text/plain',
-  test: (actual, expected) => typeof actual === 'string' && sameMediaType(actual, mediaTypeOfNameOrType(expected as string)),
-  describe: (expected) => `the media type ${mediaTypeOfNameOrType(expected as string)} (parameters such as charset allowed)`,
+  test: (actual, expected) =>
+    typeof actual === 'string' && sameMediaType(actual, mediaTypeOfNameOrType(expected as string)),
+  describe: (expected) =>
+    `the media type ${mediaTypeOfNameOrType(expected as string)} (parameters such as charset allowed)`,
 }
 
 const CLASS = /^[1-5]xx$/
@@ -35,7 +37,8 @@ function inClass(actual: unknown, expected: unknown): boolean {
 
 export const statusClass: MatcherDefinition = {
   name: 'statusClass',
-  checkExpected: (expected) => (typeof expected === 'string' && CLASS.test(expected) ? undefined : 'expects 1xx, 2xx, 3xx, 4xx or 5xx'),
+  checkExpected: (expected) =>
+    typeof expected === 'string' && CLASS.test(expected) ? undefined : 'expects 1xx, 2xx, 3xx, 4xx or 5xx',
   test: inClass,
   describe: (expected) => `a ${String(expected)} status`,
 }

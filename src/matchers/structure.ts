@@ -28,7 +28,11 @@ export const type: MatcherDefinition = {
   checkExpected: (expected) =>
     TYPES.includes(expected as (typeof TYPES)[number]) ? undefined : `expects one of ${TYPES.join(', ')}`,
   test: (actual, expected) =>
-    expected === 'integer' ? Number.isInteger(actual) : expected === 'number' ? typeof actual === 'number' : typeOf(actual) === expected,
+    expected === 'integer'
+      ? Number.isInteger(actual)
+      : expected === 'number'
+        ? typeof actual === 'number'
+        : typeOf(actual) === expected,
   describe: (expected) => `of type ${String(expected)}`,
 }
 

@@ -8,7 +8,9 @@ function temporal(name: string, words: string, compare: (a: number, b: number) =
   return {
     name,
     checkExpected: (expected) =>
-      isTemplate(expected) || toInstant(expected) !== undefined ? undefined : 'expects a time (spec time, HTTP date, ISO, YYYY-MM-DD, epoch ms) or a ${…} template',
+      isTemplate(expected) || toInstant(expected) !== undefined
+        ? undefined
+        : 'expects a time (spec time, HTTP date, ISO, YYYY-MM-DD, epoch ms) or a ${…} template',
     test: (actual, expected) => {
       const a = toInstant(actual)
       const b = toInstant(expected)

@@ -113,4 +113,3 @@ export interface ExchangeEntry extends HarEntry {
   /** Present when the exchange failed; the response is then what the client got (e.g. a 502). */
   readonly _error?: ExchangeError
 }
-

@@ -47,7 +47,8 @@ export interface KnownFailureReport extends KnownFailureNote {
  * - `skipped`: the scenarios that judge it were skipped;
  * - `not-covered`: no scenario of this run judges it.
  */
-export type RuleStatus = 'failed' | 'expected-failure' | 'error' | 'warning' | 'passed' | 'blocked' | 'skipped' | 'not-covered'
+export type RuleStatus =
+  'failed' | 'expected-failure' | 'error' | 'warning' | 'passed' | 'blocked' | 'skipped' | 'not-covered'
 
 /** How one scenario judged one rule. */
 export interface RuleScenarioVerdict {
@@ -86,10 +87,14 @@ export function isFailingScenario(scenario: ReportedScenarioResult): boolean {
 
 /** True when the run must exit non-zero because of its scenarios or its own problems. */
 export function isFailingRun(result: ReportedRunResult): boolean {
-  return result.scenarios.some(isFailingScenario) || result.diagnostics.length > 0 || staleRuleEntries(result).length > 0
+  return (
+    result.scenarios.some(isFailingScenario) || result.diagnostics.length > 0 || staleRuleEntries(result).length > 0
+  )
 }
 
 /** Entries of the known-failures file listed by rule alone whose scenarios all passed: each to be removed from the list. */
 export function staleRuleEntries(result: Pick<ReportedRunResult, 'knownFailures'>): KnownFailureReport[] {
-  return (result.knownFailures ?? []).filter((report) => report.outcome === 'unexpectedly-passed' && report.scenario === undefined)
+  return (result.knownFailures ?? []).filter(
+    (report) => report.outcome === 'unexpectedly-passed' && report.scenario === undefined,
+  )
 }

@@ -9,9 +9,21 @@ import type { Rule } from './scenario.js'
  */
 
 /** Worst first: the order in which one scenario's judgements of a rule are combined. */
-const PRECEDENCE: readonly RuleStatus[] = ['failed', 'expected-failure', 'error', 'warning', 'passed', 'blocked', 'skipped', 'not-covered']
+const PRECEDENCE: readonly RuleStatus[] = [
+  'failed',
+  'expected-failure',
+  'error',
+  'warning',
+  'passed',
+  'blocked',
+  'skipped',
+  'not-covered',
+]
 
-export function computeRuleVerdicts(scenarios: readonly ReportedScenarioResult[], catalogue: readonly Rule[]): RuleVerdict[] {
+export function computeRuleVerdicts(
+  scenarios: readonly ReportedScenarioResult[],
+  catalogue: readonly Rule[],
+): RuleVerdict[] {
   const judged = new Map<string, Map<string, RuleScenarioVerdict['status']>>()
   const blockers = new Map<string, Set<string>>()
   const note = (rule: string, scenario: string, status: RuleScenarioVerdict['status']): void => {
@@ -40,7 +52,9 @@ export function computeRuleVerdicts(scenarios: readonly ReportedScenarioResult[]
   for (const id of judged.keys()) if (!ids.includes(id)) ids.push(id)
   const byId = new Map(catalogue.map((rule) => [rule.id, rule]))
   const verdicts = ids.map((id): RuleVerdict => {
-    const byScenario = [...(judged.get(id) ?? new Map<string, RuleScenarioVerdict['status']>()).entries()].map(([scenario, status]) => ({ id: scenario, status }))
+    const byScenario = [...(judged.get(id) ?? new Map<string, RuleScenarioVerdict['status']>()).entries()].map(
+      ([scenario, status]) => ({ id: scenario, status }),
+    )
     const count = (status: RuleStatus): number => byScenario.filter((entry) => entry.status === status).length
     const status = byScenario.reduce<RuleStatus>((acc, entry) => worst(acc, entry.status), 'not-covered')
     return {
@@ -55,11 +69,17 @@ export function computeRuleVerdicts(scenarios: readonly ReportedScenarioResult[]
     }
   })
   const rank = (verdict: RuleVerdict): number => (verdict.status === 'failed' ? 0 : 1)
-  return verdicts.map((verdict, index) => ({ verdict, index })).sort((a, b) => rank(a.verdict) - rank(b.verdict) || a.index - b.index).map(({ verdict }) => verdict)
+  return verdicts
+    .map((verdict, index) => ({ verdict, index }))
+    .sort((a, b) => rank(a.verdict) - rank(b.verdict) || a.index - b.index)
+    .map(({ verdict }) => verdict)
 }
 
 /** What one step says about each rule it names. */
-function judgeStep(step: StepResult, failedAs: 'failed' | 'expected-failure'): Map<string, RuleScenarioVerdict['status']> {
+function judgeStep(
+  step: StepResult,
+  failedAs: 'failed' | 'expected-failure',
+): Map<string, RuleScenarioVerdict['status']> {
   const verdicts = new Map<string, RuleScenarioVerdict['status']>()
   const set = (rule: string, status: RuleScenarioVerdict['status']): void => {
     verdicts.set(rule, worst(verdicts.get(rule), status))

@@ -14,18 +14,32 @@ export function apiSchemaComponents(schemasDir: string): Record<RepresentationNa
   const nameOfFile = new Map<string, RepresentationName>()
   for (const name of REPRESENTATION_NAMES) nameOfFile.set(schemaIdOf(name).split('/').pop()!, name)
   const components = {} as Record<RepresentationName, Json>
-  for (const file of readdirSync(apiDir).filter((each) => each.endsWith('.schema.json')).sort()) {
+  for (const file of readdirSync(apiDir)
+    .filter((each) => each.endsWith('.schema.json'))
+    .sort()) {
     const name = nameOfFile.get(file)
     if (!name) throw new Error(`schemas/api/${file} describes no representation of src/spec/representations.ts`)
-    const { $id: _id, $schema: _dialect, ...schema } = JSON.parse(readFileSync(join(apiDir, file), 'utf8')) as Record<string, Json>
+    const {
+      $id: _id,
+      $schema: _dialect,
+      ...schema
+    } = JSON.parse(readFileSync(join(apiDir, file), 'utf8')) as Record<string, Json>
     components[name] = rewriteRefs(schema, (ref) => componentRef(ref, name, nameOfFile))
   }
-  for (const name of REPRESENTATION_NAMES) if (!components[name]) throw new Error(`schemas/api/ has no schema for ${name}`)
-  return Object.fromEntries(REPRESENTATION_NAMES.map((name) => [name, components[name]])) as Record<RepresentationName, Json>
+  for (const name of REPRESENTATION_NAMES)
+    if (!components[name]) throw new Error(`schemas/api/ has no schema for ${name}`)
+  return Object.fromEntries(REPRESENTATION_NAMES.map((name) => [name, components[name]])) as Record<
+    RepresentationName,
+    Json
+  >
 }
 
 /** `other.schema.json#/properties/uri` → `#/components/schemas/Other/properties/uri`; `#/$defs/x` stays in its own component. */
-function componentRef(ref: string, owner: RepresentationName, nameOfFile: ReadonlyMap<string, RepresentationName>): string {
+function componentRef(
+  ref: string,
+  owner: RepresentationName,
+  nameOfFile: ReadonlyMap<string, RepresentationName>,
+): string {
   const [file, pointer = ''] = ref.split('#')
   const target = file ? nameOfFile.get(file) : owner
   if (!target) throw new Error(`cannot place the $ref ${JSON.stringify(ref)} of the ${owner} schema`)
@@ -35,5 +49,10 @@ function componentRef(ref: string, owner: RepresentationName, nameOfFile: Readon
 function rewriteRefs(value: Json, rewrite: (ref: string) => string): Json {
   if (Array.isArray(value)) return value.map((item) => rewriteRefs(item, rewrite))
   if (value === null || typeof value !== 'object') return value
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, key === '$ref' && typeof item === 'string' ? rewrite(item) : rewriteRefs(item, rewrite)]))
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [
+      key,
+      key === '$ref' && typeof item === 'string' ? rewrite(item) : rewriteRefs(item, rewrite),
+    ]),
+  )
 }

@@ -10,7 +10,13 @@
 import type { Rule } from '../model/scenario.js'
 import { mediaTypeOf } from '../spec/representations.js'
 import { apiSchemaComponents } from './api-schemas.js'
-import { ACTIVITY_PATH, ENDPOINTS, type Endpoint, type NamedParameter, type SuccessResponse } from '../spec/endpoints.js'
+import {
+  ACTIVITY_PATH,
+  ENDPOINTS,
+  type Endpoint,
+  type NamedParameter,
+  type SuccessResponse,
+} from '../spec/endpoints.js'
 import { place, placeRules } from './rule-places.js'
 
 export type OpenApiDocument = Record<string, unknown>
@@ -49,7 +55,18 @@ export function buildOpenApi(source: OpenApiSource): OpenApiDocument {
         'prints each rule with its section and quote.',
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
-    servers: [{ url: '{base_url}', description: 'The service address ({base_url} in the spec; paths are relative to it, §1 rule 5).', variables: { base_url: { default: 'http://127.0.0.1:8080', description: 'Where the service is: `npx fitconform serve` listens here by default.' } } }],
+    servers: [
+      {
+        url: '{base_url}',
+        description: 'The service address ({base_url} in the spec; paths are relative to it, §1 rule 5).',
+        variables: {
+          base_url: {
+            default: 'http://127.0.0.1:8080',
+            description: 'Where the service is: `npx fitconform serve` listens here by default.',
+          },
+        },
+      },
+    ],
     security: [{ [SECURITY_SCHEME]: [] }],
     paths,
     components: {
@@ -57,7 +74,8 @@ export function buildOpenApi(source: OpenApiSource): OpenApiDocument {
       responses: {
         Forbidden: forbiddenResponse(source.rules, ruleIds),
         OtherStatus: {
-          description: 'Any status the spec does not name. Its list and conditions are not shown (§7 rule 6); such errors carry human-readable messages and generally point to a programming error in the client (§7 rule 5).',
+          description:
+            'Any status the spec does not name. Its list and conditions are not shown (§7 rule 6); such errors carry human-readable messages and generally point to a programming error in the client (§7 rule 5).',
           ...ruleIds(place.otherStatuses),
         },
       },
@@ -65,7 +83,8 @@ export function buildOpenApi(source: OpenApiSource): OpenApiDocument {
         [SECURITY_SCHEME]: {
           type: 'http',
           scheme: 'bearer',
-          description: 'Every request carries `Authorization: Bearer <ACCESS_TOKEN>`, an OAuth 2.0 bearer token tied to a user and the permissions granted (§5 rules 1–2). How tokens are obtained, their lifetime and scopes are not shown (§5 rule 4).',
+          description:
+            'Every request carries `Authorization: Bearer <ACCESS_TOKEN>`, an OAuth 2.0 bearer token tied to a user and the permissions granted (§5 rules 1–2). How tokens are obtained, their lifetime and scopes are not shown (§5 rule 4).',
           ...ruleIds(place.security),
         },
       },
@@ -86,9 +105,21 @@ function operation(endpoint: Endpoint, ruleIds: RuleIds): Record<string, unknown
     summary: endpoint.summary,
     description: `§4 endpoint ${endpoint.number}.`,
     ...ruleIds(place.operation(endpoint.number)),
-    ...(endpoint.parameters ? { parameters: endpoint.parameters.map((parameter) => namedParameter(endpoint, parameter, ruleIds)) } : {}),
+    ...(endpoint.parameters
+      ? { parameters: endpoint.parameters.map((parameter) => namedParameter(endpoint, parameter, ruleIds)) }
+      : {}),
     ...(endpoint.requestBody
-      ? { requestBody: { required: true, content: { [mediaTypeOf(endpoint.requestBody)]: { schema: schemaRef(endpoint.requestBody), ...ruleIds(place.requestBody(endpoint.number)) } } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              [mediaTypeOf(endpoint.requestBody)]: {
+                schema: schemaRef(endpoint.requestBody),
+                ...ruleIds(place.requestBody(endpoint.number)),
+              },
+            },
+          },
+        }
       : {}),
     responses,
   }
@@ -96,40 +127,86 @@ function operation(endpoint: Endpoint, ruleIds: RuleIds): Record<string, unknown
 
 function successResponse(endpoint: Endpoint, response: SuccessResponse, ruleIds: RuleIds): Record<string, unknown> {
   const headers = Object.fromEntries(
-    (response.headers ?? []).map((header) => [header.name, { description: header.description, required: true, schema: header.schema, ...ruleIds(place.header(endpoint.number, header.name)) }]),
+    (response.headers ?? []).map((header) => [
+      header.name,
+      {
+        description: header.description,
+        required: true,
+        schema: header.schema,
+        ...ruleIds(place.header(endpoint.number, header.name)),
+      },
+    ]),
   )
   const content = response.body
-    ? { [mediaTypeOf(response.body)]: { schema: schemaRef(response.body), ...ruleIds(place.responseBody(endpoint.number)) } }
+    ? {
+        [mediaTypeOf(response.body)]: {
+          schema: schemaRef(response.body),
+          ...ruleIds(place.responseBody(endpoint.number)),
+        },
+      }
     : response.mediaTypeOnly
       ? { [mediaTypeOf(response.mediaTypeOnly)]: {} }
       : undefined
-  return { description: response.description, ...(response.headers ? { headers } : {}), ...(content ? { content } : {}) }
+  return {
+    description: response.description,
+    ...(response.headers ? { headers } : {}),
+    ...(content ? { content } : {}),
+  }
 }
 
 function namedParameter(endpoint: Endpoint, parameter: NamedParameter, ruleIds: RuleIds): Record<string, unknown> {
-  return { name: parameter.name, in: parameter.in, required: false, description: parameter.description, schema: parameter.schema, ...ruleIds(place.parameter(endpoint.number, parameter.name)) }
+  return {
+    name: parameter.name,
+    in: parameter.in,
+    required: false,
+    description: parameter.description,
+    schema: parameter.schema,
+    ...ruleIds(place.parameter(endpoint.number, parameter.name)),
+  }
 }
 
 function activityIdParameter(): Record<string, unknown> {
-  return { name: 'activity_id', in: 'path', required: true, description: 'The activity, as the last segment of the URI the server gave (Location, `uri`); its form is not shown.', schema: { type: 'string' } }
+  return {
+    name: 'activity_id',
+    in: 'path',
+    required: true,
+    description:
+      'The activity, as the last segment of the URI the server gave (Location, `uri`); its form is not shown.',
+    schema: { type: 'string' },
+  }
 }
 
 /** §7 rules 1–3: the three bodies a 403 carries, each with the rules that prescribe it. */
 function forbiddenResponse(rules: readonly Rule[], ruleIds: RuleIds): Record<string, unknown> {
   const rulesOf = (n: number): Record<string, unknown> => {
-    const ids = rules.filter((rule) => !rule.retired && new RegExp(`§7 rule ${n}(?!\\d)`).test(rule.section)).map((rule) => rule.id)
+    const ids = rules
+      .filter((rule) => !rule.retired && new RegExp(`§7 rule ${n}(?!\\d)`).test(rule.section))
+      .map((rule) => rule.id)
     return ids.length > 0 ? { 'x-rule': ids } : {}
   }
   return {
-    description: 'The user disconnected the application, or the application lacks the permission for the data set (§5 rule 3; §7). It may occur in normal operation (§7 rule 4).',
+    description:
+      'The user disconnected the application, or the application lacks the permission for the data set (§5 rule 3; §7). It may occur in normal operation (§7 rule 4).',
     ...ruleIds(place.forbidden),
     content: {
       [mediaTypeOf('ErrorMessage')]: {
         schema: schemaRef('ErrorMessage'),
         examples: {
-          revoked: { summary: 'Disconnected, no deletion asked (§7 rule 1)', value: { reason: 'Revoked', delete_health: false }, ...rulesOf(1) },
-          revokedWithDeletion: { summary: 'Disconnected, deletion asked (§7 rule 2)', value: { reason: 'Revoked', delete_health: true }, ...rulesOf(2) },
-          insufficientPermission: { summary: 'Permission missing for the data set (§7 rule 3)', value: { reason: 'Insufficient permission' }, ...rulesOf(3) },
+          revoked: {
+            summary: 'Disconnected, no deletion asked (§7 rule 1)',
+            value: { reason: 'Revoked', delete_health: false },
+            ...rulesOf(1),
+          },
+          revokedWithDeletion: {
+            summary: 'Disconnected, deletion asked (§7 rule 2)',
+            value: { reason: 'Revoked', delete_health: true },
+            ...rulesOf(2),
+          },
+          insufficientPermission: {
+            summary: 'Permission missing for the data set (§7 rule 3)',
+            value: { reason: 'Insufficient permission' },
+            ...rulesOf(3),
+          },
         },
       },
     },

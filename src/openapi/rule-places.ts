@@ -24,7 +24,9 @@ export const place = {
 } as const
 
 /** The representation each subsection of §2 describes, as a server sends it and as a client sends it. */
-const REPRESENTATION_OF_SECTION_2: Readonly<Record<string, { server?: RepresentationName; client?: RepresentationName }>> = {
+const REPRESENTATION_OF_SECTION_2: Readonly<
+  Record<string, { server?: RepresentationName; client?: RepresentationName }>
+> = {
   '2.1': { server: 'User' },
   '2.2': { server: 'FitnessActivityFeed' },
   '2.3': { server: 'FitnessActivity', client: 'FitnessActivityEdit' },
@@ -52,18 +54,39 @@ function placesOf(rule: Rule): string[] {
   const isClient = rule.appliesTo === 'client'
   const keys: string[] = [...named]
   if (endpoints.length > 0) {
-    keys.push(...scope.map((endpoint) => (isClient && endpoint.requestBody ? place.requestBody(endpoint.number) : place.operation(endpoint.number))))
+    keys.push(
+      ...scope.map((endpoint) =>
+        isClient && endpoint.requestBody ? place.requestBody(endpoint.number) : place.operation(endpoint.number),
+      ),
+    )
   }
   for (const section of sectionsOf(rule.section, '2')) {
     const representation = REPRESENTATION_OF_SECTION_2[section]?.[rule.appliesTo]
     if (representation && named.length === 0) keys.push(...bodiesOf(representation, scope, isClient))
   }
   if (sectionsOf(rule.section, '1').length > 0 && endpoints.length === 0) {
-    if (isClient && mentions(rule.quote, 'Accept')) keys.push(...ENDPOINTS.filter((endpoint) => endpoint.method === 'get').map((endpoint) => place.operation(endpoint.number)))
-    else keys.push(...ENDPOINTS.flatMap((endpoint) => (isClient ? (endpoint.requestBody ? [place.requestBody(endpoint.number)] : []) : endpoint.responses.some((r) => r.body) ? [place.responseBody(endpoint.number)] : [])))
+    if (isClient && mentions(rule.quote, 'Accept'))
+      keys.push(
+        ...ENDPOINTS.filter((endpoint) => endpoint.method === 'get').map((endpoint) =>
+          place.operation(endpoint.number),
+        ),
+      )
+    else
+      keys.push(
+        ...ENDPOINTS.flatMap((endpoint) =>
+          isClient
+            ? endpoint.requestBody
+              ? [place.requestBody(endpoint.number)]
+              : []
+            : endpoint.responses.some((r) => r.body)
+              ? [place.responseBody(endpoint.number)]
+              : [],
+        ),
+      )
   }
   // A 403 rule cites §5 rule 3 as well; it governs the 403 response, not the scheme.
-  if (sectionsOf(rule.section, '7').length > 0) keys.push(/§7 rule 5/.test(rule.section) ? place.otherStatuses : place.forbidden)
+  if (sectionsOf(rule.section, '7').length > 0)
+    keys.push(/§7 rule 5/.test(rule.section) ? place.otherStatuses : place.forbidden)
   else if (sectionsOf(rule.section, '5').length > 0) keys.push(place.security)
   return [...new Set(keys)]
 }
@@ -71,31 +94,42 @@ function placesOf(rule: Rule): string[] {
 /** "§2.3; §4 endpoint 3" → [3]; "§4 rule 3" → [2, 3] (the endpoints that rule speaks of). */
 function endpointsOf(section: string): number[] {
   const numbers = new Set<number>()
-  for (const match of section.matchAll(/§4 endpoints? (\d+(?:(?:, | and )\d+)*)/g)) for (const n of match[1]!.split(/, | and /)) numbers.add(Number(n))
+  for (const match of section.matchAll(/§4 endpoints? (\d+(?:(?:, | and )\d+)*)/g))
+    for (const n of match[1]!.split(/, | and /)) numbers.add(Number(n))
   for (const match of section.matchAll(/§4 rules? (\d+)(?:[–-](\d+))?/g)) {
     const from = Number(match[1])
-    for (let n = from; n <= Number(match[2] ?? from); n += 1) for (const endpoint of ENDPOINTS_OF_SECTION_4_RULE[n] ?? []) numbers.add(endpoint)
+    for (let n = from; n <= Number(match[2] ?? from); n += 1)
+      for (const endpoint of ENDPOINTS_OF_SECTION_4_RULE[n] ?? []) numbers.add(endpoint)
   }
   return [...numbers].sort((a, b) => a - b)
 }
 
 /** "§2.2 irregularities; §4 rule 2" with top '2' → ['2.2']; with top '4' → ['4']. */
 function sectionsOf(section: string, top: string): string[] {
-  return [...section.matchAll(/§(\d+(?:\.\d+)?)/g)].map((match) => match[1]!).filter((found) => found === top || found.startsWith(`${top}.`))
+  return [...section.matchAll(/§(\d+(?:\.\d+)?)/g)]
+    .map((match) => match[1]!)
+    .filter((found) => found === top || found.startsWith(`${top}.`))
 }
 
 /** Parameters and response headers whose name the quote uses, on the endpoints in scope. */
 function namedPlaces(rule: Rule, scope: readonly Endpoint[]): string[] {
   return scope.flatMap((endpoint) => [
-    ...(endpoint.parameters ?? []).filter((parameter) => mentions(rule.quote, parameter.name)).map((parameter) => place.parameter(endpoint.number, parameter.name)),
-    ...endpoint.responses.flatMap((response) => response.headers ?? []).filter((header) => mentions(rule.quote, header.name)).map((header) => place.header(endpoint.number, header.name)),
+    ...(endpoint.parameters ?? [])
+      .filter((parameter) => mentions(rule.quote, parameter.name))
+      .map((parameter) => place.parameter(endpoint.number, parameter.name)),
+    ...endpoint.responses
+      .flatMap((response) => response.headers ?? [])
+      .filter((header) => mentions(rule.quote, header.name))
+      .map((header) => place.header(endpoint.number, header.name)),
   ])
 }
 
 function bodiesOf(representation: RepresentationName, scope: readonly Endpoint[], isClient: boolean): string[] {
   return scope.flatMap((endpoint) => {
     if (isClient) return endpoint.requestBody === representation ? [place.requestBody(endpoint.number)] : []
-    return endpoint.responses.some((response) => response.body === representation) ? [place.responseBody(endpoint.number)] : []
+    return endpoint.responses.some((response) => response.body === representation)
+      ? [place.responseBody(endpoint.number)]
+      : []
   })
 }
 

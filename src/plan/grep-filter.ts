@@ -41,7 +41,10 @@ export function parseGrep(pattern: string): GrepFilter {
     } else if (char === '|') close()
     else if (char === '^' && text === '' && !atStart) atStart = true
     else if (char === '$') atEnd = true
-    else if (REGEX_ONLY.has(char)) throw new Error(`"${char}" (at ${i + 1}) is regular-expression syntax; --grep takes text, | between alternatives, ^ and $ as anchors (write \\${char} for the character itself)`)
+    else if (REGEX_ONLY.has(char))
+      throw new Error(
+        `"${char}" (at ${i + 1}) is regular-expression syntax; --grep takes text, | between alternatives, ^ and $ as anchors (write \\${char} for the character itself)`,
+      )
     else text += char
   }
   close()

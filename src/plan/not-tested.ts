@@ -41,13 +41,23 @@ export function notTestedForMissingTokens(plan: RunPlan, availableRoles: Readonl
   }
   return TOKEN_ROLES.filter((role) => missing.has(role)).map((role) => {
     const found = missing.get(role)!
-    return { flag: `--${role}`, env: envVarOfRole(role), scenarios: found.scenarios, cells: found.cells.size, rules: [...found.rules].filter((rule) => !judged.has(rule)) }
+    return {
+      flag: `--${role}`,
+      env: envVarOfRole(role),
+      scenarios: found.scenarios,
+      cells: found.cells.size,
+      rules: [...found.rules].filter((rule) => !judged.has(rule)),
+    }
   })
 }
 
 /** The rules a step's checks judge, those of the steps of its `parallel:` group included. */
 function rulesOf(step: Step): string[] {
-  return [...step.expect.checks.flatMap((check) => check.rules), ...(step.expect.schema?.rules ?? []), ...(step.parallel ?? []).flatMap((branch) => rulesOf(branch.step))]
+  return [
+    ...step.expect.checks.flatMap((check) => check.rules),
+    ...(step.expect.schema?.rules ?? []),
+    ...(step.parallel ?? []).flatMap((branch) => rulesOf(branch.step)),
+  ]
 }
 
 function isTokenRole(choice: string | undefined): choice is TokenRole {

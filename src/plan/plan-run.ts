@@ -40,13 +40,16 @@ export interface RunPlan {
 /** Selects, shards and groups scenarios. Pure: the same input always gives the same plan. */
 export function planRun(scenarios: readonly Scenario[], filter: RunFilter): RunPlan {
   const selected = scenarios.filter((scenario) => matchesFilter(scenario, filter))
-  const sharded = filter.shard ? selected.filter((_, position) => position % filter.shard!.total === filter.shard!.index - 1) : selected
+  const sharded = filter.shard
+    ? selected.filter((_, position) => position % filter.shard!.total === filter.shard!.index - 1)
+    : selected
   const exclusive: Scenario[] = []
   const concurrent: Scenario[] = []
   const skipped: SkippedScenario[] = []
   for (const scenario of sharded) {
     const reason = skipReason(scenario, filter)
-    const missingRoles = filter.readOnly && scenario.writes ? [] : scenario.tokens.filter((role) => !filter.availableRoles.has(role))
+    const missingRoles =
+      filter.readOnly && scenario.writes ? [] : scenario.tokens.filter((role) => !filter.availableRoles.has(role))
     if (reason) skipped.push({ scenario, reason, ...(missingRoles.length > 0 ? { missingRoles } : {}) })
     else (scenario.exclusive ? exclusive : concurrent).push(scenario)
   }
@@ -59,13 +62,15 @@ const CLOCK_WAIT_ESTIMATE_MS = 1000
 /** How long a scenario's steps wait by declaration: `wait:` as written, each clock wait as up to a second. */
 export function declaredWaitMs(scenario: Scenario): number {
   let total = 0
-  for (const step of scenario.steps) total += (step.waitMs ?? 0) + (step.untilServerDateAfter !== undefined ? CLOCK_WAIT_ESTIMATE_MS : 0)
+  for (const step of scenario.steps)
+    total += (step.waitMs ?? 0) + (step.untilServerDateAfter !== undefined ? CLOCK_WAIT_ESTIMATE_MS : 0)
   return total
 }
 
 /** Stable: scenarios that wait the same keep their load order. */
 function longestWaitFirst(scenarios: readonly Scenario[]): Scenario[] {
-  return scenarios.map((scenario, position) => ({ scenario, position, waitMs: declaredWaitMs(scenario) }))
+  return scenarios
+    .map((scenario, position) => ({ scenario, position, waitMs: declaredWaitMs(scenario) }))
     .sort((a, b) => b.waitMs - a.waitMs || a.position - b.position)
     .map(({ scenario }) => scenario)
 }

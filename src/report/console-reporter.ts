@@ -47,12 +47,17 @@ export function createConsoleReporter(options: ConsoleReporterOptions): Reporter
   const activity = (): string => {
     if (done >= total) return 'scenarios done; cleaning up: deleting what the run created and sweeping for its marker'
     const ids = [...running]
-    return ids.length === 0 ? 'starting the next scenario' : `running ${ids.slice(0, 2).join(', ')}${ids.length > 2 ? ` and ${ids.length - 2} more` : ''}`
+    return ids.length === 0
+      ? 'starting the next scenario'
+      : `running ${ids.slice(0, 2).join(', ')}${ids.length > 2 ? ` and ${ids.length - 2} more` : ''}`
   }
   const liveLine = (): void => {
     const failures = failing > 0 ? style.red(`${failing} failing`) : '0 failing'
-    const estimate = done > 0 && done < total ? `, about ${formatDuration(((now() - startedAt) / done) * (total - done))} left` : ''
-    screen.out(`\r${fit(`${done}/${total} scenarios, ${failures}, ${elapsed()}${estimate}  ${activity()}`, screen.width)}`)
+    const estimate =
+      done > 0 && done < total ? `, about ${formatDuration(((now() - startedAt) / done) * (total - done))} left` : ''
+    screen.out(
+      `\r${fit(`${done}/${total} scenarios, ${failures}, ${elapsed()}${estimate}  ${activity()}`, screen.width)}`,
+    )
     progressShown = true
   }
 
@@ -76,7 +81,8 @@ export function createConsoleReporter(options: ConsoleReporterOptions): Reporter
       }
       screen.out(`${style.bold('fitconform')} ${plural(total)} against ${plan.target}${mode}\n`)
       // A CI log with no line for minutes looks hung: without a TTY, say what runs at least every 5 s.
-      const tick = (): void => (isPlain ? screen.out(`… ${done}/${total} scenarios done, ${elapsed()} elapsed; ${activity()}\n`) : liveLine())
+      const tick = (): void =>
+        isPlain ? screen.out(`… ${done}/${total} scenarios done, ${elapsed()} elapsed; ${activity()}\n`) : liveLine()
       heartbeat = setInterval(tick, isPlain ? HEARTBEAT_MS : LIVE_REFRESH_MS)
       heartbeat.unref()
     },
@@ -88,7 +94,8 @@ export function createConsoleReporter(options: ConsoleReporterOptions): Reporter
       done++
       if (isFailingScenario(result)) failing++
       // Passes go by silently unless --verbose; failures and skips are worth a line as they happen.
-      if (isPlain && (options.verbose || outcomeOf(result) !== 'passed' || result.warnings.length > 0)) screen.out(`${scenarioLine(result, style)}\n`)
+      if (isPlain && (options.verbose || outcomeOf(result) !== 'passed' || result.warnings.length > 0))
+        screen.out(`${scenarioLine(result, style)}\n`)
       if (isPlain && done === total && total > 0) screen.out(`… ${activity()} (${elapsed()} elapsed)\n`)
       if (isLive) liveLine()
     },
@@ -99,7 +106,15 @@ export function createConsoleReporter(options: ConsoleReporterOptions): Reporter
     onRunEnd(result: ReportedRunResult, plan: RunPlanView) {
       if (heartbeat) clearInterval(heartbeat)
       clearProgress()
-      screen.out(formatConsoleSummary(result, { colors: screen.colors, rules: indexRules(plan.rules), verbose: options.verbose ?? false, missingTokens, generated: plan.generated ?? false }))
+      screen.out(
+        formatConsoleSummary(result, {
+          colors: screen.colors,
+          rules: indexRules(plan.rules),
+          verbose: options.verbose ?? false,
+          missingTokens,
+          generated: plan.generated ?? false,
+        }),
+      )
     },
   }
 }
@@ -112,8 +127,15 @@ function scenarioLine(result: ReportedScenarioResult, style: Styler): string {
   const outcome = outcomeOf(result)
   const mark = markOf(result)
   const coloured =
-    outcome === 'passed' ? style.green(mark) : outcome === 'skipped' ? style.yellow(mark) : outcome === 'expected-failure' ? style.yellow(mark) : style.red(mark)
-  const note = outcome === 'passed' && result.warnings.length === 0 ? '' : ` ${style.dim(`[${describeOutcome(result)}]`)}`
+    outcome === 'passed'
+      ? style.green(mark)
+      : outcome === 'skipped'
+        ? style.yellow(mark)
+        : outcome === 'expected-failure'
+          ? style.yellow(mark)
+          : style.red(mark)
+  const note =
+    outcome === 'passed' && result.warnings.length === 0 ? '' : ` ${style.dim(`[${describeOutcome(result)}]`)}`
   const reason = result.skipReason && result.status === 'skipped' ? `: ${result.skipReason}` : ''
   return `${coloured} ${result.id} ${result.title} ${style.dim(`(${formatDuration(result.durationMs)})`)}${note}${reason}${pollingNote(result, style)}`
 }
@@ -122,7 +144,10 @@ function scenarioLine(result: ReportedScenarioResult, style: Styler): string {
 function pollingNote(result: ReportedScenarioResult, style: Styler): string {
   const polled = result.steps.filter((step) => step.status === 'passed' && step.attempts > 1)
   if (polled.length === 0) return ''
-  return ' ' + style.dim(`(passed after polling: ${polled.map((step) => `"${step.name}" ${step.attempts} attempts`).join(', ')})`)
+  return (
+    ' ' +
+    style.dim(`(passed after polling: ${polled.map((step) => `"${step.name}" ${step.attempts} attempts`).join(', ')})`)
+  )
 }
 
 function plural(count: number): string {

@@ -24,7 +24,7 @@ export interface ConsoleSummaryOptions {
 }
 
 /** Lines one broken rule may take on the console, its example included. */
-export const CONSOLE_LINES_PER_RULE = 40
+const CONSOLE_LINES_PER_RULE = 40
 const EXAMPLE_MAX_LINES = CONSOLE_LINES_PER_RULE - 6
 const UNJUDGED_SHOWN = 10
 
@@ -44,18 +44,29 @@ export function formatConsoleSummary(result: ReportedRunResult, options: Console
   const broken = brokenRules(result)
   if (broken.length > 0) {
     const body = broken.map((rule) => brokenRuleBlock(rule, formatOptions, style))
-    blocks.push(`${heading(`Failures by rule (${broken.length} ${broken.length === 1 ? 'rule' : 'rules'} broken)`, style.red, style)}\n${body.join('\n\n')}`)
+    blocks.push(
+      `${heading(`Failures by rule (${broken.length} ${broken.length === 1 ? 'rule' : 'rules'} broken)`, style.red, style)}\n${body.join('\n\n')}`,
+    )
   }
   const unjudged = unjudgedSteps(result)
   if (unjudged.length > 0) {
-    const lines = unjudged.slice(0, UNJUDGED_SHOWN).map(({ scenario, step, position, cleanup }) => `${style.red('✘')} ${scenario.id}, ${describeFailedStep({ step, position, cleanup })}: ${step.error?.message ?? failedAssertions(step).find((a) => a.rules.length === 0)?.message ?? ''}`)
-    if (unjudged.length > UNJUDGED_SHOWN) lines.push(style.dim(`… and ${unjudged.length - UNJUDGED_SHOWN} more (--verbose lists them)`))
-    blocks.push(`${heading(`Failed outside any rule (${unjudged.length} steps)`, style.red, style)}\n${lines.join('\n')}`)
+    const lines = unjudged
+      .slice(0, UNJUDGED_SHOWN)
+      .map(
+        ({ scenario, step, position, cleanup }) =>
+          `${style.red('✘')} ${scenario.id}, ${describeFailedStep({ step, position, cleanup })}: ${step.error?.message ?? failedAssertions(step).find((a) => a.rules.length === 0)?.message ?? ''}`,
+      )
+    if (unjudged.length > UNJUDGED_SHOWN)
+      lines.push(style.dim(`… and ${unjudged.length - UNJUDGED_SHOWN} more (--verbose lists them)`))
+    blocks.push(
+      `${heading(`Failed outside any rule (${unjudged.length} steps)`, style.red, style)}\n${lines.join('\n')}`,
+    )
   }
   const failed = byOutcome('failed')
   if (options.verbose && failed.length > 0) {
-    const body = groupBySection(failed, options.rules).map(({ section, scenarios }) =>
-      `${style.bold(section)}\n${scenarios.map((scenario) => failureBlock(scenario, formatOptions, style)).join('\n\n')}`,
+    const body = groupBySection(failed, options.rules).map(
+      ({ section, scenarios }) =>
+        `${style.bold(section)}\n${scenarios.map((scenario) => failureBlock(scenario, formatOptions, style)).join('\n\n')}`,
     )
     blocks.push(`${heading(`Every failure (${failed.length} scenarios)`, style.red, style)}\n${body.join('\n\n')}`)
   }
@@ -64,41 +75,69 @@ export function formatConsoleSummary(result: ReportedRunResult, options: Console
   if (unexpected.length + staleRules.length > 0) {
     const lines = [
       ...staleRules.map((report) => `${style.red('✘')} ${describeStaleRuleEntry(report)}`),
-      ...unexpected.map((scenario) => `${style.red('✘')} ${scenario.id} ${scenario.title}: passed, but is listed as a known failure (${describeKnownFailure(scenario.knownFailure)}); remove it from the list`),
+      ...unexpected.map(
+        (scenario) =>
+          `${style.red('✘')} ${scenario.id} ${scenario.title}: passed, but is listed as a known failure (${describeKnownFailure(scenario.knownFailure)}); remove it from the list`,
+      ),
     ]
     blocks.push(`${heading(`Unexpectedly passed (${lines.length})`, style.red, style)}\n${lines.join('\n')}`)
   }
   const expected = byOutcome('expected-failure')
   if (expected.length > 0) {
-    const lines = expected.map((scenario) => `${style.yellow('✘')} ${scenario.id} ${scenario.title}: ${describeKnownFailure(scenario.knownFailure)}`)
-    blocks.push(`${heading(`Known failures, not failing the run (${expected.length})`, style.yellow, style)}\n${lines.join('\n')}`)
+    const lines = expected.map(
+      (scenario) =>
+        `${style.yellow('✘')} ${scenario.id} ${scenario.title}: ${describeKnownFailure(scenario.knownFailure)}`,
+    )
+    blocks.push(
+      `${heading(`Known failures, not failing the run (${expected.length})`, style.yellow, style)}\n${lines.join('\n')}`,
+    )
   }
   const warned = result.scenarios.filter((scenario) => scenario.warnings.length > 0)
   if (warned.length > 0) {
     const count = warned.reduce((sum, scenario) => sum + scenario.warnings.length, 0)
-    const lines = options.verbose ? warned.map((scenario) => warningBlock(scenario, formatOptions, style)) : warningsByRule(result, style)
-    blocks.push(`${heading(`Warnings (${count})`, style.yellow, style)}\n${lines.join(options.verbose ? '\n\n' : '\n')}`)
+    const lines = options.verbose
+      ? warned.map((scenario) => warningBlock(scenario, formatOptions, style))
+      : warningsByRule(result, style)
+    blocks.push(
+      `${heading(`Warnings (${count})`, style.yellow, style)}\n${lines.join(options.verbose ? '\n\n' : '\n')}`,
+    )
   }
   const skipped = byOutcome('skipped')
   if (skipped.length > 0) {
     const lines = options.verbose
-      ? skipped.map((scenario) => `${style.yellow('-')} ${scenario.id} ${scenario.title}: ${scenario.skipReason ?? 'skipped'}`)
+      ? skipped.map(
+          (scenario) => `${style.yellow('-')} ${scenario.id} ${scenario.title}: ${scenario.skipReason ?? 'skipped'}`,
+        )
       : skipsByReason(skipped, style)
     blocks.push(`${heading(`Skipped (${skipped.length})`, style.yellow, style)}\n${lines.join('\n')}`)
   }
   if (result.diagnostics.length > 0) {
     const lines = result.diagnostics.map((diagnostic) => formatDiagnostic(diagnostic, formatOptions))
-    blocks.push(`${heading(`Problems of the run (${result.diagnostics.length})`, style.red, style)}\n${lines.join('\n')}`)
+    blocks.push(
+      `${heading(`Problems of the run (${result.diagnostics.length})`, style.red, style)}\n${lines.join('\n')}`,
+    )
   }
   if (result.polling && result.polling.cappedSteps > 0) {
-    blocks.push(style.yellow(`Polling: ${result.polling.cappedSteps} eventually step(s) stopped early; the run's ${Math.round(result.polling.capMs / 1000)} s polling budget was used up (--max-polling)`))
+    blocks.push(
+      style.yellow(
+        `Polling: ${result.polling.cappedSteps} eventually step(s) stopped early; the run's ${Math.round(result.polling.capMs / 1000)} s polling budget was used up (--max-polling)`,
+      ),
+    )
   }
   if (result.busy) {
     const { answers, stayedBusy, waitedMs } = result.busy
-    const notJudged = stayedBusy > 0 ? `; ${stayedBusy} request(s) stayed busy and their steps were not judged` : '; every one was answered on a resend'
-    blocks.push(style.yellow(`Busy: the server answered 429/503 ${answers} time(s), ${Math.round(waitedMs / 100) / 10} s spent waiting${notJudged}`))
+    const notJudged =
+      stayedBusy > 0
+        ? `; ${stayedBusy} request(s) stayed busy and their steps were not judged`
+        : '; every one was answered on a resend'
+    blocks.push(
+      style.yellow(
+        `Busy: the server answered 429/503 ${answers} time(s), ${Math.round(waitedMs / 100) / 10} s spent waiting${notJudged}`,
+      ),
+    )
   }
-  if (result.scenarios.length > 0 && !options.generated) blocks.push(`${heading('By spec section', style.bold, style)}\n${sectionTable(result, options.rules)}`)
+  if (result.scenarios.length > 0 && !options.generated)
+    blocks.push(`${heading('By spec section', style.bold, style)}\n${sectionTable(result, options.rules)}`)
   if (!options.generated && result.rules.length > 0) blocks.push(formatRuleCoverage(result.rules))
   for (const notice of result.notices ?? []) blocks.push(formatDiagnostic(notice, formatOptions))
   const banner = missingTokenBanner(result.notTested ?? options.missingTokens ?? [], style)
@@ -110,12 +149,20 @@ export function formatConsoleSummary(result: ReportedRunResult, options: Console
 /** Shown before the first scenario and again before the closing line. */
 export function missingTokenBanner(missing: readonly MissingToken[], style: Styler): string | undefined {
   if (missing.length === 0) return undefined
-  return style.yellow(style.bold(NOT_TESTED_HEADING)) + '\n' + notTestedLines(missing).map((line) => `  ${line}`).join('\n')
+  return (
+    style.yellow(style.bold(NOT_TESTED_HEADING)) +
+    '\n' +
+    notTestedLines(missing)
+      .map((line) => `  ${line}`)
+      .join('\n')
+  )
 }
 
 function brokenRuleBlock(rule: BrokenRule, options: FormatOptions, style: Styler): string {
   const { verdict } = rule
-  const lines = [`${style.red('✘')} ${style.bold(verdict.id)}${verdict.section ? ` (${verdict.section})` : ''}: broken in ${rule.scenarios.length} scenario${rule.scenarios.length === 1 ? '' : 's'} (${listScenarios(rule.scenarios)})`]
+  const lines = [
+    `${style.red('✘')} ${style.bold(verdict.id)}${verdict.section ? ` (${verdict.section})` : ''}: broken in ${rule.scenarios.length} scenario${rule.scenarios.length === 1 ? '' : 's'} (${listScenarios(rule.scenarios)})`,
+  ]
   if (verdict.quote) lines.push(`  ${style.dim(`"${truncateText(verdict.quote, 300)}"`)}`)
   if (rule.example) lines.push(indent(formatRuleExample(rule.example, { ...options, maxLines: EXAMPLE_MAX_LINES })))
   return lines.join('\n')
@@ -133,7 +180,10 @@ function warningsByRule(result: ReportedRunResult, style: Styler): string[] {
       groups.set(key, group)
     }
   }
-  return [...groups.entries()].map(([rule, group]) => `${style.yellow('!')} ${rule}: ${group.count} in ${group.scenarios.size} scenario${group.scenarios.size === 1 ? '' : 's'}, e.g. ${truncateText(group.first.split('\n')[0] ?? '', 160)}`)
+  return [...groups.entries()].map(
+    ([rule, group]) =>
+      `${style.yellow('!')} ${rule}: ${group.count} in ${group.scenarios.size} scenario${group.scenarios.size === 1 ? '' : 's'}, e.g. ${truncateText(group.first.split('\n')[0] ?? '', 160)}`,
+  )
 }
 
 /** `- 12 scenarios: needs --other-token (…)`: one line per reason; --verbose lists every scenario. */
@@ -143,7 +193,10 @@ function skipsByReason(skipped: readonly ReportedScenarioResult[], style: Styler
     const reason = scenario.skipReason ?? 'skipped'
     groups.set(reason, [...(groups.get(reason) ?? []), scenario])
   }
-  return [...groups.entries()].map(([reason, scenarios]) => `${style.yellow('-')} ${scenarios.length === 1 ? scenarios[0]!.id : `${scenarios.length} scenarios (${listScenarios(scenarios)})`}: ${reason}`)
+  return [...groups.entries()].map(
+    ([reason, scenarios]) =>
+      `${style.yellow('-')} ${scenarios.length === 1 ? scenarios[0]!.id : `${scenarios.length} scenarios (${listScenarios(scenarios)})`}: ${reason}`,
+  )
 }
 
 function failureBlock(scenario: ReportedScenarioResult, options: FormatOptions, style: Styler): string {
@@ -152,20 +205,23 @@ function failureBlock(scenario: ReportedScenarioResult, options: FormatOptions, 
 }
 
 function warningBlock(scenario: ReportedScenarioResult, options: FormatOptions, style: Styler): string {
-  const warnings = scenario.warnings.map((warning) => formatAssertion(warning, { ...options, fallbackRules: scenario.rules }))
+  const warnings = scenario.warnings.map((warning) =>
+    formatAssertion(warning, { ...options, fallbackRules: scenario.rules }),
+  )
   return `${style.yellow('!')} ${scenario.id} ${scenario.title}\n${indent(warnings.join('\n'))}`
 }
 
 function sectionTable(result: ReportedRunResult, rules: RuleIndex): string {
   const groups = groupBySection(result.scenarios, rules)
   const width = Math.max(...groups.map(({ section }) => section.length))
-  return groups.map(({ section, scenarios }) => `  ${section.padEnd(width)}  ${formatCounts(countOutcomes(scenarios))}`).join('\n')
+  return groups
+    .map(({ section, scenarios }) => `  ${section.padEnd(width)}  ${formatCounts(countOutcomes(scenarios))}`)
+    .join('\n')
 }
 
 function heading(text: string, colour: (text: string) => string, style: Styler): string {
   return colour(style.bold(text))
 }
-
 
 function indent(text: string): string {
   return text

@@ -39,7 +39,10 @@ export function describeFailedStep({ step, position, cleanup }: FailedStep): str
 /** Every failed step of a scenario with its evidence, separated by blank lines. */
 export function formatScenarioEvidence(scenario: ScenarioResult, options: FormatOptions): string {
   return failedSteps(scenario)
-    .map((failed) => `${describeFailedStep(failed)}\n${formatStepEvidence(failed.step, { ...options, scenarioRules: scenario.rules })}`)
+    .map(
+      (failed) =>
+        `${describeFailedStep(failed)}\n${formatStepEvidence(failed.step, { ...options, scenarioRules: scenario.rules })}`,
+    )
     .join('\n\n')
 }
 
@@ -53,9 +56,13 @@ export function formatStepEvidence(step: StepResult, options: EvidenceOptions): 
   const assertionOptions = { ...options, fallbackRules: options.scenarioRules ?? [], responseBody: step.response?.body }
   const blocks = failedAssertions(step).map((assertion) => formatAssertion(assertion, assertionOptions))
   if (step.error) blocks.push(formatDiagnostic(step.error, options))
-  if (step.clockResends) blocks.push(`resent ${step.clockResends} time${step.clockResends === 1 ? '' : 's'} until the server's Date was later than the step's date (untilServerDateAfter); the last answer is shown`)
+  if (step.clockResends)
+    blocks.push(
+      `resent ${step.clockResends} time${step.clockResends === 1 ? '' : 's'} until the server's Date was later than the step's date (untilServerDateAfter); the last answer is shown`,
+    )
   if (step.attempts > 1) blocks.push(`sent ${step.attempts} times (eventually); the last attempt is shown`)
-  if (step.pages !== undefined && step.pages > 1) blocks.push(`walked ${step.pages} pages; the first failing page is shown`)
+  if (step.pages !== undefined && step.pages > 1)
+    blocks.push(`walked ${step.pages} pages; the first failing page is shown`)
   if (options.transcript === false) return blocks.join('\n')
   const transcript = formatTranscript(step, options)
   if (transcript) blocks.push(transcript)
@@ -113,18 +120,38 @@ export interface ExampleOptions extends FormatOptions {
  * One broken rule's example, short enough for the first screen: the rule's failed checks in that
  * step, the request line, the response head with the start of its body, and the curl line.
  */
-export function formatRuleExample(example: { readonly scenario: ScenarioResult; readonly step: StepResult; readonly position: number; readonly cleanup: boolean; readonly assertions: readonly AssertionResult[] }, options: ExampleOptions): string {
+export function formatRuleExample(
+  example: {
+    readonly scenario: ScenarioResult
+    readonly step: StepResult
+    readonly position: number
+    readonly cleanup: boolean
+    readonly assertions: readonly AssertionResult[]
+  },
+  options: ExampleOptions,
+): string {
   const { step } = example
   const style = createStyler(options.colors)
   const assertionOptions = { ...options, fallbackRules: example.scenario.rules, responseBody: step.response?.body }
-  const lines: string[] = [`${style.dim('example:')} ${example.scenario.id}, ${describeFailedStep({ step, position: example.position, cleanup: example.cleanup })}`]
-  lines.push(...example.assertions.slice(0, 2).map((assertion) => formatAssertion(assertion, { ...assertionOptions, rules: undefined })))
+  const lines: string[] = [
+    `${style.dim('example:')} ${example.scenario.id}, ${describeFailedStep({ step, position: example.position, cleanup: example.cleanup })}`,
+  ]
+  lines.push(
+    ...example.assertions
+      .slice(0, 2)
+      .map((assertion) => formatAssertion(assertion, { ...assertionOptions, rules: undefined })),
+  )
   const others = failedAssertions(step).length - Math.min(example.assertions.length, 2)
   if (others > 0) lines.push(style.dim(`(${others} more failed check${others === 1 ? '' : 's'} in this step)`))
   if (step.request) lines.push(`${style.bold('request')}: ${step.request.method} ${step.request.url}`)
   if (step.response) {
-    const body = step.response.body === undefined || step.response.body === '' ? undefined : prettyBody(step.response.body, { maxChars: 1500, maxLines: EXAMPLE_BODY_LINES }).text
-    lines.push(`${style.bold('response')}: HTTP ${step.response.status}, ${step.response.headers['content-type'] ?? 'no Content-Type'}, ${step.response.bodyBytes} bytes`)
+    const body =
+      step.response.body === undefined || step.response.body === ''
+        ? undefined
+        : prettyBody(step.response.body, { maxChars: 1500, maxLines: EXAMPLE_BODY_LINES }).text
+    lines.push(
+      `${style.bold('response')}: HTTP ${step.response.status}, ${step.response.headers['content-type'] ?? 'no Content-Type'}, ${step.response.bodyBytes} bytes`,
+    )
     if (body) lines.push(indent(body))
   }
   if (step.curl) lines.push(formatCurl(step.curl, options))
@@ -134,5 +161,8 @@ export function formatRuleExample(example: { readonly scenario: ScenarioResult; 
 function capLines(text: string, maxLines: number): string {
   const lines = text.split('\n')
   if (lines.length <= maxLines) return text
-  return [...lines.slice(0, maxLines - 1), `… ${lines.length - maxLines + 1} more lines: run with --verbose, or open report.html`].join('\n')
+  return [
+    ...lines.slice(0, maxLines - 1),
+    `… ${lines.length - maxLines + 1} more lines: run with --verbose, or open report.html`,
+  ].join('\n')
 }

@@ -37,7 +37,10 @@ export function brokenRules(result: ReportedRunResult): BrokenRule[] {
   return result.rules
     .filter((verdict) => verdict.status === 'failed')
     .map((verdict) => {
-      const scenarios = verdict.scenarios.filter((entry) => entry.status === 'failed').map((entry) => byId.get(entry.id)).filter((s): s is ReportedScenarioResult => s !== undefined)
+      const scenarios = verdict.scenarios
+        .filter((entry) => entry.status === 'failed')
+        .map((entry) => byId.get(entry.id))
+        .filter((s): s is ReportedScenarioResult => s !== undefined)
       const example = scenarios.map((scenario) => exampleIn(scenario, verdict.id)).find((found) => found !== undefined)
       return { verdict, scenarios, ...(example ? { example } : {}) }
     })
@@ -49,7 +52,8 @@ export function unjudgedSteps(result: ReportedRunResult): UnjudgedStep[] {
     if (scenario.status !== 'failed' || scenario.expectation === 'expected-failure') continue
     for (const { step, position, cleanup } of positioned(scenario)) {
       const ruleless = step.assertions.some((a) => !a.ok && a.severity === 'failure' && a.rules.length === 0)
-      if (step.status === 'error' || (step.status === 'failed' && ruleless)) found.push({ scenario, step, position, cleanup })
+      if (step.status === 'error' || (step.status === 'failed' && ruleless))
+        found.push({ scenario, step, position, cleanup })
     }
   }
   return found

@@ -112,7 +112,8 @@ function isStructured(value: unknown): boolean {
 }
 
 function headerLine(level: 'error' | 'warning', code: string, message: string, style: Styler): string {
-  const label = level === 'error' ? style.red(style.bold(`error[${code}]`)) : style.yellow(style.bold(`warning[${code}]`))
+  const label =
+    level === 'error' ? style.red(style.bold(`error[${code}]`)) : style.yellow(style.bold(`warning[${code}]`))
   return `${label}: ${oneLine(message)}`
 }
 

@@ -33,7 +33,14 @@
  */
 import type { ReportedRunResult, ReportedScenarioResult } from '../model/reported-result.js'
 import { indexRules, formatAssertion, type RuleIndex } from './format-diagnostic.js'
-import { describeFailedStep, failedAssertions, failedSteps, formatStepEvidence, type EvidenceOptions, type FailedStep } from './evidence.js'
+import {
+  describeFailedStep,
+  failedAssertions,
+  failedSteps,
+  formatStepEvidence,
+  type EvidenceOptions,
+  type FailedStep,
+} from './evidence.js'
 import { writeReportFile, type FileReporterOptions } from './output-path.js'
 import type { Reporter, RunPlanView } from '../model/reporter.js'
 import { describeKnownFailure, describeStaleRuleEntry } from './known-failure-text.js'
@@ -52,7 +59,11 @@ export function createJunitReporter(options: FileReporterOptions): Reporter & { 
     printsToStdout: () => false,
     outputFiles: () => (written ? [written] : []),
     async onRunEnd(result: ReportedRunResult, plan: RunPlanView) {
-      written = await writeReportFile(options, JUNIT_REPORT_FILE, renderJunit(result, indexRules(plan.rules), { ruleCoverage: !plan.generated }))
+      written = await writeReportFile(
+        options,
+        JUNIT_REPORT_FILE,
+        renderJunit(result, indexRules(plan.rules), { ruleCoverage: !plan.generated }),
+      )
     },
   }
 }
@@ -71,7 +82,11 @@ interface TestCase {
 }
 
 /** The whole document; pure, so tests can read it without touching the disk. */
-export function renderJunit(result: ReportedRunResult, rules: RuleIndex, options: { ruleCoverage?: boolean } = {}): string {
+export function renderJunit(
+  result: ReportedRunResult,
+  rules: RuleIndex,
+  options: { ruleCoverage?: boolean } = {},
+): string {
   const byFile = new Map<string, ReportedScenarioResult[]>()
   for (const scenario of result.scenarios) {
     const inFile = byFile.get(scenario.file)
@@ -81,13 +96,22 @@ export function renderJunit(result: ReportedRunResult, rules: RuleIndex, options
   const total = emptyCounts()
   const brokenIn = new Map<string, string[]>()
   for (const verdict of result.rules) {
-    for (const entry of verdict.scenarios) if (entry.status === 'failed') brokenIn.set(entry.id, [...(brokenIn.get(entry.id) ?? []), verdict.id])
+    for (const entry of verdict.scenarios)
+      if (entry.status === 'failed') brokenIn.set(entry.id, [...(brokenIn.get(entry.id) ?? []), verdict.id])
   }
   const suites = [...byFile.entries()].map(([file, scenarios]) => {
-    const cases = scenarios.flatMap((scenario) => [renderTestCase(scenario, rules, brokenIn.get(scenario.id) ?? []), ...skippedCellCases(scenario)])
+    const cases = scenarios.flatMap((scenario) => [
+      renderTestCase(scenario, rules, brokenIn.get(scenario.id) ?? []),
+      ...skippedCellCases(scenario),
+    ])
     const counts = sumCounts(cases.map((testCase) => testCase.counts))
     addCounts(total, counts)
-    const attributes = xmlAttributes([['name', file], ['file', file], ...countAttributes(counts), ['timestamp', result.startedAt]])
+    const attributes = xmlAttributes([
+      ['name', file],
+      ['file', file],
+      ...countAttributes(counts),
+      ['timestamp', result.startedAt],
+    ])
     return `  <testsuite${attributes}>\n${cases.map((testCase) => testCase.xml).join('')}  </testsuite>\n`
   })
   const stale = staleRuleEntries(result)
@@ -97,12 +121,27 @@ export function renderJunit(result: ReportedRunResult, rules: RuleIndex, options
     addCounts(total, counts)
     const cases = stale.map((report) => {
       const message = describeStaleRuleEntry(report)
-      return `    <testcase${xmlAttributes([['classname', 'known failures'], ['name', report.rule]])}>\n      <failure${xmlAttributes([['message', message], ['type', 'E_UNEXPECTED_PASS']])}/>\n    </testcase>\n`
+      return `    <testcase${xmlAttributes([
+        ['classname', 'known failures'],
+        ['name', report.rule],
+      ])}>\n      <failure${xmlAttributes([
+        ['message', message],
+        ['type', 'E_UNEXPECTED_PASS'],
+      ])}/>\n    </testcase>\n`
     })
-    suites.push(`  <testsuite${xmlAttributes([['name', 'known failures'], ...countAttributes(counts), ['timestamp', result.startedAt]])}>\n${cases.join('')}  </testsuite>\n`)
+    suites.push(
+      `  <testsuite${xmlAttributes([['name', 'known failures'], ...countAttributes(counts), ['timestamp', result.startedAt]])}>\n${cases.join('')}  </testsuite>\n`,
+    )
   }
-  const rootAttributes = xmlAttributes([['name', 'fitconform'], ...countAttributes({ ...total, timeMs: result.durationMs }), ['timestamp', result.startedAt]])
-  const coverage = options.ruleCoverage !== false && result.rules.length > 0 ? `<!-- ${formatRuleCoverage(result.rules).replaceAll('--', '- -')} -->\n` : ''
+  const rootAttributes = xmlAttributes([
+    ['name', 'fitconform'],
+    ...countAttributes({ ...total, timeMs: result.durationMs }),
+    ['timestamp', result.startedAt],
+  ])
+  const coverage =
+    options.ruleCoverage !== false && result.rules.length > 0
+      ? `<!-- ${formatRuleCoverage(result.rules).replaceAll('--', '- -')} -->\n`
+      : ''
   return `<?xml version="1.0" encoding="UTF-8"?>\n${coverage}<testsuites${rootAttributes}>\n${suites.join('')}</testsuites>\n`
 }
 
@@ -124,7 +163,12 @@ function renderTestCase(scenario: ReportedScenarioResult, rules: RuleIndex, brok
   } else if (outcome === 'unexpectedly-passed') {
     counts.failures++
     const message = `unexpectedly passed: listed as a known failure (${describeKnownFailure(known)}); remove it from the list`
-    children.push(`<failure${xmlAttributes([['message', message], ['type', 'E_UNEXPECTED_PASS']])}/>`)
+    children.push(
+      `<failure${xmlAttributes([
+        ['message', message],
+        ['type', 'E_UNEXPECTED_PASS'],
+      ])}/>`,
+    )
   } else if (outcome === 'failed') {
     children.push(...problemElements(failed, evidenceOptions, counts))
   }
@@ -138,7 +182,10 @@ function renderTestCase(scenario: ReportedScenarioResult, rules: RuleIndex, brok
     ['file', scenario.file],
     ['time', seconds(scenario.durationMs)],
   ])
-  return { xml: `    <testcase${attributes}>\n${children.map((child) => `      ${child}\n`).join('')}    </testcase>\n`, counts }
+  return {
+    xml: `    <testcase${attributes}>\n${children.map((child) => `      ${child}\n`).join('')}    </testcase>\n`,
+    counts,
+  }
 }
 
 /**
@@ -150,11 +197,20 @@ function skippedCellCases(scenario: ReportedScenarioResult): TestCase[] {
   const cases: TestCase[] = []
   for (const step of scenario.steps) {
     const cell = step.cell
-    if (step.status !== 'skipped' || !cell || cell.open !== undefined || seen.has(`${cell.route} ${cell.credential}`)) continue
+    if (step.status !== 'skipped' || !cell || cell.open !== undefined || seen.has(`${cell.route} ${cell.credential}`))
+      continue
     seen.add(`${cell.route} ${cell.credential}`)
-    const attributes = xmlAttributes([['classname', scenario.file], ['name', `${scenario.title}: ${cell.route} with ${cell.credential}`], ['file', scenario.file], ['time', seconds(0)]])
+    const attributes = xmlAttributes([
+      ['classname', scenario.file],
+      ['name', `${scenario.title}: ${cell.route} with ${cell.credential}`],
+      ['file', scenario.file],
+      ['time', seconds(0)],
+    ])
     const skipped = `<skipped${xmlAttributes([['message', step.skipReason ?? 'token not given']])}/>`
-    cases.push({ xml: `    <testcase${attributes}>\n      ${skipped}\n    </testcase>\n`, counts: { ...emptyCounts(), tests: 1, skipped: 1 } })
+    cases.push({
+      xml: `    <testcase${attributes}>\n      ${skipped}\n    </testcase>\n`,
+      counts: { ...emptyCounts(), tests: 1, skipped: 1 },
+    })
   }
   return cases
 }
@@ -167,16 +223,34 @@ function problemElements(failed: readonly FailedStep[], evidenceOptions: Evidenc
   const elements: string[] = []
   if (failureSteps.length > 0 || errorSteps.length === 0) {
     counts.failures++
-    const messages = failureSteps.flatMap(({ step }) => [...failedAssertions(step).map((a) => a.message), ...(step.error ? [step.error.message] : [])])
-    const message = messages.length === 0 ? 'scenario failed' : messages.length === 1 ? messages[0] : `${messages[0]} (and ${messages.length - 1} more)`
+    const messages = failureSteps.flatMap(({ step }) => [
+      ...failedAssertions(step).map((a) => a.message),
+      ...(step.error ? [step.error.message] : []),
+    ])
+    const message =
+      messages.length === 0
+        ? 'scenario failed'
+        : messages.length === 1
+          ? messages[0]
+          : `${messages[0]} (and ${messages.length - 1} more)`
     const text = failureSteps.map((step) => stepText(step, evidenceOptions)).join('\n\n')
-    elements.push(`<failure${xmlAttributes([['message', message], ['type', 'E_CHECK_FAILED']])}>${escapeXmlText(text)}</failure>`)
+    elements.push(
+      `<failure${xmlAttributes([
+        ['message', message],
+        ['type', 'E_CHECK_FAILED'],
+      ])}>${escapeXmlText(text)}</failure>`,
+    )
   }
   if (errorSteps.length > 0) {
     counts.errors++
     const first = errorSteps[0]?.step.error
     const text = errorSteps.map((step) => stepText(step, evidenceOptions)).join('\n\n')
-    elements.push(`<error${xmlAttributes([['message', first?.message], ['type', first?.code]])}>${escapeXmlText(text)}</error>`)
+    elements.push(
+      `<error${xmlAttributes([
+        ['message', first?.message],
+        ['type', first?.code],
+      ])}>${escapeXmlText(text)}</error>`,
+    )
   }
   return elements
 }
@@ -194,7 +268,13 @@ function propertiesXml(scenario: ReportedScenarioResult, brokenRules: readonly s
     ...brokenRules.map((rule) => ['failed-rule', rule] as const),
     ...(known ? [['known-failure', describeKnownFailure(known)] as const] : []),
   ]
-  const items = properties.map(([name, value]) => `<property${xmlAttributes([['name', name], ['value', value]])}/>`)
+  const items = properties.map(
+    ([name, value]) =>
+      `<property${xmlAttributes([
+        ['name', name],
+        ['value', value],
+      ])}/>`,
+  )
   return `<properties>${items.join('')}</properties>`
 }
 
@@ -217,7 +297,13 @@ function addCounts(total: Counts, counts: Counts): void {
 }
 
 function countAttributes(counts: Counts): Array<readonly [string, string | number]> {
-  return [['tests', counts.tests], ['failures', counts.failures], ['errors', counts.errors], ['skipped', counts.skipped], ['time', seconds(counts.timeMs)]]
+  return [
+    ['tests', counts.tests],
+    ['failures', counts.failures],
+    ['errors', counts.errors],
+    ['skipped', counts.skipped],
+    ['time', seconds(counts.timeMs)],
+  ]
 }
 
 /** JUnit time: seconds with three decimals. */

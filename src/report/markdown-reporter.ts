@@ -9,7 +9,15 @@ import { describeKnownFailure, describeStaleRuleEntry } from './known-failure-te
 import { staleRuleEntries } from '../model/reported-result.js'
 import { NOT_TESTED_HEADING, notTestedLines } from './not-tested-text.js'
 import { formatRuleCoverage } from './rule-coverage-text.js'
-import { describeOutcome, formatClosingLine, hasSkippedCells, groupBySection, outcomeOf, plural, type Outcome } from './run-summary.js'
+import {
+  describeOutcome,
+  formatClosingLine,
+  hasSkippedCells,
+  groupBySection,
+  outcomeOf,
+  plural,
+  type Outcome,
+} from './run-summary.js'
 import { truncateText } from '../shared/format-value.js'
 import { formatDuration } from './values.js'
 import { REPORT_FILE_NAMES } from './report-file-names.js'
@@ -57,52 +65,106 @@ const EXAMPLE_MAX_LINES = 36
  * collapsed in <details>), a short table per spec section, each failing scenario with its evidence,
  * warnings and skips. Parts that would pass the size budget are left out, saying so.
  */
-export function renderMarkdown(result: ReportedRunResult, rules: RuleIndex, options: { ruleCoverage?: boolean } = {}): string {
+export function renderMarkdown(
+  result: ReportedRunResult,
+  rules: RuleIndex,
+  options: { ruleCoverage?: boolean } = {},
+): string {
   const summary = result.summary
   const head = [
     `## fitconform: ${formatClosingLine(summary, result.durationMs, result.failedOnSkip)}`,
     '',
     `Target: ${inlineCode(result.target)}${result.strict ? ' (strict)' : ''} · started ${result.startedAt}`,
-    ...(options.ruleCoverage !== false && result.rules.length > 0 ? ['', escapeMarkdown(formatRuleCoverage(result.rules))] : []),
+    ...(options.ruleCoverage !== false && result.rules.length > 0
+      ? ['', escapeMarkdown(formatRuleCoverage(result.rules))]
+      : []),
   ].join('\n')
   const notTested = notTestedBlock(result)
   const parts: string[] = notTested ? [head, notTested] : [head]
-  for (const notice of result.notices ?? []) parts.push(`\n> ⚠️ ${escapeMarkdown(notice.message)}${notice.hint ? ` (${escapeMarkdown(notice.hint)})` : ''}`)
+  for (const notice of result.notices ?? [])
+    parts.push(`\n> ⚠️ ${escapeMarkdown(notice.message)}${notice.hint ? ` (${escapeMarkdown(notice.hint)})` : ''}`)
   const broken = brokenRules(result)
   if (broken.length > 0) parts.push(failuresByRule(broken, rules))
   const unjudged = unjudgedSteps(result)
   if (unjudged.length > 0) {
-    const lines = unjudged.map(({ scenario, step, position, cleanup }) => `- ${inlineCode(scenario.id)} ${escapeMarkdown(describeFailedStep({ step, position, cleanup }))}: ${escapeMarkdown(truncateText(step.error?.message ?? failedAssertions(step)[0]?.message ?? '', 300))}`)
+    const lines = unjudged.map(
+      ({ scenario, step, position, cleanup }) =>
+        `- ${inlineCode(scenario.id)} ${escapeMarkdown(describeFailedStep({ step, position, cleanup }))}: ${escapeMarkdown(truncateText(step.error?.message ?? failedAssertions(step)[0]?.message ?? '', 300))}`,
+    )
     parts.push(['', `### Failed outside any rule (${unjudged.length})`, '', ...lines].join('\n'))
   }
   const sections: string[] = []
   for (const { section, scenarios } of groupBySection(result.scenarios, rules)) {
     sections.push('', `### ${escapeMarkdown(section)}`, '', '| | Scenario | Result | Time |', '|---|---|---|---|')
     for (const scenario of scenarios) {
-      const cells = [hasSkippedCells(scenario) && outcomeOf(scenario) === 'passed' ? ICONS.skipped : ICONS[outcomeOf(scenario)], `${inlineCode(scenario.id)} ${escapeMarkdown(scenario.title)}`, escapeMarkdown(describeOutcome(scenario)), formatDuration(scenario.durationMs)]
+      const cells = [
+        hasSkippedCells(scenario) && outcomeOf(scenario) === 'passed' ? ICONS.skipped : ICONS[outcomeOf(scenario)],
+        `${inlineCode(scenario.id)} ${escapeMarkdown(scenario.title)}`,
+        escapeMarkdown(describeOutcome(scenario)),
+        formatDuration(scenario.durationMs),
+      ]
       sections.push(`| ${cells.join(' | ')} |`)
     }
   }
   parts.push(sections.join('\n'))
   const staleRules = staleRuleEntries(result)
-  if (staleRules.length > 0) parts.push(['', `### ❗ Known failures that now pass (${staleRules.length})`, '', ...staleRules.map((report) => `- ${escapeMarkdown(describeStaleRuleEntry(report))}`)].join('\n'))
-  const failing = result.scenarios.filter((scenario) => ['failed', 'unexpectedly-passed', 'expected-failure'].includes(outcomeOf(scenario)))
-  if (failing.length > 0) parts.push(['', '### Failures by scenario', '', ...failing.map((scenario) => failureDetails(scenario, rules))].join('\n'))
+  if (staleRules.length > 0)
+    parts.push(
+      [
+        '',
+        `### ❗ Known failures that now pass (${staleRules.length})`,
+        '',
+        ...staleRules.map((report) => `- ${escapeMarkdown(describeStaleRuleEntry(report))}`),
+      ].join('\n'),
+    )
+  const failing = result.scenarios.filter((scenario) =>
+    ['failed', 'unexpectedly-passed', 'expected-failure'].includes(outcomeOf(scenario)),
+  )
+  if (failing.length > 0)
+    parts.push(
+      ['', '### Failures by scenario', '', ...failing.map((scenario) => failureDetails(scenario, rules))].join('\n'),
+    )
   const warned = result.scenarios.filter((scenario) => scenario.warnings.length > 0)
   if (warned.length > 0) {
     const lines = ['', `### Warnings (${summary.warnings})`, '']
     for (const scenario of warned) {
-      const text = scenario.warnings.map((warning) => formatAssertion(warning, { colors: false, rules, fallbackRules: scenario.rules })).join('\n')
-      lines.push(details(`⚠️ ${inlineCode(scenario.id)} ${escapeHtml(scenario.title)}: ${plural(scenario.warnings.length, 'warning')}`, truncateText(text, EVIDENCE_MAX_CHARS)))
+      const text = scenario.warnings
+        .map((warning) => formatAssertion(warning, { colors: false, rules, fallbackRules: scenario.rules }))
+        .join('\n')
+      lines.push(
+        details(
+          `⚠️ ${inlineCode(scenario.id)} ${escapeHtml(scenario.title)}: ${plural(scenario.warnings.length, 'warning')}`,
+          truncateText(text, EVIDENCE_MAX_CHARS),
+        ),
+      )
     }
     parts.push(lines.join('\n'))
   }
   const skipped = result.scenarios.filter((scenario) => scenario.status === 'skipped')
   if (skipped.length > 0) {
-    parts.push(['', '### Skipped', '', ...skipped.map((scenario) => `- ${inlineCode(scenario.id)} ${escapeMarkdown(scenario.title)}: ${escapeMarkdown(scenario.skipReason ?? 'skipped')}`)].join('\n'))
+    parts.push(
+      [
+        '',
+        '### Skipped',
+        '',
+        ...skipped.map(
+          (scenario) =>
+            `- ${inlineCode(scenario.id)} ${escapeMarkdown(scenario.title)}: ${escapeMarkdown(scenario.skipReason ?? 'skipped')}`,
+        ),
+      ].join('\n'),
+    )
   }
   if (result.diagnostics.length > 0) {
-    parts.push(['', '### Problems of the run', '', ...result.diagnostics.map((diagnostic) => `- ${inlineCode(diagnostic.code)} ${escapeMarkdown(truncateText(diagnostic.message, 500))}`)].join('\n'))
+    parts.push(
+      [
+        '',
+        '### Problems of the run',
+        '',
+        ...result.diagnostics.map(
+          (diagnostic) => `- ${inlineCode(diagnostic.code)} ${escapeMarkdown(truncateText(diagnostic.message, 500))}`,
+        ),
+      ].join('\n'),
+    )
   }
   // The budget may cut the middle; the block at the end is added whatever it left out.
   return `${withinBudget(parts)}${notTested ? `\n${notTested}` : ''}\n`
@@ -112,16 +174,23 @@ export function renderMarkdown(result: ReportedRunResult, rules: RuleIndex, opti
 function notTestedBlock(result: ReportedRunResult): string | undefined {
   const lines = notTestedLines(result.notTested ?? [])
   if (lines.length === 0) return undefined
-  return ['', `### ⏭️ ${escapeMarkdown(NOT_TESTED_HEADING)}`, '', ...lines.map((line) => `- ${escapeMarkdown(line)}`)].join('\n')
+  return [
+    '',
+    `### ⏭️ ${escapeMarkdown(NOT_TESTED_HEADING)}`,
+    '',
+    ...lines.map((line) => `- ${escapeMarkdown(line)}`),
+  ].join('\n')
 }
 
 /** Whole parts, in order, while they fit; then one line saying what was left out. */
 function withinBudget(parts: readonly string[]): string {
-  const note = '\n\n_The rest of this summary was left out to fit a pull-request comment: results.json and report.html hold everything._'
+  const note =
+    '\n\n_The rest of this summary was left out to fit a pull-request comment: results.json and report.html hold everything._'
   let text = ''
   for (const [index, part] of parts.entries()) {
     const next = index === 0 ? part : `${text}\n${part}`
-    if (next.length + note.length > MARKDOWN_MAX_CHARS) return (text || truncateText(part, MARKDOWN_MAX_CHARS - note.length)) + note
+    if (next.length + note.length > MARKDOWN_MAX_CHARS)
+      return (text || truncateText(part, MARKDOWN_MAX_CHARS - note.length)) + note
     text = next
   }
   return text
@@ -151,7 +220,10 @@ function failureDetails(scenario: ReportedScenarioResult, rules: RuleIndex): str
   const known = scenario.knownFailure
   const label = `${ICONS[outcome]} ${inlineCode(scenario.id)} ${escapeHtml(scenario.title)}`
   if (outcome === 'unexpectedly-passed') {
-    return details(`${label}: unexpectedly passed`, `listed as a known failure (${describeKnownFailure(known)}); remove it from the list`)
+    return details(
+      `${label}: unexpectedly passed`,
+      `listed as a known failure (${describeKnownFailure(known)}); remove it from the list`,
+    )
   }
   const evidence = truncateText(formatScenarioEvidence(scenario, { colors: false, rules }), EVIDENCE_MAX_CHARS)
   const note = outcome === 'expected-failure' ? `: known failure, ${escapeHtml(describeKnownFailure(known))}` : ''
@@ -177,7 +249,12 @@ export function escapeMarkdown(text: string): string {
 
 /** Text inside HTML (<summary>), where GitHub does not read Markdown. */
 function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '&#124;').replace(/\r?\n/g, ' ')
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/\|/g, '&#124;')
+    .replace(/\r?\n/g, ' ')
 }
 
 /** Ids and codes: <code> rather than backticks, so any character is safe (also in <summary>). */

@@ -56,10 +56,14 @@ export function createMultiplexer(reporters: readonly Reporter[]): Multiplexer {
     writtenFiles: () => reporters.flatMap((reporter) => [...(reporter.outputFiles?.() ?? [])]),
     printsToStdout: () => reporters.some((reporter) => reporter.printsToStdout?.() === true),
     onRunStart: (plan: RunPlanView) => dispatch('onRunStart', (reporter) => reporter.onRunStart?.(plan)),
-    onScenarioStart: (scenario: ScenarioView) => dispatch('onScenarioStart', (reporter) => reporter.onScenarioStart?.(scenario)),
-    onStepEnd: (step: StepResult, scenario: ScenarioView) => dispatch('onStepEnd', (reporter) => reporter.onStepEnd?.(step, scenario)),
-    onScenarioEnd: (result: ReportedScenarioResult) => dispatch('onScenarioEnd', (reporter) => reporter.onScenarioEnd?.(result)),
-    onDiagnostic: (diagnostic: Diagnostic) => dispatch('onDiagnostic', (reporter) => reporter.onDiagnostic?.(diagnostic)),
+    onScenarioStart: (scenario: ScenarioView) =>
+      dispatch('onScenarioStart', (reporter) => reporter.onScenarioStart?.(scenario)),
+    onStepEnd: (step: StepResult, scenario: ScenarioView) =>
+      dispatch('onStepEnd', (reporter) => reporter.onStepEnd?.(step, scenario)),
+    onScenarioEnd: (result: ReportedScenarioResult) =>
+      dispatch('onScenarioEnd', (reporter) => reporter.onScenarioEnd?.(result)),
+    onDiagnostic: (diagnostic: Diagnostic) =>
+      dispatch('onDiagnostic', (reporter) => reporter.onDiagnostic?.(diagnostic)),
     onRunEnd: (result: ReportedRunResult, plan: RunPlanView) => {
       const withErrors = errors.length === 0 ? result : { ...result, diagnostics: [...result.diagnostics, ...errors] }
       return dispatch('onRunEnd', (reporter) => reporter.onRunEnd?.(withErrors, plan))

@@ -9,8 +9,16 @@ export const NOT_TESTED_HEADING = 'NOT TESTED: what the tokens not given leave u
  */
 export function notTestedLines(notTested: readonly NotTested[]): string[] {
   return notTested.map((entry) => {
-    const skipped = [entry.scenarios > 0 ? plural(entry.scenarios, 'scenario') : '', entry.cells > 0 ? plural(entry.cells, 'permission-matrix cell') : ''].filter(Boolean).join(' and ')
-    const rules = entry.rules.length > 0 ? `rules left untested: ${entry.rules.join(', ')}` : 'no rule left untested (others judge them)'
+    const skipped = [
+      entry.scenarios > 0 ? plural(entry.scenarios, 'scenario') : '',
+      entry.cells > 0 ? plural(entry.cells, 'permission-matrix cell') : '',
+    ]
+      .filter(Boolean)
+      .join(' and ')
+    const rules =
+      entry.rules.length > 0
+        ? `rules left untested: ${entry.rules.join(', ')}`
+        : 'no rule left untested (others judge them)'
     return `${entry.flag} (or ${entry.env}) not given: ${skipped} skipped; ${rules}`
   })
 }

@@ -34,7 +34,11 @@ export interface FileReporterOptions {
 }
 
 /** Resolves the report's path (see resolveOutputFile), writes the text and returns the absolute path. */
-export async function writeReportFile(options: FileReporterOptions, defaultName: string, text: string): Promise<string> {
+export async function writeReportFile(
+  options: FileReporterOptions,
+  defaultName: string,
+  text: string,
+): Promise<string> {
   const file = await resolveOutputFile({
     outputDir: options.outputDir,
     defaultName,

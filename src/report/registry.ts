@@ -34,12 +34,17 @@ type Factory = (context: ReporterContext, option: string | undefined) => Reporte
 
 /** The default reporters (console, json, junit) are loaded with the CLI; html and markdown only when asked for, as start-up counts on every run. */
 const BUILTIN: Readonly<Record<string, Factory>> = {
-  console: (context, option) => createConsoleReporter({ screen: context.screen, mode: consoleMode(option), verbose: context.verbose ?? false }),
+  console: (context, option) =>
+    createConsoleReporter({ screen: context.screen, mode: consoleMode(option), verbose: context.verbose ?? false }),
   json: (context, option) => createJsonReporter(fileOptions(context, option)),
   junit: (context, option) => createJunitReporter(fileOptions(context, option)),
-  html: async (context, option) => (await import('./html/html-reporter.js')).createHtmlReporter(fileOptions(context, option)),
+  html: async (context, option) =>
+    (await import('./html/html-reporter.js')).createHtmlReporter(fileOptions(context, option)),
   markdown: async (context, option) =>
-    (await import('./markdown-reporter.js')).createMarkdownReporter({ ...fileOptions(context, option), stepSummaryFile: (context.env ?? process.env)['GITHUB_STEP_SUMMARY'] || undefined }),
+    (await import('./markdown-reporter.js')).createMarkdownReporter({
+      ...fileOptions(context, option),
+      stepSummaryFile: (context.env ?? process.env)['GITHUB_STEP_SUMMARY'] || undefined,
+    }),
 }
 
 export const BUILTIN_REPORTERS: readonly string[] = Object.keys(BUILTIN)
@@ -58,7 +63,9 @@ export async function createReporters(list: string, context: ReporterContext): P
     reporters.push(factory ? await factory(context, spec.option) : await loadCustomReporter(spec, context))
   }
   if (!reporters.some((reporter) => reporter.printsToStdout?.() === true)) {
-    reporters.push(createConsoleReporter({ screen: context.screen, mode: 'summary', verbose: context.verbose ?? false }))
+    reporters.push(
+      createConsoleReporter({ screen: context.screen, mode: 'summary', verbose: context.verbose ?? false }),
+    )
   }
   return reporters
 }
@@ -86,8 +93,16 @@ async function loadCustomReporter(spec: ReporterSpec, context: ReporterContext):
   } catch (cause) {
     const known = BUILTIN_REPORTERS.join(', ')
     const notFound = (cause as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND'
-    if (notFound && !isPath) throw new Error(`unknown reporter "${spec.name}"; the reporters are ${known}, or a module path such as ./my-reporter.js`, { cause })
-    if (notFound) throw new Error(`reporter module ${spec.name} not found (relative to ${cwd}); the built-in reporters are ${known}`, { cause })
+    if (notFound && !isPath)
+      throw new Error(
+        `unknown reporter "${spec.name}"; the reporters are ${known}, or a module path such as ./my-reporter.js`,
+        { cause },
+      )
+    if (notFound)
+      throw new Error(
+        `reporter module ${spec.name} not found (relative to ${cwd}); the built-in reporters are ${known}`,
+        { cause },
+      )
     throw new Error(`cannot load reporter "${spec.name}": ${describe(cause)}`, { cause })
   }
   const exported = module.default

@@ -28,7 +28,9 @@ function sectionOf(scenario: Sectioned, rules: RuleIndex): string {
 /** The rule of the first failed (not warning) check, in step order, cleanup last. */
 function firstBrokenRule(scenario: Sectioned): string | undefined {
   for (const step of [...(scenario.steps ?? []), ...(scenario.cleanup ?? [])]) {
-    const broken = step.assertions.find((assertion) => !assertion.ok && assertion.severity === 'failure' && assertion.rules.length > 0)
+    const broken = step.assertions.find(
+      (assertion) => !assertion.ok && assertion.severity === 'failure' && assertion.rules.length > 0,
+    )
     if (broken) return broken.rules[0]
   }
   return undefined
@@ -40,10 +42,7 @@ export interface SectionGroup<T> {
 }
 
 /** Groups in spec order (§1 < §2.2 < §4 rule 2 < §10), scenarios keep their order inside a group. */
-export function groupBySection<T extends Sectioned>(
-  scenarios: readonly T[],
-  rules: RuleIndex,
-): SectionGroup<T>[] {
+export function groupBySection<T extends Sectioned>(scenarios: readonly T[], rules: RuleIndex): SectionGroup<T>[] {
   const groups = new Map<string, T[]>()
   for (const scenario of scenarios) {
     const section = sectionOf(scenario, rules)
@@ -95,7 +94,13 @@ export function describeOutcome(scenario: ReportedScenarioResult): string {
   const label = LABELS[outcomeOf(scenario)]
   const warnings = scenario.warnings.length
   const cells = countSkips([scenario]).cells
-  return [label, warnings > 0 ? plural(warnings, 'warning') : '', cells > 0 ? `${plural(cells, 'permission-matrix cell')} skipped (token not given)` : ''].filter(Boolean).join(', ')
+  return [
+    label,
+    warnings > 0 ? plural(warnings, 'warning') : '',
+    cells > 0 ? `${plural(cells, 'permission-matrix cell')} skipped (token not given)` : '',
+  ]
+    .filter(Boolean)
+    .join(', ')
 }
 
 /** A scenario that ran but skipped some of its permission-matrix cells: not wholly tested. */
@@ -113,7 +118,14 @@ export interface OutcomeCounts {
 }
 
 export function countOutcomes(scenarios: readonly ReportedScenarioResult[]): OutcomeCounts {
-  const counts: OutcomeCounts = { passed: 0, failed: 0, skipped: 0, warnings: 0, expectedFailures: 0, unexpectedlyPassed: 0 }
+  const counts: OutcomeCounts = {
+    passed: 0,
+    failed: 0,
+    skipped: 0,
+    warnings: 0,
+    expectedFailures: 0,
+    unexpectedlyPassed: 0,
+  }
   for (const scenario of scenarios) {
     const outcome = outcomeOf(scenario)
     if (outcome === 'expected-failure') counts.expectedFailures++
@@ -151,9 +163,14 @@ export function formatClosingLine(summary: ReportedRunSummary, durationMs: numbe
   ]
   if (summary.expectedFailures) parts.push(plural(summary.expectedFailures, 'expected failure'))
   if (summary.unexpectedlyPassed) parts.push(`${summary.unexpectedlyPassed} unexpectedly passed`)
-  const mostlySkipped = summary.total > 0 && summary.skipped * 2 > summary.total ? ` — more than half of the scenarios were skipped, so most of the spec was not tested` : ''
+  const mostlySkipped =
+    summary.total > 0 && summary.skipped * 2 > summary.total
+      ? ` — more than half of the scenarios were skipped, so most of the spec was not tested`
+      : ''
   // --fail-on-skip's verdict sits next to the counts it judges, in every output.
-  const skipFailure = failedOnSkip ? ` — FAILED by --fail-on-skip: ${plural(failedOnSkip.scenarios, 'scenario')} and ${plural(failedOnSkip.cells, 'permission-matrix cell')} skipped` : ''
+  const skipFailure = failedOnSkip
+    ? ` — FAILED by --fail-on-skip: ${plural(failedOnSkip.scenarios, 'scenario')} and ${plural(failedOnSkip.cells, 'permission-matrix cell')} skipped`
+    : ''
   return `${parts.join(', ')} (${(durationMs / 1000).toFixed(1)}s)${skipFailure}${mostlySkipped}`
 }
 

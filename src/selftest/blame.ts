@@ -24,7 +24,10 @@ export interface Blame {
 
 /** `§4 rule 2; §2.2` → ['§4 rule 2', '§2.2']. */
 export function sectionsOf(rule: Pick<Rule, 'section'> | undefined): string[] {
-  return (rule?.section ?? '').split(';').map((part) => part.trim()).filter(Boolean)
+  return (rule?.section ?? '')
+    .split(';')
+    .map((part) => part.trim())
+    .filter(Boolean)
 }
 
 /** `§7` contains `§7 rule 3` (and itself); `§7` does not contain `§7.1` nor `§4 rule 7`. */
@@ -39,7 +42,11 @@ export function isTied(a: Pick<Rule, 'section'> | undefined, b: Pick<Rule, 'sect
 }
 
 /** Judges the rules a one-fault server failed against the rule its fault breaks. */
-export function judgeBlame(ownRule: string, failedRules: readonly string[], catalogue: ReadonlyMap<string, Pick<Rule, 'section'>>): Blame {
+export function judgeBlame(
+  ownRule: string,
+  failedRules: readonly string[],
+  catalogue: ReadonlyMap<string, Pick<Rule, 'section'>>,
+): Blame {
   const ownRuleFailed = failedRules.includes(ownRule)
   const others = [...new Set(failedRules.filter((rule) => rule !== ownRule))].sort()
   const untied = others.filter((rule) => !isTied(catalogue.get(rule), catalogue.get(ownRule)))

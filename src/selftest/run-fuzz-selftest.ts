@@ -1,7 +1,13 @@
 import type { Rule, Scenario } from '../model/scenario.js'
 import { runFuzz, type FuzzOutcome } from '../fuzz/run-fuzz.js'
 import { runConformance } from '../execute/run-conformance.js'
-import { fuzzMutants, serverModes, startReferenceServer, type MutantDefinition, type ServerMode } from '../../reference-server/index.js'
+import {
+  fuzzMutants,
+  serverModes,
+  startReferenceServer,
+  type MutantDefinition,
+  type ServerMode,
+} from '../../reference-server/index.js'
 
 export interface FuzzSelftestRow {
   readonly target: string
@@ -47,8 +53,15 @@ const CONFORMING: readonly FuzzTargetSpec[] = serverModes.map((mode) => ({ name:
  * mutant (a failure must be found with the first seed), each on its own reference server, all at once;
  * and runs the static suite against each fuzz-only mutant, to show what the fuzzer adds.
  */
-export async function runFuzzSelftest(scenarios: readonly Scenario[], rules: readonly Rule[], options: FuzzSelftestOptions): Promise<FuzzSelftestRow[]> {
-  const targets = [...CONFORMING, ...fuzzMutants.map((mutant) => ({ name: mutant.name, mode: 'reference' as const, mutant }))]
+export async function runFuzzSelftest(
+  scenarios: readonly Scenario[],
+  rules: readonly Rule[],
+  options: FuzzSelftestOptions,
+): Promise<FuzzSelftestRow[]> {
+  const targets = [
+    ...CONFORMING,
+    ...fuzzMutants.map((mutant) => ({ name: mutant.name, mode: 'reference' as const, mutant })),
+  ]
   return Promise.all(
     targets.map(async (target) => {
       const row = await fuzzTarget(target, scenarios, rules, options)
@@ -58,12 +71,25 @@ export async function runFuzzSelftest(scenarios: readonly Scenario[], rules: rea
   )
 }
 
-async function fuzzTarget(target: FuzzTargetSpec, scenarios: readonly Scenario[], rules: readonly Rule[], options: FuzzSelftestOptions): Promise<FuzzSelftestRow> {
+async function fuzzTarget(
+  target: FuzzTargetSpec,
+  scenarios: readonly Scenario[],
+  rules: readonly Rule[],
+  options: FuzzSelftestOptions,
+): Promise<FuzzSelftestRow> {
   const started = Date.now()
-  const server = await startReferenceServer({ mode: target.mode, ...(target.mutant ? { mutant: target.mutant.name } : {}), onInternalError: () => undefined })
-  const staticServer = target.mutant ? await startReferenceServer({ mode: target.mode, mutant: target.mutant.name, onInternalError: () => undefined }) : undefined
+  const server = await startReferenceServer({
+    mode: target.mode,
+    ...(target.mutant ? { mutant: target.mutant.name } : {}),
+    onInternalError: () => undefined,
+  })
+  const staticServer = target.mutant
+    ? await startReferenceServer({ mode: target.mode, mutant: target.mutant.name, onInternalError: () => undefined })
+    : undefined
   try {
-    const staticRun = staticServer ? staticSuiteFails(staticServer.url, staticServer.tokens, scenarios, rules, options.timeoutMs) : Promise.resolve(undefined)
+    const staticRun = staticServer
+      ? staticSuiteFails(staticServer.url, staticServer.tokens, scenarios, rules, options.timeoutMs)
+      : Promise.resolve(undefined)
     const fuzz = (seed: number) =>
       runFuzz({
         target: { baseUrl: new URL(server.url), tokens: { token: server.tokens.token }, label: target.name },
@@ -78,7 +104,11 @@ async function fuzzTarget(target: FuzzTargetSpec, scenarios: readonly Scenario[]
         insecure: false,
         configValues: {},
       })
-    const base = { target: target.name, durationMs: 0, ...(target.mutant ? { rule: target.mutant.rule, description: target.mutant.description } : {}) }
+    const base = {
+      target: target.name,
+      durationMs: 0,
+      ...(target.mutant ? { rule: target.mutant.rule, description: target.mutant.description } : {}),
+    }
     // One server across the seeds, as an account meets one run after another; the first failure ends it.
     // A fuzz-only mutant gets the first seed only.
     let runs = 0
@@ -93,17 +123,30 @@ async function fuzzTarget(target: FuzzTargetSpec, scenarios: readonly Scenario[]
     const durationMs = Date.now() - started
     const seeds = lastSeed === options.seed ? `seed ${options.seed}` : `seeds ${options.seed}–${lastSeed}`
     const expectation = target.mutant ? 'found' : 'pass'
-    if (ended?.outcome.kind === 'unreachable') return { ...base, expectation, runs, ok: false, verdict: `UNREACHABLE at seed ${ended.seed}`, durationMs }
+    if (ended?.outcome.kind === 'unreachable')
+      return { ...base, expectation, runs, ok: false, verdict: `UNREACHABLE at seed ${ended.seed}`, durationMs }
     const failure = ended?.outcome.kind === 'ran' ? ended.outcome.failure : undefined
     if (!target.mutant) {
-      return { ...base, expectation, runs, ok: !failure, verdict: failure ? `FAILED ${failure.rule} at seed ${ended!.seed} (${failure.file})` : `survived ${runs} sequences (${seeds})`, durationMs, ...(failure ? { fuzzFailedRule: failure.rule } : {}) }
+      return {
+        ...base,
+        expectation,
+        runs,
+        ok: !failure,
+        verdict: failure
+          ? `FAILED ${failure.rule} at seed ${ended!.seed} (${failure.file})`
+          : `survived ${runs} sequences (${seeds})`,
+        durationMs,
+        ...(failure ? { fuzzFailedRule: failure.rule } : {}),
+      }
     }
     return {
       ...base,
       expectation,
       runs,
       ok: failure !== undefined,
-      verdict: failure ? `found: ${failure.rule}, shrunk to ${failure.steps} step(s)${failure.reproduced ? '' : ' (did not replay)'}` : `NOT FOUND in ${runs} sequences (${seeds})`,
+      verdict: failure
+        ? `found: ${failure.rule}, shrunk to ${failure.steps} step(s)${failure.reproduced ? '' : ' (did not replay)'}`
+        : `NOT FOUND in ${runs} sequences (${seeds})`,
       ...(failure ? { fuzzFailedRule: failure.rule } : {}),
       ...(staticKilled !== undefined ? { staticKilled } : {}),
       durationMs,
@@ -114,16 +157,37 @@ async function fuzzTarget(target: FuzzTargetSpec, scenarios: readonly Scenario[]
   }
 }
 
-async function staticSuiteFails(url: string, tokens: Awaited<ReturnType<typeof startReferenceServer>>['tokens'], scenarios: readonly Scenario[], rules: readonly Rule[], timeoutMs: number): Promise<boolean> {
-  const outcome = await runConformance(scenarios, rules, {
-    target: { baseUrl: new URL(url), label: 'static', tokens: { token: tokens.token, 'other-token': tokens.otherToken, 'revoked-token': tokens.revokedToken, 'revoked-delete-token': tokens.revokedDeleteToken, 'limited-token': tokens.limitedToken } },
-    filter: { readOnly: false },
-    strict: false,
-    concurrency: 4,
-    timeoutMs,
-    bail: false,
-    insecure: false,
-    configValues: {},
-  }, {})
+async function staticSuiteFails(
+  url: string,
+  tokens: Awaited<ReturnType<typeof startReferenceServer>>['tokens'],
+  scenarios: readonly Scenario[],
+  rules: readonly Rule[],
+  timeoutMs: number,
+): Promise<boolean> {
+  const outcome = await runConformance(
+    scenarios,
+    rules,
+    {
+      target: {
+        baseUrl: new URL(url),
+        label: 'static',
+        tokens: {
+          token: tokens.token,
+          'other-token': tokens.otherToken,
+          'revoked-token': tokens.revokedToken,
+          'revoked-delete-token': tokens.revokedDeleteToken,
+          'limited-token': tokens.limitedToken,
+        },
+      },
+      filter: { readOnly: false },
+      strict: false,
+      concurrency: 4,
+      timeoutMs,
+      bail: false,
+      insecure: false,
+      configValues: {},
+    },
+    {},
+  )
   return outcome.kind === 'ran' && outcome.result.scenarios.some((scenario) => scenario.status === 'failed')
 }

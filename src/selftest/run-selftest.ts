@@ -35,7 +35,12 @@ export interface SelftestOptions {
  * Runs the suite against every target, each on its own reference server in this process. Targets
  * run concurrently because most of a run is deliberate waiting (one-second HTTP dates, polling).
  */
-export async function runSelftest(targets: readonly SelftestTarget[], scenarios: readonly Scenario[], rules: readonly Rule[], options: SelftestOptions): Promise<SelftestRow[]> {
+export async function runSelftest(
+  targets: readonly SelftestTarget[],
+  scenarios: readonly Scenario[],
+  rules: readonly Rule[],
+  options: SelftestOptions,
+): Promise<SelftestRow[]> {
   const rows = new Map<SelftestTarget, SelftestRow>()
   await forEachInSlots(targets, options.concurrency, async (target) => {
     const row = await runTarget(target, scenarios, rules, options.timeoutMs)
@@ -45,26 +50,46 @@ export async function runSelftest(targets: readonly SelftestTarget[], scenarios:
   return targets.map((target) => rows.get(target)!)
 }
 
-async function runTarget(target: SelftestTarget, scenarios: readonly Scenario[], rules: readonly Rule[], timeoutMs: number): Promise<SelftestRow> {
+async function runTarget(
+  target: SelftestTarget,
+  scenarios: readonly Scenario[],
+  rules: readonly Rule[],
+  timeoutMs: number,
+): Promise<SelftestRow> {
   const started = Date.now()
-  const server = await startReferenceServer({ mode: target.mode, ...(target.mutant ? { mutant: target.mutant.name } : {}), onInternalError: () => undefined })
+  const server = await startReferenceServer({
+    mode: target.mode,
+    ...(target.mutant ? { mutant: target.mutant.name } : {}),
+    onInternalError: () => undefined,
+  })
   try {
     const { tokens } = server
-    const outcome = await runConformance(scenarios, rules, {
-      target: {
-        baseUrl: new URL(server.url),
-        label: target.name,
-        tokens: { token: tokens.token, 'other-token': tokens.otherToken, 'revoked-token': tokens.revokedToken, 'revoked-delete-token': tokens.revokedDeleteToken, 'limited-token': tokens.limitedToken },
+    const outcome = await runConformance(
+      scenarios,
+      rules,
+      {
+        target: {
+          baseUrl: new URL(server.url),
+          label: target.name,
+          tokens: {
+            token: tokens.token,
+            'other-token': tokens.otherToken,
+            'revoked-token': tokens.revokedToken,
+            'revoked-delete-token': tokens.revokedDeleteToken,
+            'limited-token': tokens.limitedToken,
+          },
+        },
+        filter: { readOnly: false },
+        strict: target.strict,
+        concurrency: 4,
+        timeoutMs,
+        bail: false,
+        insecure: false,
+        configValues: {},
+        survey: { maxActivities: DEFAULT_SURVEY_MAX_ACTIVITIES },
       },
-      filter: { readOnly: false },
-      strict: target.strict,
-      concurrency: 4,
-      timeoutMs,
-      bail: false,
-      insecure: false,
-      configValues: {},
-      survey: { maxActivities: DEFAULT_SURVEY_MAX_ACTIVITIES },
-    }, {})
+      {},
+    )
     const catalogue = new Map(rules.map((rule) => [rule.id, rule]))
     return judge(target, outcome.kind === 'ran' ? outcome.result : undefined, catalogue, Date.now() - started)
   } finally {
@@ -72,23 +97,62 @@ async function runTarget(target: SelftestTarget, scenarios: readonly Scenario[],
   }
 }
 
-function judge(target: SelftestTarget, result: RunResult | undefined, catalogue: ReadonlyMap<string, Rule>, durationMs: number): SelftestRow {
+function judge(
+  target: SelftestTarget,
+  result: RunResult | undefined,
+  catalogue: ReadonlyMap<string, Rule>,
+  durationMs: number,
+): SelftestRow {
   const failed = result?.scenarios.filter((scenario) => scenario.status === 'failed') ?? []
-  const failedRules = [...new Set(failed.flatMap((scenario) => [...scenario.steps, ...scenario.cleanup].flatMap((step) => step.assertions.filter((a) => !a.ok && a.severity === 'failure').flatMap((a) => a.rules))))].sort()
+  const failedRules = [
+    ...new Set(
+      failed.flatMap((scenario) =>
+        [...scenario.steps, ...scenario.cleanup].flatMap((step) =>
+          step.assertions.filter((a) => !a.ok && a.severity === 'failure').flatMap((a) => a.rules),
+        ),
+      ),
+    ),
+  ].sort()
   const errored = failed.some((scenario) => scenario.steps.some((step) => step.status === 'error'))
-  const base = { target: target.name, expectation: target.expectation, failedScenarios: failed.map((s) => s.id), failedRules, durationMs, ...(target.mutant ? { rule: target.mutant.rule, description: target.mutant.description } : {}) }
+  const base = {
+    target: target.name,
+    expectation: target.expectation,
+    failedScenarios: failed.map((s) => s.id),
+    failedRules,
+    durationMs,
+    ...(target.mutant ? { rule: target.mutant.rule, description: target.mutant.description } : {}),
+  }
   if (!result) return { ...base, ok: false, verdict: 'UNREACHABLE' }
   switch (target.expectation) {
     case 'pass':
-      return { ...base, ok: failed.length === 0 && result.diagnostics.length === 0, verdict: failed.length === 0 ? 'passed' : `FAILED ${failed.length} scenario(s)` }
+      return {
+        ...base,
+        ok: failed.length === 0 && result.diagnostics.length === 0,
+        verdict: failed.length === 0 ? 'passed' : `FAILED ${failed.length} scenario(s)`,
+      }
     case 'fail-only-irregularities': {
       const onlyIrregular = failed.length > 0 && failedRules.every((rule) => rule.startsWith('IRREG-')) && !errored
-      return { ...base, ok: onlyIrregular, verdict: onlyIrregular ? 'failed only for IRREG-* rules' : failed.length === 0 ? 'PASSED (irregularities not caught)' : `FAILED for other rules too: ${failedRules.filter((r) => !r.startsWith('IRREG-')).join(', ')}` }
+      return {
+        ...base,
+        ok: onlyIrregular,
+        verdict: onlyIrregular
+          ? 'failed only for IRREG-* rules'
+          : failed.length === 0
+            ? 'PASSED (irregularities not caught)'
+            : `FAILED for other rules too: ${failedRules.filter((r) => !r.startsWith('IRREG-')).join(', ')}`,
+      }
     }
     case 'fail': {
-      if (failed.length === 0 || !target.mutant) return { ...base, killedForItsRule: false, ok: false, verdict: 'SURVIVED' }
+      if (failed.length === 0 || !target.mutant)
+        return { ...base, killedForItsRule: false, ok: false, verdict: 'SURVIVED' }
       const blame = judgeBlame(target.mutant.rule, failedRules, catalogue)
-      return { ...base, killedForItsRule: blame.ownRuleFailed, blame, ok: blame.withinBudget, verdict: mutantVerdict(blame) }
+      return {
+        ...base,
+        killedForItsRule: blame.ownRuleFailed,
+        blame,
+        ok: blame.withinBudget,
+        verdict: mutantVerdict(blame),
+      }
     }
   }
 }

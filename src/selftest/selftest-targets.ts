@@ -25,7 +25,13 @@ const CONFORMING_TARGETS: readonly SelftestTarget[] = [
 ]
 
 export function selftestTargets(only?: readonly string[]): SelftestTarget[] {
-  const mutantTargets = mutants.map((mutant): SelftestTarget => ({ name: mutant.name, mode: mutant.mode ?? 'reference', strict: false, mutant, expectation: 'fail' }))
+  const mutantTargets = mutants.map((mutant): SelftestTarget => ({
+    name: mutant.name,
+    mode: mutant.mode ?? 'reference',
+    strict: false,
+    mutant,
+    expectation: 'fail',
+  }))
   const all = [...CONFORMING_TARGETS, ...mutantTargets]
   return only && only.length > 0 ? all.filter((target) => only.includes(target.name)) : all
 }

@@ -15,7 +15,12 @@ export interface DecodedContent {
 }
 
 /** `partial`: the input itself was cut short, decode as far as it goes. */
-export async function decodeContent(bytes: Buffer, contentEncoding: string | undefined, cap: number, partial = false): Promise<DecodedContent> {
+export async function decodeContent(
+  bytes: Buffer,
+  contentEncoding: string | undefined,
+  cap: number,
+  partial = false,
+): Promise<DecodedContent> {
   const codings = (contentEncoding ?? '')
     .split(',')
     .map((coding) => coding.trim().toLowerCase())
@@ -25,12 +30,17 @@ export async function decodeContent(bytes: Buffer, contentEncoding: string | und
   for (const coding of codings.reverse()) {
     try {
       const decoding = decodeOne(current, coding, cap, truncated)
-      if (decoding === undefined) return { bytes, truncated: partial, decodeError: `unknown content-coding "${coding}"` }
+      if (decoding === undefined)
+        return { bytes, truncated: partial, decodeError: `unknown content-coding "${coding}"` }
       const decoded = await decoding
       truncated ||= decoded.length > cap
       current = decoded.subarray(0, cap)
     } catch (error) {
-      return { bytes, truncated: partial, decodeError: `could not undo content-coding "${coding}": ${(error as Error).message}` }
+      return {
+        bytes,
+        truncated: partial,
+        decodeError: `could not undo content-coding "${coding}": ${(error as Error).message}`,
+      }
     }
   }
   return { bytes: current, truncated }
@@ -47,13 +57,23 @@ function decodeOne(bytes: Buffer, coding: string, cap: number, partial: boolean)
       // Some servers send raw deflate under this name: try the zlib wrapper first.
       return drain(zlib.createInflate(flush), bytes, cap).catch(() => drain(zlib.createInflateRaw(flush), bytes, cap))
     case 'br':
-      return drain(zlib.createBrotliDecompress({ finishFlush: partial ? zlib.constants.BROTLI_OPERATION_FLUSH : zlib.constants.BROTLI_OPERATION_FINISH }), bytes, cap)
+      return drain(
+        zlib.createBrotliDecompress({
+          finishFlush: partial ? zlib.constants.BROTLI_OPERATION_FLUSH : zlib.constants.BROTLI_OPERATION_FINISH,
+        }),
+        bytes,
+        cap,
+      )
     default:
       return undefined
   }
 }
 
-function drain(stream: zlib.Gunzip | zlib.Inflate | zlib.InflateRaw | zlib.BrotliDecompress, bytes: Buffer, cap: number): Promise<Buffer> {
+function drain(
+  stream: zlib.Gunzip | zlib.Inflate | zlib.InflateRaw | zlib.BrotliDecompress,
+  bytes: Buffer,
+  cap: number,
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let length = 0

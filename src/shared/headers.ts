@@ -29,7 +29,9 @@ export function headerMap(rawHeaders: readonly string[]): Map<string, string[]> 
  * One value a header: a repeated field's values joined with ", " (RFC 9110 §5.3), except Set-Cookie,
  * whose values may hold commas themselves (RFC 6265 §3): they go one a line.
  */
-export function joinHeaders(headers: Iterable<readonly [string, string | readonly string[] | undefined]>): Record<string, string> {
+export function joinHeaders(
+  headers: Iterable<readonly [string, string | readonly string[] | undefined]>,
+): Record<string, string> {
   const joined: Record<string, string> = {}
   for (const [name, value] of headers) {
     if (value === undefined) continue

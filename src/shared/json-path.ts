@@ -28,7 +28,9 @@ export function parseJsonPath(path: string): JsonPathSegment[] {
 
 /** `/items/3/has_map` → `.items[3].has_map` (to follow a root name such as `body`); '' → ''. */
 export function pathOfPointer(pointer: string): string {
-  return pointerSegments(pointer).map((segment) => (/^\d+$/.test(segment) ? `[${segment}]` : `.${segment}`)).join('')
+  return pointerSegments(pointer)
+    .map((segment) => (/^\d+$/.test(segment) ? `[${segment}]` : `.${segment}`))
+    .join('')
 }
 
 /** The value a path leads to; undefined when the path leaves the document or meets ANY. */

@@ -12,6 +12,7 @@ export function literalText(text: string): string {
 export function literalValue(value: unknown): unknown {
   if (typeof value === 'string') return literalText(value)
   if (Array.isArray(value)) return value.map(literalValue)
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, element]) => [key, literalValue(element)]))
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, element]) => [key, literalValue(element)]))
   return value
 }

@@ -13,12 +13,16 @@ export function packageRoot(): string {
   let folder = dirname(fileURLToPath(import.meta.url))
   for (;;) {
     const manifest = join(folder, 'package.json')
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'fitconform') {
+    if (
+      existsSync(manifest) &&
+      (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'fitconform'
+    ) {
       cached = folder
       return folder
     }
     const parent = dirname(folder)
-    if (parent === folder) throw new Error('cannot find the fitconform package folder above ' + fileURLToPath(import.meta.url))
+    if (parent === folder)
+      throw new Error('cannot find the fitconform package folder above ' + fileURLToPath(import.meta.url))
     folder = parent
   }
 }

@@ -17,7 +17,16 @@
 export const MIN_SCRUBBED_SECRET_LENGTH = 4
 
 /** Header names whose whole value is a credential. */
-export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api-key', 'x-auth-token', 'x-access-token'])
+export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+  'api-key',
+  'x-auth-token',
+  'x-access-token',
+])
 
 /**
  * Query, form and JSON field names that carry credentials (RFC 6749 §4–6, RFC 6750 §2.3, common API-key
@@ -36,7 +45,10 @@ const CREDENTIAL_WORD = /(?:token|key|secret|password)(?:=|"\s*:)/i
  * `name=value` in a query string or form body, and `"name": "value"` in JSON text, for a credential
  * name: the value is replaced whatever its length (a value already redacted, `[…`, is left as it is).
  */
-const CREDENTIAL_PAIR = new RegExp(`((?:^|[?&;#\\s])(?:${CREDENTIAL_NAMES})=)(?!\\[)[^&#\\s"'<>]+|("(?:${CREDENTIAL_NAMES})"\\s*:\\s*")(?!\\[)((?:[^"\\\\]|\\\\.)+)"`, 'gi')
+const CREDENTIAL_PAIR = new RegExp(
+  `((?:^|[?&;#\\s])(?:${CREDENTIAL_NAMES})=)(?!\\[)[^&#\\s"'<>]+|("(?:${CREDENTIAL_NAMES})"\\s*:\\s*")(?!\\[)((?:[^"\\\\]|\\\\.)+)"`,
+  'gi',
+)
 
 /**
  * A JSON Web Token (RFC 7519 §3, a JWS compact serialization): a base64url header that begins with
@@ -81,7 +93,13 @@ export type Scrub = (text: string) => string
  */
 export function createScrub(secrets: Iterable<readonly [string, string]>, fieldPlaceholder = '[REDACTED]'): Scrub {
   const byName = (text: string): string =>
-    text.replace(CREDENTIAL_PAIR, (match, pairName: string | undefined, jsonName: string | undefined) => (pairName !== undefined ? `${pairName}${fieldPlaceholder}` : jsonName !== undefined ? `${jsonName}${fieldPlaceholder}"` : match))
+    text.replace(CREDENTIAL_PAIR, (match, pairName: string | undefined, jsonName: string | undefined) =>
+      pairName !== undefined
+        ? `${pairName}${fieldPlaceholder}`
+        : jsonName !== undefined
+          ? `${jsonName}${fieldPlaceholder}"`
+          : match,
+    )
   const byShape = (text: string): string => text.replace(JWT, fieldPlaceholder)
   const byValue = createScrubByValue(secrets)
   // One pass over the text finds what each step needs (an escape, a credential word, `eyJ`), rather
@@ -129,7 +147,9 @@ interface ScrubByValue {
 }
 
 function createScrubByValue(secrets: Iterable<readonly [string, string]>): ScrubByValue {
-  const usable = [...new Map(secrets)].filter(([secret]) => secret.length >= MIN_SCRUBBED_SECRET_LENGTH).sort((a, b) => b[0].length - a[0].length)
+  const usable = [...new Map(secrets)]
+    .filter(([secret]) => secret.length >= MIN_SCRUBBED_SECRET_LENGTH)
+    .sort((a, b) => b[0].length - a[0].length)
   // Nothing to find: a pattern that never matches.
   if (usable.length === 0) return { escapes: '(?!)', scrub: (text) => text }
   const replacementOf = new Map<string, string>()
@@ -152,11 +172,18 @@ function createScrubByValue(secrets: Iterable<readonly [string, string]>): Scrub
   // form too, so `+` in a text (as in every `…+json` media type) does not need the full pattern.
   const spelled = usable.every(([secret]) => spaceCount(secret) <= MAX_SPELLED_SPACES)
   if (spelled) {
-    for (const [secret, replacement] of usable) for (const form of plusSpellings(secret)) literal.push([form, replacement])
+    for (const [secret, replacement] of usable)
+      for (const form of plusSpellings(secret)) literal.push([form, replacement])
     literal.sort((a, b) => b[0].length - a[0].length)
   }
   const plusMatters = !spelled && all.includes(' ')
-  const escapes = [PERCENT_ESCAPE.source, '\\\\u', CHARACTER_REFERENCE.source, ...(shortEscapes ? ['\\\\'] : []), ...(plusMatters ? ['\\+'] : [])].join('|')
+  const escapes = [
+    PERCENT_ESCAPE.source,
+    '\\\\u',
+    CHARACTER_REFERENCE.source,
+    ...(shortEscapes ? ['\\\\'] : []),
+    ...(plusMatters ? ['\\+'] : []),
+  ].join('|')
   return {
     escapes,
     scrub: (text, encoded) => {
@@ -191,7 +218,7 @@ const NAMED_REFERENCES: Readonly<Record<string, readonly string[]>> = {
   '=': ['equals'],
   ':': ['colon'],
   '.': ['period'],
-  '_': ['lowbar', 'UnderBar'],
+  _: ['lowbar', 'UnderBar'],
 }
 
 /** Secrets with more spaces than this are left to the full pattern whenever a text holds `+` (2^n spellings). */
@@ -232,7 +259,9 @@ function charForms(char: string): string {
 
 /** `0x2f` → `[2][fF]`: hex digits that match either case. */
 function hexDigits(value: number, width: number): string {
-  return [...value.toString(16).padStart(width, '0')].map((digit) => (/[a-f]/.test(digit) ? `[${digit}${digit.toUpperCase()}]` : digit)).join('')
+  return [...value.toString(16).padStart(width, '0')]
+    .map((digit) => (/[a-f]/.test(digit) ? `[${digit}${digit.toUpperCase()}]` : digit))
+    .join('')
 }
 
 /** base64 and base64url of the secret, whole and at each byte alignment inside a longer text. */
@@ -276,7 +305,8 @@ export function scrubDeep<T>(root: T, scrub: Scrub, options: ScrubDeepOptions = 
   const copies = new Map<object, unknown>()
   const stack: [object, Record<string, unknown> | unknown[]][] = []
   const visit = (value: unknown, key?: string): unknown => {
-    if (typeof value === 'string') return (key !== undefined && redactField ? redactField(key, value) : undefined) ?? scrub(value)
+    if (typeof value === 'string')
+      return (key !== undefined && redactField ? redactField(key, value) : undefined) ?? scrub(value)
     if (typeof value !== 'object' || value === null) return value
     if (scrubbed?.has(value)) return value
     const seen = copies.get(value)
@@ -301,7 +331,13 @@ export function scrubDeep<T>(root: T, scrub: Scrub, options: ScrubDeepOptions = 
         const element = visit((source as Record<string, unknown>)[key], key)
         // A "__proto__" key in a parsed body is data, not the copy's prototype: only it needs
         // defineProperty (which costs ten times a plain assignment, on every key of every report).
-        if (copyKey === '__proto__') Object.defineProperty(record, copyKey, { value: element, enumerable: true, writable: true, configurable: true })
+        if (copyKey === '__proto__')
+          Object.defineProperty(record, copyKey, {
+            value: element,
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          })
         else record[copyKey] = element
       }
     }

@@ -22,7 +22,10 @@ export type TransportFailure =
 /** A response body past --max-body-bytes: the exchange cannot be judged (the spec sets no size limit). */
 export class BodyTooLargeError extends Error {
   readonly code = 'E_BODY_TOO_LARGE'
-  constructor(what: string, readonly cap: number) {
+  constructor(
+    what: string,
+    readonly cap: number,
+  ) {
     super(`the response body of ${what} is larger than --max-body-bytes (${cap} bytes); reading stopped there`)
     this.name = 'BodyTooLargeError'
   }
@@ -46,14 +49,37 @@ export class InvalidResponseError extends Error {
   }
 }
 
-const CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT'])
-const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT', 'TimeoutError', 'ABORT_ERR'])
-const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'UND_ERR_CLOSED'])
+const CONNECT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+])
+const TIMEOUT_CODES = new Set([
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'ETIMEDOUT',
+  'TimeoutError',
+  'ABORT_ERR',
+])
+const RESET_CODES = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'UND_ERR_SOCKET',
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+  'UND_ERR_CLOSED',
+])
 /** OpenSSL's verification codes (DEPTH_ZERO_SELF_SIGNED_CERT, UNABLE_TO_VERIFY_LEAF_SIGNATURE, …) and Node's ERR_TLS_*. */
 const TLS_CODE = /^ERR_TLS|CERT|SSL|SELF_SIGNED|LEAF_SIGNATURE/
 
 /** The kind of failure and the code that names it (an undici, socket or TLS code, or one of ours). */
-export function classifyTransportError(error: unknown): { readonly failure: TransportFailure; readonly code: string | undefined } {
+export function classifyTransportError(error: unknown): {
+  readonly failure: TransportFailure
+  readonly code: string | undefined
+} {
   const code = errorCode(error)
   return { failure: failureOf(error, code), code }
 }

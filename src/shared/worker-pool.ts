@@ -36,16 +36,17 @@ export function createSlots(size: number): Slots {
     if (next) next()
     else free++
   }
-  const park: Park = size > 1
-    ? async (wait) => {
-      release()
-      try {
-        return await wait()
-      } finally {
-        await acquire(resuming)
-      }
-    }
-    : (wait) => wait()
+  const park: Park =
+    size > 1
+      ? async (wait) => {
+          release()
+          try {
+            return await wait()
+          } finally {
+            await acquire(resuming)
+          }
+        }
+      : (wait) => wait()
   return { take: () => acquire(starting), takeFirst: () => acquire(resuming), release, park }
 }
 
@@ -53,7 +54,11 @@ export function createSlots(size: number): Slots {
  * Runs `work` on every item, starting them in the order given, at most `slots` at work at once.
  * Rejects with the first error, once every item started has ended.
  */
-export async function forEachInSlots<T>(items: readonly T[], slots: Slots | number, work: (item: T, park: Park) => Promise<void>): Promise<void> {
+export async function forEachInSlots<T>(
+  items: readonly T[],
+  slots: Slots | number,
+  work: (item: T, park: Park) => Promise<void>,
+): Promise<void> {
   const pool = typeof slots === 'number' ? createSlots(slots) : slots
   const running: Promise<void>[] = []
   for (const item of items) {

@@ -62,22 +62,63 @@ const IF_MODIFIED_SINCE: NamedParameter = {
 
 /** §4 rule 1; `page` is named by §2.2 (the `previous` link carries it); its values are not shown. */
 const FEED_PARAMETERS: readonly NamedParameter[] = [
-  { name: 'pageSize', in: 'query', schema: { type: 'integer', default: DEFAULT_PAGE_SIZE }, description: 'Number of entries per page; default 25 (§4 rules 1–2; §8).' },
-  { name: 'page', in: 'query', schema: { type: 'string' }, description: 'Which page; carried by the `previous` link (§2.2). Its values are not shown, so follow the link rather than build it.' },
-  { name: 'noEarlierThan', in: 'query', schema: { type: 'string', format: 'date' }, description: 'Restricts the feed to entries not earlier than the date, YYYY-MM-DD (§4 rule 1).' },
-  { name: 'noLaterThan', in: 'query', schema: { type: 'string', format: 'date' }, description: 'Restricts the feed to entries not later than the date, YYYY-MM-DD (§4 rule 1).' },
-  { name: 'modifiedNoEarlierThan', in: 'query', schema: { type: 'string', format: 'date' }, description: 'Restricts by modification date, lower bound, YYYY-MM-DD (§4 rule 1).' },
-  { name: 'modifiedNoLaterThan', in: 'query', schema: { type: 'string', format: 'date' }, description: 'Restricts by modification date, upper bound, YYYY-MM-DD (§4 rule 1).' },
+  {
+    name: 'pageSize',
+    in: 'query',
+    schema: { type: 'integer', default: DEFAULT_PAGE_SIZE },
+    description: 'Number of entries per page; default 25 (§4 rules 1–2; §8).',
+  },
+  {
+    name: 'page',
+    in: 'query',
+    schema: { type: 'string' },
+    description:
+      'Which page; carried by the `previous` link (§2.2). Its values are not shown, so follow the link rather than build it.',
+  },
+  {
+    name: 'noEarlierThan',
+    in: 'query',
+    schema: { type: 'string', format: 'date' },
+    description: 'Restricts the feed to entries not earlier than the date, YYYY-MM-DD (§4 rule 1).',
+  },
+  {
+    name: 'noLaterThan',
+    in: 'query',
+    schema: { type: 'string', format: 'date' },
+    description: 'Restricts the feed to entries not later than the date, YYYY-MM-DD (§4 rule 1).',
+  },
+  {
+    name: 'modifiedNoEarlierThan',
+    in: 'query',
+    schema: { type: 'string', format: 'date' },
+    description: 'Restricts by modification date, lower bound, YYYY-MM-DD (§4 rule 1).',
+  },
+  {
+    name: 'modifiedNoLaterThan',
+    in: 'query',
+    schema: { type: 'string', format: 'date' },
+    description: 'Restricts by modification date, upper bound, YYYY-MM-DD (§4 rule 1).',
+  },
   IF_MODIFIED_SINCE,
 ]
 
-const NOT_MODIFIED: SuccessResponse = { status: '304', description: 'Not modified since If-Modified-Since: no body (§4 rule 3).' }
+const NOT_MODIFIED: SuccessResponse = {
+  status: '304',
+  description: 'Not modified since If-Modified-Since: no body (§4 rule 3).',
+}
 
 export const ACTIVITY_PATH = '/fitnessActivities/{activity_id}'
 
 /** The nine rows of the §4 table. */
 export const ENDPOINTS: readonly Endpoint[] = [
-  { number: 1, operationId: 'readUser', method: 'get', path: '/user', summary: "Read the user's entry-point record", responses: [{ status: '200', description: 'The User (§4 endpoint 1).', body: 'User' }] },
+  {
+    number: 1,
+    operationId: 'readUser',
+    method: 'get',
+    path: '/user',
+    summary: "Read the user's entry-point record",
+    responses: [{ status: '200', description: 'The User (§4 endpoint 1).', body: 'User' }],
+  },
   {
     number: 2,
     operationId: 'readFeed',
@@ -85,7 +126,10 @@ export const ENDPOINTS: readonly Endpoint[] = [
     path: '/fitnessActivities',
     summary: 'Read a page of the activity feed',
     parameters: FEED_PARAMETERS,
-    responses: [{ status: '200', description: 'A page of the activity feed (§4 endpoint 2).', body: 'FitnessActivityFeed' }, NOT_MODIFIED],
+    responses: [
+      { status: '200', description: 'A page of the activity feed (§4 endpoint 2).', body: 'FitnessActivityFeed' },
+      NOT_MODIFIED,
+    ],
   },
   {
     number: 3,
@@ -94,7 +138,15 @@ export const ENDPOINTS: readonly Endpoint[] = [
     path: ACTIVITY_PATH,
     summary: 'Read one activity',
     parameters: [IF_MODIFIED_SINCE],
-    responses: [{ status: '200', description: 'The activity, with Last-Modified (§4 endpoint 3).', body: 'FitnessActivity', headers: [LAST_MODIFIED] }, NOT_MODIFIED],
+    responses: [
+      {
+        status: '200',
+        description: 'The activity, with Last-Modified (§4 endpoint 3).',
+        body: 'FitnessActivity',
+        headers: [LAST_MODIFIED],
+      },
+      NOT_MODIFIED,
+    ],
   },
   {
     number: 4,
@@ -107,7 +159,13 @@ export const ENDPOINTS: readonly Endpoint[] = [
       {
         status: '201',
         description: 'Created: no body; Location holds the relative URI of the new activity (§4 endpoint 4; rule 5).',
-        headers: [{ name: 'Location', schema: { type: 'string', format: 'uri-reference' }, description: 'The relative URI of the new activity (§4 endpoint 4).' }],
+        headers: [
+          {
+            name: 'Location',
+            schema: { type: 'string', format: 'uri-reference' },
+            description: 'The relative URI of the new activity (§4 endpoint 4).',
+          },
+        ],
       },
     ],
   },
@@ -118,7 +176,9 @@ export const ENDPOINTS: readonly Endpoint[] = [
     path: ACTIVITY_PATH,
     summary: 'Add path points to a live activity, or finish it',
     requestBody: 'LiveFitnessActivityUpdate',
-    responses: [{ status: '204', description: 'No body (§4 endpoint 5). How finishing is signalled is not shown (§4 rule 6).' }],
+    responses: [
+      { status: '204', description: 'No body (§4 endpoint 5). How finishing is signalled is not shown (§4 rule 6).' },
+    ],
   },
   {
     number: 6,
@@ -136,9 +196,23 @@ export const ENDPOINTS: readonly Endpoint[] = [
     path: ACTIVITY_PATH,
     summary: 'Edit an activity with only the fields to change',
     requestBody: 'FitnessActivityEdit',
-    responses: [{ status: '200', description: 'The whole updated activity, with Last-Modified (§4 endpoint 7; rule 7).', body: 'FitnessActivity', headers: [LAST_MODIFIED] }],
+    responses: [
+      {
+        status: '200',
+        description: 'The whole updated activity, with Last-Modified (§4 endpoint 7; rule 7).',
+        body: 'FitnessActivity',
+        headers: [LAST_MODIFIED],
+      },
+    ],
   },
-  { number: 8, operationId: 'deleteActivity', method: 'delete', path: ACTIVITY_PATH, summary: 'Delete an activity', responses: [{ status: '204', description: 'No body (§4 endpoint 8).' }] },
+  {
+    number: 8,
+    operationId: 'deleteActivity',
+    method: 'delete',
+    path: ACTIVITY_PATH,
+    summary: 'Delete an activity',
+    responses: [{ status: '204', description: 'No body (§4 endpoint 8).' }],
+  },
   {
     number: 9,
     operationId: 'readActivityHeaders',
@@ -150,7 +224,14 @@ export const ENDPOINTS: readonly Endpoint[] = [
         status: '200',
         description: 'Headers only: Content-Type, Content-Length, Last-Modified (§4 endpoint 9).',
         mediaTypeOnly: 'FitnessActivity',
-        headers: [{ name: 'Content-Length', schema: { type: 'integer', minimum: 0 }, description: 'Length of the body a GET would carry (§4 endpoint 9).' }, LAST_MODIFIED],
+        headers: [
+          {
+            name: 'Content-Length',
+            schema: { type: 'integer', minimum: 0 },
+            description: 'Length of the body a GET would carry (§4 endpoint 9).',
+          },
+          LAST_MODIFIED,
+        ],
       },
     ],
   },
@@ -160,4 +241,13 @@ export const ENDPOINTS: readonly Endpoint[] = [
  * The endpoints each numbered rule of §4 speaks of, in the spec's own words: "Feed reads (2)", "a read
  * (2 or 3)", "Create (4)", "Update (5)", "Edit (7)", "Edit (6)".
  */
-export const ENDPOINTS_OF_SECTION_4_RULE: Readonly<Record<number, readonly number[]>> = { 1: [2], 2: [2], 3: [2, 3], 4: [2, 3], 5: [4], 6: [5], 7: [7], 8: [6] }
+export const ENDPOINTS_OF_SECTION_4_RULE: Readonly<Record<number, readonly number[]>> = {
+  1: [2],
+  2: [2],
+  3: [2, 3],
+  4: [2, 3],
+  5: [4],
+  6: [5],
+  7: [7],
+  8: [6],
+}

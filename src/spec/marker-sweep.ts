@@ -20,7 +20,10 @@ export function markerSweepReads(farYear: number): SweepRead[] {
   return Array.from({ length: 12 }, (_, index) => {
     const month = index + 1
     const last = new Date(Date.UTC(farYear, month, 0)).getUTCDate()
-    const query = { noEarlierThan: `${farYear}-${twoDigits(month)}-01`, noLaterThan: `${farYear}-${twoDigits(month)}-${twoDigits(last)}` }
+    const query = {
+      noEarlierThan: `${farYear}-${twoDigits(month)}-01`,
+      noLaterThan: `${farYear}-${twoDigits(month)}-${twoDigits(last)}`,
+    }
     return { path: FEED_PATH, query, accept: mediaTypeOf('FitnessActivityFeed') }
   })
 }

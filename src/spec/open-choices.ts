@@ -45,8 +45,14 @@ export const OPEN_CHOICES: readonly OpenChoice[] = [
     quote: 'Observed irregularities a builder must tolerate or reproduce as needed:',
     about: 'the feed-item spellings §2.2 reports (startTime, absent source/entry_mode/has_map, /activities/<id>)',
     applies: (d) =>
-      (d.where === 'body' && d.place.startsWith('body.items[]') && d.nature === 'presence' && IRREGULAR_ITEM_FIELDS.has(d.name)) ||
-      (d.where === 'body' && d.name === 'uri' && d.nature === 'value' && [d.new, d.reference].some((v) => typeof v === 'string' && v.startsWith('/activities/'))),
+      (d.where === 'body' &&
+        d.place.startsWith('body.items[]') &&
+        d.nature === 'presence' &&
+        IRREGULAR_ITEM_FIELDS.has(d.name)) ||
+      (d.where === 'body' &&
+        d.name === 'uri' &&
+        d.nature === 'value' &&
+        [d.new, d.reference].some((v) => typeof v === 'string' && v.startsWith('/activities/'))),
   },
   {
     kind: 'delete-health-text',
@@ -58,7 +64,8 @@ export const OPEN_CHOICES: readonly OpenChoice[] = [
   {
     kind: 'previous-link-form',
     section: '§2.2',
-    quote: 'Link to another page of the feed; it carries a `page` query parameter and keeps `pageSize` when that was given.',
+    quote:
+      'Link to another page of the feed; it carries a `page` query parameter and keeps `pageSize` when that was given.',
     about: 'how the previous link is written beyond its page and pageSize parameters',
     applies: (d) => d.where === 'body' && d.name === 'previous' && d.nature === 'value',
   },
@@ -81,19 +88,27 @@ export const OPEN_CHOICES: readonly OpenChoice[] = [
     section: '§1 rule 3',
     quote: 'Each representation has its own media type, of the form `application/vnd.com.service.<TypeName>+json`.',
     about: 'parameters (such as charset) after the media type',
-    applies: (d) => d.where === 'header' && d.name === 'content-type' && d.nature === 'value' && mediaType(d.new) === mediaType(d.reference),
+    applies: (d) =>
+      d.where === 'header' &&
+      d.name === 'content-type' &&
+      d.nature === 'value' &&
+      mediaType(d.new) === mediaType(d.reference),
   },
   {
     kind: 'message-framing',
     section: '§4 endpoint 9',
     quote: `| 9 | HEAD | ${FEED_PATH}/<activity_id> | none | 200, headers only: Content-Type, Content-Length, Last-Modified |`,
     about: 'Content-Length or chunked transfer outside HEAD (Content-Length is named for HEAD only)',
-    applies: (d, step) => d.where === 'header' && d.nature === 'presence' && (d.name === 'transfer-encoding' || (d.name === 'content-length' && step.method !== 'HEAD')),
+    applies: (d, step) =>
+      d.where === 'header' &&
+      d.nature === 'presence' &&
+      (d.name === 'transfer-encoding' || (d.name === 'content-length' && step.method !== 'HEAD')),
   },
   {
     kind: 'error-status',
     section: '§7 rule 6',
-    quote: 'The list of other status codes (such as for missing activities or invalid bodies) and their conditions: not shown.',
+    quote:
+      'The list of other status codes (such as for missing activities or invalid bodies) and their conditions: not shown.',
     about: 'the status of a missing, deleted or foreign activity, a missing token, a malformed body',
     applies: (d, step) => isStatus(d) && isError(step.statuses.new) && isError(step.statuses.reference),
   },
@@ -102,14 +117,22 @@ export const OPEN_CHOICES: readonly OpenChoice[] = [
     section: '§4 rule 6',
     quote: 'How finishing is signalled: not shown.',
     about: 'whether a finished activity still takes live points',
-    applies: (d, step) => isStatus(d) && step.method === 'POST' && ACTIVITY.test(pathOf(step.target)) && [step.statuses.new, step.statuses.reference].some((s) => s >= 200 && s < 300),
+    applies: (d, step) =>
+      isStatus(d) &&
+      step.method === 'POST' &&
+      ACTIVITY.test(pathOf(step.target)) &&
+      [step.statuses.new, step.statuses.reference].some((s) => s >= 200 && s < 300),
   },
   {
     kind: 'request-media-type',
     section: '§1 rule 3',
     quote: 'The media type is sent in `Accept` on reads and in `Content-Type` on writes and responses.',
-    about: 'whether a write with another Content-Type than the representation\'s is refused',
-    applies: (d, step) => isStatus(d) && step.method !== 'GET' && step.method !== 'HEAD' && !(step.contentType ?? '').startsWith('application/vnd.com.service.'),
+    about: "whether a write with another Content-Type than the representation's is refused",
+    applies: (d, step) =>
+      isStatus(d) &&
+      step.method !== 'GET' &&
+      step.method !== 'HEAD' &&
+      !(step.contentType ?? '').startsWith('application/vnd.com.service.'),
   },
   {
     kind: 'error-body',
@@ -143,7 +166,11 @@ export const IDENTIFIER_FORMAT: Omit<OpenChoice, 'applies'> = {
 }
 
 /** Filed under no open choice: the spec gives no sentence for it, so the report asks for a look. */
-export const UNCLASSIFIED = { kind: 'unclassified', section: '', about: 'a difference no open choice of the catalogue describes: look at it' }
+export const UNCLASSIFIED = {
+  kind: 'unclassified',
+  section: '',
+  about: 'a difference no open choice of the catalogue describes: look at it',
+}
 
 export function findOpenChoice(difference: RawDifference, step: StepContext): OpenChoice | undefined {
   return OPEN_CHOICES.find((choice) => choice.applies(difference, step))

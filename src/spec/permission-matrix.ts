@@ -1,5 +1,14 @@
 import type { Diagnostic, SourceRef } from '../model/diagnostic.js'
-import type { AuthChoice, Check, CheckCondition, Expectations, MatrixCell, RequestTemplate, Scenario, Step } from '../model/scenario.js'
+import type {
+  AuthChoice,
+  Check,
+  CheckCondition,
+  Expectations,
+  MatrixCell,
+  RequestTemplate,
+  Scenario,
+  Step,
+} from '../model/scenario.js'
 import { checkExpression, checkTemplates } from '../load/check-expression.js'
 import { didYouMean } from '../load/did-you-mean.js'
 import type { YamlPath, YamlSource } from '../load/yaml-source.js'
@@ -13,7 +22,14 @@ import { mediaTypeOfNameOrType } from './representations.js'
  * here, from §5 and §7 (docs/scenario-format.md § The permission matrix).
  */
 
-type Outcome = 'refused' | 'revoked' | 'revoked-delete' | 'insufficient' | 'refused-or-revoked' | 'refused-or-revoked-delete' | 'refused-or-insufficient'
+type Outcome =
+  | 'refused'
+  | 'revoked'
+  | 'revoked-delete'
+  | 'insufficient'
+  | 'refused-or-revoked'
+  | 'refused-or-revoked-delete'
+  | 'refused-or-insufficient'
 type Credential = Exclude<AuthChoice, 'token'>
 type RawCell = Outcome | { open: string }
 
@@ -44,13 +60,20 @@ const FORBIDDEN: Readonly<Record<string, { reason: string; deleteHealth?: boolea
 }
 
 /** Rules the generated steps cite besides the credentials' own: they must exist in the catalogue. */
-const FIXED_RULES = ['ERROR-MEDIA-TYPE', 'ERROR-FIELDS', 'CREATE-STATUS', 'CREATE-RECORDS', 'SCOPE-NO-EARLIER-THAN', 'SCOPE-NO-LATER-THAN'] as const
+const FIXED_RULES = [
+  'ERROR-MEDIA-TYPE',
+  'ERROR-FIELDS',
+  'CREATE-STATUS',
+  'CREATE-RECORDS',
+  'SCOPE-NO-EARLIER-THAN',
+  'SCOPE-NO-LATER-THAN',
+] as const
 
 /** A start point only: a live activity begins this way (§3, §4 rule 5), so every route, the live update included, can act on it. */
 const START_POINT = { timestamp: 0, latitude: 48.8584, longitude: 2.2945, altitude: 35, type: 'start' }
 
 const ON_REJECTED =
-  'The server refused the suite\'s own new activity (sent with the main token); its type and equipment come from the config (activityType, equipment), which may need values this server accepts.'
+  "The server refused the suite's own new activity (sent with the main token); its type and equipment come from the config (activityType, equipment), which may need values this server accepts."
 
 const IS_403: CheckCondition = { path: 'status', matcher: 'equals', expected: 403 }
 const IS_NOT_403: CheckCondition = { path: 'status', matcher: 'notEquals', expected: 403 }
@@ -59,7 +82,11 @@ const ERROR_MESSAGE_MEDIA_TYPE = '[Ee][Rr][Rr][Oo][Rr][Mm][Ee][Ss][Ss][Aa][Gg][E
 
 /** A regular expression matching `text` in any letter case (media types compare case-insensitively). */
 function anyCase(text: string): string {
-  return [...text].map((c) => (/[a-z]/i.test(c) ? `[${c.toUpperCase()}${c.toLowerCase()}]` : c.replace(/[.+*?^$()[\]{}|\\]/g, '\\$&'))).join('')
+  return [...text]
+    .map((c) =>
+      /[a-z]/i.test(c) ? `[${c.toUpperCase()}${c.toLowerCase()}]` : c.replace(/[.+*?^$()[\]{}|\\]/g, '\\$&'),
+    )
+    .join('')
 }
 
 /** True for a parsed file that holds the permission matrix rather than scenarios. */
@@ -68,19 +95,35 @@ export function isPermissionMatrix(data: unknown): boolean {
 }
 
 /** Expands the validated matrix into scenarios, one per route; every problem found becomes a diagnostic with its line. */
-export function expandPermissionMatrix(source: YamlSource, knownRules: ReadonlySet<string>): { scenarios: Scenario[]; diagnostics: Diagnostic[] } {
+export function expandPermissionMatrix(
+  source: YamlSource,
+  knownRules: ReadonlySet<string>,
+): { scenarios: Scenario[]; diagnostics: Diagnostic[] } {
   const matrix = (source.data as { permissionMatrix: RawMatrix }).permissionMatrix
   const base: YamlPath = ['permissionMatrix']
   const diagnostics: Diagnostic[] = []
   const report = (message: string, path: YamlPath, hint?: string): void => {
-    diagnostics.push({ code: 'E_SCENARIO_SCHEMA', kind: 'load', message, at: source.locate(path), ...(hint ? { hint } : {}) })
+    diagnostics.push({
+      code: 'E_SCENARIO_SCHEMA',
+      kind: 'load',
+      message,
+      at: source.locate(path),
+      ...(hint ? { hint } : {}),
+    })
   }
   matrix.credentials.forEach((credential, index) => {
     if (knownRules.has(credential.rule)) return
     const suggestion = didYouMean(credential.rule, [...knownRules])
-    diagnostics.push({ code: 'E_UNKNOWN_RULE', kind: 'load', message: `unknown rule id "${credential.rule}"`, at: source.locate([...base, 'credentials', index, 'rule']), ...(suggestion ? { hint: `did you mean "${suggestion}"?` } : {}) })
+    diagnostics.push({
+      code: 'E_UNKNOWN_RULE',
+      kind: 'load',
+      message: `unknown rule id "${credential.rule}"`,
+      at: source.locate([...base, 'credentials', index, 'rule']),
+      ...(suggestion ? { hint: `did you mean "${suggestion}"?` } : {}),
+    })
   })
-  for (const rule of FIXED_RULES) if (!knownRules.has(rule)) report(`the permission matrix needs rule ${rule}, which the catalogue lacks`, base)
+  for (const rule of FIXED_RULES)
+    if (!knownRules.has(rule)) report(`the permission matrix needs rule ${rule}, which the catalogue lacks`, base)
   const scenarios = matrix.routes.map((route, index) => {
     const expander = new RowExpander(source, matrix, route, [...base, 'routes', index], report)
     const scenario = expander.scenario()
@@ -107,14 +150,29 @@ class RowExpander {
     this.checkRoute()
     const cells: MatrixCell[] = matrix.credentials.map(({ auth }) => {
       const raw = route.cells[auth]
-      return typeof raw === 'object' ? { route: route.route, credential: auth, open: raw.open } : { route: route.route, credential: auth }
+      return typeof raw === 'object'
+        ? { route: route.route, credential: auth, open: raw.open }
+        : { route: route.route, credential: auth }
     })
     const steps: Step[] = []
-    if (route.target === 'activity' && isRead(route.request.method)) steps.push(this.createActivity(undefined, route.date ?? '01-01', 0))
-    matrix.credentials.forEach((credential, column) => steps.push(...this.cellSteps(cells[column]!, credential, column)))
+    if (route.target === 'activity' && isRead(route.request.method))
+      steps.push(this.createActivity(undefined, route.date ?? '01-01', 0))
+    matrix.credentials.forEach((credential, column) =>
+      steps.push(...this.cellSteps(cells[column]!, credential, column)),
+    )
     // The columns' rules first: the report files the scenario under its first rule's section (§5).
-    const cited = new Set(steps.flatMap((step) => [...step.expect.checks.flatMap((check) => check.rules), ...(step.expect.schema?.rules ?? [])]))
-    const rules = [...new Set([...matrix.credentials.map((credential) => credential.rule).filter((rule) => cited.has(rule)), ...cited])]
+    const cited = new Set(
+      steps.flatMap((step) => [
+        ...step.expect.checks.flatMap((check) => check.rules),
+        ...(step.expect.schema?.rules ?? []),
+      ]),
+    )
+    const rules = [
+      ...new Set([
+        ...matrix.credentials.map((credential) => credential.rule).filter((rule) => cited.has(rule)),
+        ...cited,
+      ]),
+    ]
     const usesMainToken = steps.some((step) => step.request?.auth === 'token')
     return {
       id: `${matrix.id}-${route.id}`,
@@ -140,15 +198,26 @@ class RowExpander {
   private checkRoute(): void {
     const { route, matrix, path } = this
     for (const { auth } of matrix.credentials) {
-      if (route.cells[auth] === undefined) this.report(`the row ${route.route} has no cell for ${auth}`, [...path, 'cells'], 'every row names an outcome, or { open: why }, for every credential of the matrix')
+      if (route.cells[auth] === undefined)
+        this.report(
+          `the row ${route.route} has no cell for ${auth}`,
+          [...path, 'cells'],
+          'every row names an outcome, or { open: why }, for every credential of the matrix',
+        )
     }
-    if (route.target === 'activity' && route.date === undefined) this.report(`the row ${route.route} acts on an activity, so it needs "date" (the far-past day its activities start on)`, path)
+    if (route.target === 'activity' && route.date === undefined)
+      this.report(
+        `the row ${route.route} acts on an activity, so it needs "date" (the far-past day its activities start on)`,
+        path,
+      )
     if (route.target === 'new-activity') {
       for (const { auth } of matrix.credentials) {
-        if (typeof route.cells[auth] === 'string' && route.dates?.[auth] === undefined) this.report(`the create row needs a day of its own in "dates" for ${auth}`, [...path, 'dates'])
+        if (typeof route.cells[auth] === 'string' && route.dates?.[auth] === undefined)
+          this.report(`the create row needs a day of its own in "dates" for ${auth}`, [...path, 'dates'])
       }
     }
-    for (const [index, expression] of (route.data ?? []).entries()) this.problems.push(...checkExpression(expression, this.at([...path, 'data', index]), this.variables))
+    for (const [index, expression] of (route.data ?? []).entries())
+      this.problems.push(...checkExpression(expression, this.at([...path, 'data', index]), this.variables))
     this.problems.push(...checkTemplates(route.request, this.at([...path, 'request']), this.variables))
   }
 
@@ -158,20 +227,42 @@ class RowExpander {
     const raw = route.cells[credential.auth]
     const cellPath: YamlPath = [...this.path, 'cells', credential.auth]
     if (raw === undefined) return []
-    if (typeof raw === 'object') return [{ name: `${credential.label}: open, not judged (${raw.open})`, at: this.at(cellPath), expect: { checks: [] }, capture: {}, cell }]
+    if (typeof raw === 'object')
+      return [
+        {
+          name: `${credential.label}: open, not judged (${raw.open})`,
+          at: this.at(cellPath),
+          expect: { checks: [] },
+          capture: {},
+          cell,
+        },
+      ]
     const inCell = (step: Step): Step => ({ ...step, cell })
     if (route.target === 'new-activity') {
       const date = route.dates?.[credential.auth] ?? '01-01'
-      return [this.attempt(raw, credential, cellPath, this.newActivityBody(date, credential.label)), ...this.feedStaysEmpty(date, credential, cellPath)].map(inCell)
+      return [
+        this.attempt(raw, credential, cellPath, this.newActivityBody(date, credential.label)),
+        ...this.feedStaysEmpty(date, credential, cellPath),
+      ].map(inCell)
     }
     if (route.target === 'activity' && !isRead(route.request.method)) {
       const setup = this.createActivity(credential.label, route.date ?? '01-01', column + 1)
-      return [setup, this.activityRecorded(credential.label, column + 1), this.attempt(raw, credential, cellPath), this.activityUntouched(credential, cellPath, column + 1)].map(inCell)
+      return [
+        setup,
+        this.activityRecorded(credential.label, column + 1),
+        this.attempt(raw, credential, cellPath),
+        this.activityUntouched(credential, cellPath, column + 1),
+      ].map(inCell)
     }
     return [this.attempt(raw, credential, cellPath)].map(inCell)
   }
 
-  private attempt(outcome: Outcome, credential: RawMatrix['credentials'][number], path: YamlPath, json?: unknown): Step {
+  private attempt(
+    outcome: Outcome,
+    credential: RawMatrix['credentials'][number],
+    path: YamlPath,
+    json?: unknown,
+  ): Step {
     const { route } = this
     const request: RequestTemplate = {
       method: route.request.method,
@@ -200,7 +291,13 @@ class RowExpander {
     const forbidden = FORBIDDEN[outcome.replace(/^refused-or-/, '')]
     const exact = forbidden !== undefined && !outcome.startsWith('refused')
     const check = (path: string, matcher: string, expected: unknown, rules: readonly string[] = [rule]): Check => ({
-      path, matcher, expected, rules, at, severity: 'failure', ...(exact ? {} : { when: IS_403 }),
+      path,
+      matcher,
+      expected,
+      rules,
+      at,
+      severity: 'failure',
+      ...(exact ? {} : { when: IS_403 }),
     })
     const status: Check = exact
       ? { path: 'status', matcher: 'equals', expected: 403, rules: [rule], at, severity: 'failure' }
@@ -210,33 +307,103 @@ class RowExpander {
     // none of its identifying fields (`data`). Generic names an RFC 9457 problem document also carries
     // (`type`, `title`) say nothing: §7 rule 5 lets other error codes carry any human-readable message.
     const accept = this.route.request.accept
-    const notTheRepresentation: Check[] = accept === undefined || exact ? [] : [{ path: "headers.content-type ?? ''", matcher: 'notMatches', expected: anyCase(mediaTypeOfNameOrType(accept)), rules: [rule], at, severity: 'failure' }]
+    const notTheRepresentation: Check[] =
+      accept === undefined || exact
+        ? []
+        : [
+            {
+              path: "headers.content-type ?? ''",
+              matcher: 'notMatches',
+              expected: anyCase(mediaTypeOfNameOrType(accept)),
+              rules: [rule],
+              at,
+              severity: 'failure',
+            },
+          ]
     const noData: Check[] = [
       ...notTheRepresentation,
-      ...(this.route.data ?? []).map((path): Check => ({ path, matcher: 'absent', expected: true, rules: [rule], at, severity: 'failure' })),
-      ...(this.route.target === 'account' ? [] : [{ path: 'bodyText', matcher: 'notContains', expected: '${run.marker}', rules: [rule], at, severity: 'failure' as const }]),
-      ...(this.route.target === 'new-activity' ? [{ path: 'headers.location', matcher: 'absent', expected: true, rules: [rule], at, severity: 'failure' as const }] : []),
+      ...(this.route.data ?? []).map((path): Check => ({
+        path,
+        matcher: 'absent',
+        expected: true,
+        rules: [rule],
+        at,
+        severity: 'failure',
+      })),
+      ...(this.route.target === 'account'
+        ? []
+        : [
+            {
+              path: 'bodyText',
+              matcher: 'notContains',
+              expected: '${run.marker}',
+              rules: [rule],
+              at,
+              severity: 'failure' as const,
+            },
+          ]),
+      ...(this.route.target === 'new-activity'
+        ? [
+            {
+              path: 'headers.location',
+              matcher: 'absent',
+              expected: true,
+              rules: [rule],
+              at,
+              severity: 'failure' as const,
+            },
+          ]
+        : []),
     ]
     // §7: "The structured error body is used only for 403 Forbidden": any other refusal must not claim that media type.
-    const notErrorMessage: Check = { path: "headers.content-type ?? ''", matcher: 'notMatches', expected: ERROR_MESSAGE_MEDIA_TYPE, rules: [RULE.errorMediaType], at, severity: 'failure', when: IS_NOT_403 }
+    const notErrorMessage: Check = {
+      path: "headers.content-type ?? ''",
+      matcher: 'notMatches',
+      expected: ERROR_MESSAGE_MEDIA_TYPE,
+      rules: [RULE.errorMediaType],
+      at,
+      severity: 'failure',
+      when: IS_NOT_403,
+    }
     if (!forbidden) return { checks: [status, notErrorMessage, ...noData] }
     const errorMessage = [
       check('headers.content-type', 'mediaType', 'ErrorMessage', [RULE.errorMediaType]),
       check('body.reason', 'equals', forbidden.reason),
-      forbidden.deleteHealth === undefined ? check('body.delete_health', 'absent', true) : check('body.delete_health | bool', 'equals', forbidden.deleteHealth),
+      forbidden.deleteHealth === undefined
+        ? check('body.delete_health', 'absent', true)
+        : check('body.delete_health | bool', 'equals', forbidden.deleteHealth),
     ]
     // A schema check cannot be conditional: an exact 403 is validated as an ErrorMessage, the lenient cells by their fields above.
-    return { checks: [status, ...errorMessage, ...(exact ? [] : [notErrorMessage]), ...noData], ...(exact ? { schema: { representation: 'ErrorMessage', rules: [RULE.errorFields], at } } : {}) }
+    return {
+      checks: [status, ...errorMessage, ...(exact ? [] : [notErrorMessage]), ...noData],
+      ...(exact ? { schema: { representation: 'ErrorMessage', rules: [RULE.errorFields], at } } : {}),
+    }
   }
 
   /** An activity of the main user, marked with the run's marker, on this row's day (hour 8 + n keeps each distinct). */
   private createActivity(label: string | undefined, date: string, index: number): Step {
     const at = this.at([...this.path, 'target'])
     return {
-      name: label === undefined ? `create an activity of the main user to try ${this.route.route} on` : `${label}: create an activity of the main user to try the write on`,
+      name:
+        label === undefined
+          ? `create an activity of the main user to try ${this.route.route} on`
+          : `${label}: create an activity of the main user to try the write on`,
       at,
-      request: { method: 'POST', url: '/fitnessActivities', query: {}, headers: {}, contentType: 'NewFitnessActivity', json: this.newActivityBody(date, label, index), auth: 'token', wire: false },
-      expect: { checks: [{ path: 'status', matcher: 'equals', expected: 201, rules: [RULE.createStatus], at, severity: 'failure' }] },
+      request: {
+        method: 'POST',
+        url: '/fitnessActivities',
+        query: {},
+        headers: {},
+        contentType: 'NewFitnessActivity',
+        json: this.newActivityBody(date, label, index),
+        auth: 'token',
+        wire: false,
+      },
+      expect: {
+        checks: [
+          { path: 'status', matcher: 'equals', expected: 201, rules: [RULE.createStatus], at, severity: 'failure' },
+        ],
+      },
       capture: { activity: 'headers.location' },
       creates: 'headers.location',
       onRejected: ON_REJECTED,
@@ -254,11 +421,26 @@ class RowExpander {
     return {
       name: `${label === undefined ? '' : `${label}: `}the new activity is recorded as sent (read with the main token)`,
       at,
-      request: { method: 'GET', url: '${activity}', query: {}, headers: {}, accept: 'FitnessActivity', auth: 'token', wire: false },
+      request: {
+        method: 'GET',
+        url: '${activity}',
+        query: {},
+        headers: {},
+        accept: 'FitnessActivity',
+        auth: 'token',
+        wire: false,
+      },
       expect: {
         checks: [
           { path: 'status', matcher: 'equals', expected: 200, rules, at, severity: 'failure' },
-          { path: 'body.notes', matcher: 'equals', expected: notesOf(this.route.route, label, index), rules, at, severity: 'failure' },
+          {
+            path: 'body.notes',
+            matcher: 'equals',
+            expected: notesOf(this.route.route, label, index),
+            rules,
+            at,
+            severity: 'failure',
+          },
           { path: 'body.path', matcher: 'length', expected: 1, rules, at, severity: 'failure' },
         ],
       },
@@ -273,11 +455,26 @@ class RowExpander {
     return {
       name: `${credential.label}: the activity is untouched (read back with the main token)`,
       at,
-      request: { method: 'GET', url: '${activity}', query: {}, headers: {}, accept: 'FitnessActivity', auth: 'token', wire: false },
+      request: {
+        method: 'GET',
+        url: '${activity}',
+        query: {},
+        headers: {},
+        accept: 'FitnessActivity',
+        auth: 'token',
+        wire: false,
+      },
       expect: {
         checks: [
           { path: 'status', matcher: 'equals', expected: 200, rules, at, severity: 'failure' },
-          { path: 'body.notes', matcher: 'equals', expected: notesOf(this.route.route, credential.label, index), rules, at, severity: 'failure' },
+          {
+            path: 'body.notes',
+            matcher: 'equals',
+            expected: notesOf(this.route.route, credential.label, index),
+            rules,
+            at,
+            severity: 'failure',
+          },
           { path: 'body.path', matcher: 'length', expected: 1, rules, at, severity: 'failure' },
         ],
       },
@@ -296,12 +493,27 @@ class RowExpander {
     const day = `\${run.farYear}-${date}`
     const [month, dayOfMonth] = date.split('-').map(Number)
     const start = `\${run.farYear | date(${month}, ${dayOfMonth})`
-    const check = (path: string, matcher: string, expected: unknown, rule: string): Check => ({ path, matcher, expected, rules: [rule], at, severity: 'failure' })
+    const check = (path: string, matcher: string, expected: unknown, rule: string): Check => ({
+      path,
+      matcher,
+      expected,
+      rules: [rule],
+      at,
+      severity: 'failure',
+    })
     return [
       {
         name: `${credential.label}: read the main user's feed for ${date} of the far year`,
         at,
-        request: { method: 'GET', url: '/fitnessActivities', query: { noEarlierThan: day, noLaterThan: day }, headers: {}, accept: 'FitnessActivityFeed', auth: 'token', wire: false },
+        request: {
+          method: 'GET',
+          url: '/fitnessActivities',
+          query: { noEarlierThan: day, noLaterThan: day },
+          headers: {},
+          accept: 'FitnessActivityFeed',
+          auth: 'token',
+          wire: false,
+        },
         expect: { checks: [check('status', 'equals', 200, credential.rule)] },
         capture: { onTheDay: 'body.items[*] | feedItemView' },
       },
@@ -310,7 +522,12 @@ class RowExpander {
         at,
         expect: {
           checks: [
-            check('onTheDay[*].start', 'every', { notBefore: `${start} | addSeconds(-43200)}` }, 'SCOPE-NO-EARLIER-THAN'),
+            check(
+              'onTheDay[*].start',
+              'every',
+              { notBefore: `${start} | addSeconds(-43200)}` },
+              'SCOPE-NO-EARLIER-THAN',
+            ),
             check('onTheDay[*].start', 'every', { before: `${start} | addSeconds(129600)}` }, 'SCOPE-NO-LATER-THAN'),
           ],
         },
@@ -353,7 +570,12 @@ function describeOutcome(outcome: Outcome, isHead: boolean): string {
   const forbidden = FORBIDDEN[outcome.replace(/^refused-or-/, '')]
   if (!forbidden) return 'is refused (not 2xx) and returns no data'
   if (isHead && outcome.startsWith('refused')) return 'is refused (not 2xx; HEAD: status only)'
-  const body = forbidden.deleteHealth === undefined ? `reason ${forbidden.reason}, no delete_health` : `reason ${forbidden.reason}, delete_health ${String(forbidden.deleteHealth)}`
+  const body =
+    forbidden.deleteHealth === undefined
+      ? `reason ${forbidden.reason}, no delete_health`
+      : `reason ${forbidden.reason}, delete_health ${String(forbidden.deleteHealth)}`
   if (isHead) return 'answers 403 (HEAD: status only)'
-  return outcome.startsWith('refused') ? `is refused (not 2xx) with no data; a 403 is an ErrorMessage with ${body}` : `answers 403 ErrorMessage, ${body}`
+  return outcome.startsWith('refused')
+    ? `is refused (not 2xx) with no data; a 403 is an ErrorMessage with ${body}`
+    : `answers 403 ErrorMessage, ${body}`
 }

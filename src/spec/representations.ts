@@ -22,7 +22,10 @@ const REPRESENTATIONS: Readonly<Record<RepresentationName, { typeName: string; s
   Profile: { typeName: 'Profile', schemaFile: 'profile.schema.json' },
   ErrorMessage: { typeName: 'ErrorMessage', schemaFile: 'error-message.schema.json' },
   NewFitnessActivity: { typeName: 'NewFitnessActivity', schemaFile: 'new-fitness-activity.schema.json' },
-  LiveFitnessActivityUpdate: { typeName: 'LiveFitnessActivityUpdate', schemaFile: 'live-fitness-activity-update.schema.json' },
+  LiveFitnessActivityUpdate: {
+    typeName: 'LiveFitnessActivityUpdate',
+    schemaFile: 'live-fitness-activity-update.schema.json',
+  },
   FitnessActivityEdit: { typeName: 'FitnessActivity', schemaFile: 'fitness-activity-edit.schema.json' },
   ProfileEdit: { typeName: 'Profile', schemaFile: 'profile-edit.schema.json' },
 }

@@ -4,7 +4,12 @@
  */
 
 /** Response headers of §2.3 and §4 (Content-Type from §1 rule 3), lower case. */
-export const SPEC_HEADERS: ReadonlySet<string> = new Set(['content-type', 'content-length', 'last-modified', 'location'])
+export const SPEC_HEADERS: ReadonlySet<string> = new Set([
+  'content-type',
+  'content-length',
+  'last-modified',
+  'location',
+])
 
 /** HTTP's own message headers (RFC 9110, RFC 9112): they carry the exchange, not the interface; never an extension. */
 export const HTTP_HEADERS: ReadonlySet<string> = new Set(['date', 'transfer-encoding', 'connection', 'keep-alive'])
@@ -14,21 +19,69 @@ export const CONNECTION_HEADERS: ReadonlySet<string> = new Set(['connection', 'k
 
 const FIELDS = [
   // §2.1 User
-  'userID', 'profile', 'settings', 'fitness_activities', 'strength_training_activities', 'background_activities', 'sleep', 'nutrition', 'weight', 'general_measurements', 'diabetes', 'records', 'team',
+  'userID',
+  'profile',
+  'settings',
+  'fitness_activities',
+  'strength_training_activities',
+  'background_activities',
+  'sleep',
+  'nutrition',
+  'weight',
+  'general_measurements',
+  'diabetes',
+  'records',
+  'team',
   // §2.2 feed and feed item (startTime: the spelling §2.2 reports as an irregularity)
-  'size', 'items', 'previous', 'type', 'start_time', 'startTime', 'total_distance', 'duration', 'source', 'entry_mode', 'has_map', 'uri',
+  'size',
+  'items',
+  'previous',
+  'type',
+  'start_time',
+  'startTime',
+  'total_distance',
+  'duration',
+  'source',
+  'entry_mode',
+  'has_map',
+  'uri',
   // §2.3 activity and path point
-  'equipment', 'distance', 'heart_rate', 'calories', 'total_climb', 'path', 'notes', 'comments',
-  'nearest_teammate_strength_training_activities', 'nearest_teammate_background_activities', 'nearest_teammate_sleep', 'nearest_teammate_nutrition',
-  'nearest_teammate_weight', 'nearest_teammate_general_measurements', 'nearest_teammate_diabetes',
-  'timestamp', 'altitude', 'longitude', 'latitude',
+  'equipment',
+  'distance',
+  'heart_rate',
+  'calories',
+  'total_climb',
+  'path',
+  'notes',
+  'comments',
+  'nearest_teammate_strength_training_activities',
+  'nearest_teammate_background_activities',
+  'nearest_teammate_sleep',
+  'nearest_teammate_nutrition',
+  'nearest_teammate_weight',
+  'nearest_teammate_general_measurements',
+  'nearest_teammate_diabetes',
+  'timestamp',
+  'altitude',
+  'longitude',
+  'latitude',
   // §2.6 profile
-  'name', 'location', 'athlete_type', 'gender', 'birthday', 'elite', 'small_picture', 'normal_picture', 'medium_picture', 'large_picture',
+  'name',
+  'location',
+  'athlete_type',
+  'gender',
+  'birthday',
+  'elite',
+  'small_picture',
+  'normal_picture',
+  'medium_picture',
+  'large_picture',
   // §7 error message
-  'reason', 'delete_health',
+  'reason',
+  'delete_health',
 ]
 
-export const SPEC_FIELDS: ReadonlySet<string> = new Set(FIELDS)
+const SPEC_FIELDS: ReadonlySet<string> = new Set(FIELDS)
 
 /** True for a field the spec names; post_to_<network> (§2.4) stands for any network. */
 export function isSpecField(name: string): boolean {

@@ -11,9 +11,17 @@ export interface SurveyEvents {
   readonly onScenarioEnd?: (result: ScenarioResult) => Promise<void> | void
 }
 
-export async function runSurvey(context: RunContext, settings: SurveySettings, events: SurveyEvents = {}): Promise<ScenarioResult[]> {
+export async function runSurvey(
+  context: RunContext,
+  settings: SurveySettings,
+  events: SurveyEvents = {},
+): Promise<ScenarioResult[]> {
   const results: ScenarioResult[] = []
-  const reader = { send: (request: Parameters<typeof surveySend>[1]) => surveySend(context, request), hasToken: (role: keyof RunContext['tokens']) => Boolean(context.tokens[role]), interrupted: context.interrupted }
+  const reader = {
+    send: (request: Parameters<typeof surveySend>[1]) => surveySend(context, request),
+    hasToken: (role: keyof RunContext['tokens']) => Boolean(context.tokens[role]),
+    interrupted: context.interrupted,
+  }
   await surveyAccount(reader, settings, async (result) => {
     const redacted = context.redact(result)
     results.push(redacted)

@@ -25,11 +25,27 @@ export async function surveySend(context: RunContext, request: SurveyRequest): P
   try {
     const response = await context.client.send(outgoing)
     const text = response.body.toString('utf8')
-    return { request: recorded, curl, status: response.status, headers: response.headers, body: parseJsonOrUndefined(text), wireBytes: response.wireBytes, bodyBytes: response.body.length }
+    return {
+      request: recorded,
+      curl,
+      status: response.status,
+      headers: response.headers,
+      body: parseJsonOrUndefined(text),
+      wireBytes: response.wireBytes,
+      bodyBytes: response.body.length,
+    }
   } catch (error) {
     const message = `${request.method} ${url} got no answer: ${error instanceof Error ? error.message : String(error)}`
     const code = error instanceof ServerBusyError ? 'E_SERVER_BUSY' : 'E_TRANSPORT'
-    return { request: recorded, curl, status: 0, headers: {}, body: undefined, wireBytes: 0, bodyBytes: 0, error: { code, kind: 'error', message } }
+    return {
+      request: recorded,
+      curl,
+      status: 0,
+      headers: {},
+      body: undefined,
+      wireBytes: 0,
+      bodyBytes: 0,
+      error: { code, kind: 'error', message },
+    }
   }
 }
-

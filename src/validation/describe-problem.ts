@@ -4,7 +4,8 @@ import type { ErrorObject } from 'ajv/dist/2020.js'
 import { describeValue } from '../shared/format-value.js'
 
 const FORMAT_WORDS: Readonly<Record<string, string>> = {
-  'spec-time': 'a time in the form "<weekday>, <day> <month> <year> <HH:MM:SS>" whose weekday is that of the date, e.g. "Tue, 1 Mar 2011 07:00:00"',
+  'spec-time':
+    'a time in the form "<weekday>, <day> <month> <year> <HH:MM:SS>" whose weekday is that of the date, e.g. "Tue, 1 Mar 2011 07:00:00"',
   'relative-uri': 'a relative URI starting with "/" (no scheme, no host)',
   'absolute-http-url': 'an absolute http or https URL',
   uri: 'an absolute URI',
@@ -34,7 +35,11 @@ export function describeAjvError(error: ErrorObject): string {
     case 'required':
       return `${path} must have the field "${String(params.missingProperty)}"`
     case 'type':
-      return `${path} must be ${orList(String(params.type).split(',').map((t) => TYPE_WORDS[t] ?? t))}${found}`
+      return `${path} must be ${orList(
+        String(params.type)
+          .split(',')
+          .map((t) => TYPE_WORDS[t] ?? t),
+      )}${found}`
     case 'format': {
       const format = String(params.format)
       return `${path} must be ${FORMAT_WORDS[format] ?? `in the format "${format}"`}${found}`

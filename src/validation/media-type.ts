@@ -20,7 +20,8 @@ export interface ParseMeter {
 
 // RFC 9110 §5.6.2 tchar.
 const TCHAR = new Uint8Array(128)
-for (const char of "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") TCHAR[char.charCodeAt(0)] = 1
+for (const char of "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+  TCHAR[char.charCodeAt(0)] = 1
 const SPACE = 0x20
 const TAB = 0x09
 const SLASH = 0x2f

@@ -42,7 +42,10 @@ export class RepeatTally {
    * `inArray`: the problem is inside the array judged a slice at a time. A group of it first met in a
    * later slice goes after the array's groups met so far, where the whole array's would have been.
    */
-  add(problem: SchemaProblem, options: { first?: (problem: SchemaProblem) => SchemaProblem; inArray?: boolean } = {}): void {
+  add(
+    problem: SchemaProblem,
+    options: { first?: (problem: SchemaProblem) => SchemaProblem; inArray?: boolean } = {},
+  ): void {
     const key = repeatKey(problem)
     const group = this.#groups.get(key)
     if (group) {
@@ -71,7 +74,11 @@ export class RepeatTally {
    */
   addItem(problem: SchemaProblem, itemEnd: number, first: (problem: SchemaProblem) => SchemaProblem): void {
     const { rule, severity, pointer, message } = problem
-    const readable = message.startsWith(pointer) && !message.includes(pointer, pointer.length) && !pointer.includes(',') && !hasIndexSegment(pointer, itemEnd)
+    const readable =
+      message.startsWith(pointer) &&
+      !message.includes(pointer, pointer.length) &&
+      !pointer.includes(',') &&
+      !hasIndexSegment(pointer, itemEnd)
     if (!readable) {
       this.add(problem, { inArray: true, first })
       return
@@ -97,13 +104,21 @@ export class RepeatTally {
     const known = this.#groups.get(key)
     if (known) known.count++
     else this.add(problem, { inArray: true, first })
-    shapes.push({ suffix: pointer.slice(itemEnd), tail: message.slice(pointer.length, found === -1 ? undefined : found), group: this.#groups.get(key)! })
+    shapes.push({
+      suffix: pointer.slice(itemEnd),
+      tail: message.slice(pointer.length, found === -1 ? undefined : found),
+      group: this.#groups.get(key)!,
+    })
   }
 
   /** The groups, each with how many items the array it walks holds (`of`). */
   collapsed(body: unknown): RepeatedProblem[] {
     const groups = this.#sliced ? this.#bySeverity.flat() : [...this.#groups.values()]
-    return groups.map(({ problem, count }) => ({ problem, count, of: count === 1 ? 1 : arrayLength(body, problem.pointer) ?? count }))
+    return groups.map(({ problem, count }) => ({
+      problem,
+      count,
+      of: count === 1 ? 1 : (arrayLength(body, problem.pointer) ?? count),
+    }))
   }
 }
 
@@ -142,7 +157,9 @@ function repeatKey(problem: SchemaProblem): string {
 
 /** `12 of 25 items: /items/*\/has_map must be … (the first at /items/3/has_map)`; a single problem as it is. */
 export function describeRepeated({ problem, count, of }: RepeatedProblem): string {
-  return count === 1 ? problem.message : `${count} of ${of} items: ${generaliseMessage(problem)} (the first at ${problem.pointer})`
+  return count === 1
+    ? problem.message
+    : `${count} of ${of} items: ${generaliseMessage(problem)} (the first at ${problem.pointer})`
 }
 
 /** `/items/3/has_map` → `/items/*\/has_map`. */

@@ -75,7 +75,9 @@ function createAjv(): Ajv2020 {
 function loadRegistry(schemasDir: string): Registry {
   const loaded: Registry = { ajv: createAjv(), store: new SchemaStore(), schemasDir, idsByFile: new Map() }
   const apiDir = join(schemasDir, 'api')
-  const files = readdirSync(apiDir).filter((file) => file.endsWith('.schema.json')).sort()
+  const files = readdirSync(apiDir)
+    .filter((file) => file.endsWith('.schema.json'))
+    .sort()
   const ids = files.map((file) => addSchemaFile(loaded, join(apiDir, file), `${SCHEMAS_BASE}api/${file}`))
   // Compile only after all are added, so that cross-file $refs resolve.
   for (const id of ids) loaded.ajv.getSchema(id)
@@ -144,7 +146,10 @@ export interface RepresentationCheck {
 export function checkRepresentation(name: RepresentationName, body: unknown): RepresentationCheck {
   const { errors, gaps, rules } = check(schemaIdOf(name), body)
   const { irregularities, excuses, checkedRules: irregular } = findIrregularities(name, body)
-  return { problems: [...errors, ...gaps.filter((gap) => !excuses(gap)).map(gapProblem), ...irregularities], checkedRules: [...rules, ...irregular] }
+  return {
+    problems: [...errors, ...gaps.filter((gap) => !excuses(gap)).map(gapProblem), ...irregularities],
+    checkedRules: [...rules, ...irregular],
+  }
 }
 
 function check(idOrPath: string, data: unknown): { errors: SchemaProblem[]; gaps: ExpectedGap[]; rules: string[] } {
@@ -165,7 +170,10 @@ function check(idOrPath: string, data: unknown): { errors: SchemaProblem[]; gaps
     .map((error): SchemaProblem => ({
       severity: 'error',
       // parentSchema is a boolean for the errors of a `false` subschema
-      rule: (typeof error.parentSchema === 'object' ? ruleAt(store, id, error.instancePath, error.parentSchema) : undefined) ?? rootRule,
+      rule:
+        (typeof error.parentSchema === 'object'
+          ? ruleAt(store, id, error.instancePath, error.parentSchema)
+          : undefined) ?? rootRule,
       pointer: error.instancePath,
       message: describeAjvError(error),
     }))
@@ -178,7 +186,20 @@ function gapProblem(gap: ExpectedGap): SchemaProblem {
 }
 
 /** Keywords of an object schema that judge each member on its own, and of an array schema that judge each item on its own. */
-const MEMBERWISE_KEYWORDS = new Set(['$schema', '$id', '$defs', '$comment', 'title', 'description', 'type', 'required', 'properties', 'additionalProperties', 'x-rule', 'x-expected'])
+const MEMBERWISE_KEYWORDS = new Set([
+  '$schema',
+  '$id',
+  '$defs',
+  '$comment',
+  'title',
+  'description',
+  'type',
+  'required',
+  'properties',
+  'additionalProperties',
+  'x-rule',
+  'x-expected',
+])
 const ITEMWISE_KEYWORDS = new Set(['$comment', 'title', 'description', 'type', 'items', 'x-rule', 'x-expected'])
 
 /**
@@ -190,12 +211,28 @@ export function sliceableMember(name: RepresentationName, body: unknown, minItem
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined
   const root = getRegistry().store.get(schemaIdOf(name))?.node
   const properties = root?.properties
-  if (!root || !Object.keys(root).every((keyword) => MEMBERWISE_KEYWORDS.has(keyword)) || typeof properties !== 'object' || properties === null) return undefined
+  if (
+    !root ||
+    !Object.keys(root).every((keyword) => MEMBERWISE_KEYWORDS.has(keyword)) ||
+    typeof properties !== 'object' ||
+    properties === null
+  )
+    return undefined
   let longest: string | undefined
   for (const [key, value] of Object.entries(body)) {
-    if (!Array.isArray(value) || value.length < minItems || (longest !== undefined && value.length <= (body as Record<string, unknown[]>)[longest]!.length)) continue
+    if (
+      !Array.isArray(value) ||
+      value.length < minItems ||
+      (longest !== undefined && value.length <= (body as Record<string, unknown[]>)[longest]!.length)
+    )
+      continue
     const member = Object.hasOwn(properties, key) ? (properties as Record<string, unknown>)[key] : undefined
-    if (typeof member === 'object' && member !== null && Object.keys(member).every((keyword) => ITEMWISE_KEYWORDS.has(keyword))) longest = key
+    if (
+      typeof member === 'object' &&
+      member !== null &&
+      Object.keys(member).every((keyword) => ITEMWISE_KEYWORDS.has(keyword))
+    )
+      longest = key
   }
   return longest
 }

@@ -12,7 +12,7 @@ import type { SchemaProblem } from './schema-problem.js'
 import { checkRepresentation, sliceableMember } from './schema-registry.js'
 
 /** Items judged between two turns of the event loop: ~10 ms of work for a feed item with several problems. */
-export const SLICE_ITEMS = 1000
+const SLICE_ITEMS = 1000
 
 export interface TalliedProblems {
   readonly repeated: RepeatedProblem[]
@@ -27,7 +27,11 @@ export interface TalliedProblems {
  * array of more than two slices of items, whose schema judges each item on its own, is judged a slice
  * at a time; any other body at once, as before.
  */
-export async function tallyRepresentation(name: RepresentationName, body: unknown, options: { signal?: AbortSignal; sliceItems?: number } = {}): Promise<TalliedProblems> {
+export async function tallyRepresentation(
+  name: RepresentationName,
+  body: unknown,
+  options: { signal?: AbortSignal; sliceItems?: number } = {},
+): Promise<TalliedProblems> {
   const sliceItems = options.sliceItems ?? SLICE_ITEMS
   const member = sliceableMember(name, body, 2 * sliceItems + 1)
   const tally = new RepeatTally()
@@ -43,7 +47,12 @@ export async function tallyRepresentation(name: RepresentationName, body: unknow
   for (let start = 0; start < items.length; start += sliceItems) {
     if (start > 0) {
       await nextTurn()
-      if (options.signal?.aborted) return { repeated: tally.collapsed(body), checkedRules: [...checked], stopped: { pointer: prefix.slice(0, -1), judged: start, of: items.length } }
+      if (options.signal?.aborted)
+        return {
+          repeated: tally.collapsed(body),
+          checkedRules: [...checked],
+          stopped: { pointer: prefix.slice(0, -1), judged: start, of: items.length },
+        }
     }
     // Same keys in the same order, so that every problem is found as in the whole body.
     const slice = { ...whole, [member]: items.slice(start, start + sliceItems) }
@@ -67,7 +76,10 @@ function itemEndOf(pointer: string, prefix: string): number | undefined {
   let end = prefix.length
   while (end < pointer.length && pointer.charCodeAt(end) >= 48 && pointer.charCodeAt(end) <= 57) end += 1
   const index = end - prefix.length
-  const wellFormed = index > 0 && (index === 1 || pointer.charCodeAt(prefix.length) !== 48) && (end === pointer.length || pointer.charCodeAt(end) === 47)
+  const wellFormed =
+    index > 0 &&
+    (index === 1 || pointer.charCodeAt(prefix.length) !== 48) &&
+    (end === pointer.length || pointer.charCodeAt(end) === 47)
   return wellFormed ? end : undefined
 }
 

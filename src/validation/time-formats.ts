@@ -43,7 +43,9 @@ const IMF_FIXDATE = new RegExp(
 const HTTP_DATE_FORMS = [
   IMF_FIXDATE,
   // obsolete RFC 850 form: full weekday, two-digit year
-  new RegExp(String.raw`^(?<weekday>[A-Z][a-z]+day), (?<day>\d{2})-(?<month>[A-Z][a-z]{2})-(?<year>\d{2}) ${CLOCK} GMT$`),
+  new RegExp(
+    String.raw`^(?<weekday>[A-Z][a-z]+day), (?<day>\d{2})-(?<month>[A-Z][a-z]{2})-(?<year>\d{2}) ${CLOCK} GMT$`,
+  ),
   // obsolete asctime form: day padded with a space
   new RegExp(String.raw`^(?<weekday>[A-Z][a-z]{2}) (?<month>[A-Z][a-z]{2}) (?<day> \d|\d{2}) ${CLOCK} (?<year>\d{4})$`),
 ]
@@ -52,11 +54,22 @@ function readHttpDate(text: string, nowMs: number): { weekday: number; time: Wal
   const g = HTTP_DATE_FORMS.map((form) => form.exec(text)?.groups).find((groups) => groups !== undefined)
   if (!g) return undefined
   const weekdayName = g.weekday ?? ''
-  const weekday = indexOfName(WEEKDAYS, weekdayName, { caseSensitive: true, allowFull: weekdayName.length > 3, allowShort: weekdayName.length === 3 })
+  const weekday = indexOfName(WEEKDAYS, weekdayName, {
+    caseSensitive: true,
+    allowFull: weekdayName.length > 3,
+    allowShort: weekdayName.length === 3,
+  })
   const month = indexOfName(MONTHS, g.month ?? '', { caseSensitive: true, allowFull: false, allowShort: true })
   if (weekday === undefined || month === undefined) return undefined
   const year = (g.year ?? '').length === 2 ? fullYear(Number(g.year), nowMs) : Number(g.year)
-  const time = { year, month, day: Number(g.day), hour: Number(g.hour), minute: Number(g.minute), second: Number(g.second) }
+  const time = {
+    year,
+    month,
+    day: Number(g.day),
+    hour: Number(g.hour),
+    minute: Number(g.minute),
+    second: Number(g.second),
+  }
   return utcMillis(time, 60) === undefined ? undefined : { weekday, time }
 }
 

@@ -25,7 +25,14 @@ async function visibleScenarioIds(): Promise<string[]> {
 beforeAll(async () => {
   await mkdir(outputDir, { recursive: true })
   const result = reported(sampleRun(), {
-    known: [{ scenario: 'activity-read', reason: 'the staging server is slow', link: 'https://tracker.example/FIT-3', at: { file: 'known.yaml', line: 1, column: 3 } }],
+    known: [
+      {
+        scenario: 'activity-read',
+        reason: 'the staging server is slow',
+        link: 'https://tracker.example/FIT-3',
+        at: { file: 'known.yaml', line: 1, column: 3 },
+      },
+    ],
   })
   await createHtmlReporter({ outputDir }).onRunEnd?.(result, planOf(result))
   ;({ browser, page, consoleErrors, dialogs } = await openReport(path.join(outputDir, 'report.html')))
@@ -44,8 +51,16 @@ describe('the HTML report in Chromium', () => {
   })
 
   it('shows the summary bar and results grouped by spec section', async () => {
-    expect(await page.locator('#closing-line').textContent()).toBe('2 passed, 2 failed, 1 skipped, 1 warning, 1 expected failure (3.4s)')
-    expect(await page.locator('#results > section h2').allTextContents()).toEqual(['§2.2', '§4 endpoint 1', '§4 endpoint 3', '§4 endpoint 6', '§4 rule 2'])
+    expect(await page.locator('#closing-line').textContent()).toBe(
+      '2 passed, 2 failed, 1 skipped, 1 warning, 1 expected failure (3.4s)',
+    )
+    expect(await page.locator('#results > section h2').allTextContents()).toEqual([
+      '§2.2',
+      '§4 endpoint 1',
+      '§4 endpoint 3',
+      '§4 endpoint 6',
+      '§4 rule 2',
+    ])
     expect(await page.locator('#summary-bar span').count()).toBeGreaterThan(1)
   })
 
@@ -57,12 +72,15 @@ describe('the HTML report in Chromium', () => {
     const results = await page.locator('#results').boundingBox()
     expect(box!.y).toBeLessThan(results!.y)
     const cards = section.locator('.broken-rule')
-    expect(await cards.evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-rule")))).toEqual(['FEED-PAGE-SIZE', 'FEED-ITEM-HAS-MAP-TEXT'])
+    expect(await cards.evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-rule')))).toEqual([
+      'FEED-PAGE-SIZE',
+      'FEED-ITEM-HAS-MAP-TEXT',
+    ])
     const first = cards.first()
     expect(await first.locator('h3').textContent()).toBe('✘ FEED-PAGE-SIZE (§4 rule 2): broken in 1 scenario')
     expect(await first.locator('.rule-quote').textContent()).toContain('When the pageSize parameter is given')
     expect(await first.locator('pre.evidence').textContent()).toContain('body.items: expected length 4, got 25')
-    await page.locator('#scenario-feed-page-size').evaluate((node) => node.removeAttribute("open"))
+    await page.locator('#scenario-feed-page-size').evaluate((node) => node.removeAttribute('open'))
     await first.locator('a.example-link').click()
     expect(await page.locator('#scenario-feed-page-size').getAttribute('open')).not.toBeNull()
     expect(page.url()).toMatch(/#scenario-feed-page-size$/)

@@ -23,14 +23,37 @@ let consoleErrors: string[] = []
 beforeAll(async () => {
   await mkdir(outputDir, { recursive: true })
   const loaded = await loadSuites([path.join(root, 'suites', 'permissions')])
-  const server = await startReferenceServer({ mutant: 'limited-token-edits-activity', onInternalError: () => undefined })
+  const server = await startReferenceServer({
+    mutant: 'limited-token-edits-activity',
+    onInternalError: () => undefined,
+  })
   try {
     const { tokens } = server
-    const outcome = await runConformance(loaded.scenarios, loaded.rules, {
-      // No --revoked-delete-token: that column's judged cells are skipped.
-      target: { baseUrl: new URL(server.url), tokens: { token: tokens.token, 'other-token': tokens.otherToken, 'revoked-token': tokens.revokedToken, 'limited-token': tokens.limitedToken }, label: 'reference' },
-      filter: { readOnly: false }, strict: false, concurrency: 4, timeoutMs: 5_000, bail: false, insecure: false, configValues: {},
-    }, {})
+    const outcome = await runConformance(
+      loaded.scenarios,
+      loaded.rules,
+      {
+        // No --revoked-delete-token: that column's judged cells are skipped.
+        target: {
+          baseUrl: new URL(server.url),
+          tokens: {
+            token: tokens.token,
+            'other-token': tokens.otherToken,
+            'revoked-token': tokens.revokedToken,
+            'limited-token': tokens.limitedToken,
+          },
+          label: 'reference',
+        },
+        filter: { readOnly: false },
+        strict: false,
+        concurrency: 4,
+        timeoutMs: 5_000,
+        bail: false,
+        insecure: false,
+        configValues: {},
+      },
+      {},
+    )
     if (outcome.kind !== 'ran') throw new Error('expected a run')
     await createHtmlReporter({ outputDir }).onRunEnd?.(outcome.result, planOf(outcome.result, loaded.rules))
   } finally {
@@ -43,12 +66,21 @@ afterAll(async () => {
   await browser?.close()
 })
 
-const cellsOf = (route: string) => page.locator('#permission-grid tbody tr', { has: page.locator('th', { hasText: route }) }).locator('td')
+const cellsOf = (route: string) =>
+  page.locator('#permission-grid tbody tr', { has: page.locator('th', { hasText: route }) }).locator('td')
 
 describe('the permission grid in Chromium', () => {
   it('shows one row per route and one column per credential', async () => {
     expect(await page.locator('#permission-grid-section').isVisible()).toBe(true)
-    expect(await page.locator('#permission-grid thead th').allTextContents()).toEqual(['route', 'none', 'invalid', 'revoked-token', 'revoked-delete-token', 'limited-token', 'other-token'])
+    expect(await page.locator('#permission-grid thead th').allTextContents()).toEqual([
+      'route',
+      'none',
+      'invalid',
+      'revoked-token',
+      'revoked-delete-token',
+      'limited-token',
+      'other-token',
+    ])
     expect(await page.locator('#permission-grid tbody tr').count()).toBe(9)
     expect(consoleErrors).toEqual([])
   })
@@ -57,11 +89,18 @@ describe('the permission grid in Chromium', () => {
     const edit = cellsOf('PUT /fitnessActivities/<id>')
     expect(await edit.allTextContents()).toEqual(['passed', 'passed', 'passed', 'skipped', 'failed', 'passed'])
     expect(await edit.nth(4).getAttribute('title')).toContain('(answered 200)')
-    expect(await cellsOf('GET /user').allTextContents()).toEqual(['passed', 'passed', 'passed', 'skipped', 'open', 'open'])
+    expect(await cellsOf('GET /user').allTextContents()).toEqual([
+      'passed',
+      'passed',
+      'passed',
+      'skipped',
+      'open',
+      'open',
+    ])
     expect(await cellsOf('GET /user').nth(4).getAttribute('title')).toMatch(/^not judged: /)
   })
 
-  it('opens the route\'s scenario from its row', async () => {
+  it("opens the route's scenario from its row", async () => {
     await page.locator('#permission-grid a', { hasText: 'PUT /fitnessActivities/<id>' }).click()
     expect(await page.locator('#scenario-permission-matrix-edit-activity').getAttribute('open')).not.toBeNull()
   })

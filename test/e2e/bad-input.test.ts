@@ -19,16 +19,33 @@ async function file(name: string, text: string): Promise<string> {
   return path
 }
 
-const VALID_STEP = '    steps:\n      - name: read\n        request: { method: GET, url: /user }\n        expect: { status: 200 }\n'
+const VALID_STEP =
+  '    steps:\n      - name: read\n        request: { method: GET, url: /user }\n        expect: { status: 200 }\n'
 
 describe('bad input to the tool: exit 2 and one clear message, before any request is sent', () => {
   it.each([
-    { case: 'a base URL that is not a URL', args: ['run', 'suites/user', '--base-url', 'not a url'], message: /not a URL/ },
-    { case: 'a base URL with another scheme', args: ['run', 'suites/user', '--base-url', 'ftp://example.org'], message: /only http and https/ },
+    {
+      case: 'a base URL that is not a URL',
+      args: ['run', 'suites/user', '--base-url', 'not a url'],
+      message: /not a URL/,
+    },
+    {
+      case: 'a base URL with another scheme',
+      args: ['run', 'suites/user', '--base-url', 'ftp://example.org'],
+      message: /only http and https/,
+    },
     { case: 'a bad --shard', args: ['run', '--shard', '0/2'], message: /i\/n/ },
     { case: 'a bad --concurrency', args: ['run', '--concurrency', 'lots'], message: /whole number/ },
-    { case: 'an unknown flag', args: ['run', '--bse-url', 'http://x'], message: /unknown option '--bse-url'[\s\S]*--base-url/ },
-    { case: 'a scenario path that does not exist', args: ['run', 'suites/nope'], message: /no such file or folder: suites\/nope/ },
+    {
+      case: 'an unknown flag',
+      args: ['run', '--bse-url', 'http://x'],
+      message: /unknown option '--bse-url'[\s\S]*--base-url/,
+    },
+    {
+      case: 'a scenario path that does not exist',
+      args: ['run', 'suites/nope'],
+      message: /no such file or folder: suites\/nope/,
+    },
     { case: 'a bad --grep', args: ['run', '--grep', '('], message: /--grep "\(" is not a valid pattern/ },
   ])('$case', async ({ args, message }) => {
     const before = server.requests.length
@@ -47,7 +64,10 @@ describe('bad input to the tool: exit 2 and one clear message, before any reques
   })
 
   it('an unknown rule id, with did-you-mean and file:line:col', async () => {
-    const scenario = await file('rule.yaml', `scenarios:\n  - id: x\n    title: x\n    rules: [USER-REED]\n${VALID_STEP}`)
+    const scenario = await file(
+      'rule.yaml',
+      `scenarios:\n  - id: x\n    title: x\n    rules: [USER-REED]\n${VALID_STEP}`,
+    )
     const outcome = await runCli(['run', scenario, '--base-url', server.url, '--token', 'bad-input-token'])
     expect(outcome.code).toBe(2)
     expect(outcome.stderr).toMatch(/rule\.yaml:4:13/)
@@ -55,7 +75,10 @@ describe('bad input to the tool: exit 2 and one clear message, before any reques
   })
 
   it('a schema that does not exist, naming the known ones', async () => {
-    const scenario = await file('schema.yaml', `scenarios:\n  - id: y\n    title: y\n    rules: [USER-READ]\n    steps:\n      - name: read\n        request: { method: GET, url: /user }\n        expect: { status: 200, schema: Usr }\n`)
+    const scenario = await file(
+      'schema.yaml',
+      `scenarios:\n  - id: y\n    title: y\n    rules: [USER-READ]\n    steps:\n      - name: read\n        request: { method: GET, url: /user }\n        expect: { status: 200, schema: Usr }\n`,
+    )
     const outcome = await runCli(['run', scenario, '--base-url', server.url, '--token', 'bad-input-token'])
     expect(outcome.code).toBe(2)
     expect(outcome.stderr).toMatch(/schema\.yaml:8:40/)
@@ -64,17 +87,25 @@ describe('bad input to the tool: exit 2 and one clear message, before any reques
   })
 
   it('a status written as a word, listing the shapes a status takes instead of "must be object"', async () => {
-    const scenario = await file('status.yaml', `scenarios:\n  - id: y\n    title: y\n    rules: [USER-READ]\n    steps:\n      - name: read\n        request: { method: GET, url: /user }\n        expect: { status: created }\n`)
+    const scenario = await file(
+      'status.yaml',
+      `scenarios:\n  - id: y\n    title: y\n    rules: [USER-READ]\n    steps:\n      - name: read\n        request: { method: GET, url: /user }\n        expect: { status: created }\n`,
+    )
     const outcome = await runCli(['run', scenario, '--base-url', server.url, '--token', 'bad-input-token'])
     expect(outcome.code).toBe(2)
     expect(outcome.stderr).toMatch(/status\.yaml:8:27/)
-    expect(outcome.stderr).toContain('expect.status is "created", which is none of: a whole number; a list; one of 1xx, 2xx, 3xx, 4xx, 5xx; a map of matchers')
+    expect(outcome.stderr).toContain(
+      'expect.status is "created", which is none of: a whole number; a list; one of 1xx, 2xx, 3xx, 4xx, 5xx; a map of matchers',
+    )
     expect(outcome.stderr).toContain('a class such as 2xx')
     expect(outcome.stderr).not.toContain('must be object')
   })
 
   it('a scenario file nested 200,000 deep: the place it passes the limit, not an internal error (issue 25)', async () => {
-    const scenario = await file('deep.yaml', `scenarios:\n  - id: z\n    title: z\n    rules: [USER-READ]\n    steps:\n      - name: read\n        request: { method: POST, url: /user, json: ${'['.repeat(200_000)}${']'.repeat(200_000)} }\n        expect: { status: 200 }\n`)
+    const scenario = await file(
+      'deep.yaml',
+      `scenarios:\n  - id: z\n    title: z\n    rules: [USER-READ]\n    steps:\n      - name: read\n        request: { method: POST, url: /user, json: ${'['.repeat(200_000)}${']'.repeat(200_000)} }\n        expect: { status: 200 }\n`,
+    )
     const before = server.requests.length
     const outcome = await runCli(['run', scenario, '--base-url', server.url, '--token', 'bad-input-token'])
     expect(outcome.stderr).toMatch(/error\[E_YAML_SYNTAX\]: nested deeper than 256 levels\n {2}--> .*deep\.yaml:7:\d+/)
@@ -86,7 +117,25 @@ describe('bad input to the tool: exit 2 and one clear message, before any reques
   it('prints help with exit 0, and documents every flag of run', async () => {
     const outcome = await runCli(['run', '--help'])
     expect(outcome.code).toBe(0)
-    for (const flag of ['--base-url', '--token', '--other-token', '--revoked-token', '--revoked-delete-token', '--limited-token', '--config', '--reporter', '--output-dir', '--grep', '--tag', '--shard', '--concurrency', '--timeout', '--bail', '--strict', '--read-only']) {
+    for (const flag of [
+      '--base-url',
+      '--token',
+      '--other-token',
+      '--revoked-token',
+      '--revoked-delete-token',
+      '--limited-token',
+      '--config',
+      '--reporter',
+      '--output-dir',
+      '--grep',
+      '--tag',
+      '--shard',
+      '--concurrency',
+      '--timeout',
+      '--bail',
+      '--strict',
+      '--read-only',
+    ]) {
       expect(outcome.stdout).toContain(flag)
     }
     // Issue 28 problem 10: every exit code, 130 included.
@@ -96,7 +145,10 @@ describe('bad input to the tool: exit 2 and one clear message, before any reques
 
 describe('config file values are checked before anything is sent', () => {
   it('names an unknown key under values, with its place', async () => {
-    const config = await file('values.yaml', `baseUrl: ${server.url}\ntokens: { token: abc }\nvalues:\n  activitytype: Running\n`)
+    const config = await file(
+      'values.yaml',
+      `baseUrl: ${server.url}\ntokens: { token: abc }\nvalues:\n  activitytype: Running\n`,
+    )
     const outcome = await runCli(['run', 'suites/user', '--config', config])
     expect(outcome.code).toBe(2)
     expect(outcome.stderr).toContain('unknown key "activitytype" under values')

@@ -11,7 +11,10 @@ import { REPO_ROOT } from '../helpers/cli.js'
 describe('the built CLI', () => {
   it('has a code cache that V8 accepts for its bundle', () => {
     const bundle = join(REPO_ROOT, 'dist', 'cli', 'fitconform.cjs')
-    const script = new vm.Script(Module.wrap(readFileSync(bundle, 'latin1')), { filename: bundle, cachedData: readFileSync(`${bundle}.cache`) })
+    const script = new vm.Script(Module.wrap(readFileSync(bundle, 'latin1')), {
+      filename: bundle,
+      cachedData: readFileSync(`${bundle}.cache`),
+    })
     expect(script.cachedDataRejected).toBe(false)
   })
 })

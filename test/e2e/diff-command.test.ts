@@ -10,7 +10,19 @@ const ONE_SCENARIO = ['--grep', 'activity-edit-ignores-uri']
 describe('fitconform diff', () => {
   it('exits 1 on a mutant, naming its rule, and writes the Markdown summary', async () => {
     const dir = makeTempDir('fitconform-diff-cli-')
-    const outcome = await runCli(['diff', '--mutant', 'no-last-modified-on-read', ...ONE_SCENARIO, '--reporter', 'console,markdown', '--output-dir', dir], { cwd: dir })
+    const outcome = await runCli(
+      [
+        'diff',
+        '--mutant',
+        'no-last-modified-on-read',
+        ...ONE_SCENARIO,
+        '--reporter',
+        'console,markdown',
+        '--output-dir',
+        dir,
+      ],
+      { cwd: dir },
+    )
     expect(outcome.code).toBe(1)
     expect(outcome.stdout).toContain('LAST-MODIFIED-READ')
     expect(outcome.stdout).toMatch(/1 conformance difference,/)

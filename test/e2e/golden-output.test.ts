@@ -25,7 +25,19 @@ describe.each([
     server = await startReferenceServer({ mutant, onInternalError: () => undefined })
     outputDir = makeTempDir('fitconform-golden-')
     // One scenario at a time: the console prints a failed scenario when it ends, so order would follow timing.
-    const args = ['run', suite, '--base-url', server.url, ...DEMO_TOKEN_FLAGS, '--concurrency', '1', '--reporter', 'console,markdown', '--output-dir', outputDir]
+    const args = [
+      'run',
+      suite,
+      '--base-url',
+      server.url,
+      ...DEMO_TOKEN_FLAGS,
+      '--concurrency',
+      '1',
+      '--reporter',
+      'console,markdown',
+      '--output-dir',
+      outputDir,
+    ]
     outcome = await runCli(args)
   }, 120_000)
   afterAll(() => server.close())

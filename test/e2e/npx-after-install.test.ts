@@ -26,7 +26,10 @@ function snapshot(folder: string): string[] {
 
 /** The files of the working tree git would clone (tracked and new, not ignored), relative to the root. */
 function workingTreeFiles(): string[] {
-  const listed = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: REPO_ROOT, encoding: 'utf8' })
+  const listed = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+  })
   expect(listed.status, listed.stderr).toBe(0)
   return listed.stdout.split('\0').filter((file) => file !== '')
 }
@@ -34,7 +37,13 @@ function workingTreeFiles(): string[] {
 /** The environment without the npm_* variables of the npm that started vitest, so npx sees only its own. */
 function npxEnv(cache: string): NodeJS.ProcessEnv {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(npm_|FITCONFORM_)/i.test(name)))
-  return { ...env, NO_COLOR: '1', npm_config_cache: cache, npm_config_offline: 'true', npm_config_update_notifier: 'false' }
+  return {
+    ...env,
+    NO_COLOR: '1',
+    npm_config_cache: cache,
+    npm_config_offline: 'true',
+    npm_config_update_notifier: 'false',
+  }
 }
 
 describe('npx fitconform run after npm ci', () => {
@@ -53,7 +62,12 @@ describe('npx fitconform run after npm ci', () => {
     const cache = join(dirname(project), 'npm-cache')
     const before = snapshot(join(project, 'dist'))
 
-    const run = spawnSync('npx', ['fitconform', 'run'], { cwd: project, env: npxEnv(cache), encoding: 'utf8', timeout: 120_000 })
+    const run = spawnSync('npx', ['fitconform', 'run'], {
+      cwd: project,
+      env: npxEnv(cache),
+      encoding: 'utf8',
+      timeout: 120_000,
+    })
 
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0)
     expect(run.stdout).toMatch(/\d+ passed, 0 failed/)

@@ -13,9 +13,17 @@ import { REPO_ROOT } from '../helpers/cli.js'
 const USER_SUITE = join(REPO_ROOT, 'suites', 'user', 'user.yaml')
 let project: string
 
-function exec(command: string, args: readonly string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function exec(
+  command: string,
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: project, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(command, args, {
+      cwd: project,
+      env: { ...process.env, NO_COLOR: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
@@ -48,14 +56,33 @@ console.log(JSON.stringify({ loaded: loaded.scenarios.map((s) => s.id), kind: ou
     const { code, stdout, stderr } = await exec(process.execPath, ['check.mjs'])
     expect(code, stderr).toBe(0)
     const printed = JSON.parse(stdout)
-    expect(printed).toMatchObject({ kind: 'ran', exitCode: 0, summary: { failed: 0 }, reporters: ['console', 'json', 'junit', 'html', 'markdown'] })
+    expect(printed).toMatchObject({
+      kind: 'ran',
+      exitCode: 0,
+      summary: { failed: 0 },
+      reporters: ['console', 'json', 'junit', 'html', 'markdown'],
+    })
     expect(printed.loaded.length).toBeGreaterThan(0)
     expect(printed.seen.sort()).toEqual(printed.loaded.sort())
     expect(printed.summary.passed).toBe(printed.loaded.length)
   }, 120_000)
 
   it('type-checks a user module and the README example against the published types, and rejects a wrong option type', async () => {
-    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2023', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] }, include: ['*.ts'] }))
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2023',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: ['node'],
+        },
+        include: ['*.ts'],
+      }),
+    )
     writeFileSync(
       join(project, 'typed.ts'),
       `import { run, defineConfig, type Reporter, type RunResult, type FitconformConfig } from 'fitconform'
@@ -69,12 +96,21 @@ export const failed: number = outcome.kind === 'ran' ? outcome.result.summary.fa
     const readme = readFileSync(join(REPO_ROOT, 'docs', 'library.md'), 'utf8')
     const example = /# Using fitconform as a library[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)![1]!
     writeFileSync(join(project, 'readme-example.ts'), `${example}export {}\n`)
-    writeFileSync(join(project, 'wrong.ts'), `import { defineConfig } from 'fitconform'\nexport default defineConfig({ timeout: 'soon' })\n`)
+    writeFileSync(
+      join(project, 'wrong.ts'),
+      `import { defineConfig } from 'fitconform'\nexport default defineConfig({ timeout: 'soon' })\n`,
+    )
     // One tsc run for all files: the only error must be the wrong option type, so the others are clean.
-    const checked = await exec(process.execPath, [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'])
+    const checked = await exec(process.execPath, [
+      join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),
+      '-p',
+      'tsconfig.json',
+    ])
     rmSync(join(project, 'wrong.ts'))
     expect(checked.code).not.toBe(0)
-    expect(checked.stdout.trim().split('\n')).toEqual(["wrong.ts(2,31): error TS2322: Type 'string' is not assignable to type 'number'."])
+    expect(checked.stdout.trim().split('\n')).toEqual([
+      "wrong.ts(2,31): error TS2322: Type 'string' is not assignable to type 'number'.",
+    ])
   }, 120_000)
 })
 
@@ -103,15 +139,27 @@ export default defineConfig({ baseUrl: ${JSON.stringify(server.url)}, tokens: { 
   }, 120_000)
 
   it.each([
-    ['an unknown key', `export default { baseUrl: 'http://127.0.0.1:9', timeOut: 5 }\n`, 'unknown key "timeOut" in the config file'],
+    [
+      'an unknown key',
+      `export default { baseUrl: 'http://127.0.0.1:9', timeOut: 5 }\n`,
+      'unknown key "timeOut" in the config file',
+    ],
     ['a syntax error', `export default { baseUrl: \n`, 'cannot load fitconform.config.ts'],
-    ['no default export', `export const baseUrl = 'http://127.0.0.1:9'\n`, 'must export its settings as the default export'],
-  ])('stops with exit 2 naming the file on %s', async (_, text, message) => {
-    writeFileSync(join(project, 'fitconform.config.ts'), text)
-    const { code, stderr } = await cli('run', USER_SUITE)
-    rmSync(join(project, 'fitconform.config.ts'))
-    expect(code).toBe(2)
-    expect(stderr).toContain(message)
-    expect(stderr).toContain('fitconform.config.ts')
-  }, 30_000)
+    [
+      'no default export',
+      `export const baseUrl = 'http://127.0.0.1:9'\n`,
+      'must export its settings as the default export',
+    ],
+  ])(
+    'stops with exit 2 naming the file on %s',
+    async (_, text, message) => {
+      writeFileSync(join(project, 'fitconform.config.ts'), text)
+      const { code, stderr } = await cli('run', USER_SUITE)
+      rmSync(join(project, 'fitconform.config.ts'))
+      expect(code).toBe(2)
+      expect(stderr).toContain(message)
+      expect(stderr).toContain('fitconform.config.ts')
+    },
+    30_000,
+  )
 })

@@ -10,7 +10,12 @@ import { makeTempDir } from '../helpers/temp-dir.js'
 
 interface Results {
   summary: { failed: number }
-  scenarios: { id: string; status: string; skipReason?: string; steps: { name: string; request?: { method: string } }[] }[]
+  scenarios: {
+    id: string
+    status: string
+    skipReason?: string
+    steps: { name: string; request?: { method: string } }[]
+  }[]
 }
 
 let server: RunningReferenceServer
@@ -21,7 +26,18 @@ afterAll(() => server.close())
 
 async function run(...extra: string[]): Promise<{ code: number | null; results: Results }> {
   const outputDir = makeTempDir('fitconform-survey-')
-  const outcome = await runCli(['run', '--read-only', '--base-url', server.url, ...DEMO_TOKEN_FLAGS, '--reporter', 'json', '--output-dir', outputDir, ...extra])
+  const outcome = await runCli([
+    'run',
+    '--read-only',
+    '--base-url',
+    server.url,
+    ...DEMO_TOKEN_FLAGS,
+    '--reporter',
+    'json',
+    '--output-dir',
+    outputDir,
+    ...extra,
+  ])
   return { code: outcome.code, results: JSON.parse(await readFile(join(outputDir, 'results.json'), 'utf8')) as Results }
 }
 
@@ -30,23 +46,34 @@ describe('run --read-only against a realistic account', () => {
     const { code, results } = await run()
     expect(code).toBe(0)
     const account = results.scenarios.find((scenario) => scenario.id === 'survey-account')!
-    expect(account.steps.filter((step) => step.name.startsWith('sampled /fitnessActivities/')).length).toBeGreaterThanOrEqual(5)
+    expect(
+      account.steps.filter((step) => step.name.startsWith('sampled /fitnessActivities/')).length,
+    ).toBeGreaterThanOrEqual(5)
     const surveyed = results.scenarios.filter((scenario) => scenario.id.startsWith('survey-'))
     expect(surveyed.map((scenario) => scenario.status)).toEqual(surveyed.map(() => 'passed'))
-    const methods = new Set(results.scenarios.flatMap((scenario) => scenario.steps.map((step) => step.request?.method).filter(Boolean)))
+    const methods = new Set(
+      results.scenarios.flatMap((scenario) => scenario.steps.map((step) => step.request?.method).filter(Boolean)),
+    )
     expect([...methods].sort()).toEqual(['GET', 'HEAD'])
   })
 
   it('leaves the survey out with --no-survey, and when a path narrows the run', async () => {
     for (const extra of [['--no-survey'], ['suites/user']]) {
       const { results } = await run(...extra)
-      expect(results.scenarios.some((scenario) => scenario.id.startsWith('survey-')), extra.join(' ')).toBe(false)
+      expect(
+        results.scenarios.some((scenario) => scenario.id.startsWith('survey-')),
+        extra.join(' '),
+      ).toBe(false)
     }
   })
 
   it('stops the walk at --survey-max-activities and says so', async () => {
     const { results } = await run('suites/user', '--survey', '--survey-max-activities', '5')
-    expect(results.scenarios.find((scenario) => scenario.id === 'survey-account')!.steps[0]!.name).toContain('the cap (--survey-max-activities 5)')
-    expect(results.scenarios.find((scenario) => scenario.id === 'survey-paging-walks')!.skipReason).toContain('--survey-max-activities 5')
+    expect(results.scenarios.find((scenario) => scenario.id === 'survey-account')!.steps[0]!.name).toContain(
+      'the cap (--survey-max-activities 5)',
+    )
+    expect(results.scenarios.find((scenario) => scenario.id === 'survey-paging-walks')!.skipReason).toContain(
+      '--survey-max-activities 5',
+    )
   })
 })

@@ -16,7 +16,14 @@ beforeAll(async () => {
   wrongServer = await startLoopbackServer((request, response) => {
     if (request.url === '/user') {
       response.writeHead(200, { 'content-type': USER_MEDIA_TYPE })
-      response.end(JSON.stringify({ userID: '12', profile: '/profile', fitness_activities: '/fitnessActivities', echoed: String(request.headers.authorization) }))
+      response.end(
+        JSON.stringify({
+          userID: '12',
+          profile: '/profile',
+          fitness_activities: '/fitnessActivities',
+          echoed: String(request.headers.authorization),
+        }),
+      )
     } else {
       response.writeHead(404, { 'content-type': 'text/plain' })
       response.end('not here')
@@ -34,13 +41,24 @@ async function allFilesText(folder: string): Promise<string> {
 describe('fitconform run', () => {
   it('fails a server that breaks a rule, naming the rule and showing expected vs actual (exit 1)', async () => {
     const outputDir = makeTempDir('fitconform-e2e-')
-    const outcome = await runCli(['run', 'suites/user', '--base-url', wrongServer.url, '--token', SECRET, '--output-dir', outputDir])
+    const outcome = await runCli([
+      'run',
+      'suites/user',
+      '--base-url',
+      wrongServer.url,
+      '--token',
+      SECRET,
+      '--output-dir',
+      outputDir,
+    ])
     expect(outcome.code).toBe(1)
     expect(outcome.stdout).toContain('USER-FIELDS')
     expect(outcome.stdout).toMatch(/userID/)
     expect(outcome.stdout).toMatch(/integer/)
     expect(outcome.stdout).toMatch(/"12"/)
-    const results = JSON.parse(await readFile(join(outputDir, 'results.json'), 'utf8')) as { summary: { failed: number } }
+    const results = JSON.parse(await readFile(join(outputDir, 'results.json'), 'utf8')) as {
+      summary: { failed: number }
+    }
     expect(results.summary.failed).toBeGreaterThan(0)
     // The server echoed the token back in its body: it must still appear nowhere we wrote.
     expect(outcome.stdout + outcome.stderr).not.toContain(SECRET)
@@ -50,7 +68,10 @@ describe('fitconform run', () => {
   it('rejects a malformed scenario file with file:line:col before sending anything (exit 2)', async () => {
     const folder = makeTempDir('fitconform-bad-yaml-')
     const file = join(folder, 'broken.yaml')
-    await writeFile(file, 'scenarios:\n  - id: broken\n    title: x\n    rules: [USER-READ]\n    steps:\n      - name: read\n        request: { method: GET, url: /user }\n        expct: { status: 200 }\n')
+    await writeFile(
+      file,
+      'scenarios:\n  - id: broken\n    title: x\n    rules: [USER-READ]\n    steps:\n      - name: read\n        request: { method: GET, url: /user }\n        expct: { status: 200 }\n',
+    )
     const before = wrongServer.requests.length
     const outcome = await runCli(['run', file, '--base-url', wrongServer.url, '--token', SECRET])
     expect(outcome.code).toBe(2)
@@ -62,7 +83,9 @@ describe('fitconform run', () => {
   it('refuses a run against a server without a token (exit 2, naming --token and FITCONFORM_TOKEN), also when the variable is empty, and sends nothing', async () => {
     const before = wrongServer.requests.length
     for (const env of [{}, { FITCONFORM_TOKEN: '' }] as Record<string, string>[]) {
-      const outcome = await runCli(['run', 'suites/user', '--base-url', wrongServer.url, '--reporter', 'console'], { env })
+      const outcome = await runCli(['run', 'suites/user', '--base-url', wrongServer.url, '--reporter', 'console'], {
+        env,
+      })
       expect(outcome.code, outcome.stderr).toBe(2)
       expect(outcome.stderr).toContain('--token')
       expect(outcome.stderr).toContain('FITCONFORM_TOKEN')
@@ -71,7 +94,7 @@ describe('fitconform run', () => {
     expect(wrongServer.requests.length).toBe(before)
   })
 
-  it('removes the previous run\'s reports when a run ends before any scenario (exit 2 or 3), so CI cannot publish them as this run\'s', async () => {
+  it("removes the previous run's reports when a run ends before any scenario (exit 2 or 3), so CI cannot publish them as this run's", async () => {
     const closed = await startLoopbackServer(() => undefined)
     await closed.close()
     const cases = [
@@ -80,7 +103,8 @@ describe('fitconform run', () => {
     ]
     for (const { args, code } of cases) {
       const outputDir = makeTempDir('fitconform-stale-')
-      for (const name of ['results.json', 'junit.xml', 'keep.txt']) await writeFile(join(outputDir, name), 'from an earlier run')
+      for (const name of ['results.json', 'junit.xml', 'keep.txt'])
+        await writeFile(join(outputDir, name), 'from an earlier run')
       const outcome = await runCli([...args, '--output-dir', outputDir])
       expect(outcome.code, outcome.stderr).toBe(code)
       expect((await readdir(outputDir)).sort()).toEqual(['keep.txt'])
@@ -90,7 +114,14 @@ describe('fitconform run', () => {
 
   it('leaves no ledger in the output folder once the run has undone everything it changed', async () => {
     const outputDir = makeTempDir('fitconform-ledger-')
-    const outcome = await runCli(['run', 'suites/activity/lifecycle.yaml', '--output-dir', outputDir, '--reporter', 'console,json'])
+    const outcome = await runCli([
+      'run',
+      'suites/activity/lifecycle.yaml',
+      '--output-dir',
+      outputDir,
+      '--reporter',
+      'console,json',
+    ])
     expect(outcome.code, outcome.stdout).toBe(0)
     expect(outcome.stderr).toMatch(/Account changes: created [1-9]/)
     expect(await readdir(outputDir)).toEqual(['results.json'])
@@ -105,18 +136,62 @@ describe('fitconform run', () => {
   })
 
   it('skips scenarios whose token role was not given, and --fail-on-skip turns that into exit 1', async () => {
-    const lenient = await runCli(['run', 'suites/security', '--base-url', wrongServer.url, '--token', SECRET, '--reporter', 'console'])
+    const lenient = await runCli([
+      'run',
+      'suites/security',
+      '--base-url',
+      wrongServer.url,
+      '--token',
+      SECRET,
+      '--reporter',
+      'console',
+    ])
     expect(lenient.stdout).toMatch(/needs --other-token/)
-    const strict = await runCli(['run', 'suites/security', '--grep', 'feeds', '--base-url', wrongServer.url, '--token', SECRET, '--reporter', 'console', '--fail-on-skip'])
+    const strict = await runCli([
+      'run',
+      'suites/security',
+      '--grep',
+      'feeds',
+      '--base-url',
+      wrongServer.url,
+      '--token',
+      SECRET,
+      '--reporter',
+      'console',
+      '--fail-on-skip',
+    ])
     expect(strict.code).toBe(1)
   }, 90_000) // two CLI runs: on two loaded cores each can take 20 s
 
   it('skips a permission-matrix cell whose token was not given, and --fail-on-skip counts it', async () => {
     const reference = await startReferenceProcess()
     try {
-      const lenient = await runCli(['run', 'suites/permissions', '--grep', 'get-user', '--base-url', reference.url, '--token', 'demo-token-alice', '--reporter', 'console'])
+      const lenient = await runCli([
+        'run',
+        'suites/permissions',
+        '--grep',
+        'get-user',
+        '--base-url',
+        reference.url,
+        '--token',
+        'demo-token-alice',
+        '--reporter',
+        'console',
+      ])
       expect(lenient.code).toBe(0)
-      const strict = await runCli(['run', 'suites/permissions', '--grep', 'get-user', '--base-url', reference.url, '--token', 'demo-token-alice', '--reporter', 'console', '--fail-on-skip'])
+      const strict = await runCli([
+        'run',
+        'suites/permissions',
+        '--grep',
+        'get-user',
+        '--base-url',
+        reference.url,
+        '--token',
+        'demo-token-alice',
+        '--reporter',
+        'console',
+        '--fail-on-skip',
+      ])
       expect(strict.code).toBe(1)
       expect(strict.stderr).toContain('--fail-on-skip: 0 scenario(s) and 2 permission-matrix step(s) skipped')
     } finally {
@@ -128,9 +203,27 @@ describe('fitconform run', () => {
     const reference = await startReferenceProcess()
     try {
       const outputDir = makeTempDir('fitconform-not-tested-')
-      const outcome = await runCli(['run', 'suites/permissions', '--base-url', reference.url, '--token', 'demo-token-alice', '--other-token', 'demo-token-bob', '--reporter', 'console,json,junit,markdown', '--output-dir', outputDir, '--fail-on-skip'])
+      const outcome = await runCli([
+        'run',
+        'suites/permissions',
+        '--base-url',
+        reference.url,
+        '--token',
+        'demo-token-alice',
+        '--other-token',
+        'demo-token-bob',
+        '--reporter',
+        'console,json,junit,markdown',
+        '--output-dir',
+        outputDir,
+        '--fail-on-skip',
+      ])
       expect(outcome.code, outcome.stderr).toBe(1)
-      const results = JSON.parse(await readFile(join(outputDir, 'results.json'), 'utf8')) as { summary: { skippedCells: number }; notTested: { flag: string; rules: string[] }[]; failedOnSkip: { cells: number } }
+      const results = JSON.parse(await readFile(join(outputDir, 'results.json'), 'utf8')) as {
+        summary: { skippedCells: number }
+        notTested: { flag: string; rules: string[] }[]
+        failedOnSkip: { cells: number }
+      }
       const cells = results.summary.skippedCells
       expect(cells).toBeGreaterThan(0)
       expect(results.failedOnSkip.cells).toBe(cells)
@@ -142,7 +235,9 @@ describe('fitconform run', () => {
       ])
       const closing = `skipped (and ${cells} permission-matrix cells)`
       expect(outcome.stdout.trimEnd().split('\n').at(-1)).toContain(closing)
-      expect(outcome.stdout).toContain(`FAILED by --fail-on-skip: 0 scenarios and ${cells} permission-matrix cells skipped`)
+      expect(outcome.stdout).toContain(
+        `FAILED by --fail-on-skip: 0 scenarios and ${cells} permission-matrix cells skipped`,
+      )
       const notTestedLine = '--limited-token (or FITCONFORM_LIMITED_TOKEN) not given'
       expect(outcome.stdout.split(notTestedLine).length - 1).toBe(2) // at the top and at the bottom
       expect(outcome.stdout).not.toContain('--other-token (or FITCONFORM_OTHER_TOKEN) not given')
@@ -161,9 +256,24 @@ describe('fitconform run', () => {
   it('names a revoked or limited token the server refuses with 401 before its scenarios fail, and still fails them under their rule', async () => {
     const reference = await startReferenceProcess()
     try {
-      const outcome = await runCli(['run', 'suites/permissions', '--grep', 'get-user', '--base-url', reference.url, '--token', 'demo-token-alice', '--revoked-token', 'demo-token-mistyped', '--reporter', 'console'])
+      const outcome = await runCli([
+        'run',
+        'suites/permissions',
+        '--grep',
+        'get-user',
+        '--base-url',
+        reference.url,
+        '--token',
+        'demo-token-alice',
+        '--revoked-token',
+        'demo-token-mistyped',
+        '--reporter',
+        'console',
+      ])
       expect(outcome.code).toBe(1)
-      expect(outcome.stdout).toMatch(/with --revoked-token: the token was refused with 401[^\n]*\n[\s\S]*hint: check --revoked-token/)
+      expect(outcome.stdout).toMatch(
+        /with --revoked-token: the token was refused with 401[^\n]*\n[\s\S]*hint: check --revoked-token/,
+      )
       expect(outcome.stdout.indexOf('check --revoked-token')).toBeLessThan(outcome.stdout.indexOf('Failures by rule'))
       expect(outcome.stdout).toContain('✘ ERROR-403-REVOKED')
       expect(outcome.stdout + outcome.stderr).not.toContain('demo-token-mistyped')
@@ -176,9 +286,27 @@ describe('fitconform run', () => {
   // reporter module of the user's must still load, ES module or CommonJS.
   it('loads a reporter module of the user from --reporter, ES module or CommonJS', async () => {
     const folder = makeTempDir('fitconform-reporter-')
-    await writeFile(join(folder, 'count.mjs'), `export default { onRunEnd: (result) => console.log('ESM reporter saw ' + result.summary.failed + ' failed') }\n`)
-    await writeFile(join(folder, 'count.cjs'), `module.exports = () => ({ onRunEnd: (result) => console.log('CJS reporter saw ' + result.summary.failed + ' failed') })\n`)
-    const outcome = await runCli(['run', join(REPO_ROOT, 'suites/user'), '--base-url', wrongServer.url, '--token', SECRET, '--reporter', 'console,./count.mjs,./count.cjs'], { cwd: folder })
+    await writeFile(
+      join(folder, 'count.mjs'),
+      `export default { onRunEnd: (result) => console.log('ESM reporter saw ' + result.summary.failed + ' failed') }\n`,
+    )
+    await writeFile(
+      join(folder, 'count.cjs'),
+      `module.exports = () => ({ onRunEnd: (result) => console.log('CJS reporter saw ' + result.summary.failed + ' failed') })\n`,
+    )
+    const outcome = await runCli(
+      [
+        'run',
+        join(REPO_ROOT, 'suites/user'),
+        '--base-url',
+        wrongServer.url,
+        '--token',
+        SECRET,
+        '--reporter',
+        'console,./count.mjs,./count.cjs',
+      ],
+      { cwd: folder },
+    )
     expect(outcome.stderr).not.toContain('cannot load reporter')
     expect(outcome.stdout).toMatch(/ESM reporter saw [1-9]\d* failed/)
     expect(outcome.stdout).toMatch(/CJS reporter saw [1-9]\d* failed/)

@@ -23,7 +23,18 @@ beforeAll(async () => {
 })
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
 
-const args = () => ['run', 'suites/user', '--grep', 'user-entry-point', '--base-url', url, '--token', 'tls-test-token', '--reporter', 'console']
+const args = () => [
+  'run',
+  'suites/user',
+  '--grep',
+  'user-entry-point',
+  '--base-url',
+  url,
+  '--token',
+  'tls-test-token',
+  '--reporter',
+  'console',
+]
 
 it('refuses an untrusted certificate with a hint, as "cannot be reached" (exit 3)', async () => {
   const outcome = await runCli(args())

@@ -16,7 +16,9 @@ export default function setup(): () => void {
     rmSync(runTemp, { recursive: true, force: true })
     if (leftovers.length > 0) {
       // A throw here is only printed by vitest ("error during close"); the exit code is what CI sees.
-      console.error(`\nFAIL: tests left ${leftovers.length} temp folder(s) behind: ${leftovers.join(', ')}; create them with makeTempDir (test/helpers/temp-dir.ts) or remove them in afterAll`)
+      console.error(
+        `\nFAIL: tests left ${leftovers.length} temp folder(s) behind: ${leftovers.join(', ')}; create them with makeTempDir (test/helpers/temp-dir.ts) or remove them in afterAll`,
+      )
       process.exitCode = 1
     }
   }

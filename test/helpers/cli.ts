@@ -11,7 +11,10 @@ export interface CliOutcome {
 }
 
 /** Runs the built CLI as a user would (npm test builds it first), with colour off. */
-export function runCli(args: readonly string[], options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<CliOutcome> {
+export function runCli(
+  args: readonly string[],
+  options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<CliOutcome> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd ?? REPO_ROOT,

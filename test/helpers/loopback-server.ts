@@ -19,7 +19,9 @@ export function answerUserEntryPoint(request: IncomingMessage, response: ServerR
 }
 
 /** A small real server on 127.0.0.1 for tests that need a server to misbehave in one precise way. */
-export async function startLoopbackServer(handler: (request: IncomingMessage, response: ServerResponse) => void): Promise<LoopbackServer> {
+export async function startLoopbackServer(
+  handler: (request: IncomingMessage, response: ServerResponse) => void,
+): Promise<LoopbackServer> {
   const requests: string[] = []
   const server = createServer((request, response) => {
     requests.push(`${request.method} ${request.url}`)

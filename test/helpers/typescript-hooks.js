@@ -14,10 +14,18 @@ const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.me
 const NATIVE_MODULES = JSON.stringify(Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }))
 // The transform cache lives with the project, not in the per-run TMPDIR the tests clean; a child that
 // cannot write files (the full-disk test's `ulimit -f`) is started with JITI_FS_CACHE=false.
-const FS_CACHE = JSON.stringify(process.env.JITI_FS_CACHE === 'false' ? false : fileURLToPath(new URL('../../node_modules/.cache/jiti', import.meta.url)))
+const FS_CACHE = JSON.stringify(
+  process.env.JITI_FS_CACHE === 'false'
+    ? false
+    : fileURLToPath(new URL('../../node_modules/.cache/jiti', import.meta.url)),
+)
 
 export async function load(url, context, nextLoad) {
   if (!url.startsWith('file:') || !url.endsWith('.ts')) return nextLoad(url, context)
   const file = JSON.stringify(fileURLToPath(url))
-  return { format: 'module', shortCircuit: true, source: `import { createJiti } from 'jiti'\nawait createJiti(${file}, { nativeModules: ${NATIVE_MODULES}, fsCache: ${FS_CACHE} }).import(${file})\n` }
+  return {
+    format: 'module',
+    shortCircuit: true,
+    source: `import { createJiti } from 'jiti'\nawait createJiti(${file}, { nativeModules: ${NATIVE_MODULES}, fsCache: ${FS_CACHE} }).import(${file})\n`,
+  }
 }

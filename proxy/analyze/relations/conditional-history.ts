@@ -42,7 +42,8 @@ export class ConditionalHistory {
     if (endpoint.row === 2) return response.status === 304 ? this.#feedNotModified(view) : []
     const id = activityIdOfUri(view.path)
     if (id === undefined) return []
-    if (response.status === 304 && (endpoint.row === 3 || endpoint.row === 9)) return this.#activityNotModified(view, id)
+    if (response.status === 304 && (endpoint.row === 3 || endpoint.row === 9))
+      return this.#activityNotModified(view, id)
     if (response.status < 200 || response.status > 299) return []
     if (endpoint.row === 8) this.#lastModified.delete(id)
     if (endpoint.row === 5 || endpoint.row === 7 || endpoint.row === 8) this.#created.delete(id)
@@ -63,7 +64,14 @@ export class ConditionalHistory {
     const since = parseDate(headerOf(view.request, 'if-modified-since'))
     const known = this.#lastModified.get(id)
     const rule = conditionalRules(view)?.modified
-    if (since === undefined || known === undefined || known.at <= since || rule === undefined || !answeredAfter(view, known)) return []
+    if (
+      since === undefined ||
+      known === undefined ||
+      known.at <= since ||
+      rule === undefined ||
+      !answeredAfter(view, known)
+    )
+      return []
     const what = view.endpoint?.row === 9 ? 'a HEAD answered 304 where GET must answer 200 (RFC 9110 §9.3.2)' : '304'
     return [
       finding(

@@ -46,7 +46,8 @@ export class ItemActivityRelation {
       this.#items.delete(id)
       this.#activities.delete(id)
       const body = response.body.json
-      if (endpoint.row === 7 && isRecord(body)) this.#activities.set(id, { values: sharedValuesOf(body), path: view.path })
+      if (endpoint.row === 7 && isRecord(body))
+        this.#activities.set(id, { values: sharedValuesOf(body), path: view.path })
     }
     return []
   }
@@ -62,7 +63,9 @@ export class ItemActivityRelation {
       if (id === undefined) return
       const values = sharedValuesOf(item)
       const activity = this.#activities.get(id)
-      if (activity !== undefined) for (const difference of differences(values, activity.values)) mismatches.push({ index, id, path: activity.path, difference })
+      if (activity !== undefined)
+        for (const difference of differences(values, activity.values))
+          mismatches.push({ index, id, path: activity.path, difference })
       this.#items.set(id, { values, ...(servedAt === undefined ? {} : { servedAt }) })
     })
     return groupByField(mismatches).map(([first, count]) => {

@@ -26,7 +26,11 @@ export class ObservedRelations {
   readonly #relations: readonly { observe(view: ExchangeView): Finding[] }[]
 
   constructor(limits: RelationLimits = DEFAULT_LIMITS) {
-    this.#relations = [new ItemActivityRelation(limits.maxActivities), new ConditionalHistory(limits.maxActivities), new PageChain(limits.maxPages)]
+    this.#relations = [
+      new ItemActivityRelation(limits.maxActivities),
+      new ConditionalHistory(limits.maxActivities),
+      new PageChain(limits.maxPages),
+    ]
   }
 
   observe(view: ExchangeView): Finding[] {

@@ -11,7 +11,8 @@ import type { Finding } from '../../../src/model/exchange.js'
  */
 export const conditionalAnswer: CheckDefinition = {
   name: 'conditional-answer',
-  description: 'A conditional read is 304 exactly when the resource has not changed since If-Modified-Since, an invalid date being ignored (§4 rule 3; RFC 9110 §13.1.3).',
+  description:
+    'A conditional read is 304 exactly when the resource has not changed since If-Modified-Since, an invalid date being ignored (§4 rule 3; RFC 9110 §13.1.3).',
   check(view) {
     const endpoint = view.endpoint
     const status = view.response?.status

@@ -11,7 +11,8 @@ import type { Finding } from '../../../src/model/exchange.js'
  */
 export const feedPage: CheckDefinition = {
   name: 'feed-page',
-  description: 'A feed page holds the items its request asked for (pageSize, default 25), a first page of a longer feed links to the rest, a time-scoped page has no previous (§2.2, §4 rules 1–2, §8).',
+  description:
+    'A feed page holds the items its request asked for (pageSize, default 25), a first page of a longer feed links to the rest, a time-scoped page has no previous (§2.2, §4 rules 1–2, §8).',
   check(view) {
     if (view.endpoint?.row !== 2 || view.response?.status !== 200) return []
     const body = view.response.body
@@ -35,7 +36,11 @@ export function feedPageOf(json: unknown): FeedPageBody | undefined {
   if (typeof json !== 'object' || json === null) return undefined
   const { items, size, previous } = json as Record<string, unknown>
   if (!Array.isArray(items)) return undefined
-  return { items, ...(Number.isSafeInteger(size) ? { size: size as number } : {}), ...(previous === undefined ? {} : { previous }) }
+  return {
+    items,
+    ...(Number.isSafeInteger(size) ? { size: size as number } : {}),
+    ...(previous === undefined ? {} : { previous }),
+  }
 }
 
 function pageSize(request: FeedRequest, page: FeedPageBody): Finding[] {
@@ -43,23 +48,53 @@ function pageSize(request: FeedRequest, page: FeedPageBody): Finding[] {
   if (asked === undefined) return []
   const held = page.items.length
   const { rule, said } = asked.given
-    ? { rule: 'FEED-PAGE-SIZE', said: `the request asked for pageSize=${asked.value} (§4 rule 2: "the page holds that many entries")` }
-    : { rule: 'FEED-DEFAULT-PAGE-SIZE', said: `the request gave no pageSize, so pages hold the default ${asked.value} (§4 rule 1, §8)` }
-  if (held > asked.value) return [finding('violation', 'response', rule, `the page holds ${held} items; ${said}`, '/items')]
+    ? {
+        rule: 'FEED-PAGE-SIZE',
+        said: `the request asked for pageSize=${asked.value} (§4 rule 2: "the page holds that many entries")`,
+      }
+    : {
+        rule: 'FEED-DEFAULT-PAGE-SIZE',
+        said: `the request gave no pageSize, so pages hold the default ${asked.value} (§4 rule 1, §8)`,
+      }
+  if (held > asked.value)
+    return [finding('violation', 'response', rule, `the page holds ${held} items; ${said}`, '/items')]
   // The first page of an unscoped feed holds pageSize items, or the whole feed when it is smaller: size
   // counts the whole feed only without a scope (§2.2 says a scoped size "equals the number of items returned").
   if (request.isScoped || request.isLaterPage || page.size === undefined) return []
   const expected = Math.min(asked.value, page.size)
   if (held >= expected) return []
-  return [finding('violation', 'response', rule, `the first page holds ${held} items while size says the feed holds ${page.size}; ${said}, so it holds ${expected}`, '/items')]
+  return [
+    finding(
+      'violation',
+      'response',
+      rule,
+      `the first page holds ${held} items while size says the feed holds ${page.size}; ${said}, so it holds ${expected}`,
+      '/items',
+    ),
+  ]
 }
 
 function previousLink(request: FeedRequest, page: FeedPageBody): Finding[] {
   if (request.isStartScoped && page.previous !== undefined) {
-    return [finding('violation', 'response', 'FEED-SCOPED-NO-PREVIOUS', `a feed scoped by ${request.startScopes.join(' and ')} carries previous; §2.2: "Absent in a response for a time-scoped feed."`, '/previous')]
+    return [
+      finding(
+        'violation',
+        'response',
+        'FEED-SCOPED-NO-PREVIOUS',
+        `a feed scoped by ${request.startScopes.join(' and ')} carries previous; §2.2: "Absent in a response for a time-scoped feed."`,
+        '/previous',
+      ),
+    ]
   }
   // Only the first page of an unscoped feed is known to have a rest: a later page may be the last.
-  if (request.isScoped || request.isLaterPage || page.size === undefined || page.previous !== undefined || page.size <= page.items.length) return []
+  if (
+    request.isScoped ||
+    request.isLaterPage ||
+    page.size === undefined ||
+    page.previous !== undefined ||
+    page.size <= page.items.length
+  )
+    return []
   return [
     finding(
       'violation',

@@ -12,9 +12,14 @@ export const requestBody: CheckDefinition = {
     const body = view.request.body
     const rule = endpoint.requestBodyRule
     const label = `§4 endpoint ${endpoint.row}`
-    if (body.size === 0) return [finding('violation', 'request', rule, `${label} sends a ${endpoint.requestBody} body; this request has none`)]
-    if (body.truncated) return [finding('note', 'request', rule, 'request body longer than --max-body-bytes: not validated')]
-    if (body.json === undefined) return [finding('violation', 'request', rule, `request body is not JSON (${body.jsonError ?? 'binary'})`)]
+    if (body.size === 0)
+      return [
+        finding('violation', 'request', rule, `${label} sends a ${endpoint.requestBody} body; this request has none`),
+      ]
+    if (body.truncated)
+      return [finding('note', 'request', rule, 'request body longer than --max-body-bytes: not validated')]
+    if (body.json === undefined)
+      return [finding('violation', 'request', rule, `request body is not JSON (${body.jsonError ?? 'binary'})`)]
     return fromSchemaProblems(validateRepresentation(endpoint.requestBody, body.json), body.json, 'request', rule)
   },
 }

@@ -17,7 +17,8 @@ import type { Finding } from '../../../src/model/exchange.js'
  */
 export const responseBody: CheckDefinition = {
   name: 'response-body',
-  description: 'Success and 403 bodies match the schema of their representation; any other body is validated as the representation its Content-Type names; other +json bodies are JSON.',
+  description:
+    'Success and 403 bodies match the schema of their representation; any other body is validated as the representation its Content-Type names; other +json bodies are JSON.',
   check(view) {
     const response = view.response
     if (response === undefined || view.method.toUpperCase() === 'HEAD') return []
@@ -27,12 +28,28 @@ export const responseBody: CheckDefinition = {
     const representation = responseRepresentationOf(view)
     if (representation === undefined) {
       if (body.size > 0 && !body.truncated && /[/+]json\b/i.test(contentType) && body.json === undefined) {
-        return [finding('violation', 'response', 'BODY-IS-JSON', `Content-Type says JSON but the body is not JSON (${body.jsonError ?? 'binary'})`)]
+        return [
+          finding(
+            'violation',
+            'response',
+            'BODY-IS-JSON',
+            `Content-Type says JSON but the body is not JSON (${body.jsonError ?? 'binary'})`,
+          ),
+        ]
       }
       return []
     }
-    if (body.size === 0) return [finding('violation', 'response', promised?.emptyRule, `${response.status} without a body; §4 promises a ${representation}`)]
-    if (body.truncated) return [finding('note', 'response', undefined, 'response body longer than --max-body-bytes: not validated')]
+    if (body.size === 0)
+      return [
+        finding(
+          'violation',
+          'response',
+          promised?.emptyRule,
+          `${response.status} without a body; §4 promises a ${representation}`,
+        ),
+      ]
+    if (body.truncated)
+      return [finding('note', 'response', undefined, 'response body longer than --max-body-bytes: not validated')]
     const checked = (): readonly Finding[] => checkRepresentation(representation, body.json, body.jsonError)
     // The findings are a function of the representation and the text alone: a text seen before is not validated again.
     return [...(body.text === undefined ? checked() : checkedBodies.get(representation, body.text, checked))]
@@ -53,15 +70,25 @@ export function responseRepresentationOf(view: ExchangeView): RepresentationName
 }
 
 /** What §4 (a 200 of a row with a body) or §7 (a 403) promises, with the rule an empty body breaks. */
-function promisedRepresentation(endpoint: EndpointDefinition | undefined, status: number): { representation: RepresentationName; emptyRule: string } | undefined {
+function promisedRepresentation(
+  endpoint: EndpointDefinition | undefined,
+  status: number,
+): { representation: RepresentationName; emptyRule: string } | undefined {
   if (endpoint === undefined) return undefined
   if (status === 403) return { representation: 'ErrorMessage', emptyRule: 'ERROR-FIELDS' }
-  if (status === 200 && endpoint.responseBody !== undefined) return { representation: endpoint.responseBody, emptyRule: endpoint.statusRule }
+  if (status === 200 && endpoint.responseBody !== undefined)
+    return { representation: endpoint.responseBody, emptyRule: endpoint.statusRule }
   return undefined
 }
 
 /** The representations a server sends (§2.1–2.3, §2.6, §7), by the media type that names them. */
-const RESPONSE_REPRESENTATIONS: readonly RepresentationName[] = ['User', 'FitnessActivityFeed', 'FitnessActivity', 'Profile', 'ErrorMessage']
+const RESPONSE_REPRESENTATIONS: readonly RepresentationName[] = [
+  'User',
+  'FitnessActivityFeed',
+  'FitnessActivity',
+  'Profile',
+  'ErrorMessage',
+]
 
 /** A 204 or 304 body is judged by response-no-body.ts alone: validating it too would only repeat that it is there. */
 function hasContent(status: number, size: number): boolean {
@@ -76,8 +103,13 @@ function namedRepresentation(contentType: string): RepresentationName | undefine
 /** Texts of up to 64 KiB, 4 Mi characters in all (~8 MiB). */
 const checkedBodies = new TextMemo<readonly Finding[]>({ maxChars: 4 * 1024 * 1024, maxTextChars: 64 * 1024 })
 
-function checkRepresentation(representation: RepresentationName, json: unknown, jsonError: string | undefined): Finding[] {
-  if (json === undefined) return [finding('violation', 'response', 'BODY-IS-JSON', `body is not JSON (${jsonError ?? 'binary'})`)]
+function checkRepresentation(
+  representation: RepresentationName,
+  json: unknown,
+  jsonError: string | undefined,
+): Finding[] {
+  if (json === undefined)
+    return [finding('violation', 'response', 'BODY-IS-JSON', `body is not JSON (${jsonError ?? 'binary'})`)]
   const found = fromSchemaProblems(validateRepresentation(representation, json), json, 'response')
   if (representation === 'ErrorMessage') found.push(...deleteHealthAsText(json))
   return found
@@ -87,5 +119,13 @@ function checkRepresentation(representation: RepresentationName, json: unknown, 
 function deleteHealthAsText(body: unknown): Finding[] {
   const value = (body as { delete_health?: unknown } | null)?.delete_health
   if (value !== 'true' && value !== 'false') return []
-  return [finding('note', 'response', 'ERROR-FIELDS', `delete_health is carried as the text "${value}", as in the samples of §7 (the table says boolean)`, '/delete_health')]
+  return [
+    finding(
+      'note',
+      'response',
+      'ERROR-FIELDS',
+      `delete_health is carried as the text "${value}", as in the samples of §7 (the table says boolean)`,
+      '/delete_health',
+    ),
+  ]
 }

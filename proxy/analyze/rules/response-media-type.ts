@@ -9,7 +9,8 @@ import { headerOf, type CheckDefinition } from '../exchange-view.js'
  */
 export const responseMediaType: CheckDefinition = {
   name: 'response-media-type',
-  description: 'Content-Type of a success body (and of HEAD) and of a 403 names the representation; only a 403 is an ErrorMessage (§1 rule 3, §7).',
+  description:
+    'Content-Type of a success body (and of HEAD) and of a 403 names the representation; only a 403 is an ErrorMessage (§1 rule 3, §7).',
   check(view) {
     const endpoint = view.endpoint
     const response = view.response
@@ -27,13 +28,26 @@ export const responseMediaType: CheckDefinition = {
       rule = 'MEDIA-TYPE-RESPONSE'
     }
     const contentType = headerOf(response, 'content-type')
-    if (response.status !== 403 && contentType !== undefined && sameMediaType(contentType, mediaTypeOf('ErrorMessage'))) {
-      return [finding('violation', 'response', 'ERROR-MEDIA-TYPE', `a ${response.status} answer carries the ErrorMessage media type, which §7 uses only for 403 Forbidden`)]
+    if (
+      response.status !== 403 &&
+      contentType !== undefined &&
+      sameMediaType(contentType, mediaTypeOf('ErrorMessage'))
+    ) {
+      return [
+        finding(
+          'violation',
+          'response',
+          'ERROR-MEDIA-TYPE',
+          `a ${response.status} answer carries the ErrorMessage media type, which §7 uses only for 403 Forbidden`,
+        ),
+      ]
     }
     if (expected === undefined) return []
     const mediaType = mediaTypeOf(expected)
-    if (contentType === undefined) return [finding('violation', 'response', rule, `no Content-Type; expected ${mediaType}`)]
-    if (!sameMediaType(contentType, mediaType)) return [finding('violation', 'response', rule, `Content-Type is "${contentType}", not ${mediaType}`)]
+    if (contentType === undefined)
+      return [finding('violation', 'response', rule, `no Content-Type; expected ${mediaType}`)]
+    if (!sameMediaType(contentType, mediaType))
+      return [finding('violation', 'response', rule, `Content-Type is "${contentType}", not ${mediaType}`)]
     return []
   },
 }

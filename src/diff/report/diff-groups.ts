@@ -31,17 +31,38 @@ export interface ExtensionGroup {
 
 /** One group per rule that holds on one side only, in spec order of sections. */
 export function conformanceGroups(result: DiffResult): ConformanceGroup[] {
-  const groups = new Map<string, { rule: string; section: string; quote: string; verdicts?: { new: string; reference: string }; examples: StepExample[] }>()
-  const groupOf = (rule: string, section: string, quote: string): { examples: StepExample[]; verdicts?: { new: string; reference: string } } => {
+  const groups = new Map<
+    string,
+    {
+      rule: string
+      section: string
+      quote: string
+      verdicts?: { new: string; reference: string }
+      examples: StepExample[]
+    }
+  >()
+  const groupOf = (
+    rule: string,
+    section: string,
+    quote: string,
+  ): { examples: StepExample[]; verdicts?: { new: string; reference: string } } => {
     let group = groups.get(rule)
     if (!group) groups.set(rule, (group = { rule, section, quote, examples: [] }))
     return group
   }
-  for (const rule of result.rules) Object.assign(groupOf(rule.rule, rule.section, rule.quote), { verdicts: { new: rule.new, reference: rule.reference } })
+  for (const rule of result.rules)
+    Object.assign(groupOf(rule.rule, rule.section, rule.quote), {
+      verdicts: { new: rule.new, reference: rule.reference },
+    })
   for (const step of result.steps) {
     for (const difference of step.differences) {
       if (difference.class !== 'conformance') continue
-      groupOf(difference.kind, difference.section, difference.quote ?? '').examples.push({ scenario: step.scenario, step: step.step, request: step.request, difference })
+      groupOf(difference.kind, difference.section, difference.quote ?? '').examples.push({
+        scenario: step.scenario,
+        step: step.step,
+        request: step.request,
+        difference,
+      })
     }
   }
   return [...groups.values()].sort((a, b) => compareSections(a.section, b.section) || a.rule.localeCompare(b.rule))
@@ -68,7 +89,8 @@ export function extensionGroups(result: DiffResult): ExtensionGroup[] {
 
 /** `§2.2` before `§4 rule 3` before `§7 rule 6`; a difference without a section last. */
 export function compareSections(a: string, b: string): number {
-  const key = (section: string): number[] => (section === '' ? [99] : [...section.matchAll(/\d+/g)].map((m) => Number(m[0])))
+  const key = (section: string): number[] =>
+    section === '' ? [99] : [...section.matchAll(/\d+/g)].map((m) => Number(m[0]))
   const ka = key(a)
   const kb = key(b)
   for (let i = 0; i < Math.max(ka.length, kb.length); i++) {

@@ -7,7 +7,12 @@ import { renderDiffHtml } from './diff-html.js'
 import { renderDiffMarkdown } from './diff-markdown.js'
 
 /** The formats of `diff --reporter`, and the file each writes in the output folder unless `name:file` says otherwise. */
-export const DIFF_REPORTERS: Readonly<Record<string, string | undefined>> = { console: undefined, json: 'diff.json', markdown: 'diff.md', html: 'diff.html' }
+const DIFF_REPORTERS: Readonly<Record<string, string | undefined>> = {
+  console: undefined,
+  json: 'diff.json',
+  markdown: 'diff.md',
+  html: 'diff.html',
+}
 
 export interface DiffReportOptions {
   readonly outputDir: string
@@ -19,15 +24,24 @@ export interface DiffReportOptions {
 
 /** Parses `console,json:out/diff.json`; an unknown name throws with the names there are. */
 export function parseDiffReporters(list: string): { name: string; file?: string }[] {
-  return list.split(',').map((item) => item.trim()).filter((item) => item !== '').map((item) => {
-    const [name = '', ...rest] = item.split(':')
-    if (!Object.hasOwn(DIFF_REPORTERS, name)) throw new Error(`unknown diff reporter "${name}"; diff writes ${Object.keys(DIFF_REPORTERS).join(', ')}`)
-    return rest.length > 0 ? { name, file: rest.join(':') } : { name }
-  })
+  return list
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '')
+    .map((item) => {
+      const [name = '', ...rest] = item.split(':')
+      if (!Object.hasOwn(DIFF_REPORTERS, name))
+        throw new Error(`unknown diff reporter "${name}"; diff writes ${Object.keys(DIFF_REPORTERS).join(', ')}`)
+      return rest.length > 0 ? { name, file: rest.join(':') } : { name }
+    })
 }
 
 /** Prints or writes each report; returns the files written. */
-export async function writeDiffReports(result: DiffResult, reporters: readonly { name: string; file?: string }[], options: DiffReportOptions): Promise<string[]> {
+export async function writeDiffReports(
+  result: DiffResult,
+  reporters: readonly { name: string; file?: string }[],
+  options: DiffReportOptions,
+): Promise<string[]> {
   const written: string[] = []
   for (const reporter of reporters) {
     const text = render(result, reporter.name, options.screen.colors)
@@ -35,8 +49,19 @@ export async function writeDiffReports(result: DiffResult, reporters: readonly {
       options.screen.out(text)
       continue
     }
-    written.push(await writeReportFile({ outputDir: options.outputDir, ...(reporter.file ? { output: reporter.file } : {}), ...(options.cwd ? { cwd: options.cwd } : {}) }, DIFF_REPORTERS[reporter.name]!, text))
-    if (reporter.name === 'markdown' && options.stepSummaryFile) await appendFile(options.stepSummaryFile, `${text}\n`, 'utf8')
+    written.push(
+      await writeReportFile(
+        {
+          outputDir: options.outputDir,
+          ...(reporter.file ? { output: reporter.file } : {}),
+          ...(options.cwd ? { cwd: options.cwd } : {}),
+        },
+        DIFF_REPORTERS[reporter.name]!,
+        text,
+      ),
+    )
+    if (reporter.name === 'markdown' && options.stepSummaryFile)
+      await appendFile(options.stepSummaryFile, `${text}\n`, 'utf8')
   }
   return written
 }

@@ -25,13 +25,19 @@ export interface FilterableScenario {
 
 /** Every whitespace-separated word of `query` occurs in `searchText` (case-insensitive). */
 export function matchesText(searchText: string, query: string): boolean {
-  const words = query.toLowerCase().split(/\s+/).filter((word) => word !== '')
+  const words = query
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((word) => word !== '')
   return words.every((word) => searchText.indexOf(word) !== -1)
 }
 
 /** `failed` also shows known failures and known failures that now pass: everything not plainly green. */
 export function matchesFilter(scenario: FilterableScenario, filter: ScenarioFilter): boolean {
-  const failing = scenario.outcome === 'failed' || scenario.outcome === 'expected-failure' || scenario.outcome === 'unexpectedly-passed'
+  const failing =
+    scenario.outcome === 'failed' ||
+    scenario.outcome === 'expected-failure' ||
+    scenario.outcome === 'unexpectedly-passed'
   if (filter.status === 'failed' && !failing) return false
   if (filter.status === 'warnings' && scenario.warningCount === 0) return false
   if (filter.status === 'skipped' && scenario.outcome !== 'skipped') return false
@@ -54,4 +60,9 @@ export function collectTags(scenarios: readonly FilterableScenario[]): string[] 
 }
 
 /** The functions above in the order the page needs them. */
-export const PAGE_FILTER_FUNCTIONS: readonly ((...args: never[]) => unknown)[] = [matchesText, matchesFilter, countMatching, collectTags]
+export const PAGE_FILTER_FUNCTIONS: readonly ((...args: never[]) => unknown)[] = [
+  matchesText,
+  matchesFilter,
+  countMatching,
+  collectTags,
+]

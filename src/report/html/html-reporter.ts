@@ -30,7 +30,11 @@ export function createHtmlReporter(options: HtmlReporterOptions): Reporter & { r
     outputFiles: () => (written ? [written] : []),
     async onRunEnd(result: ReportedRunResult, plan: RunPlanView) {
       const template = await readFile(options.templateFile ?? findTemplate(), 'utf8')
-      written = await writeReportFile(options, HTML_REPORT_FILE, renderHtml(template, result, indexRules(plan.rules), { ruleCoverage: !plan.generated }))
+      written = await writeReportFile(
+        options,
+        HTML_REPORT_FILE,
+        renderHtml(template, result, indexRules(plan.rules), { ruleCoverage: !plan.generated }),
+      )
     },
   }
 }
@@ -40,7 +44,12 @@ export function createHtmlReporter(options: HtmlReporterOptions): Reporter & { r
  * hash into the Content-Security-Policy (so no other script could run), then the title and the data.
  * The data is JSON with every `<` written `\u003c`, so nothing inside it can close its <script>.
  */
-export function renderHtml(template: string, result: ReportedRunResult, rules: RuleIndex, options: { ruleCoverage?: boolean } = {}): string {
+export function renderHtml(
+  template: string,
+  result: ReportedRunResult,
+  rules: RuleIndex,
+  options: { ruleCoverage?: boolean } = {},
+): string {
   const withScript = template.replace('/*__FITCONFORM_FILTER__*/', () => filterScriptSource())
   const script = PAGE_SCRIPT.exec(withScript)?.[1]
   if (script === undefined) throw new Error('the HTML template has no <script id="page-script">')
@@ -67,7 +76,12 @@ export function embedJson(value: unknown): string {
 }
 
 function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;')
 }
 
 /**

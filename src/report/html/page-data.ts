@@ -1,10 +1,31 @@
-import type { ReportedRunResult, ReportedRunSummary, ReportedScenarioResult, RuleStatus } from '../../model/reported-result.js'
+import type {
+  ReportedRunResult,
+  ReportedRunSummary,
+  ReportedScenarioResult,
+  RuleStatus,
+} from '../../model/reported-result.js'
 import type { StepResult } from '../../model/result.js'
 import { formatAssertion, formatDiagnostic, type RuleIndex } from '../format-diagnostic.js'
-import { describeFailedStep, formatRuleExample, formatStepEvidence, isFailedStep, requestText, responseText, type EvidenceOptions } from '../evidence.js'
+import {
+  describeFailedStep,
+  formatRuleExample,
+  formatStepEvidence,
+  isFailedStep,
+  requestText,
+  responseText,
+  type EvidenceOptions,
+} from '../evidence.js'
 import { brokenRules } from '../failures-by-rule.js'
 import { describeKnownFailure } from '../known-failure-text.js'
-import { countOutcomes, describeOutcome, formatClosingLine, formatCounts, groupBySection, outcomeOf, type Outcome } from '../run-summary.js'
+import {
+  countOutcomes,
+  describeOutcome,
+  formatClosingLine,
+  formatCounts,
+  groupBySection,
+  outcomeOf,
+  type Outcome,
+} from '../run-summary.js'
 import type { FilterableScenario } from './filter.js'
 import { buildPermissionGrid, type PermissionGrid } from './permission-grid.js'
 import { notTestedLines } from '../not-tested-text.js'
@@ -89,14 +110,23 @@ export interface PageRuleCoverage extends PageRule {
   readonly scenarios: readonly { readonly id: string; readonly outcome: Outcome; readonly ruleStatus: RuleStatus }[]
 }
 
-export function buildPageData(result: ReportedRunResult, rules: RuleIndex, options: { ruleCoverage?: boolean } = {}): PageData {
+export function buildPageData(
+  result: ReportedRunResult,
+  rules: RuleIndex,
+  options: { ruleCoverage?: boolean } = {},
+): PageData {
   const summary = result.summary
   return {
     target: result.target,
     strict: result.strict,
     startedAt: result.startedAt,
     closingLine: formatClosingLine(summary, result.durationMs, result.failedOnSkip),
-    summary: { ...summary, expectedFailures: summary.expectedFailures ?? 0, unexpectedlyPassed: summary.unexpectedlyPassed ?? 0, skippedCells: summary.skippedCells ?? 0 },
+    summary: {
+      ...summary,
+      expectedFailures: summary.expectedFailures ?? 0,
+      unexpectedlyPassed: summary.unexpectedlyPassed ?? 0,
+      skippedCells: summary.skippedCells ?? 0,
+    },
     notTested: notTestedLines(result.notTested ?? []),
     sections: groupBySection(result.scenarios, rules).map(({ section, scenarios }) => ({
       section,
@@ -111,7 +141,13 @@ export function buildPageData(result: ReportedRunResult, rules: RuleIndex, optio
       quote: rule.verdict.quote,
       scenarios: rule.scenarios.map((scenario) => scenario.id),
       ...(rule.example
-        ? { example: { scenario: rule.example.scenario.id, step: describeFailedStep(rule.example), evidence: formatRuleExample(rule.example, { colors: false, rules, maxLines: 30 }) } }
+        ? {
+            example: {
+              scenario: rule.example.scenario.id,
+              step: describeFailedStep(rule.example),
+              evidence: formatRuleExample(rule.example, { colors: false, rules, maxLines: 30 }),
+            },
+          }
         : {}),
     })),
     problems: result.diagnostics.map((diagnostic) => formatDiagnostic(diagnostic, { colors: false, rules })),
@@ -132,8 +168,16 @@ function pageScenario(scenario: ReportedScenarioResult, rules: RuleIndex): PageS
   ]
   const warnings = scenario.warnings.map((warning) => formatAssertion(warning, options))
   const known = scenario.knownFailure
-  const searchable = [scenario.id, scenario.title, scenario.file, ...scenario.tags, ...scenario.rules, scenario.skipReason ?? '']
-  for (const step of steps) searchable.push(step.name, ...step.checks.map((check) => check.message), step.evidence ?? '')
+  const searchable = [
+    scenario.id,
+    scenario.title,
+    scenario.file,
+    ...scenario.tags,
+    ...scenario.rules,
+    scenario.skipReason ?? '',
+  ]
+  for (const step of steps)
+    searchable.push(step.name, ...step.checks.map((check) => check.message), step.evidence ?? '')
   return {
     id: scenario.id,
     title: scenario.title,
@@ -184,6 +228,10 @@ function ruleCoverage(result: ReportedRunResult): PageRuleCoverage[] {
     failed: verdict.failed,
     blocked: verdict.blocked,
     blockedBy: verdict.blockedBy,
-    scenarios: verdict.scenarios.map((entry) => ({ id: entry.id, outcome: outcomes.get(entry.id) ?? 'skipped', ruleStatus: entry.status })),
+    scenarios: verdict.scenarios.map((entry) => ({
+      id: entry.id,
+      outcome: outcomes.get(entry.id) ?? 'skipped',
+      ruleStatus: entry.status,
+    })),
   }))
 }

@@ -39,7 +39,13 @@ export function buildPermissionGrid(scenarios: readonly ScenarioResult[]): Permi
   const rows = matrixScenarios.map((scenario) => ({
     route: scenario.matrixRow!.route,
     scenarioId: scenario.id,
-    cells: columns.map((credential) => gridCell(scenario, scenario.matrixRow!.cells.find((cell) => cell.credential === credential), credential)),
+    cells: columns.map((credential) =>
+      gridCell(
+        scenario,
+        scenario.matrixRow!.cells.find((cell) => cell.credential === credential),
+        credential,
+      ),
+    ),
   }))
   return { columns, rows }
 }
@@ -47,14 +53,17 @@ export function buildPermissionGrid(scenarios: readonly ScenarioResult[]): Permi
 function gridCell(scenario: ScenarioResult, cell: MatrixCell | undefined, credential: AuthChoice): PermissionGridCell {
   if (!cell) return { credential, status: 'open', detail: 'this route has no cell for this credential' }
   if (cell.open !== undefined) return { credential, status: 'open', detail: `not judged: ${cell.open}` }
-  const steps = scenario.steps.filter((step) => step.cell?.route === cell.route && step.cell.credential === cell.credential)
+  const steps = scenario.steps.filter(
+    (step) => step.cell?.route === cell.route && step.cell.credential === cell.credential,
+  )
   if (steps.length === 0) {
     return scenario.status === 'skipped'
       ? { credential, status: 'skipped', detail: scenario.skipReason ?? 'the scenario was skipped' }
       : { credential, status: 'blocked', detail: 'not sent: a step before this cell did not pass' }
   }
   const detail = steps.map(describeStep).join('\n')
-  if (steps.some((step) => step.status === 'failed' || step.status === 'error')) return { credential, status: 'failed', detail }
+  if (steps.some((step) => step.status === 'failed' || step.status === 'error'))
+    return { credential, status: 'failed', detail }
   if (steps.some((step) => step.status === 'skipped')) return { credential, status: 'skipped', detail }
   return { credential, status: 'passed', detail }
 }

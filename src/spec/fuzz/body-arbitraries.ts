@@ -28,7 +28,7 @@ interface SchemaFile {
 const schemaCache = new Map<string, SchemaFile>()
 
 /** A schema of schemas/api/ by file name. */
-export function apiSchema(file: string): SchemaFile {
+function apiSchema(file: string): SchemaFile {
   let schema = schemaCache.get(file)
   if (!schema) {
     schema = JSON.parse(readFileSync(join(packageRoot(), 'schemas', 'api', file), 'utf8')) as SchemaFile
@@ -38,10 +38,13 @@ export function apiSchema(file: string): SchemaFile {
 }
 
 /** The JSON type a property declares, following a `$ref` into fitness-activity.schema.json or profile.schema.json. */
-export function declaredType(property: SchemaProperty): string {
+function declaredType(property: SchemaProperty): string {
   if (property.$ref) {
     const [file, pointer] = property.$ref.split('#') as [string, string]
-    const target = pointer.split('/').filter(Boolean).reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], apiSchema(file)) as SchemaProperty
+    const target = pointer
+      .split('/')
+      .filter(Boolean)
+      .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], apiSchema(file)) as SchemaProperty
     return declaredType(target)
   }
   if (property.enum) return 'string'
@@ -53,44 +56,109 @@ export function declaredType(property: SchemaProperty): string {
 const TEMPLATE_LOOKALIKES = ['${', '${run.marker}', "${'", '$${x}', '$', '}${']
 
 /** Clusters that break naive text handling (fast-check's `grapheme` unit costs seconds to build). */
-const GRAPHEMES = ['é', 'e\u0301', 'Å', 'A\u030a', '👨‍👩‍👧', '🧑🏿‍🦱', 'ไทย', 'हि', '\r\n', '✓', '中文', '🏃‍♀️', '👍🏽', '🇨🇭', 'עב', 'ع', '\u200b', '\u0000', '\t', '\n', '"', '\\', '<', '&', ' ', 'ß', 'İ', ...TEMPLATE_LOOKALIKES]
+const GRAPHEMES = [
+  'é',
+  'e\u0301',
+  'Å',
+  'A\u030a',
+  '👨‍👩‍👧',
+  '🧑🏿‍🦱',
+  'ไทย',
+  'हि',
+  '\r\n',
+  '✓',
+  '中文',
+  '🏃‍♀️',
+  '👍🏽',
+  '🇨🇭',
+  'עב',
+  'ع',
+  '\u200b',
+  '\u0000',
+  '\t',
+  '\n',
+  '"',
+  '\\',
+  '<',
+  '&',
+  ' ',
+  'ß',
+  'İ',
+  ...TEMPLATE_LOOKALIKES,
+]
 
 /** Any Unicode scalar value (fast-check's `binary` unit builds a reverse map of all of them: seconds). */
 export function anyCodePoint(): fc.Arbitrary<string> {
-  return fc.integer({ min: 0, max: 0x10ffff }).filter((n) => n < 0xd800 || n > 0xdfff).map((n) => String.fromCodePoint(n))
+  return fc
+    .integer({ min: 0, max: 0x10ffff })
+    .filter((n) => n < 0xd800 || n > 0xdfff)
+    .map((n) => String.fromCodePoint(n))
 }
 
 let freeTextArbitrary: fc.Arbitrary<string> | undefined
 
 /** Free text over the whole domain: unicode, control characters, line breaks, empty, and past 1,000 characters. */
-export function freeText(): fc.Arbitrary<string> {
+function freeText(): fc.Arbitrary<string> {
   // Built once: the chained generators ask for it once per value.
-  freeTextArbitrary ??= fc
-    .oneof(
-      { weight: 4, arbitrary: fc.string({ maxLength: 30 }) },
-      { weight: 3, arbitrary: fc.array(fc.constantFrom(...GRAPHEMES), { maxLength: 12 }).map((parts) => parts.join('')) },
-      { weight: 2, arbitrary: fc.string({ unit: anyCodePoint(), maxLength: 12 }) },
-      { weight: 3, arbitrary: fc.constantFrom('line\nbreak', 'two\r\nlines', 'tab\there', '\n', ' ', '', 'ünïcödé ✓', '🏃‍♀️🚴', 'עברית', '"quoted" \\ back\\slash') },
-      { weight: 2, arbitrary: fc.tuple(fc.string({ maxLength: 10 }), fc.string({ maxLength: 10 })).map(([a, b]) => `${a}\n${b}`) },
-      { weight: 2, arbitrary: fc.tuple(fc.string({ minLength: 1, maxLength: 3 }), fc.integer({ min: 995, max: 1_400 })).map(([unit, length]) => unit.repeat(length).slice(0, length)) },
-      // Several kilobytes of emoji sequences: a cut counted in UTF-16 units lands inside a character.
-      { weight: 1, arbitrary: fc.tuple(fc.constantFrom('🏃‍♀️', '👍🏽', 'é', 'e\u0301', '中'), fc.integer({ min: 800, max: 1_500 })).map(([unit, count]) => unit.repeat(count)) },
-    )
+  freeTextArbitrary ??= fc.oneof(
+    { weight: 4, arbitrary: fc.string({ maxLength: 30 }) },
+    { weight: 3, arbitrary: fc.array(fc.constantFrom(...GRAPHEMES), { maxLength: 12 }).map((parts) => parts.join('')) },
+    { weight: 2, arbitrary: fc.string({ unit: anyCodePoint(), maxLength: 12 }) },
+    {
+      weight: 3,
+      arbitrary: fc.constantFrom(
+        'line\nbreak',
+        'two\r\nlines',
+        'tab\there',
+        '\n',
+        ' ',
+        '',
+        'ünïcödé ✓',
+        '🏃‍♀️🚴',
+        'עברית',
+        '"quoted" \\ back\\slash',
+      ),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.tuple(fc.string({ maxLength: 10 }), fc.string({ maxLength: 10 })).map(([a, b]) => `${a}\n${b}`),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(fc.string({ minLength: 1, maxLength: 3 }), fc.integer({ min: 995, max: 1_400 }))
+        .map(([unit, length]) => unit.repeat(length).slice(0, length)),
+    },
+    // Several kilobytes of emoji sequences: a cut counted in UTF-16 units lands inside a character.
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.constantFrom('🏃‍♀️', '👍🏽', 'é', 'e\u0301', '中'), fc.integer({ min: 800, max: 1_500 }))
+        .map(([unit, count]) => unit.repeat(count)),
+    },
+  )
   return freeTextArbitrary
 }
 
 /** Notes as the suite writes them: the run marker first, then the generated text as literal text (never a template). */
-export function notesText(): fc.Arbitrary<string> {
+function notesText(): fc.Arbitrary<string> {
   return freeText().map((text) => `\${run.marker} ${literalText(text)}`)
 }
 
 /** A fractional number with up to 15 significant digits, or a whole one, or a very large one. */
 function decimal(min: number, max: number): fc.Arbitrary<number> {
-  return fc.oneof(
-    fc.double({ min, max, noNaN: true, noDefaultInfinity: true }),
-    fc.integer({ min: Math.ceil(Math.max(min, -1e9)), max: Math.floor(Math.min(max, 1e9)) }),
-    fc.tuple(fc.integer({ min: Math.ceil(min), max: Math.floor(max) - 1 }), fc.integer({ min: 0, max: 999_999_999_999 })).map(([whole, fraction]) => Number(`${whole}.${String(fraction).padStart(12, '0')}`)),
-  ).map((value) => (Object.is(value, -0) ? 0 : value))
+  return fc
+    .oneof(
+      fc.double({ min, max, noNaN: true, noDefaultInfinity: true }),
+      fc.integer({ min: Math.ceil(Math.max(min, -1e9)), max: Math.floor(Math.min(max, 1e9)) }),
+      fc
+        .tuple(
+          fc.integer({ min: Math.ceil(min), max: Math.floor(max) - 1 }),
+          fc.integer({ min: 0, max: 999_999_999_999 }),
+        )
+        .map(([whole, fraction]) => Number(`${whole}.${String(fraction).padStart(12, '0')}`)),
+    )
+    .map((value) => (Object.is(value, -0) ? 0 : value))
 }
 
 export interface PathPoint {
@@ -102,18 +170,20 @@ export interface PathPoint {
 }
 
 /** §2.3 path point; latitude and longitude in decimal degrees, the other units not shown (§2.7). */
-export function pathPoint(types: readonly string[]): fc.Arbitrary<PathPoint> {
+function pathPoint(types: readonly string[]): fc.Arbitrary<PathPoint> {
   return fc.record({
     timestamp: fc.oneof(fc.integer({ min: 0, max: 86_400 }), fc.maxSafeNat()),
     latitude: decimal(-90, 90),
     longitude: decimal(-180, 180),
-    altitude: fc.oneof(decimal(-500, 9_000), fc.double({ min: -1e300, max: 1e300, noNaN: true, noDefaultInfinity: true })).map((value) => (Object.is(value, -0) ? 0 : value)),
+    altitude: fc
+      .oneof(decimal(-500, 9_000), fc.double({ min: -1e300, max: 1e300, noNaN: true, noDefaultInfinity: true }))
+      .map((value) => (Object.is(value, -0) ? 0 : value)),
     type: fc.constantFrom(...types),
   })
 }
 
 /** Empty, short, long and very long routes. */
-export function path(types: readonly string[]): fc.Arbitrary<PathPoint[]> {
+function path(types: readonly string[]): fc.Arbitrary<PathPoint[]> {
   return fc.oneof(
     { weight: 10, arbitrary: fc.array(pathPoint(types), { maxLength: 4 }) },
     { weight: 2, arbitrary: fc.array(pathPoint(types), { minLength: 50, maxLength: 200 }) },
@@ -123,7 +193,7 @@ export function path(types: readonly string[]): fc.Arbitrary<PathPoint[]> {
 }
 
 /** A start time on a day and second of the fuzz month of the far year, as a scenario template. */
-export function startTimeTemplate(day: number, seconds: number): string {
+function startTimeTemplate(day: number, seconds: number): string {
   const hour = Math.floor(seconds / 3600)
   const minute = Math.floor(seconds / 60) % 60
   return `\${run.farYear | date(${FUZZ_MONTH}, ${day}, ${hour}, ${minute}, ${seconds % 60}) | specTime}`
@@ -144,7 +214,9 @@ export function newActivityBody(day: number): fc.Arbitrary<NewActivityBody> {
       type: fc.constantFrom('${config.activityType}', '${config.otherActivityType}'),
       equipment: fc.constant('${config.equipment}'),
       // Midnight and the last second of the day come often: real clients' start times do.
-      start_time: fc.oneof(fc.constantFrom(0, 86_399), fc.integer({ min: 0, max: 86_399 })).map((seconds) => startTimeTemplate(day, seconds)),
+      start_time: fc
+        .oneof(fc.constantFrom(0, 86_399), fc.integer({ min: 0, max: 86_399 }))
+        .map((seconds) => startTimeTemplate(day, seconds)),
       notes: notesText(),
       path: path(['start', 'end', 'gps']),
     },
@@ -160,7 +232,11 @@ export function liveUpdateBody(): fc.Arbitrary<{ path: PathPoint[] }> {
 /** A valid activity edit (§4 rule 7): new notes, sometimes with non-editable fields that must be ignored. */
 export function activityEditBody(): fc.Arbitrary<{ notes: string; uri?: string; userID?: number }> {
   return fc.record(
-    { notes: notesText(), uri: fc.constant('/fitnessActivities/999999999'), userID: fc.integer({ min: 1, max: 2 ** 31 }) },
+    {
+      notes: notesText(),
+      uri: fc.constant('/fitnessActivities/999999999'),
+      userID: fc.integer({ min: 1, max: 2 ** 31 }),
+    },
     { requiredKeys: ['notes'] },
   )
 }
@@ -184,7 +260,15 @@ function wrongTyped(type: string): fc.Arbitrary<unknown> {
 }
 
 /** Ways a write body can be wrong. `not-json` must be refused (4xx, nothing stored); the others only must not be answered 5xx (§7 rules 5–6). */
-export type InvalidKind = 'not-json' | 'wrong-types' | 'missing-fields' | 'extra-fields' | 'not-an-object' | 'deep-nesting' | 'wrong-media-type' | 'oversize'
+export type InvalidKind =
+  | 'not-json'
+  | 'wrong-types'
+  | 'missing-fields'
+  | 'extra-fields'
+  | 'not-an-object'
+  | 'deep-nesting'
+  | 'wrong-media-type'
+  | 'oversize'
 
 export interface InvalidBody {
   readonly kind: InvalidKind
@@ -199,7 +283,11 @@ function notJson(valid: Record<string, unknown>): fc.Arbitrary<string> {
   const json = JSON.stringify(valid)
   return fc.oneof(
     fc.integer({ min: 1, max: Math.max(1, json.length - 1) }).map((cut) => json.slice(0, cut)),
-    fc.constant(Object.entries(valid).map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`).join('&')),
+    fc.constant(
+      Object.entries(valid)
+        .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
+        .join('&'),
+    ),
     fc.constant(`${json.slice(0, -1)},}`),
     fc.constant(`<activity>${json}</activity>`),
   )
@@ -220,23 +308,50 @@ function withGeneratedField(valid: Record<string, unknown>, name: string, value:
  * fields are derived from the schema's properties. Templates stay in the text (they are rendered
  * when the step runs).
  */
-export function invalidBody(valid: Record<string, unknown>, schemaFile: string, required: readonly string[]): fc.Arbitrary<InvalidBody> {
+export function invalidBody(
+  valid: Record<string, unknown>,
+  schemaFile: string,
+  required: readonly string[],
+): fc.Arbitrary<InvalidBody> {
   const properties = apiSchema(schemaFile).properties
   const names = Object.keys(properties)
-  const withWrongType = fc.constantFrom(...names).chain((name) => wrongTyped(declaredType(properties[name]!)).map((value) => ({ ...valid, [name]: value })))
+  const withWrongType = fc
+    .constantFrom(...names)
+    .chain((name) => wrongTyped(declaredType(properties[name]!)).map((value) => ({ ...valid, [name]: value })))
   const unknownName = fc
     .oneof(fc.string({ minLength: 1, maxLength: 12 }), fc.constantFrom(...TEMPLATE_LOOKALIKES))
     .filter((name) => !names.includes(name) && !name.startsWith('post_to_'))
   const kinds: fc.Arbitrary<InvalidBody>[] = [
     notJson(valid).map((text) => ({ kind: 'not-json' as const, text })),
     withWrongType.map((body) => ({ kind: 'wrong-types' as const, text: JSON.stringify(body) })),
-    fc.tuple(unknownName, fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom(...TEMPLATE_LOOKALIKES))).map(([name, value]) => ({ kind: 'extra-fields' as const, text: withGeneratedField(valid, name, value) })),
-    fc.constantFrom('[]', '42', '"text"', 'null', 'true', JSON.stringify([valid])).map((text) => ({ kind: 'not-an-object' as const, text })),
-    fc.integer({ min: 500, max: 5_000 }).map((depth) => ({ kind: 'deep-nesting' as const, text: JSON.stringify({ ...valid, nested: 0 }).replace('"nested":0', `"nested":${'['.repeat(depth)}${']'.repeat(depth)}`) })),
-    fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/xml').map((contentType) => ({ kind: 'wrong-media-type' as const, text: JSON.stringify(valid), contentType })),
+    fc
+      .tuple(unknownName, fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom(...TEMPLATE_LOOKALIKES)))
+      .map(([name, value]) => ({ kind: 'extra-fields' as const, text: withGeneratedField(valid, name, value) })),
+    fc
+      .constantFrom('[]', '42', '"text"', 'null', 'true', JSON.stringify([valid]))
+      .map((text) => ({ kind: 'not-an-object' as const, text })),
+    fc
+      .integer({ min: 500, max: 5_000 })
+      .map((depth) => ({
+        kind: 'deep-nesting' as const,
+        text: JSON.stringify({ ...valid, nested: 0 }).replace(
+          '"nested":0',
+          `"nested":${'['.repeat(depth)}${']'.repeat(depth)}`,
+        ),
+      })),
+    fc
+      .constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/xml')
+      .map((contentType) => ({ kind: 'wrong-media-type' as const, text: JSON.stringify(valid), contentType })),
   ]
   if (required.length > 0) {
-    kinds.push(fc.constantFrom(...required).map((missing) => ({ kind: 'missing-fields' as const, text: JSON.stringify(Object.fromEntries(Object.entries(valid).filter(([key]) => key !== missing))) })))
+    kinds.push(
+      fc
+        .constantFrom(...required)
+        .map((missing) => ({
+          kind: 'missing-fields' as const,
+          text: JSON.stringify(Object.fromEntries(Object.entries(valid).filter(([key]) => key !== missing))),
+        })),
+    )
   }
   return fc.oneof(...kinds)
 }

@@ -9,22 +9,38 @@
 // classes only (§7 rules 5–6); which page a scope returns, item order and the maximum page size stay open.
 import fc from 'fast-check'
 import {
-  activityEditBody, anyCodePoint, invalidBody, liveUpdateBody, newActivityBody, oversizeBody, profileEditBody,
-  type InvalidBody, type PathPoint,
+  activityEditBody,
+  anyCodePoint,
+  invalidBody,
+  liveUpdateBody,
+  newActivityBody,
+  oversizeBody,
+  profileEditBody,
+  type InvalidBody,
+  type PathPoint,
 } from './body-arbitraries.js'
 import { FUZZ_DAYS, FUZZ_LOOSE_DAY, FUZZ_MONTH } from './fuzz-days.js'
-import { conditionalAnswer, liveActivities, pick, recordChange, type FuzzModel, type ModelActivity } from './fuzz-model.js'
+import {
+  conditionalAnswer,
+  liveActivities,
+  pick,
+  recordChange,
+  type FuzzModel,
+  type ModelActivity,
+} from './fuzz-model.js'
 import type { ScenarioDraft, StepData } from '../../fuzz/scenario-draft.js'
 
 type FuzzCommand = fc.Command<FuzzModel, ScenarioDraft>
 
-const REFUSED_REASON = 'the server refused (4xx) a body within the domain the spec allows; its limits are not shown (§2.7, §8), so the sequence stops here'
+const REFUSED_REASON =
+  'the server refused (4xx) a body within the domain the spec allows; its limits are not shown (§2.7, §8), so the sequence stops here'
 const refusedSkip = { checks: [{ path: 'status', statusClass: '4xx' }], reason: REFUSED_REASON }
 const notServerError = { path: 'status', notStatusClass: '5xx', rule: 'ERROR-CLIENT-NOT-5XX' }
 /** At most this many points are checked one by one (a long route still has its length checked). */
 const POINTS_CHECKED = 12
 
-const dayText = (day: number): string => `\${run.farYear}-${String(FUZZ_MONTH).padStart(2, '0')}-${String(day).padStart(2, '0')}`
+const dayText = (day: number): string =>
+  `\${run.farYear}-${String(FUZZ_MONTH).padStart(2, '0')}-${String(day).padStart(2, '0')}`
 const todayPlus = (days: number): string => (days === 0 ? '${run.now | ymd}' : `\${run.now | addDays(${days}) | ymd}`)
 
 /** The base class: `toString` is what fast-check prints for a counterexample. */
@@ -35,7 +51,10 @@ abstract class Command implements FuzzCommand {
 }
 
 class CreateActivity extends Command {
-  constructor(readonly day: number, readonly body: ReturnType<typeof newActivityBody> extends fc.Arbitrary<infer B> ? B : never) {
+  constructor(
+    readonly day: number,
+    readonly body: ReturnType<typeof newActivityBody> extends fc.Arbitrary<infer B> ? B : never,
+  ) {
     super()
   }
   check = (model: Readonly<FuzzModel>): boolean => !model.readOnly && model.activities.length < 8
@@ -58,8 +77,18 @@ class CreateActivity extends Command {
       rule: 'CREATE-NO-BODY',
     })
     model.activities.push({
-      name, day: this.day, seconds, type: this.body.type, notes: this.body.notes, notesRule: 'CREATE-RECORDS',
-      path: [...(this.body.path ?? [])], pathRule: 'CREATE-RECORDS', deleted: false, changes: 0, lastChangeTick: model.tick, changeKnown: true,
+      name,
+      day: this.day,
+      seconds,
+      type: this.body.type,
+      notes: this.body.notes,
+      notesRule: 'CREATE-RECORDS',
+      path: [...(this.body.path ?? [])],
+      pathRule: 'CREATE-RECORDS',
+      deleted: false,
+      changes: 0,
+      lastChangeTick: model.tick,
+      changeKnown: true,
     })
     // §4 rule 5: what a create records is read back at once (later reads check it again after other writes).
     new ReadActivity(model.activities.length - 1).run(model, draft)
@@ -85,7 +114,11 @@ class ReadActivity extends Command {
       expect: {
         mediaType: 'FitnessActivity',
         schema: 'FitnessActivity',
-        checks: [{ path: 'status', equals: 200, rule: 'ACTIVITY-READ' }, ...contentChecks(activity), { path: 'headers.last-modified', httpDate: true, rule: 'LAST-MODIFIED-READ' }],
+        checks: [
+          { path: 'status', equals: 200, rule: 'ACTIVITY-READ' },
+          ...contentChecks(activity),
+          { path: 'headers.last-modified', httpDate: true, rule: 'LAST-MODIFIED-READ' },
+        ],
       },
       capture: { [capture]: 'headers.last-modified' },
     })
@@ -124,7 +157,10 @@ class HeadActivity extends Command {
 }
 
 class EditActivity extends Command {
-  constructor(readonly index: number, readonly body: { notes: string; uri?: string; userID?: number }) {
+  constructor(
+    readonly index: number,
+    readonly body: { notes: string; uri?: string; userID?: number },
+  ) {
     super()
   }
   check = (model: Readonly<FuzzModel>): boolean => liveActivities(model as FuzzModel).length > 0
@@ -135,10 +171,21 @@ class EditActivity extends Command {
       { path: 'body.notes', equals: this.body.notes, rule: ['EDIT-APPLIED', 'EDIT-FULL-RESPONSE'] },
       { path: 'headers.last-modified', httpDate: true, rule: 'LAST-MODIFIED-EDIT' },
     ]
-    if (this.body.uri !== undefined || this.body.userID !== undefined) checks.push({ path: 'body.uri | lastSegment', equals: `\${${activity.name}Id}`, rule: 'EDIT-NON-EDITABLE-IGNORED' })
+    if (this.body.uri !== undefined || this.body.userID !== undefined)
+      checks.push({
+        path: 'body.uri | lastSegment',
+        equals: `\${${activity.name}Id}`,
+        rule: 'EDIT-NON-EDITABLE-IGNORED',
+      })
     draft.steps.push({
       name: `edit the notes of ${activity.name}${this.body.uri !== undefined || this.body.userID !== undefined ? ', sending non-editable fields too' : ''}`,
-      request: { method: 'PUT', url: `\${${activity.name}}`, contentType: 'FitnessActivityEdit', accept: 'FitnessActivity', json: this.body },
+      request: {
+        method: 'PUT',
+        url: `\${${activity.name}}`,
+        contentType: 'FitnessActivityEdit',
+        accept: 'FitnessActivity',
+        json: this.body,
+      },
       skipIf: refusedSkip,
       expect: { mediaType: 'FitnessActivity', schema: 'FitnessActivity', checks },
     })
@@ -150,7 +197,10 @@ class EditActivity extends Command {
 }
 
 class LiveUpdate extends Command {
-  constructor(readonly index: number, readonly body: { path: PathPoint[] }) {
+  constructor(
+    readonly index: number,
+    readonly body: { path: PathPoint[] },
+  ) {
     super()
   }
   check = (model: Readonly<FuzzModel>): boolean => liveActivities(model as FuzzModel).length > 0
@@ -159,7 +209,12 @@ class LiveUpdate extends Command {
     draft.steps.push({
       name: `add ${this.body.path.length} point(s) to ${activity.name} (live update)`,
       rule: 'LIVE-UPDATE-STATUS',
-      request: { method: 'POST', url: `\${${activity.name}}`, contentType: 'LiveFitnessActivityUpdate', json: this.body },
+      request: {
+        method: 'POST',
+        url: `\${${activity.name}}`,
+        contentType: 'LiveFitnessActivityUpdate',
+        json: this.body,
+      },
       skipIf: refusedSkip,
       expect: { noBody: true, checks: [{ path: 'status', equals: 204, rule: 'LIVE-UPDATE-STATUS' }] },
     })
@@ -190,24 +245,41 @@ class DeleteActivity extends Command {
 
 /** An invalid write: a body that is not JSON must be refused and change nothing; anything else must not be answered 5xx. */
 class InvalidWrite extends Command {
-  constructor(readonly target: 'create' | 'edit' | 'live-update' | 'profile', readonly index: number, readonly body: InvalidBody) {
+  constructor(
+    readonly target: 'create' | 'edit' | 'live-update' | 'profile',
+    readonly index: number,
+    readonly body: InvalidBody,
+  ) {
     super()
   }
-  check = (model: Readonly<FuzzModel>): boolean => !model.readOnly && (this.target === 'create' || this.target === 'profile' || liveActivities(model as FuzzModel).length > 0)
+  check = (model: Readonly<FuzzModel>): boolean =>
+    !model.readOnly &&
+    (this.target === 'create' || this.target === 'profile' || liveActivities(model as FuzzModel).length > 0)
   run(model: FuzzModel, draft: ScenarioDraft): void {
     const refused = this.body.kind === 'not-json'
-    const activity = this.target === 'edit' || this.target === 'live-update' ? pick(liveActivities(model), this.index) : undefined
+    const activity =
+      this.target === 'edit' || this.target === 'live-update' ? pick(liveActivities(model), this.index) : undefined
     const url = activity ? `\${${activity.name}}` : this.target === 'profile' ? '/profile' : '/fitnessActivities'
-    const representation = { create: 'NewFitnessActivity', edit: 'FitnessActivityEdit', 'live-update': 'LiveFitnessActivityUpdate', profile: 'ProfileEdit' }[this.target]
+    const representation = {
+      create: 'NewFitnessActivity',
+      edit: 'FitnessActivityEdit',
+      'live-update': 'LiveFitnessActivityUpdate',
+      profile: 'ProfileEdit',
+    }[this.target]
     if (this.target === 'profile') ensureProfileLearned(model, draft)
-    const checks: unknown[] = refused ? [{ path: 'status', statusClass: '4xx', rule: 'ERROR-CLIENT-NOT-5XX' }] : [notServerError]
-    if (refused && this.target === 'create') checks.push({ path: 'headers.location', absent: true, rule: 'ERROR-BAD-BODY-CREATES-NOTHING' })
+    const checks: unknown[] = refused
+      ? [{ path: 'status', statusClass: '4xx', rule: 'ERROR-CLIENT-NOT-5XX' }]
+      : [notServerError]
+    if (refused && this.target === 'create')
+      checks.push({ path: 'headers.location', absent: true, rule: 'ERROR-BAD-BODY-CREATES-NOTHING' })
     draft.steps.push({
       name: `${this.target} with a body that is ${this.body.kind.replaceAll('-', ' ')} (${refused ? 'refused, changes nothing' : 'not answered 5xx'})`,
       request: {
         method: this.target === 'edit' || this.target === 'profile' ? 'PUT' : 'POST',
         url,
-        ...(this.body.contentType ? { headers: { 'Content-Type': this.body.contentType } } : { contentType: representation }),
+        ...(this.body.contentType
+          ? { headers: { 'Content-Type': this.body.contentType } }
+          : { contentType: representation }),
         body: this.body.text,
       },
       // What a server accepts from a body the spec does not cover is deleted with the rest.
@@ -221,7 +293,8 @@ class InvalidWrite extends Command {
       activity.path = undefined
     }
   }
-  toString = (): string => `invalid(${this.target}, ${this.index}, ${JSON.stringify({ ...this.body, text: this.body.text.length > 200 ? `${this.body.text.slice(0, 200)}…` : this.body.text })})`
+  toString = (): string =>
+    `invalid(${this.target}, ${this.index}, ${JSON.stringify({ ...this.body, text: this.body.text.length > 200 ? `${this.body.text.slice(0, 200)}…` : this.body.text })})`
 }
 
 class ConditionalRead extends Command {
@@ -230,13 +303,27 @@ class ConditionalRead extends Command {
   }
   check = (model: Readonly<FuzzModel>): boolean => model.captures.some((capture) => !capture.activity.deleted)
   run(model: FuzzModel, draft: ScenarioDraft): void {
-    const capture = pick(model.captures.filter((each) => !each.activity.deleted), this.index)
+    const capture = pick(
+      model.captures.filter((each) => !each.activity.deleted),
+      this.index,
+    )
     const answer = conditionalAnswer(model, capture)
     const { activity } = capture
-    const request = { method: 'GET', url: `\${${activity.name}}`, accept: 'FitnessActivity', headers: { 'If-Modified-Since': `\${${capture.name}}` }, wire: true }
+    const request = {
+      method: 'GET',
+      url: `\${${activity.name}}`,
+      accept: 'FitnessActivity',
+      headers: { 'If-Modified-Since': `\${${capture.name}}` },
+      wire: true,
+    }
     const name = `read ${activity.name} with If-Modified-Since: ${capture.name}`
     if (answer === 304) {
-      draft.steps.push({ name: `${name} (unchanged since: 304)`, rule: 'COND-ACTIVITY-NOT-MODIFIED', request, expect: { noBody: true, checks: [{ path: 'status', equals: 304 }] } })
+      draft.steps.push({
+        name: `${name} (unchanged since: 304)`,
+        rule: 'COND-ACTIVITY-NOT-MODIFIED',
+        request,
+        expect: { noBody: true, checks: [{ path: 'status', equals: 304 }] },
+      })
     } else if (answer === 200) {
       draft.steps.push({
         name: `${name} (changed a second after it: the normal response)`,
@@ -245,7 +332,12 @@ class ConditionalRead extends Command {
         expect: { mediaType: 'FitnessActivity', checks: [{ path: 'status', equals: 200 }, ...contentChecks(activity)] },
       })
     } else {
-      draft.steps.push({ name: `${name} (within the second of a change: 200 or 304)`, rule: 'ACTIVITY-READ', request, expect: { checks: [{ path: 'status', oneOf: [200, 304] }] } })
+      draft.steps.push({
+        name: `${name} (within the second of a change: 200 or 304)`,
+        rule: 'ACTIVITY-READ',
+        request,
+        expect: { checks: [{ path: 'status', oneOf: [200, 304] }] },
+      })
     }
   }
   toString = (): string => `conditionalRead(${this.index})`
@@ -283,22 +375,39 @@ class ScopedFeedRead extends Command {
     if (pageSize !== null) query['pageSize'] = String(pageSize)
     // Everything the fuzzer wrote was modified today: the modification bounds keep all of it or none.
     const modifiedKeepsAll = (modifiedFrom ?? -1) <= 0 && (modifiedTo ?? 1) >= 0
-    const scopeRules = ['SCOPE-NO-EARLIER-THAN', 'SCOPE-NO-LATER-THAN', ...(modifiedFrom !== null ? ['SCOPE-MODIFIED-NO-EARLIER-THAN'] : []), ...(modifiedTo !== null ? ['SCOPE-MODIFIED-NO-LATER-THAN'] : [])]
+    const scopeRules = [
+      'SCOPE-NO-EARLIER-THAN',
+      'SCOPE-NO-LATER-THAN',
+      ...(modifiedFrom !== null ? ['SCOPE-MODIFIED-NO-EARLIER-THAN'] : []),
+      ...(modifiedTo !== null ? ['SCOPE-MODIFIED-NO-LATER-THAN'] : []),
+    ]
     const checks: unknown[] = [
       { path: 'status', equals: 200, rule: 'FEED-READ' },
       { path: 'body.previous', absent: true, rule: 'FEED-SCOPED-NO-PREVIOUS' },
       { path: 'body.size', equals: '${body.items | length}', rule: 'FEED-SCOPED-SIZE' },
     ]
     if (!model.readOnly) {
-      const inScope = (activity: ModelActivity): boolean => !activity.deleted && modifiedKeepsAll && activity.day >= from && activity.day <= to
+      const inScope = (activity: ModelActivity): boolean =>
+        !activity.deleted && modifiedKeepsAll && activity.day >= from && activity.day <= to
       const expected = model.activities.filter(inScope)
       const limit = pageSize ?? 25
       const ids = (list: readonly ModelActivity[]): string[] => list.map((activity) => `\${${activity.name}Id}`)
-      checks.push({ path: 'body.items | length', equals: Math.min(expected.length, limit), rule: expected.length >= limit ? 'FEED-PAGE-SIZE' : scopeRules })
-      if (expected.length > 0) checks.push({ path: 'body.items[*].uri | lastSegment', every: { oneOf: ids(expected) }, rule: scopeRules })
-      if (expected.length <= limit) for (const id of ids(expected)) checks.push({ path: 'body.items[*].uri | lastSegment', contains: id, rule: scopeRules })
+      checks.push({
+        path: 'body.items | length',
+        equals: Math.min(expected.length, limit),
+        rule: expected.length >= limit ? 'FEED-PAGE-SIZE' : scopeRules,
+      })
+      if (expected.length > 0)
+        checks.push({ path: 'body.items[*].uri | lastSegment', every: { oneOf: ids(expected) }, rule: scopeRules })
+      if (expected.length <= limit)
+        for (const id of ids(expected))
+          checks.push({ path: 'body.items[*].uri | lastSegment', contains: id, rule: scopeRules })
       for (const activity of model.activities.filter((each) => !inScope(each))) {
-        checks.push({ path: 'body.items[*].uri | lastSegment', notContains: `\${${activity.name}Id}`, rule: activity.deleted ? 'DELETE-REMOVES' : scopeRules })
+        checks.push({
+          path: 'body.items[*].uri | lastSegment',
+          notContains: `\${${activity.name}Id}`,
+          rule: activity.deleted ? 'DELETE-REMOVES' : scopeRules,
+        })
       }
     }
     draft.steps.push({
@@ -322,24 +431,39 @@ class FeedWalk extends Command {
     const limit = this.pageSize ?? 25
     draft.steps.push({
       name: `walk the feed by previous${this.pageSize !== null ? ` with pageSize ${this.pageSize}` : ''}`,
-      request: { method: 'GET', url: '/fitnessActivities', ...(this.pageSize !== null ? { query: { pageSize: String(this.pageSize) } } : {}), accept: 'FitnessActivityFeed' },
+      request: {
+        method: 'GET',
+        url: '/fitnessActivities',
+        ...(this.pageSize !== null ? { query: { pageSize: String(this.pageSize) } } : {}),
+        accept: 'FitnessActivityFeed',
+      },
       follow: { next: 'body.previous', maxPages: 400, collect: { [ids]: 'body.items[*].uri | lastSegment' } },
       expect: {
         mediaType: 'FitnessActivityFeed',
         schema: 'FitnessActivityFeed',
         checks: [
           { path: 'status', equals: 200, rule: 'FEED-READ' },
-          { path: 'body.items | length', lte: limit, rule: this.pageSize !== null ? 'FEED-PAGE-SIZE' : 'FEED-DEFAULT-PAGE-SIZE' },
+          {
+            path: 'body.items | length',
+            lte: limit,
+            rule: this.pageSize !== null ? 'FEED-PAGE-SIZE' : 'FEED-DEFAULT-PAGE-SIZE',
+          },
           { path: 'body.size', gte: '${body.items | length}', rule: 'FEED-SIZE-TOTAL' },
         ],
       },
       capture: { [`total${n}`]: 'body.size' },
     })
-    const checks: unknown[] = [{ path: `${ids} | length`, equals: `\${${ids} | unique | length}`, rule: 'FEED-WALK-COMPLETE' }]
+    const checks: unknown[] = [
+      { path: `${ids} | length`, equals: `\${${ids} | unique | length}`, rule: 'FEED-WALK-COMPLETE' },
+    ]
     if (!model.readOnly) {
       checks.push({ path: `${ids} | length`, equals: `\${total${n}}`, rule: 'FEED-SIZE-TOTAL' })
       for (const activity of model.activities) {
-        checks.push(activity.deleted ? { path: ids, notContains: `\${${activity.name}Id}`, rule: 'DELETE-REMOVES' } : { path: ids, contains: `\${${activity.name}Id}`, rule: 'FEED-WALK-COMPLETE' })
+        checks.push(
+          activity.deleted
+            ? { path: ids, notContains: `\${${activity.name}Id}`, rule: 'DELETE-REMOVES' }
+            : { path: ids, contains: `\${${activity.name}Id}`, rule: 'FEED-WALK-COMPLETE' },
+        )
       }
     }
     draft.steps.push({ name: 'the walk met every activity once', expect: { checks } })
@@ -350,7 +474,12 @@ class FeedWalk extends Command {
 class ReadUser extends Command {
   check = (): boolean => true
   run(_model: FuzzModel, draft: ScenarioDraft): void {
-    draft.steps.push({ name: 'read the entry point', rule: 'USER-READ', request: { method: 'GET', url: '/user', accept: 'User' }, expect: { status: 200, mediaType: 'User', schema: 'User' } })
+    draft.steps.push({
+      name: 'read the entry point',
+      rule: 'USER-READ',
+      request: { method: 'GET', url: '/user', accept: 'User' },
+      expect: { status: 200, mediaType: 'User', schema: 'User' },
+    })
   }
   toString = (): string => 'readUser()'
 }
@@ -399,7 +528,11 @@ class EditProfile extends Command {
 class RestoreProfile extends Command {
   check = (model: Readonly<FuzzModel>): boolean => model.profileLearned
   run(_model: FuzzModel, draft: ScenarioDraft): void {
-    draft.steps.push({ name: 'set the profile back', request: { method: 'PUT', url: '/profile', contentType: 'ProfileEdit', accept: 'Profile', json: '${restore}' }, expect: { checks: [{ path: 'status', equals: 200, rule: 'PROFILE-EDIT-APPLIED' }] } })
+    draft.steps.push({
+      name: 'set the profile back',
+      request: { method: 'PUT', url: '/profile', contentType: 'ProfileEdit', accept: 'Profile', json: '${restore}' },
+      expect: { checks: [{ path: 'status', equals: 200, rule: 'PROFILE-EDIT-APPLIED' }] },
+    })
   }
   toString = (): string => 'restoreProfile()'
 }
@@ -411,10 +544,17 @@ function ensureProfileLearned(model: FuzzModel, draft: ScenarioDraft): void {
   draft.steps.push({
     name: 'an edit with no field to change, to learn the athlete_type to restore',
     request: { method: 'PUT', url: '/profile', contentType: 'ProfileEdit', accept: 'Profile', json: {} },
-    skipIf: { checks: [{ path: 'status', statusClass: '4xx' }], reason: 'the server refuses an empty profile edit, so the value to restore cannot be learned (GET /profile is not in §4)' },
+    skipIf: {
+      checks: [{ path: 'status', statusClass: '4xx' }],
+      reason:
+        'the server refuses an empty profile edit, so the value to restore cannot be learned (GET /profile is not in §4)',
+    },
     capture: { restore: 'body | pick(athlete_type) ?? config | pick(athlete_type)' },
   })
-  draft.cleanup.push({ name: 'set the profile back', request: { method: 'PUT', url: '/profile', contentType: 'ProfileEdit', accept: 'Profile', json: '${restore}' } })
+  draft.cleanup.push({
+    name: 'set the profile back',
+    request: { method: 'PUT', url: '/profile', contentType: 'ProfileEdit', accept: 'Profile', json: '${restore}' },
+  })
 }
 
 function readDeleted(activity: ModelActivity, method: 'GET' | 'HEAD'): StepData {
@@ -431,19 +571,30 @@ function contentChecks(activity: ModelActivity): unknown[] {
   const checks: unknown[] = [
     { path: 'body.uri | lastSegment', equals: `\${${activity.name}Id}`, rule: 'ACTIVITY-URI-ON-READ' },
     { path: 'body.type', equals: activity.type, rule: 'CREATE-RECORDS' },
-    { path: 'body.start_time', sameInstant: `\${run.farYear | date(${FUZZ_MONTH}, ${activity.day}, ${Math.floor(activity.seconds / 3600)}, ${Math.floor(activity.seconds / 60) % 60}, ${activity.seconds % 60})}`, rule: 'CREATE-RECORDS' },
+    {
+      path: 'body.start_time',
+      sameInstant: `\${run.farYear | date(${FUZZ_MONTH}, ${activity.day}, ${Math.floor(activity.seconds / 3600)}, ${Math.floor(activity.seconds / 60) % 60}, ${activity.seconds % 60})}`,
+      rule: 'CREATE-RECORDS',
+    },
   ]
-  if (activity.notes !== undefined) checks.push({ path: 'body.notes', equals: activity.notes, rule: activity.notesRule })
+  if (activity.notes !== undefined)
+    checks.push({ path: 'body.notes', equals: activity.notes, rule: activity.notesRule })
   if (activity.path !== undefined) {
     checks.push({ path: 'body.path | length', equals: activity.path.length, rule: activity.pathRule })
-    for (const point of activity.path.slice(0, POINTS_CHECKED)) checks.push({ path: 'body.path', contains: point, rule: activity.pathRule })
-    for (const point of activity.path.slice(POINTS_CHECKED).slice(-POINTS_CHECKED)) checks.push({ path: 'body.path', contains: point, rule: activity.pathRule })
+    for (const point of activity.path.slice(0, POINTS_CHECKED))
+      checks.push({ path: 'body.path', contains: point, rule: activity.pathRule })
+    for (const point of activity.path.slice(POINTS_CHECKED).slice(-POINTS_CHECKED))
+      checks.push({ path: 'body.path', contains: point, rule: activity.pathRule })
   }
   return checks
 }
 
 function secondsOf(startTime: string): number {
-  const [hour, minute, second] = /date\(\d+, \d+, (\d+), (\d+), (\d+)\)/.exec(startTime)!.slice(1).map(Number) as [number, number, number]
+  const [hour, minute, second] = /date\(\d+, \d+, (\d+), (\d+), (\d+)\)/.exec(startTime)!.slice(1).map(Number) as [
+    number,
+    number,
+    number,
+  ]
   return hour * 3600 + minute * 60 + second
 }
 
@@ -451,20 +602,50 @@ const index = fc.nat({ max: 15 })
 const day = fc.constantFrom(...FUZZ_DAYS)
 const scope: fc.Arbitrary<ScopeChoice> = fc
   .record({
-    bounds: fc.oneof(fc.constant<[number, number]>([FUZZ_DAYS[0], FUZZ_DAYS[FUZZ_DAYS.length - 1]!]), fc.tuple(day, day).map(([a, b]): [number, number] => (a <= b ? [a, b] : [b, a]))),
-    modified: fc.oneof(fc.constant([null, null]), fc.constant([0, 0]), fc.tuple(fc.constantFrom(null, -2, -1, 0, 1), fc.constantFrom(null, -1, 0, 1, 2))),
+    bounds: fc.oneof(
+      fc.constant<[number, number]>([FUZZ_DAYS[0], FUZZ_DAYS[FUZZ_DAYS.length - 1]!]),
+      fc.tuple(day, day).map(([a, b]): [number, number] => (a <= b ? [a, b] : [b, a])),
+    ),
+    modified: fc.oneof(
+      fc.constant([null, null]),
+      fc.constant([0, 0]),
+      fc.tuple(fc.constantFrom(null, -2, -1, 0, 1), fc.constantFrom(null, -1, 0, 1, 2)),
+    ),
     pageSize: fc.oneof(fc.constant(null), fc.integer({ min: 1, max: 10 }), fc.constantFrom(25, 100, 1000)),
   })
-  .map(({ bounds, modified, pageSize }) => ({ from: bounds[0], to: bounds[1], modifiedFrom: modified[0] ?? null, modifiedTo: modified[1] ?? null, pageSize }))
-const unknownId = fc.oneof(fc.constantFrom('999999999', '0', '-1', '', 'x'.repeat(300)), fc.string({ unit: anyCodePoint(), minLength: 1, maxLength: 30 }).map(encodeURIComponent))
+  .map(({ bounds, modified, pageSize }) => ({
+    from: bounds[0],
+    to: bounds[1],
+    modifiedFrom: modified[0] ?? null,
+    modifiedTo: modified[1] ?? null,
+    pageSize,
+  }))
+const unknownId = fc.oneof(
+  fc.constantFrom('999999999', '0', '-1', '', 'x'.repeat(300)),
+  fc.string({ unit: anyCodePoint(), minLength: 1, maxLength: 30 }).map(encodeURIComponent),
+)
 
-const sampleCreate = { type: '${config.activityType}', start_time: `\${run.farYear | date(${FUZZ_MONTH}, ${FUZZ_LOOSE_DAY}, 12, 0, 0) | specTime}`, notes: '${run.marker} fuzz' }
+const sampleCreate = {
+  type: '${config.activityType}',
+  start_time: `\${run.farYear | date(${FUZZ_MONTH}, ${FUZZ_LOOSE_DAY}, 12, 0, 0) | specTime}`,
+  notes: '${run.marker} fuzz',
+}
 /** Not-JSON creates name a scoped day (a server that stores them shows up there); the others the loose day. */
-const sampleRefusedCreate = { ...sampleCreate, start_time: `\${run.farYear | date(${FUZZ_MONTH}, ${FUZZ_DAYS[0]}, 12, 0, 0) | specTime}` }
+const sampleRefusedCreate = {
+  ...sampleCreate,
+  start_time: `\${run.farYear | date(${FUZZ_MONTH}, ${FUZZ_DAYS[0]}, 12, 0, 0) | specTime}`,
+}
 
 function invalidCreate(): fc.Arbitrary<InvalidBody> {
   return fc.oneof(
-    { weight: 10, arbitrary: invalidBody(sampleCreate, 'new-fitness-activity.schema.json', ['type', 'start_time']).map((body) => (body.kind === 'not-json' ? { ...body, text: body.text.replace(sampleCreate.start_time, sampleRefusedCreate.start_time) } : body)) },
+    {
+      weight: 10,
+      arbitrary: invalidBody(sampleCreate, 'new-fitness-activity.schema.json', ['type', 'start_time']).map((body) =>
+        body.kind === 'not-json'
+          ? { ...body, text: body.text.replace(sampleCreate.start_time, sampleRefusedCreate.start_time) }
+          : body,
+      ),
+    },
     { weight: 1, arbitrary: oversizeBody(sampleCreate) },
   )
 }
@@ -492,9 +673,22 @@ export function fuzzCommands(readOnly: boolean): fc.Arbitrary<Iterable<FuzzComma
     profileEditBody().map((body) => new EditProfile(body)),
     fc.constant(new RestoreProfile()),
     fc.tuple(index, invalidCreate()).map(([i, body]) => new InvalidWrite('create', i, body)),
-    fc.tuple(index, invalidBody({ notes: '${run.marker} fuzz edit' }, 'fitness-activity-edit.schema.json', [])).map(([i, body]) => new InvalidWrite('edit', i, body)),
-    fc.tuple(index, invalidBody({ path: [{ timestamp: 1, latitude: 1.5, longitude: 2.5, altitude: 3, type: 'gps' }] }, 'live-fitness-activity-update.schema.json', ['path'])).map(([i, body]) => new InvalidWrite('live-update', i, body)),
-    invalidBody({ athlete_type: '${config.athleteType}' }, 'profile-edit.schema.json', []).map((body) => new InvalidWrite('profile', 0, body)),
+    fc
+      .tuple(index, invalidBody({ notes: '${run.marker} fuzz edit' }, 'fitness-activity-edit.schema.json', []))
+      .map(([i, body]) => new InvalidWrite('edit', i, body)),
+    fc
+      .tuple(
+        index,
+        invalidBody(
+          { path: [{ timestamp: 1, latitude: 1.5, longitude: 2.5, altitude: 3, type: 'gps' }] },
+          'live-fitness-activity-update.schema.json',
+          ['path'],
+        ),
+      )
+      .map(([i, body]) => new InvalidWrite('live-update', i, body)),
+    invalidBody({ athlete_type: '${config.athleteType}' }, 'profile-edit.schema.json', []).map(
+      (body) => new InvalidWrite('profile', 0, body),
+    ),
   ]
   return fc.commands([...reads, ...writes], { maxCommands: 25, size: 'medium' })
 }

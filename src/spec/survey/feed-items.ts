@@ -28,7 +28,9 @@ export function toSurveyItem(item: unknown): SurveyItem | undefined {
 /** `/activities/12` and `/fitnessActivities/12` name the same activity (§2.2 irregularities). */
 export function lastSegment(uri: string): string {
   try {
-    return decodeURIComponent(new URL(uri, 'http://relative.invalid').pathname.replace(/\/+$/, '').split('/').pop() ?? '')
+    return decodeURIComponent(
+      new URL(uri, 'http://relative.invalid').pathname.replace(/\/+$/, '').split('/').pop() ?? '',
+    )
   } catch {
     return uri
   }

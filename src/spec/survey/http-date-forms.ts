@@ -17,6 +17,7 @@ export function formatHttpDateAs(ms: number, form: HttpDateForm): string {
   const clock = `${two(date.getUTCHours())}:${two(date.getUTCMinutes())}:${two(date.getUTCSeconds())}`
   const month = MONTHS[date.getUTCMonth()]
   const weekday = WEEKDAYS[date.getUTCDay()]!
-  if (form === 'RFC 850') return `${weekday}, ${two(date.getUTCDate())}-${month}-${two(date.getUTCFullYear() % 100)} ${clock} GMT`
+  if (form === 'RFC 850')
+    return `${weekday}, ${two(date.getUTCDate())}-${month}-${two(date.getUTCFullYear() % 100)} ${clock} GMT`
   return `${weekday.slice(0, 3)} ${month} ${String(date.getUTCDate()).padStart(2, ' ')} ${clock} ${date.getUTCFullYear()}`
 }

@@ -46,16 +46,23 @@ export function pickCandidates(items: readonly SurveyItem[], limit: number): Can
   const byMinute = [...byStart].sort((a, b) => minuteOf(a) - minuteOf(b))
   const earliest = byMinute[0]
   const latest = byMinute.at(-1)
-  if (earliest && minuteOf(earliest) < NEAR_MIDNIGHT_MINUTES) add(earliest, `starts shortly after midnight (${clock(earliest)} displayed)`)
-  if (latest && minuteOf(latest) >= 1440 - NEAR_MIDNIGHT_MINUTES) add(latest, `starts shortly before midnight (${clock(latest)} displayed)`)
+  if (earliest && minuteOf(earliest) < NEAR_MIDNIGHT_MINUTES)
+    add(earliest, `starts shortly after midnight (${clock(earliest)} displayed)`)
+  if (latest && minuteOf(latest) >= 1440 - NEAR_MIDNIGHT_MINUTES)
+    add(latest, `starts shortly before midnight (${clock(latest)} displayed)`)
   const sameDay = newestSharedDay(byStart)
   for (const item of sameDay) add(item, `one of ${sameDay.length} activities on ${item.day}`)
-  for (const form of ['/activities/', '/fitnessActivities/']) add(items.find((item) => item.uri.includes(form)), `uri form ${form}<id>`)
+  for (const form of ['/activities/', '/fitnessActivities/'])
+    add(
+      items.find((item) => item.uri.includes(form)),
+      `uri form ${form}<id>`,
+    )
   const chosen = [...reasons.keys()]
   const rest = items.filter((item) => !reasons.has(item))
   const room = Math.max(0, limit - chosen.length)
   // An even spread over the history, so the largest body, the longest path and the edited ones can be among them.
-  const spread = room === 0 ? [] : rest.filter((_, index) => index % Math.max(1, Math.ceil(rest.length / room)) === 0).slice(0, room)
+  const spread =
+    room === 0 ? [] : rest.filter((_, index) => index % Math.max(1, Math.ceil(rest.length / room)) === 0).slice(0, room)
   return [...chosen, ...spread].map((item) => ({ item, reasons: reasons.get(item) ?? [] }))
 }
 
@@ -69,19 +76,26 @@ export function pickSample(read: readonly ReadCandidate[]): SampledActivity[] {
   const largest = maxBy(usable, (c) => c.bodyBytes)
   add(largest, `largest body read (${largest?.bodyBytes} bytes)`)
   const longest = maxBy(usable, (c) => pathLength(c.activity))
-  if (longest && pathLength(longest.activity) > 0) add(longest, `most path points read (${pathLength(longest.activity)})`)
-  add(usable.find((c) => typeof c.activity.notes === 'string' && /[^ -~\t\n\r]/.test(c.activity.notes)), 'notes with non-ASCII text')
+  if (longest && pathLength(longest.activity) > 0)
+    add(longest, `most path points read (${pathLength(longest.activity)})`)
+  add(
+    usable.find((c) => typeof c.activity.notes === 'string' && /[^ -~\t\n\r]/.test(c.activity.notes)),
+    'notes with non-ASCII text',
+  )
   const farthest = maxBy(usable, (c) => modificationLag(c) ?? -1)
   const lag = farthest ? modificationLag(farthest) : undefined
-  if (farthest && lag !== undefined && lag >= 2 * 86_400_000) add(farthest, `Last-Modified ${Math.floor(lag / 86_400_000)} days after its start`)
+  if (farthest && lag !== undefined && lag >= 2 * 86_400_000)
+    add(farthest, `Last-Modified ${Math.floor(lag / 86_400_000)} days after its start`)
   return usable
     .map((candidate) => ({ ...candidate, reasons: [...candidate.reasons, ...(extra.get(candidate) ?? [])] }))
     .filter((candidate) => candidate.reasons.length > 0)
 }
 
 /** How long after its displayed start an activity was last modified. */
-export function modificationLag(candidate: ReadCandidate): number | undefined {
-  return candidate.lastModified !== undefined && candidate.item.start !== undefined ? candidate.lastModified - candidate.item.start : undefined
+function modificationLag(candidate: ReadCandidate): number | undefined {
+  return candidate.lastModified !== undefined && candidate.item.start !== undefined
+    ? candidate.lastModified - candidate.item.start
+    : undefined
 }
 
 function pathLength(activity: Readonly<Record<string, unknown>>): number {

@@ -37,11 +37,23 @@ export interface SurveySettings {
   readonly concurrency?: number
 }
 
-
-const CHECKS: readonly SurveyCheck[] = [checkItemMatchesActivity, checkOwner, checkHeadMatchesGet, checkConditionalReads, checkPreviousNeighbour, checkDateScopes, checkPagingWalks, checkIdentity]
+const CHECKS: readonly SurveyCheck[] = [
+  checkItemMatchesActivity,
+  checkOwner,
+  checkHeadMatchesGet,
+  checkConditionalReads,
+  checkPreviousNeighbour,
+  checkDateScopes,
+  checkPagingWalks,
+  checkIdentity,
+]
 
 /** Surveys the account and runs every check over the sample, handing each result on as it ends; the first lists the sample and why each was picked. */
-export async function surveyAccount(reader: SurveyReader, settings: SurveySettings, onResult: (result: ScenarioResult) => Promise<void>): Promise<void> {
+export async function surveyAccount(
+  reader: SurveyReader,
+  settings: SurveySettings,
+  onResult: (result: ScenarioResult) => Promise<void>,
+): Promise<void> {
   const started = performance.now()
   const user = await reader.send({ method: 'GET', target: ENTRY_POINT_PATH, accept: 'User' })
   const userId = (user.body as { userID?: unknown } | undefined)?.userID
@@ -78,13 +90,33 @@ function limiter(size: number): <T>(task: () => Promise<T>) => Promise<T> {
   }
 }
 
-async function readCandidates(reader: SurveyReader, candidates: ReturnType<typeof pickCandidates>, limit: ReturnType<typeof limiter>): Promise<ReadCandidate[]> {
-  return Promise.all(candidates.map((candidate) => limit(async (): Promise<ReadCandidate> => {
-    const exchange = await reader.send({ method: 'GET', target: candidate.item.uri, accept: 'FitnessActivity' })
-    const activity = exchange.status === 200 && typeof exchange.body === 'object' && exchange.body !== null && !Array.isArray(exchange.body) ? (exchange.body as Record<string, unknown>) : undefined
-    const lastModified = parseHttpDate(exchange.headers['last-modified'] ?? '')
-    return { ...candidate, read: exchange, bodyBytes: exchange.bodyBytes, ...(activity ? { activity } : {}), ...(lastModified !== undefined ? { lastModified } : {}) }
-  })))
+async function readCandidates(
+  reader: SurveyReader,
+  candidates: ReturnType<typeof pickCandidates>,
+  limit: ReturnType<typeof limiter>,
+): Promise<ReadCandidate[]> {
+  return Promise.all(
+    candidates.map((candidate) =>
+      limit(async (): Promise<ReadCandidate> => {
+        const exchange = await reader.send({ method: 'GET', target: candidate.item.uri, accept: 'FitnessActivity' })
+        const activity =
+          exchange.status === 200 &&
+          typeof exchange.body === 'object' &&
+          exchange.body !== null &&
+          !Array.isArray(exchange.body)
+            ? (exchange.body as Record<string, unknown>)
+            : undefined
+        const lastModified = parseHttpDate(exchange.headers['last-modified'] ?? '')
+        return {
+          ...candidate,
+          read: exchange,
+          bodyBytes: exchange.bodyBytes,
+          ...(activity ? { activity } : {}),
+          ...(lastModified !== undefined ? { lastModified } : {}),
+        }
+      }),
+    ),
+  )
 }
 
 /**
@@ -92,24 +124,57 @@ async function readCandidates(reader: SurveyReader, candidates: ReturnType<typeo
  * that GET and HEAD agree on. When they disagree, HEAD-MATCHES-GET says so, and those checks skip the
  * activity rather than judge a date the server itself does not stand by.
  */
-async function confirmLastModified(reader: SurveyReader, sample: readonly SampledActivity[], limit: ReturnType<typeof limiter>): Promise<SampledActivity[]> {
-  return Promise.all(sample.map((sampled) => limit(async (): Promise<SampledActivity> => {
-    const head = await reader.send({ method: 'HEAD', target: sampled.item.uri, accept: 'FitnessActivity' })
-    const headDate = parseHttpDate(head.headers['last-modified'] ?? '')
-    if (sampled.lastModified === undefined || headDate === undefined || headDate === sampled.lastModified) return sampled
-    const { lastModified: _doubted, ...rest } = sampled
-    return { ...rest, lastModifiedDoubt: `GET gives Last-Modified ${sampled.read.headers['last-modified']} and HEAD ${head.headers['last-modified']}, so there is no one date to send or bracket` }
-  })))
+async function confirmLastModified(
+  reader: SurveyReader,
+  sample: readonly SampledActivity[],
+  limit: ReturnType<typeof limiter>,
+): Promise<SampledActivity[]> {
+  return Promise.all(
+    sample.map((sampled) =>
+      limit(async (): Promise<SampledActivity> => {
+        const head = await reader.send({ method: 'HEAD', target: sampled.item.uri, accept: 'FitnessActivity' })
+        const headDate = parseHttpDate(head.headers['last-modified'] ?? '')
+        if (sampled.lastModified === undefined || headDate === undefined || headDate === sampled.lastModified)
+          return sampled
+        const { lastModified: _doubted, ...rest } = sampled
+        return {
+          ...rest,
+          lastModifiedDoubt: `GET gives Last-Modified ${sampled.read.headers['last-modified']} and HEAD ${head.headers['last-modified']}, so there is no one date to send or bracket`,
+        }
+      }),
+    ),
+  )
 }
 
 /** The survey's own scenario: how far the walk went, and each sampled activity with why it was picked. */
-function surveyOverview(walk: FeedWalk, sample: readonly SampledActivity[], read: number, started: number): ScenarioResult {
+function surveyOverview(
+  walk: FeedWalk,
+  sample: readonly SampledActivity[],
+  read: number,
+  started: number,
+): ScenarioResult {
   const at = { file: 'src/spec/survey/survey-account.ts', line: 1, column: 1 }
-  const walked = new SurveyStep(`walked the feed: ${walk.items.length} activities on ${walk.pages} page${walk.pages === 1 ? '' : 's'}${walk.size !== undefined ? `, size ${walk.size}` : ''}; ${walk.complete ? 'reached the last page' : `stopped: ${walk.stoppedBecause}`}; read ${read} to choose the sample`, at, [])
+  const walked = new SurveyStep(
+    `walked the feed: ${walk.items.length} activities on ${walk.pages} page${walk.pages === 1 ? '' : 's'}${walk.size !== undefined ? `, size ${walk.size}` : ''}; ${walk.complete ? 'reached the last page' : `stopped: ${walk.stoppedBecause}`}; read ${read} to choose the sample`,
+    at,
+    [],
+  )
   if (walk.first) walked.show(walk.first)
   if (walk.items.length === 0) walked.skip(emptyReason(walk))
-  const picked = sample.map((sampled) => new SurveyStep(`sampled ${sampled.item.uri}: ${sampled.reasons.join('; ')}`, at, []))
-  return surveyScenario({ id: 'survey-account', title: 'The account survey: existing activities sampled for the read-only checks, and why each was picked', rules: [] }, [walked, ...picked], started, walk.items.length === 0 ? emptyReason(walk) : undefined, at)
+  const picked = sample.map(
+    (sampled) => new SurveyStep(`sampled ${sampled.item.uri}: ${sampled.reasons.join('; ')}`, at, []),
+  )
+  return surveyScenario(
+    {
+      id: 'survey-account',
+      title: 'The account survey: existing activities sampled for the read-only checks, and why each was picked',
+      rules: [],
+    },
+    [walked, ...picked],
+    started,
+    walk.items.length === 0 ? emptyReason(walk) : undefined,
+    at,
+  )
 }
 
 function emptyReason(walk: FeedWalk): string {

@@ -38,5 +38,11 @@ export type SendRead = (request: SurveyRequest) => Promise<SurveyExchange>
 export function recordedResponseOf(exchange: SurveyExchange, keepBody: boolean): RecordedResponse | undefined {
   if (exchange.status === 0) return undefined
   const small = exchange.bodyBytes <= 16_384
-  return { status: exchange.status, headers: exchange.headers, ...(keepBody && small && exchange.body !== undefined ? { body: exchange.body } : {}), bodyBytes: exchange.wireBytes, ...(keepBody && !small ? { truncated: true } : {}) }
+  return {
+    status: exchange.status,
+    headers: exchange.headers,
+    ...(keepBody && small && exchange.body !== undefined ? { body: exchange.body } : {}),
+    bodyBytes: exchange.wireBytes,
+    ...(keepBody && !small ? { truncated: true } : {}),
+  }
 }

@@ -32,6 +32,7 @@ export function nothingSampled(facts: SurveyFacts): string | undefined {
   if (facts.sample.length > 0) return undefined
   const { walk } = facts
   if (walk.items.length === 0 && walk.stoppedBecause) return `the feed could not be read (${walk.stoppedBecause})`
-  if (walk.items.length === 0) return `the account holds no activities (the feed lists none${walk.size !== undefined ? `, size ${walk.size}` : ''}), so there is nothing existing to judge`
+  if (walk.items.length === 0)
+    return `the account holds no activities (the feed lists none${walk.size !== undefined ? `, size ${walk.size}` : ''}), so there is nothing existing to judge`
   return `none of the ${walk.items.length} activities the feed lists could be read as an activity (GET of each sampled uri answered no FitnessActivity body)`
 }

@@ -71,7 +71,15 @@ export class SurveyStep {
     const exchange = this.exchange
     // A server that stayed busy (busy-retry.ts) leaves the step not judged, as in a scenario: §8 sets no rate limit.
     const busy = exchange?.error?.code === 'E_SERVER_BUSY'
-    const status = busy ? 'blocked' : exchange?.error ? 'error' : this.failed ? 'failed' : this.skipReason ? 'skipped' : 'passed'
+    const status = busy
+      ? 'blocked'
+      : exchange?.error
+        ? 'error'
+        : this.failed
+          ? 'failed'
+          : this.skipReason
+            ? 'skipped'
+            : 'passed'
     const response = exchange ? recordedResponseOf(exchange, this.failed) : undefined
     return {
       name: this.name,
@@ -97,11 +105,18 @@ export interface SurveyScenarioIdentity {
 }
 
 /** A check class's scenario; skipped with the reason when it has nothing to judge. */
-export function surveyScenario(identity: SurveyScenarioIdentity, steps: readonly SurveyStep[], startedAt: number, skipReason?: string, at: SourceRef = surveySource(identity.id.replace(/^survey-/, ''))): ScenarioResult {
+export function surveyScenario(
+  identity: SurveyScenarioIdentity,
+  steps: readonly SurveyStep[],
+  startedAt: number,
+  skipReason?: string,
+  at: SourceRef = surveySource(identity.id.replace(/^survey-/, '')),
+): ScenarioResult {
   const results = steps.map((step) => step.result())
   const failed = results.some((step) => step.status === 'failed' || step.status === 'error')
   const judged = results.some((step) => step.status === 'passed' || step.status === 'failed' || step.status === 'error')
-  const reason = skipReason ?? (judged ? undefined : (results.find((step) => step.skipReason)?.skipReason ?? 'nothing to judge'))
+  const reason =
+    skipReason ?? (judged ? undefined : (results.find((step) => step.skipReason)?.skipReason ?? 'nothing to judge'))
   return {
     id: identity.id,
     title: identity.title,
@@ -112,7 +127,9 @@ export function surveyScenario(identity: SurveyScenarioIdentity, steps: readonly
     status: failed ? 'failed' : reason !== undefined && !judged ? 'skipped' : 'passed',
     ...(reason !== undefined && !judged && !failed ? { skipReason: reason } : {}),
     durationMs: performance.now() - startedAt,
-    warnings: results.flatMap((step) => step.assertions.filter((assertion) => !assertion.ok && assertion.severity === 'warning')),
+    warnings: results.flatMap((step) =>
+      step.assertions.filter((assertion) => !assertion.ok && assertion.severity === 'warning'),
+    ),
     steps: results,
     cleanup: [],
   }

@@ -32,13 +32,28 @@ export async function walkFeed(reader: SurveyReader, options: WalkOptions): Prom
   let size: number | undefined
   let first: SurveyExchange | undefined
   while (target !== undefined) {
-    if (reader.interrupted.aborted) return { items, pages, complete: false, stoppedBecause: 'the run was interrupted', ...(size !== undefined ? { size } : {}), ...(first ? { first } : {}) }
+    if (reader.interrupted.aborted)
+      return {
+        items,
+        pages,
+        complete: false,
+        stoppedBecause: 'the run was interrupted',
+        ...(size !== undefined ? { size } : {}),
+        ...(first ? { first } : {}),
+      }
     const exchange = await reader.send({ method: 'GET', target, query, accept: 'FitnessActivityFeed' })
     first ??= exchange
     pages++
     const body = exchange.body as { size?: unknown; items?: unknown; previous?: unknown } | undefined
     if (exchange.status !== 200 || !body || !Array.isArray(body.items)) {
-      return { items, pages, complete: false, stoppedBecause: `page ${pages} answered ${exchange.status || 'nothing'}${exchange.status === 200 ? ' without an items list' : ''}`, ...(size !== undefined ? { size } : {}), first }
+      return {
+        items,
+        pages,
+        complete: false,
+        stoppedBecause: `page ${pages} answered ${exchange.status || 'nothing'}${exchange.status === 200 ? ' without an items list' : ''}`,
+        ...(size !== undefined ? { size } : {}),
+        first,
+      }
     }
     if (size === undefined && typeof body.size === 'number') size = body.size
     for (const raw of body.items) {
@@ -47,9 +62,24 @@ export async function walkFeed(reader: SurveyReader, options: WalkOptions): Prom
     }
     const next = typeof body.previous === 'string' ? body.previous : undefined
     if (next === undefined) return { items, pages, complete: true, ...(size !== undefined ? { size } : {}), first }
-    if (seen.has(next)) return { items, pages, complete: false, stoppedBecause: `page ${pages} links back to a page already read (${next})`, ...(size !== undefined ? { size } : {}), first }
+    if (seen.has(next))
+      return {
+        items,
+        pages,
+        complete: false,
+        stoppedBecause: `page ${pages} links back to a page already read (${next})`,
+        ...(size !== undefined ? { size } : {}),
+        first,
+      }
     if (items.length >= options.maxActivities) {
-      return { items, pages, complete: false, stoppedBecause: `it stopped after ${items.length} activities, the cap (--survey-max-activities ${options.maxActivities})`, ...(size !== undefined ? { size } : {}), first }
+      return {
+        items,
+        pages,
+        complete: false,
+        stoppedBecause: `it stopped after ${items.length} activities, the cap (--survey-max-activities ${options.maxActivities})`,
+        ...(size !== undefined ? { size } : {}),
+        first,
+      }
     }
     seen.add(next)
     target = next

@@ -14,10 +14,28 @@ import { startTestProxy } from '../proxy/helpers.js'
 
 function targetOf(server: RunningReferenceServer, baseUrl = server.url): ConformanceTarget {
   const { tokens } = server
-  return { baseUrl: new URL(baseUrl), label: server.mode, tokens: { token: tokens.token, 'other-token': tokens.otherToken, 'revoked-token': tokens.revokedToken, 'revoked-delete-token': tokens.revokedDeleteToken, 'limited-token': tokens.limitedToken } }
+  return {
+    baseUrl: new URL(baseUrl),
+    label: server.mode,
+    tokens: {
+      token: tokens.token,
+      'other-token': tokens.otherToken,
+      'revoked-token': tokens.revokedToken,
+      'revoked-delete-token': tokens.revokedDeleteToken,
+      'limited-token': tokens.limitedToken,
+    },
+  }
 }
 
-const SHARED = { filter: { readOnly: false, tags: [] }, strict: false, concurrency: 4, timeoutMs: 5000, bail: false, insecure: false, configValues: {} }
+const SHARED = {
+  filter: { readOnly: false, tags: [] },
+  strict: false,
+  concurrency: 4,
+  timeoutMs: 5000,
+  bail: false,
+  insecure: false,
+  configValues: {},
+}
 
 describe('diff --recording of the default suite', () => {
   let recorded: RunningReferenceServer
@@ -31,14 +49,27 @@ describe('diff --recording of the default suite', () => {
     recorded = await startReferenceServer({ mode: 'other-choices' })
     const proxy = await startTestProxy(recorded.url)
     const loaded = await loadSuites([join(packageRoot(), 'suites')])
-    const run = await runConformance(loaded.scenarios, loaded.rules, { ...SHARED, target: targetOf(recorded, proxy.proxy.url) }, {})
+    const run = await runConformance(
+      loaded.scenarios,
+      loaded.rules,
+      { ...SHARED, target: targetOf(recorded, proxy.proxy.url) },
+      {},
+    )
     expect(run.kind).toBe('ran')
     await proxy.stop()
     recording = proxy.file
     replayedOn = await startReferenceServer({ mode: 'reference' })
     const spy = await startTestProxy(replayedOn.url)
-    outcome = await replayRecording(recording, { new: { ...targetOf(replayedOn, spy.proxy.url), tokens: { token: replayedOn.tokens.token, 'other-token': replayedOn.tokens.otherToken } }, shared: SHARED })
-    for (const entry of await spy.stop()) if (entry.request.method !== 'GET' && entry.request.method !== 'HEAD') writes.push(`${entry.request.method} ${new URL(entry.request.url).pathname}`)
+    outcome = await replayRecording(recording, {
+      new: {
+        ...targetOf(replayedOn, spy.proxy.url),
+        tokens: { token: replayedOn.tokens.token, 'other-token': replayedOn.tokens.otherToken },
+      },
+      shared: SHARED,
+    })
+    for (const entry of await spy.stop())
+      if (entry.request.method !== 'GET' && entry.request.method !== 'HEAD')
+        writes.push(`${entry.request.method} ${new URL(entry.request.url).pathname}`)
   }, 180_000)
 
   afterAll(async () => {
@@ -46,13 +77,26 @@ describe('diff --recording of the default suite', () => {
     await replayedOn?.close()
   })
 
-  it('lists the two modes\' open choices, and no conformance difference (a recording judges nothing)', () => {
+  it("lists the two modes' open choices, and no conformance difference (a recording judges nothing)", () => {
     if (outcome.kind !== 'diffed') throw new Error(outcome.kind)
     const kinds = outcome.result.openChoices.map((choice) => choice.kind)
-    expect(kinds).toEqual(expect.arrayContaining(['identifier-format', 'error-status', 'message-framing', 'previous-link-form']))
+    expect(kinds).toEqual(
+      expect.arrayContaining(['identifier-format', 'error-status', 'message-framing', 'previous-link-form']),
+    )
     // Every kind is one of the documented choices between other-choices and reference (modes.ts); nothing is left unexplained.
-    for (const kind of kinds) expect(['identifier-format', 'error-status', 'error-body', 'message-framing', 'previous-link-form', 'feed-order', 'scoped-window']).toContain(kind)
-    expect(outcome.result.steps.flatMap((step) => step.differences).filter((d) => d.class === 'conformance')).toEqual([])
+    for (const kind of kinds)
+      expect([
+        'identifier-format',
+        'error-status',
+        'error-body',
+        'message-framing',
+        'previous-link-form',
+        'feed-order',
+        'scoped-window',
+      ]).toContain(kind)
+    expect(outcome.result.steps.flatMap((step) => step.differences).filter((d) => d.class === 'conformance')).toEqual(
+      [],
+    )
     expect(outcome.result.mode).toBe('recording')
   })
 
@@ -81,7 +125,10 @@ describe('diff --recording of the default suite', () => {
   it('writes no token of either side into its reports', async () => {
     if (outcome.kind !== 'diffed') throw new Error(outcome.kind)
     const dir = makeTempDir('fitconform-diff-')
-    const files = await writeDiffReports(outcome.result, [{ name: 'json' }, { name: 'markdown' }, { name: 'html' }], { outputDir: dir, screen: { out: () => undefined, err: () => undefined, colors: false, isTTY: false, width: 80 } })
+    const files = await writeDiffReports(outcome.result, [{ name: 'json' }, { name: 'markdown' }, { name: 'html' }], {
+      outputDir: dir,
+      screen: { out: () => undefined, err: () => undefined, colors: false, isTTY: false, width: 80 },
+    })
     const recordedText = readFileSync(recording, 'utf8')
     for (const file of files) {
       const text = readFileSync(file, 'utf8')

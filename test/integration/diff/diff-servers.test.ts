@@ -10,7 +10,12 @@ import { runDiff, type DiffOutcome } from '../../../src/diff/run-diff.js'
 import { extensionGroups } from '../../../src/diff/report/diff-groups.js'
 import type { DiffResult } from '../../../src/diff/diff-result.js'
 import { behaviourOf, type ModeBehaviour } from '../../../reference-server/modes.js'
-import { mutants, startReferenceServer, type RunningReferenceServer, type ServerMode } from '../../../reference-server/index.js'
+import {
+  mutants,
+  startReferenceServer,
+  type RunningReferenceServer,
+  type ServerMode,
+} from '../../../reference-server/index.js'
 import type { ConformanceTarget } from '../../../src/execute/run-conformance.js'
 
 /** Where each documented choice of modes.ts shows in a diff (undefined: matched by role, never a difference). */
@@ -37,19 +42,36 @@ const KIND_OF_CHOICE: Record<keyof ModeBehaviour, readonly string[] | undefined>
 
 function documentedKinds(a: ServerMode, b: ServerMode): Set<string> {
   const [left, right] = [behaviourOf(a), behaviourOf(b)]
-  const fields = (Object.keys(left) as (keyof ModeBehaviour)[]).filter((field) => JSON.stringify(left[field]) !== JSON.stringify(right[field]))
+  const fields = (Object.keys(left) as (keyof ModeBehaviour)[]).filter(
+    (field) => JSON.stringify(left[field]) !== JSON.stringify(right[field]),
+  )
   return new Set(fields.flatMap((field) => KIND_OF_CHOICE[field] ?? []))
 }
 
-async function diffOf(newSide: { mode: ServerMode; mutant?: string }, referenceMode: ServerMode, grep?: string): Promise<DiffResult> {
-  const servers: RunningReferenceServer[] = [await startReferenceServer(newSide), await startReferenceServer({ mode: referenceMode })]
+async function diffOf(
+  newSide: { mode: ServerMode; mutant?: string },
+  referenceMode: ServerMode,
+  grep?: string,
+): Promise<DiffResult> {
+  const servers: RunningReferenceServer[] = [
+    await startReferenceServer(newSide),
+    await startReferenceServer({ mode: referenceMode }),
+  ]
   try {
     const loaded = await loadSuites([`${packageRoot()}/suites`])
     const [targetNew, targetReference] = servers.map(targetOf) as [ConformanceTarget, ConformanceTarget]
     const outcome: DiffOutcome = await runDiff(loaded.scenarios, loaded.rules, {
       new: targetNew,
       reference: targetReference,
-      shared: { filter: { readOnly: false, tags: [], ...(grep ? { grep: parseGrep(grep) } : {}) }, strict: false, concurrency: 4, timeoutMs: 5000, bail: false, insecure: false, configValues: {} },
+      shared: {
+        filter: { readOnly: false, tags: [], ...(grep ? { grep: parseGrep(grep) } : {}) },
+        strict: false,
+        concurrency: 4,
+        timeoutMs: 5000,
+        bail: false,
+        insecure: false,
+        configValues: {},
+      },
     })
     if (outcome.kind !== 'diffed') throw new Error(`diff did not run: ${outcome.kind}`)
     return outcome.result
@@ -60,22 +82,45 @@ async function diffOf(newSide: { mode: ServerMode; mutant?: string }, referenceM
 
 function targetOf(server: RunningReferenceServer): ConformanceTarget {
   const { tokens } = server
-  return { baseUrl: new URL(server.url), label: server.mode, tokens: { token: tokens.token, 'other-token': tokens.otherToken, 'revoked-token': tokens.revokedToken, 'revoked-delete-token': tokens.revokedDeleteToken, 'limited-token': tokens.limitedToken } }
+  return {
+    baseUrl: new URL(server.url),
+    label: server.mode,
+    tokens: {
+      token: tokens.token,
+      'other-token': tokens.otherToken,
+      'revoked-token': tokens.revokedToken,
+      'revoked-delete-token': tokens.revokedDeleteToken,
+      'limited-token': tokens.limitedToken,
+    },
+  }
 }
 
-const classes = (result: DiffResult): Set<string> => new Set(result.steps.flatMap((step) => step.differences.map((d) => d.class)))
+const classes = (result: DiffResult): Set<string> =>
+  new Set(result.steps.flatMap((step) => step.differences.map((d) => d.class)))
 const spec = readFileSync(join(packageRoot(), 'docs/spec/fitness-data-service.md'), 'utf8').replace(/\s+/g, ' ')
 
 describe('diff of two conforming modes', () => {
   it('reference against other-choices: exactly their documented open choices, and the extra headers as extensions', async () => {
     const result = await diffOf({ mode: 'reference' }, 'other-choices')
     const kinds = result.openChoices.map((choice) => choice.kind).sort()
-    expect(kinds).toEqual(['error-body', 'error-status', 'feed-order', 'identifier-format', 'message-framing', 'previous-link-form', 'scoped-window'])
+    expect(kinds).toEqual([
+      'error-body',
+      'error-status',
+      'feed-order',
+      'identifier-format',
+      'message-framing',
+      'previous-link-form',
+      'scoped-window',
+    ])
     for (const kind of kinds) expect(documentedKinds('reference', 'other-choices')).toContain(kind)
     for (const choice of result.openChoices) expect(spec).toContain(choice.quote.replace(/\s+/g, ' '))
     expect(classes(result)).toEqual(new Set(['open-choice', 'extension']))
     expect(result.rules).toEqual([])
-    expect(extensionGroups(result).map((e) => `${e.side} ${e.place}`)).toEqual(['reference headers.cache-control', 'reference headers.etag', 'reference headers.x-request-id'])
+    expect(extensionGroups(result).map((e) => `${e.side} ${e.place}`)).toEqual([
+      'reference headers.cache-control',
+      'reference headers.etag',
+      'reference headers.x-request-id',
+    ])
   }, 120_000)
 
   it('reference against quirky: the §2.2 and §7 irregularities and the id form, the extra fields as extensions', async () => {
@@ -84,14 +129,16 @@ describe('diff of two conforming modes', () => {
     expect(kinds).toEqual(['delete-health-text', 'feed-irregularities', 'identifier-format', 'media-type-parameters'])
     for (const kind of kinds) expect(documentedKinds('reference', 'quirky')).toContain(kind)
     expect(classes(result)).toEqual(new Set(['open-choice', 'extension']))
-    expect(new Set(extensionGroups(result).map((e) => e.place.split('.').at(-1)))).toEqual(new Set(['x_server_build', 'x_shard']))
+    expect(new Set(extensionGroups(result).map((e) => e.place.split('.').at(-1)))).toEqual(
+      new Set(['x_server_build', 'x_shard']),
+    )
   }, 120_000)
 })
 
 describe('diff of a mutant against the reference', () => {
   const mutant = mutants.find((m) => m.name === 'no-last-modified-on-read')!
 
-  it('shows a conformance difference on the mutant\'s rule, and blames nothing else', async () => {
+  it("shows a conformance difference on the mutant's rule, and blames nothing else", async () => {
     // The activity scenarios read activities (and so judge Last-Modified) and those reads' rules: enough to see the blame, in a fifth of the time.
     const result = await diffOf({ mode: 'reference', mutant: mutant.name }, 'reference', '^activity-')
     expect(result.summary.conformance).toBe(1)

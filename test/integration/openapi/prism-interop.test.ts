@@ -19,7 +19,11 @@ import type { RunResult } from '../../../src/model/result.js'
 import { buildOpenApi } from '../../../src/openapi/build-openapi.js'
 import { packageRoot } from '../../../src/shared/package-root.js'
 
-const PRISM_CLI = join(dirname(createRequire(import.meta.url).resolve('@stoplight/prism-cli/package.json')), 'dist', 'index.js')
+const PRISM_CLI = join(
+  dirname(createRequire(import.meta.url).resolve('@stoplight/prism-cli/package.json')),
+  'dist',
+  'index.js',
+)
 
 interface RunningPrism {
   readonly url: string
@@ -37,7 +41,11 @@ async function freePort(): Promise<number> {
 
 async function startPrism(document: string, upstream: string): Promise<RunningPrism> {
   const port = await freePort()
-  const child: ChildProcess = spawn(process.execPath, [PRISM_CLI, 'proxy', document, upstream, '--host', '127.0.0.1', '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } })
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [PRISM_CLI, 'proxy', document, upstream, '--host', '127.0.0.1', '--port', String(port)],
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } },
+  )
   let output = ''
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()))
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()))
@@ -55,11 +63,16 @@ async function startPrism(document: string, upstream: string): Promise<RunningPr
 }
 
 function violations(log: string, kind: 'request' | 'response'): string[] {
-  return log.split('\n').filter((line) => line.includes(`Violation: ${kind}`)).map((line) => line.slice(line.indexOf('Violation:')))
+  return log
+    .split('\n')
+    .filter((line) => line.includes(`Violation: ${kind}`))
+    .map((line) => line.slice(line.indexOf('Violation:')))
 }
 
 function requestsSent(result: RunResult): number {
-  return result.scenarios.flatMap((scenario) => [...scenario.steps, ...scenario.cleanup]).filter((step) => step.request !== undefined).length
+  return result.scenarios
+    .flatMap((scenario) => [...scenario.steps, ...scenario.cleanup])
+    .filter((step) => step.request !== undefined).length
 }
 
 describe('Prism validating proxy with the generated document', () => {
@@ -73,9 +86,18 @@ describe('Prism validating proxy with the generated document', () => {
     dir = mkdtempSync(join(tmpdir(), 'fitconform-prism-'))
     const document = join(dir, 'openapi.json')
     const { rules } = await loadRules()
-    writeFileSync(document, JSON.stringify(buildOpenApi({ rules, schemasDir: join(packageRoot(), 'schemas'), version: '0.0.0' })))
-    ;[reference, mutant] = await Promise.all([startReferenceServer(), startReferenceServer({ mutant: 'has-map-boolean' })])
-    ;[prismReference, prismMutant] = await Promise.all([startPrism(document, reference.url), startPrism(document, mutant.url)])
+    writeFileSync(
+      document,
+      JSON.stringify(buildOpenApi({ rules, schemasDir: join(packageRoot(), 'schemas'), version: '0.0.0' })),
+    )
+    ;[reference, mutant] = await Promise.all([
+      startReferenceServer(),
+      startReferenceServer({ mutant: 'has-map-boolean' }),
+    ])
+    ;[prismReference, prismMutant] = await Promise.all([
+      startPrism(document, reference.url),
+      startPrism(document, mutant.url),
+    ])
   }, 120_000)
 
   afterAll(async () => {
@@ -87,11 +109,21 @@ describe('Prism validating proxy with the generated document', () => {
 
   function tokensOf(server: RunningReferenceServer) {
     const t = server.tokens
-    return { token: t.token, 'other-token': t.otherToken, 'revoked-token': t.revokedToken, 'revoked-delete-token': t.revokedDeleteToken, 'limited-token': t.limitedToken }
+    return {
+      token: t.token,
+      'other-token': t.otherToken,
+      'revoked-token': t.revokedToken,
+      'revoked-delete-token': t.revokedDeleteToken,
+      'limited-token': t.limitedToken,
+    }
   }
 
   it('sees the whole default suite against the reference server and reports no response violation', async () => {
-    const outcome = await run({ baseUrl: prismReference.url, tokens: tokensOf(reference), outputDir: join(dir, 'reference') })
+    const outcome = await run({
+      baseUrl: prismReference.url,
+      tokens: tokensOf(reference),
+      outputDir: join(dir, 'reference'),
+    })
     expect(outcome.kind).toBe('ran')
     if (outcome.kind !== 'ran') return
     const log = prismReference.log()
@@ -105,8 +137,15 @@ describe('Prism validating proxy with the generated document', () => {
   }, 180_000)
 
   it('reports a response violation in front of a mutant that sends has_map as a boolean', async () => {
-    const outcome = await run({ baseUrl: prismMutant.url, tokens: tokensOf(mutant), paths: [join(packageRoot(), 'suites', 'activity', 'lifecycle.yaml')], outputDir: join(dir, 'mutant') })
+    const outcome = await run({
+      baseUrl: prismMutant.url,
+      tokens: tokensOf(mutant),
+      paths: [join(packageRoot(), 'suites', 'activity', 'lifecycle.yaml')],
+      outputDir: join(dir, 'mutant'),
+    })
     expect(outcome.kind).toBe('ran')
-    expect(violations(prismMutant.log(), 'response')).toContainEqual(expect.stringMatching(/^Violation: response\.body\.has_map .*must be equal to one of the allowed values/))
+    expect(violations(prismMutant.log(), 'response')).toContainEqual(
+      expect.stringMatching(/^Violation: response\.body\.has_map .*must be equal to one of the allowed values/),
+    )
   }, 60_000)
 })

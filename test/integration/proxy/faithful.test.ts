@@ -23,7 +23,9 @@ interface Seen {
 }
 
 const LARGE = randomBytes(300 * 1024)
-const GZIPPED = gzipSync(Buffer.from(JSON.stringify({ items: Array.from({ length: 200 }, (_, i) => ({ n: i, text: 'lorem ipsum' })) })))
+const GZIPPED = gzipSync(
+  Buffer.from(JSON.stringify({ items: Array.from({ length: 200 }, (_, i) => ({ n: i, text: 'lorem ipsum' })) })),
+)
 
 /** The upstream: answers by path and remembers every request it got. */
 function handler(seen: Seen[]): http.RequestListener {
@@ -31,10 +33,26 @@ function handler(seen: Seen[]): http.RequestListener {
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
     req.on('end', () => {
-      seen.push({ method: req.method ?? '', url: req.url ?? '', rawHeaders: req.rawHeaders, body: Buffer.concat(chunks) })
+      seen.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        rawHeaders: req.rawHeaders,
+        body: Buffer.concat(chunks),
+      })
       const path = (req.url ?? '').split('?')[0]
       if (path === '/plain') {
-        res.writeHead(200, 'Fine Indeed', ['Content-Type', 'text/plain', 'X-One', '1', 'Set-Cookie', 'a=1; Path=/', 'Set-Cookie', 'b=2; HttpOnly', 'X-Two', 'two'])
+        res.writeHead(200, 'Fine Indeed', [
+          'Content-Type',
+          'text/plain',
+          'X-One',
+          '1',
+          'Set-Cookie',
+          'a=1; Path=/',
+          'Set-Cookie',
+          'b=2; HttpOnly',
+          'X-Two',
+          'two',
+        ])
         res.end('hello')
       } else if (path === '/gzip') {
         res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', vary: 'accept-encoding' })
@@ -56,7 +74,10 @@ function handler(seen: Seen[]): http.RequestListener {
         res.writeHead(204, { 'x-deleted': 'yes' })
         res.end()
       } else if (path === '/echo') {
-        res.writeHead(201, { location: '/echo/1', 'content-type': req.headers['content-type'] ?? 'application/octet-stream' })
+        res.writeHead(201, {
+          location: '/echo/1',
+          'content-type': req.headers['content-type'] ?? 'application/octet-stream',
+        })
         res.end(Buffer.concat(chunks))
       } else {
         res.writeHead(404, { 'content-type': 'text/plain' })
@@ -67,25 +88,44 @@ function handler(seen: Seen[]): http.RequestListener {
 }
 
 const CASES: [string, string, ClientOptions][] = [
-  ['GET with two Set-Cookie', '/plain?x=1&y=two', { headers: { accept: 'text/plain', 'x-req': 'a', cookie: 'session=abc123def' } }],
+  [
+    'GET with two Set-Cookie',
+    '/plain?x=1&y=two',
+    { headers: { accept: 'text/plain', 'x-req': 'a', cookie: 'session=abc123def' } },
+  ],
   ['gzip passes compressed', '/gzip', { headers: { 'accept-encoding': 'gzip' } }],
   ['chunked', '/chunked', {}],
   ['300 KB body', '/large', {}],
   ['HEAD', '/plain', { method: 'HEAD' }],
   ['304', '/not-modified', { headers: { 'if-modified-since': 'Sun, 06 Nov 1994 08:49:37 GMT' } }],
   ['DELETE without a body', '/thing', { method: 'DELETE' }],
-  ['POST with Content-Length', '/echo', { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': '13' }, body: '{"a":"hello"}' }],
-  ['POST chunked, 200 KB', '/echo', { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: LARGE.subarray(0, 200 * 1024) }],
+  [
+    'POST with Content-Length',
+    '/echo',
+    { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': '13' }, body: '{"a":"hello"}' },
+  ],
+  [
+    'POST chunked, 200 KB',
+    '/echo',
+    { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: LARGE.subarray(0, 200 * 1024) },
+  ],
 ]
 
-function compareThrough(name: string, get: () => { direct: string; proxied: string; seen: Seen[]; agent: http.Agent | https.Agent; ca?: Buffer }): void {
+function compareThrough(
+  name: string,
+  get: () => { direct: string; proxied: string; seen: Seen[]; agent: http.Agent | https.Agent; ca?: Buffer },
+): void {
   describe(name, () => {
     it.each(CASES)('%s: the client and the server see the same thing', async (_title, path, options) => {
       const { direct, proxied, seen, agent, ca } = get()
       const before = seen.length
       const viaServer: Received = await request(`${direct}${path}`, { ...options, ...(ca === undefined ? {} : { ca }) })
       const serverSawDirect = seen[before] as Seen
-      const viaProxy: Received = await request(`${proxied}${path}`, { ...options, agent, ...(ca === undefined ? {} : { ca }) })
+      const viaProxy: Received = await request(`${proxied}${path}`, {
+        ...options,
+        agent,
+        ...(ca === undefined ? {} : { ca }),
+      })
       const serverSawProxied = seen[before + 1] as Seen
       expect(viaProxy.status).toBe(viaServer.status)
       expect(viaProxy.statusText).toBe(viaServer.statusText)
@@ -166,7 +206,29 @@ describe('forwarding through the TLS listener to an HTTPS target', () => {
   beforeAll(async () => {
     // A throwaway certificate for 127.0.0.1, made at test time.
     const dir = makeTempDir('fitconform-tls-')
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' })
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    )
     cert = readFileSync(join(dir, 'cert.pem'))
     const key = readFileSync(join(dir, 'key.pem'))
     upstream = https.createServer({ cert, key }, handler(seen)).listen(0, '127.0.0.1')

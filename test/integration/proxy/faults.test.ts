@@ -83,7 +83,9 @@ describe('faults', () => {
     const upstreamAborted = once(seen, 'upload-aborted')
     const socket = net.connect(Number(new URL(proxyUrl).port), '127.0.0.1')
     await once(socket, 'connect')
-    socket.write('POST /upload HTTP/1.1\r\nhost: x\r\ncontent-type: application/octet-stream\r\ncontent-length: 100000\r\n\r\n0123456789')
+    socket.write(
+      'POST /upload HTTP/1.1\r\nhost: x\r\ncontent-type: application/octet-stream\r\ncontent-length: 100000\r\n\r\n0123456789',
+    )
     await upstreamStarted
     socket.destroy()
     await upstreamAborted
@@ -140,7 +142,9 @@ describe('rotation', () => {
     const upstream = http.createServer((_req, res) => res.end(body.repeat(200)))
     upstream.listen(0, '127.0.0.1')
     await once(upstream, 'listening')
-    const proxy = await startTestProxy(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, { maxBytes: 3000 })
+    const proxy = await startTestProxy(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, {
+      maxBytes: 3000,
+    })
     for (let i = 0; i < 12; i += 1) await request(`${proxy.proxy.url}/n${i}`)
     await proxy.stop()
     upstream.close()

@@ -6,7 +6,10 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { runHarCommand } from '../../../proxy/commands/har-command.js'
 import { makeTempDir } from '../../helpers/temp-dir.js'
 
-const LINE = JSON.stringify({ request: { method: 'GET', url: 'http://127.0.0.1:1/user', headers: [] }, response: { status: 200, headers: [] } })
+const LINE = JSON.stringify({
+  request: { method: 'GET', url: 'http://127.0.0.1:1/user', headers: [] },
+  response: { status: 200, headers: [] },
+})
 
 let dir = ''
 let recording = ''

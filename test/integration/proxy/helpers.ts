@@ -31,7 +31,13 @@ export function request(url: string, options: ClientOptions = {}): Promise<Recei
       const chunks: Buffer[] = []
       res.on('data', (chunk: Buffer) => chunks.push(chunk))
       res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', rawHeaders: res.rawHeaders, headers: res.headers, body: Buffer.concat(chunks) }),
+        resolve({
+          status: res.statusCode ?? 0,
+          statusText: res.statusMessage ?? '',
+          rawHeaders: res.rawHeaders,
+          headers: res.headers,
+          body: Buffer.concat(chunks),
+        }),
       )
       res.on('error', reject)
     })
@@ -48,7 +54,10 @@ export interface TestProxy {
   stop(): Promise<ExchangeEntry[]>
 }
 
-export async function startTestProxy(target: string, options: Partial<Omit<ProxyOptions, 'target'>> = {}): Promise<TestProxy> {
+export async function startTestProxy(
+  target: string,
+  options: Partial<Omit<ProxyOptions, 'target'>> = {},
+): Promise<TestProxy> {
   const dir = makeTempDir('fitconform-proxy-')
   const file = join(dir, 'recording.ndjson')
   const printed: string[] = []
@@ -80,7 +89,17 @@ export function readEntries(file: string): ExchangeEntry[] {
 export const media = (name: string): string => `application/vnd.com.service.${name}+json`
 
 /** Headers a proxy may change (RFC 9110 §7.6.1 hop-by-hop, plus Date and Host). */
-export const MAY_DIFFER = new Set(['connection', 'keep-alive', 'transfer-encoding', 'date', 'host', 'proxy-connection', 'te', 'trailer', 'upgrade'])
+const MAY_DIFFER = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'date',
+  'host',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'upgrade',
+])
 
 /** `[name, value]` pairs of the end-to-end headers, names lower-cased, in order. */
 export function endToEnd(rawHeaders: readonly string[]): [string, string][] {

@@ -38,13 +38,19 @@ describe('the proxy, analyze and mock with a media type that used to backtrack f
     expect((await request(`${proxy.proxy.url}/fitnessActivities`, hostileRead)).status).toBe(200)
     const entries = await proxy.stop()
     expect(entries).toHaveLength(1)
-    expect(entries[0]!.response.headers.find((header) => header.name.toLowerCase() === 'content-type')?.value).toBe(HOSTILE)
+    expect(entries[0]!.response.headers.find((header) => header.name.toLowerCase() === 'content-type')?.value).toBe(
+      HOSTILE,
+    )
     recording = proxy.file
   })
 
   it('analyze judges the recording: neither header names the media type of the feed', async () => {
     const lines: string[] = []
-    const code = await runAnalyzeCommand([recording], { json: true }, { out: (line) => lines.push(line), err: (line) => lines.push(line) })
+    const code = await runAnalyzeCommand(
+      [recording],
+      { json: true },
+      { out: (line) => lines.push(line), err: (line) => lines.push(line) },
+    )
     expect(code).toBe(1)
     expect(lines.join('\n')).toMatch(/MEDIA-TYPE/)
   })
@@ -53,7 +59,11 @@ describe('the proxy, analyze and mock with a media type that used to backtrack f
     const controller = new AbortController()
     let ready: (url: string) => void = () => undefined
     const url = new Promise<string>((resolve) => (ready = resolve))
-    const running = runMockCommand([recording], { signal: controller.signal, onReady: ready }, { out: () => undefined, err: () => undefined })
+    const running = runMockCommand(
+      [recording],
+      { signal: controller.signal, onReady: ready },
+      { out: () => undefined, err: () => undefined },
+    )
     const answer = await request(`${await url}/fitnessActivities`, hostileRead)
     expect([200, 501]).toContain(answer.status)
     controller.abort()
@@ -63,7 +73,11 @@ describe('the proxy, analyze and mock with a media type that used to backtrack f
 
 it('the proxy as a process records the exchange and exits 0 on SIGTERM after forwarding it', async () => {
   const recording = join(makeTempDir('fitconform-hostile-'), 'session.ndjson')
-  const child = spawn(process.execPath, ['--import', LOADER, CLI, 'proxy', '--target', upstream.url, '--record', recording, '--quiet'], { stdio: ['ignore', 'pipe', 'ignore'] })
+  const child = spawn(
+    process.execPath,
+    ['--import', LOADER, CLI, 'proxy', '--target', upstream.url, '--record', recording, '--quiet'],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  )
   const output = createInterface({ input: child.stdout })
   const [first] = (await once(output, 'line')) as [string]
   const base = /http:\/\/127\.0\.0\.1:\d+/.exec(first)?.[0] as string
@@ -72,6 +86,8 @@ it('the proxy as a process records the exchange and exits 0 on SIGTERM after for
   child.kill('SIGTERM')
   const [code] = (await exited) as [number | null]
   expect(code).toBe(0)
-  const lines = readFileSync(recording, 'utf8').split('\n').filter((line) => line !== '')
+  const lines = readFileSync(recording, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
   expect(lines).toHaveLength(1)
 }, 90_000) // the child compiles the TypeScript sources on start

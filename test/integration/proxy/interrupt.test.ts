@@ -16,7 +16,9 @@ import { request } from './helpers.js'
 
 const CLI = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url))
 const LOADER = fileURLToPath(new URL('../../helpers/register-typescript.js', import.meta.url))
-const BODY = Buffer.from(JSON.stringify({ items: Array.from({ length: 100 * 1024 / 32 }, (_, i) => ({ n: i, text: 'interrupted' })) }))
+const BODY = Buffer.from(
+  JSON.stringify({ items: Array.from({ length: (100 * 1024) / 32 }, (_, i) => ({ n: i, text: 'interrupted' })) }),
+)
 const EXCHANGES = 120
 
 describe.each(['SIGTERM', 'SIGINT'] as const)('fitconform proxy stopped with %s', (signal) => {
@@ -34,13 +36,19 @@ describe.each(['SIGTERM', 'SIGINT'] as const)('fitconform proxy stopped with %s'
     dir = mkdtempSync(join(tmpdir(), 'fitconform-interrupt-'))
     const recording = join(dir, 'session.ndjson')
     const target = upstream.url
-    const child = spawn(process.execPath, ['--import', LOADER, CLI, 'proxy', '--target', target, '--record', recording, '--quiet'], { stdio: ['ignore', 'pipe', 'ignore'] })
+    const child = spawn(
+      process.execPath,
+      ['--import', LOADER, CLI, 'proxy', '--target', target, '--record', recording, '--quiet'],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    )
     const output = createInterface({ input: child.stdout })
     output.on('line', (line) => (stdout += `${line}\n`))
     const [first] = (await once(output, 'line')) as [string]
     const base = /http:\/\/127\.0\.0\.1:\d+/.exec(first)?.[0] as string
     const agent = new http.Agent({ keepAlive: true, maxSockets: 12 })
-    const answers = await Promise.all(Array.from({ length: EXCHANGES }, (_, i) => request(`${base}/items?n=${i}`, { agent })))
+    const answers = await Promise.all(
+      Array.from({ length: EXCHANGES }, (_, i) => request(`${base}/items?n=${i}`, { agent })),
+    )
     agent.destroy()
     expect(answers.every((answer) => answer.body.equals(BODY))).toBe(true)
     const exited = once(child, 'exit')
@@ -56,7 +64,11 @@ describe.each(['SIGTERM', 'SIGINT'] as const)('fitconform proxy stopped with %s'
 
   it('writes every answered exchange before it exits, each on a whole line', () => {
     expect(lines.at(-1)).toBe('')
-    const numbers = lines.slice(0, -1).map((line) => Number(new URL((JSON.parse(line) as { request: { url: string } }).request.url).searchParams.get('n')))
+    const numbers = lines
+      .slice(0, -1)
+      .map((line) =>
+        Number(new URL((JSON.parse(line) as { request: { url: string } }).request.url).searchParams.get('n')),
+      )
     expect(numbers.sort((a, b) => a - b)).toEqual(Array.from({ length: EXCHANGES }, (_, i) => i))
   })
 

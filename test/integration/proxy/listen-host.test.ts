@@ -73,6 +73,10 @@ describe('which --host values are warned about', () => {
   ])('$host: loopback $loopback', ({ host, loopback }) => {
     expect(isLoopbackHost(host)).toBe(loopback)
     // proxy, mock and serve print this before listening: only an address other machines may reach gets it.
-    expect(hostWarning(host)).toBe(loopback ? undefined : `warning: listening on ${host}, not on loopback: traffic with tokens will be reachable from the network (whoever can reach ${host} can use and read it)`)
+    expect(hostWarning(host)).toBe(
+      loopback
+        ? undefined
+        : `warning: listening on ${host}, not on loopback: traffic with tokens will be reachable from the network (whoever can reach ${host} can use and read it)`,
+    )
   })
 })

@@ -22,10 +22,24 @@ const MAX_BODY_BYTES = 64 * 1024
 
 type Kind = 'small' | 'large' | 'binary' | 'chunked' | 'echo'
 /** Every 20 requests: 10 small, 3 large text, 3 large binary, 2 chunked, 2 large uploads echoed back. */
-const MIX: readonly Kind[] = [...Array<Kind>(10).fill('small'), 'large', 'large', 'large', 'binary', 'binary', 'binary', 'chunked', 'chunked', 'echo', 'echo']
+const MIX: readonly Kind[] = [
+  ...Array<Kind>(10).fill('small'),
+  'large',
+  'large',
+  'large',
+  'binary',
+  'binary',
+  'binary',
+  'chunked',
+  'chunked',
+  'echo',
+  'echo',
+]
 const kindOf = (id: number): Kind => MIX[id % MIX.length] as Kind
 
-const TEXT = Buffer.from(JSON.stringify(Array.from({ length: LARGE / 16 }, (_, i) => ({ n: i, word: 'lorem' }))).slice(0, LARGE))
+const TEXT = Buffer.from(
+  JSON.stringify(Array.from({ length: LARGE / 16 }, (_, i) => ({ n: i, word: 'lorem' }))).slice(0, LARGE),
+)
 const BINARY = randomBytes(LARGE)
 
 /** What the upstream sent (or was sent) per id, as it went by. */
@@ -67,7 +81,10 @@ function upstreamHandler(records: Map<number, UpstreamRecord>): http.RequestList
         case '/large':
         case '/binary': {
           const base = url.pathname === '/large' ? TEXT : BINARY
-          res.writeHead(200, { 'content-type': url.pathname === '/large' ? 'application/json' : 'application/octet-stream', 'content-length': base.length + stamp.length })
+          res.writeHead(200, {
+            'content-type': url.pathname === '/large' ? 'application/json' : 'application/octet-stream',
+            'content-length': base.length + stamp.length,
+          })
           send(stamp)
           send(base)
           return finish()
@@ -111,7 +128,14 @@ function send(base: string, id: number, agent: http.Agent): Promise<ClientResult
   return new Promise((resolve, reject) => {
     const req = http.request(
       `${base}/${kind}?id=${id}`,
-      { method: upload === undefined ? 'GET' : 'POST', agent, headers: { 'x-load-id': String(id), ...(upload === undefined ? {} : { 'content-type': 'application/octet-stream' }) } },
+      {
+        method: upload === undefined ? 'GET' : 'POST',
+        agent,
+        headers: {
+          'x-load-id': String(id),
+          ...(upload === undefined ? {} : { 'content-type': 'application/octet-stream' }),
+        },
+      },
       (res) => {
         const hash = createHash('sha256')
         let bytes = 0
@@ -119,7 +143,15 @@ function send(base: string, id: number, agent: http.Agent): Promise<ClientResult
           hash.update(chunk)
           bytes += chunk.length
         })
-        res.on('end', () => resolve({ id, status: res.statusCode ?? 0, hash: hash.digest('hex'), bytes, sentHash: upload && sha256(upload) }))
+        res.on('end', () =>
+          resolve({
+            id,
+            status: res.statusCode ?? 0,
+            hash: hash.digest('hex'),
+            bytes,
+            sentHash: upload && sha256(upload),
+          }),
+        )
         res.on('error', reject)
       },
     )
@@ -156,7 +188,9 @@ describe(`${REQUESTS} exchanges, ${CONCURRENCY} at once, through the recording p
     upstream = http.createServer(upstreamHandler(records))
     upstream.listen(0, '127.0.0.1')
     await once(upstream, 'listening')
-    proxy = await startTestProxy(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, { maxBodyBytes: MAX_BODY_BYTES })
+    proxy = await startTestProxy(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, {
+      maxBodyBytes: MAX_BODY_BYTES,
+    })
     const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY })
     let next = 1
     const client = async (): Promise<void> => {
@@ -183,7 +217,12 @@ describe(`${REQUESTS} exchanges, ${CONCURRENCY} at once, through the recording p
     expect(results).toHaveLength(REQUESTS)
     const wrong = results.filter((result) => {
       const record = records.get(result.id)
-      return result.status !== 200 || record === undefined || result.hash !== record.responseHash || result.bytes !== record.responseBytes
+      return (
+        result.status !== 200 ||
+        record === undefined ||
+        result.hash !== record.responseHash ||
+        result.bytes !== record.responseBytes
+      )
     })
     expect(wrong.map((result) => `${kindOf(result.id)} #${result.id}`)).toEqual([])
     expect(results.filter((result) => kindOf(result.id) === 'large')[0]?.bytes).toBeGreaterThanOrEqual(256 * 1024)
@@ -224,7 +263,9 @@ describe('a recording thread that cannot keep up', () => {
   it('holds new requests back until it has caught up, and loses none', async () => {
     // 512 KB JSON bodies recorded whole take the recording thread far longer than forwarding them:
     // the backlog reaches its bound within a few exchanges and the proxy must wait, not drop.
-    const body = Buffer.from(JSON.stringify({ items: Array.from({ length: 512 * 1024 / 32 }, (_, i) => ({ n: i, text: 'held back' })) }))
+    const body = Buffer.from(
+      JSON.stringify({ items: Array.from({ length: (512 * 1024) / 32 }, (_, i) => ({ n: i, text: 'held back' })) }),
+    )
     const server = http.createServer((req, res) => {
       req.resume()
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }).end(body)

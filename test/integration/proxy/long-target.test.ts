@@ -40,7 +40,10 @@ describe('a long request-target', () => {
   })
 
   it('stays whole in the recording', () => {
-    expect(entries.map((entry) => new URL(entry.request.url).pathname + new URL(entry.request.url).search)).toEqual([`/user?${LONG_QUERY}`, LONG_PATH])
+    expect(entries.map((entry) => new URL(entry.request.url).pathname + new URL(entry.request.url).search)).toEqual([
+      `/user?${LONG_QUERY}`,
+      LONG_PATH,
+    ])
     expect(server.requests).toEqual([`GET /user?${LONG_QUERY}`, `GET ${LONG_PATH}`])
   })
 })

@@ -31,12 +31,22 @@ describe('recording tools on a damaged recording', () => {
     const proxy = await startTestProxy(server.url)
     const auth = { authorization: `Bearer ${server.tokens.token}` }
     await request(`${proxy.proxy.url}/user`, { headers: { ...auth, accept: media('User') } })
-    await request(`${proxy.proxy.url}/fitnessActivities`, { headers: { ...auth, accept: media('FitnessActivityFeed') } })
+    await request(`${proxy.proxy.url}/fitnessActivities`, {
+      headers: { ...auth, accept: media('FitnessActivityFeed') },
+    })
     await proxy.stop()
     dir = makeTempDir('fitconform-malformed-')
     file = join(dir, 'session.ndjson')
-    const good = readFileSync(proxy.file, 'utf8').split('\n').filter((line) => line !== '')
-    const lines = [good[0] as string, '{"request":null,"response":null}', 'not json at all', '{"request":{"method":"GET"},"response":{}}', good[1] as string]
+    const good = readFileSync(proxy.file, 'utf8')
+      .split('\n')
+      .filter((line) => line !== '')
+    const lines = [
+      good[0] as string,
+      '{"request":null,"response":null}',
+      'not json at all',
+      '{"request":{"method":"GET"},"response":{}}',
+      good[1] as string,
+    ]
     writeFileSync(file, `${lines.join('\n')}\n`)
     // A crash cut the last line short.
     appendFileSync(file, (good[1] as string).slice(0, 40))
@@ -102,7 +112,9 @@ describe('recording tools on a damaged recording', () => {
     const base = await url
     expect(out[0]).toContain('serving 2 recorded exchanges')
     expect(warnedLines(err)).toEqual(badLines)
-    expect((await request(`${base}/user`, { headers: { authorization: 'Bearer x', accept: media('User') } })).status).toBe(200)
+    expect(
+      (await request(`${base}/user`, { headers: { authorization: 'Bearer x', accept: media('User') } })).status,
+    ).toBe(200)
     controller.abort()
     expect(await running).toBe(0)
   })

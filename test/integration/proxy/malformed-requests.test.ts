@@ -29,16 +29,43 @@ async function sendRaw(port: number, { bytes, end }: RawRequest): Promise<number
   if (end) socket.end(Buffer.from(bytes, 'latin1'))
   else socket.write(Buffer.from(bytes, 'latin1'))
   await once(socket, 'close')
-  return [...Buffer.concat(chunks).toString('latin1').matchAll(/^HTTP\/1\.[01] (\d{3})/gm)].map((match) => Number(match[1]))
+  return [
+    ...Buffer.concat(chunks)
+      .toString('latin1')
+      .matchAll(/^HTTP\/1\.[01] (\d{3})/gm),
+  ].map((match) => Number(match[1]))
 }
 
 const token = fc.stringMatching(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,8}$/)
 const junk = fc.string({ unit: 'binary', maxLength: 24 }).map((text) => Buffer.from(text, 'utf8').toString('latin1'))
-const method = fc.oneof(fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'CONNECT', 'get', 'G T'), token, junk)
+const method = fc.oneof(
+  fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'CONNECT', 'get', 'G T'),
+  token,
+  junk,
+)
 const target = fc.oneof(
   fc.constant('http://[bad/user'),
-  fc.constantFrom('*', 'host:443', '', '/', '//evil/x', '/%', '/%zz', '/a b', 'http://', 'http://[::1/x', 'https://h:99999/x', 'mailto:x'),
-  fc.tuple(fc.constantFrom('http://', 'https://', 'HTTP://', 'ftp://', 'http:/'), junk, fc.constantFrom('', '/user', '/fitnessActivities?x=1')).map((parts) => parts.join('')),
+  fc.constantFrom(
+    '*',
+    'host:443',
+    '',
+    '/',
+    '//evil/x',
+    '/%',
+    '/%zz',
+    '/a b',
+    'http://',
+    'http://[::1/x',
+    'https://h:99999/x',
+    'mailto:x',
+  ),
+  fc
+    .tuple(
+      fc.constantFrom('http://', 'https://', 'HTTP://', 'ftp://', 'http:/'),
+      junk,
+      fc.constantFrom('', '/user', '/fitnessActivities?x=1'),
+    )
+    .map((parts) => parts.join('')),
   fc.tuple(fc.constant('/'), junk).map((parts) => parts.join('')),
   junk,
 )
@@ -71,7 +98,7 @@ const header = fc.oneof(
 const visible = fc.string({
   unit: fc.oneof(
     { arbitrary: fc.constantFrom(...'abcxyz019-._~/?=&'), weight: 6 },
-    { arbitrary: fc.constantFrom(...'[]%@:#!$\'()*+,;'), weight: 3 },
+    { arbitrary: fc.constantFrom(..."[]%@:#!$'()*+,;"), weight: 3 },
     { arbitrary: fc.integer({ min: 0x21, max: 0xff }).map((code) => String.fromCharCode(code)), weight: 1 },
   ),
   maxLength: 24,
@@ -81,7 +108,13 @@ const parsableHead = fc
   .record({
     method: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS'),
     target: fc.oneof(
-      fc.tuple(fc.constantFrom('http://', 'https://', 'HTTP://', 'h+t.p-://', 'http://[', 'http://['), visible, fc.constantFrom('', '/user', ']/user', ':99999/x', '?q')).map((parts) => parts.join('')),
+      fc
+        .tuple(
+          fc.constantFrom('http://', 'https://', 'HTTP://', 'h+t.p-://', 'http://[', 'http://['),
+          visible,
+          fc.constantFrom('', '/user', ']/user', ':99999/x', '?q'),
+        )
+        .map((parts) => parts.join('')),
       fc.tuple(fc.constantFrom('/', '//', '*', '?'), visible).map((parts) => parts.join('')),
     ),
   })
@@ -89,8 +122,18 @@ const parsableHead = fc
   .map((bytes): RawRequest => ({ bytes, end: false }))
 /** Anything near a head: broken start lines, headers and line ends. */
 const brokenHead = fc
-  .record({ method, target, version, headers: fc.array(header, { maxLength: 5 }), eol: fc.constantFrom('\r\n', '\n', '\r'), body: fc.oneof(fc.constant(''), junk) })
-  .map(({ method, target, version, headers, eol, body }): RawRequest => ({ bytes: [`${method} ${target} ${version}`.trimEnd(), ...headers, '', body].join(eol), end: true }))
+  .record({
+    method,
+    target,
+    version,
+    headers: fc.array(header, { maxLength: 5 }),
+    eol: fc.constantFrom('\r\n', '\n', '\r'),
+    body: fc.oneof(fc.constant(''), junk),
+  })
+  .map(({ method, target, version, headers, eol, body }): RawRequest => ({
+    bytes: [`${method} ${target} ${version}`.trimEnd(), ...headers, '', body].join(eol),
+    end: true,
+  }))
 const head = fc.oneof(parsableHead, brokenHead)
 
 describe('malformed request heads', () => {
@@ -128,7 +171,11 @@ describe('malformed request heads', () => {
   it('answers the head that used to kill it (an absolute URL that does not parse) with 400 and says why', async () => {
     const raw = await sendRaw(port, { bytes: 'GET http://[bad/user HTTP/1.1\r\nHost: x\r\n\r\n', end: false })
     expect(raw).toEqual([400])
-    expect(proxy.printed.some((line) => line.startsWith('rejected GET request: the request-target is an absolute URL that does not parse'))).toBe(true)
+    expect(
+      proxy.printed.some((line) =>
+        line.startsWith('rejected GET request: the request-target is an absolute URL that does not parse'),
+      ),
+    ).toBe(true)
   })
 
   it(`survives ${HEADS} generated malformed heads: 4xx or a closed connection, an exchange in flight completes, the next good request is forwarded`, async () => {
@@ -137,7 +184,8 @@ describe('malformed request heads', () => {
     const heads = fc.sample(head, { numRuns: HEADS, seed: 11 })
     const statuses: number[] = []
     for (let i = 0; i < heads.length; i += AT_ONCE) {
-      for (const got of await Promise.all(heads.slice(i, i + AT_ONCE).map((raw) => sendRaw(port, raw)))) statuses.push(...got)
+      for (const got of await Promise.all(heads.slice(i, i + AT_ONCE).map((raw) => sendRaw(port, raw))))
+        statuses.push(...got)
     }
     // Forwarded ones get the upstream's 200; refused ones a 4xx; never a 5xx of the proxy's own.
     expect(statuses.filter((status) => status >= 500)).toEqual([])

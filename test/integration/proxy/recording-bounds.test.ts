@@ -18,8 +18,28 @@ function entry(id: number, body: string, extra: Record<string, unknown> = {}): s
     startedDateTime: '2026-11-28T10:00:00.000Z',
     time: 1,
     timings: { send: 0, wait: 1, receive: 0 },
-    request: { method: 'POST', url: 'http://127.0.0.1:1/fitnessActivities', httpVersion: 'HTTP/1.1', headers: [{ name: 'content-type', value: 'application/json' }], queryString: [], cookies: [], headersSize: -1, bodySize: body.length, postData: { mimeType: 'application/json', text: body } },
-    response: { status: 201, statusText: 'Created', httpVersion: 'HTTP/1.1', headers: [{ name: 'content-type', value: 'application/json' }], cookies: [], content: { size: 2, mimeType: 'application/json', text: '{}' }, redirectURL: '', headersSize: -1, bodySize: 2 },
+    request: {
+      method: 'POST',
+      url: 'http://127.0.0.1:1/fitnessActivities',
+      httpVersion: 'HTTP/1.1',
+      headers: [{ name: 'content-type', value: 'application/json' }],
+      queryString: [],
+      cookies: [],
+      headersSize: -1,
+      bodySize: body.length,
+      postData: { mimeType: 'application/json', text: body },
+    },
+    response: {
+      status: 201,
+      statusText: 'Created',
+      httpVersion: 'HTTP/1.1',
+      headers: [{ name: 'content-type', value: 'application/json' }],
+      cookies: [],
+      content: { size: 2, mimeType: 'application/json', text: '{}' },
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: 2,
+    },
     ...extra,
   })
 }
@@ -38,27 +58,46 @@ function collect(): { out: string[]; err: string[]; io: { out: (line: string) =>
 
 const TOOLS = [
   { tool: 'analyze', run: (file: string, io: ReturnType<typeof collect>['io']) => runAnalyzeCommand([file], {}, io) },
-  { tool: 'har', run: (file: string, io: ReturnType<typeof collect>['io']) => runHarCommand([file], { output: `${file}.har` }, io) },
-  { tool: 'scaffold', run: (file: string, io: ReturnType<typeof collect>['io']) => runScaffoldCommand([file], { output: join(file, '..', 'scaffolded') }, io) },
+  {
+    tool: 'har',
+    run: (file: string, io: ReturnType<typeof collect>['io']) => runHarCommand([file], { output: `${file}.har` }, io),
+  },
+  {
+    tool: 'scaffold',
+    run: (file: string, io: ReturnType<typeof collect>['io']) =>
+      runScaffoldCommand([file], { output: join(file, '..', 'scaffolded') }, io),
+  },
 ]
 
 const deep = 100_000
 const CASES = [
-  { shape: 'the line itself', line: (): string => entry(2, '{}', { _deep: 0 }).replace('"_deep":0', `"_deep":${'['.repeat(deep)}${']'.repeat(deep)}`), where: /\(in the line itself\)/ },
-  { shape: 'its request body', line: (): string => entry(2, `${'{"a":'.repeat(deep)}1${'}'.repeat(deep)}`), where: /\(in its request body\)/ },
+  {
+    shape: 'the line itself',
+    line: (): string =>
+      entry(2, '{}', { _deep: 0 }).replace('"_deep":0', `"_deep":${'['.repeat(deep)}${']'.repeat(deep)}`),
+    where: /\(in the line itself\)/,
+  },
+  {
+    shape: 'its request body',
+    line: (): string => entry(2, `${'{"a":'.repeat(deep)}1${'}'.repeat(deep)}`),
+    where: /\(in its request body\)/,
+  },
 ]
 
 describe.each(TOOLS)('$tool refuses a line nested too deep', ({ tool, run }) => {
-  it.each(CASES.filter((item) => tool === 'scaffold' || item.shape === 'the line itself'))('nested 100,000 deep in $shape: exit 2 with the line number', async ({ line, where }) => {
-    const file = recording([entry(1, '{}'), line(), entry(3, '{}')])
-    const { out, err, io } = collect()
-    expect(await run(file, io)).toBe(2)
-    expect(err[0]).toContain(`error: line 2 of ${file} is nested deeper than ${MAX_NESTING_DEPTH} levels`)
-    expect(err[0]).toMatch(where)
-    expect(out.join('\n')).not.toMatch(/wrote/)
-    if (tool === 'har') expect(existsSync(`${file}.har`)).toBe(false)
-    if (tool === 'scaffold') expect(existsSync(join(file, '..', 'scaffolded'))).toBe(false)
-  })
+  it.each(CASES.filter((item) => tool === 'scaffold' || item.shape === 'the line itself'))(
+    'nested 100,000 deep in $shape: exit 2 with the line number',
+    async ({ line, where }) => {
+      const file = recording([entry(1, '{}'), line(), entry(3, '{}')])
+      const { out, err, io } = collect()
+      expect(await run(file, io)).toBe(2)
+      expect(err[0]).toContain(`error: line 2 of ${file} is nested deeper than ${MAX_NESTING_DEPTH} levels`)
+      expect(err[0]).toMatch(where)
+      expect(out.join('\n')).not.toMatch(/wrote/)
+      if (tool === 'har') expect(existsSync(`${file}.har`)).toBe(false)
+      if (tool === 'scaffold') expect(existsSync(join(file, '..', 'scaffolded'))).toBe(false)
+    },
+  )
 })
 
 // analyze and har never walk a body by recursion (a body is text to them): a deep one is read as any other.
@@ -83,7 +122,9 @@ describe('a line longer than the reader takes', () => {
     const file = recording([entry(1, '{}'), entry(2, JSON.stringify({ notes: 'x'.repeat(20_000) })), entry(3, '{}')])
     const { err, io } = collect()
     expect(await run(file, io)).toBe(2)
-    expect(err[0]).toBe(`error: line 2 of ${file} is longer than 4096 bytes, the longest recording line fitconform reads`)
+    expect(err[0]).toBe(
+      `error: line 2 of ${file} is longer than 4096 bytes, the longest recording line fitconform reads`,
+    )
     expect(err[1]).toContain(`raise the limit with ${MAX_LINE_BYTES_ENV}=<bytes>`)
   })
 

@@ -20,7 +20,9 @@ import { request } from './helpers.js'
 
 const CLI = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url))
 const LOADER = fileURLToPath(new URL('../../helpers/register-typescript.js', import.meta.url))
-const BODY = Buffer.from(JSON.stringify({ items: Array.from({ length: 40 }, (_, i) => ({ n: i, text: 'kept by the client' })) }))
+const BODY = Buffer.from(
+  JSON.stringify({ items: Array.from({ length: 40 }, (_, i) => ({ n: i, text: 'kept by the client' })) }),
+)
 const EXCHANGES = 30
 
 let upstream: LoopbackServer
@@ -38,7 +40,9 @@ afterAll(() => upstream.close())
 
 async function sendAll(base: string): Promise<boolean> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 4 })
-  const answers = await Promise.all(Array.from({ length: EXCHANGES }, (_, i) => request(`${base}/items?n=${i}`, { agent })))
+  const answers = await Promise.all(
+    Array.from({ length: EXCHANGES }, (_, i) => request(`${base}/items?n=${i}`, { agent })),
+  )
   agent.destroy()
   return answers.every((answer) => answer.status === 200 && answer.body.equals(BODY))
 }
@@ -67,7 +71,9 @@ describe.skipIf(!existsSync('/dev/full'))('recording to a full device (/dev/full
   })
 
   it('says on stderr that the recording cannot be written, and why', () => {
-    expect(err.some((line) => line.includes('cannot write the recording /dev/full') && line.includes('ENOSPC'))).toBe(true)
+    expect(err.some((line) => line.includes('cannot write the recording /dev/full') && line.includes('ENOSPC'))).toBe(
+      true,
+    )
   })
 
   it('counts every exchange as not recorded and exits 1', () => {
@@ -101,7 +107,8 @@ describe('recording onto a disk that fills up mid-line (ulimit -f)', () => {
     const base = /http:\/\/127\.0\.0\.1:\d+/.exec(first)?.[0] as string
     // One at a time, so that some lines are written before the limit is reached.
     forwarded = true
-    for (let i = 0; i < EXCHANGES; i += 1) forwarded = (await request(`${base}/items?n=${i}`)).body.equals(BODY) && forwarded
+    for (let i = 0; i < EXCHANGES; i += 1)
+      forwarded = (await request(`${base}/items?n=${i}`)).body.equals(BODY) && forwarded
     const exited = once(child, 'exit')
     child.kill('SIGTERM')
     ;[exitCode] = (await exited) as [number | null]
@@ -125,7 +132,9 @@ describe('recording onto a disk that fills up mid-line (ulimit -f)', () => {
   it('reports the cause, and counts exactly the exchanges missing from the file', () => {
     expect(stderr).toMatch(/cannot write the recording .*EFBIG/)
     const lines = readFileSync(recording, 'utf8').split('\n').length - 1
-    const missing = Number(/error: (\d+) of (\d+) exchanges were forwarded but are NOT in the recording/.exec(stderr)?.[1])
+    const missing = Number(
+      /error: (\d+) of (\d+) exchanges were forwarded but are NOT in the recording/.exec(stderr)?.[1],
+    )
     expect(missing).toBeGreaterThan(0)
     expect(lines + missing).toBe(EXCHANGES)
   })

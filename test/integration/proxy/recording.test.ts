@@ -19,7 +19,8 @@ describe('recording the quirky reference server', () => {
     const agent = new http.Agent({ keepAlive: true })
     const base = proxy.proxy.url
     const auth = { authorization: `Bearer ${server.tokens.token}` }
-    const read = (path: string, type: string, extra: Record<string, string> = {}) => request(`${base}${path}`, { agent, headers: { ...auth, accept: media(type), ...extra } })
+    const read = (path: string, type: string, extra: Record<string, string> = {}) =>
+      request(`${base}${path}`, { agent, headers: { ...auth, accept: media(type), ...extra } })
 
     await read('/user', 'User')
     const feed = await read('/fitnessActivities?pageSize=25', 'FitnessActivityFeed')
@@ -27,13 +28,30 @@ describe('recording the quirky reference server', () => {
       agent,
       method: 'POST',
       headers: { ...auth, 'content-type': media('NewFitnessActivity') },
-      body: JSON.stringify({ type: 'Running', start_time: 'Tue, 1 Mar 2011 07:00:00', notes: `my token is ${server.tokens.token}`, path: [{ timestamp: 0, altitude: 0, longitude: 4.8, latitude: 45.7, type: 'start' }, { timestamp: 60, altitude: 0, longitude: 4.81, latitude: 45.71, type: 'end' }] }),
+      body: JSON.stringify({
+        type: 'Running',
+        start_time: 'Tue, 1 Mar 2011 07:00:00',
+        notes: `my token is ${server.tokens.token}`,
+        path: [
+          { timestamp: 0, altitude: 0, longitude: 4.8, latitude: 45.7, type: 'start' },
+          { timestamp: 60, altitude: 0, longitude: 4.81, latitude: 45.71, type: 'end' },
+        ],
+      }),
     })
     const location = String(created.headers.location)
     const activity = await read(location, 'FitnessActivity')
     await read(location, 'FitnessActivity', { 'if-modified-since': String(activity.headers['last-modified']) })
-    await request(`${base}${location}`, { agent, method: 'HEAD', headers: { ...auth, accept: media('FitnessActivity') } })
-    await request(`${base}${location}`, { agent, method: 'PUT', headers: { ...auth, 'content-type': media('FitnessActivity') }, body: JSON.stringify({ notes: 'edited' }) })
+    await request(`${base}${location}`, {
+      agent,
+      method: 'HEAD',
+      headers: { ...auth, accept: media('FitnessActivity') },
+    })
+    await request(`${base}${location}`, {
+      agent,
+      method: 'PUT',
+      headers: { ...auth, 'content-type': media('FitnessActivity') },
+      body: JSON.stringify({ notes: 'edited' }),
+    })
     await request(`${base}${location}`, { agent, method: 'DELETE', headers: auth })
     // The client's own mistakes: no token, a wrong Accept, an unknown endpoint.
     await request(`${base}/user`, { agent, headers: { accept: media('User') } })

@@ -20,7 +20,10 @@ async function recordSuites(server: ReferenceServerOptions, suites: readonly str
   const reference = await startReferenceServer(server)
   try {
     const proxy = await startTestProxy(reference.url)
-    await runSuites(suites.map((suite) => join(packageRoot(), 'suites', suite)), targetOf(reference, proxy.proxy.url))
+    await runSuites(
+      suites.map((suite) => join(packageRoot(), 'suites', suite)),
+      targetOf(reference, proxy.proxy.url),
+    )
     return await proxy.stop()
   } finally {
     await reference.close()
@@ -31,7 +34,10 @@ function responseViolations(entries: readonly ExchangeEntry[]): string[] {
   return entries.flatMap((entry) =>
     entry._findings
       .filter((f) => f.kind === 'violation' && f.side === 'response')
-      .map((f) => `#${entry._id} ${entry.request.method} ${entry.request.url} → ${entry.response.status} ${f.rule ?? '-'}: ${f.message}`),
+      .map(
+        (f) =>
+          `#${entry._id} ${entry.request.method} ${entry.request.url} → ${entry.response.status} ${f.rule ?? '-'}: ${f.message}`,
+      ),
   )
 }
 
@@ -56,23 +62,46 @@ describe('relations the proxy sees on a mutant', () => {
     ['scoped-previous-present', 'feed/feed-shape.yaml', 'FEED-SCOPED-NO-PREVIOUS'],
     ['activity-stale-304', 'conditional/conditional-activity.yaml', 'COND-ACTIVITY-MODIFIED'],
     ['activity-304-only-on-exact-date', 'conditional/conditional-activity.yaml', 'COND-ACTIVITY-NOT-MODIFIED'],
-  ])('%s, run with %s: %s', async (mutant, suites, rule) => {
-    const rules = new Set(responseViolations(await recordSuites({ mutant }, [suites])).map((line) => /→ \d+ (\S+):/.exec(line)?.[1]))
-    expect(rules).toContain(rule)
-  }, 60_000)
+  ])(
+    '%s, run with %s: %s',
+    async (mutant, suites, rule) => {
+      const rules = new Set(
+        responseViolations(await recordSuites({ mutant }, [suites])).map((line) => /→ \d+ (\S+):/.exec(line)?.[1]),
+      )
+      expect(rules).toContain(rule)
+    },
+    60_000,
+  )
 })
 
 describe('item ↔ activity through the proxy', () => {
-  const ITEM = { type: 'Running', start_time: 'Tue, 1 Mar 2011 07:00:00', total_distance: 5000, duration: 1800, uri: '/fitnessActivities/1' }
+  const ITEM = {
+    type: 'Running',
+    start_time: 'Tue, 1 Mar 2011 07:00:00',
+    total_distance: 5000,
+    duration: 1800,
+    uri: '/fitnessActivities/1',
+  }
   /** A feed in metres, activities in kilometres: each answer valid on its own. */
   function startUnitsServer(): Promise<Server> {
     const server = createServer((req, res) => {
       if (req.url === '/fitnessActivities') {
-        res.writeHead(200, { 'content-type': media('FitnessActivityFeed') }).end(JSON.stringify({ size: 1, items: [ITEM] }))
+        res
+          .writeHead(200, { 'content-type': media('FitnessActivityFeed') })
+          .end(JSON.stringify({ size: 1, items: [ITEM] }))
       } else {
         // A long path whose first 1,100 of 1,200 points give their timestamp as text.
-        const path = Array.from({ length: 1200 }, (_, i) => ({ timestamp: i < 1100 ? String(i) : i, altitude: 0, longitude: 0, latitude: 0, type: 'gps' }))
-        res.writeHead(200, { 'content-type': media('FitnessActivity'), 'last-modified': 'Tue, 01 Mar 2011 07:00:00 GMT' })
+        const path = Array.from({ length: 1200 }, (_, i) => ({
+          timestamp: i < 1100 ? String(i) : i,
+          altitude: 0,
+          longitude: 0,
+          latitude: 0,
+          type: 'gps',
+        }))
+        res.writeHead(200, {
+          'content-type': media('FitnessActivity'),
+          'last-modified': 'Tue, 01 Mar 2011 07:00:00 GMT',
+        })
         res.end(JSON.stringify({ ...ITEM, uri: req.url, userID: 1, equipment: 'None', total_distance: 5, path }))
       }
     })
@@ -88,8 +117,16 @@ describe('item ↔ activity through the proxy', () => {
       await request(`${proxy.proxy.url}/fitnessActivities/1`, { headers: headers('FitnessActivity') })
       const [page, activity] = await proxy.stop()
       expect(page?._findings.filter((f) => f.kind === 'violation')).toEqual([])
-      expect(activity?._findings.filter((f) => f.kind === 'violation' && f.rule !== 'ACTIVITY-PATH-POINT-FIELDS')).toEqual([
-        expect.objectContaining({ rule: 'FEED-ITEM-MATCHES-ACTIVITY', pointer: '/total_distance', message: expect.stringMatching(/^total_distance is 5, but this activity's item on a feed page seen earlier shows 5000/) }),
+      expect(
+        activity?._findings.filter((f) => f.kind === 'violation' && f.rule !== 'ACTIVITY-PATH-POINT-FIELDS'),
+      ).toEqual([
+        expect.objectContaining({
+          rule: 'FEED-ITEM-MATCHES-ACTIVITY',
+          pointer: '/total_distance',
+          message: expect.stringMatching(
+            /^total_distance is 5, but this activity's item on a feed page seen earlier shows 5000/,
+          ),
+        }),
       ])
       expect(proxy.printed.join('\n')).toContain('violation FEED-ITEM-MATCHES-ACTIVITY /total_distance')
     } finally {
@@ -101,15 +138,26 @@ describe('item ↔ activity through the proxy', () => {
     const server = await startUnitsServer()
     try {
       const proxy = await startTestProxy(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)
-      for (const id of ['2', '3']) await request(`${proxy.proxy.url}/fitnessActivities/${id}`, { headers: { authorization: 'Bearer t0k3n-value', accept: media('FitnessActivity') } })
+      for (const id of ['2', '3'])
+        await request(`${proxy.proxy.url}/fitnessActivities/${id}`, {
+          headers: { authorization: 'Bearer t0k3n-value', accept: media('FitnessActivity') },
+        })
       await proxy.stop()
-      expect(proxy.printed.flatMap((printed) => printed.split('\n')).filter((line) => line.includes('/timestamp'))).toEqual([
-        expect.stringMatching(/violation ACTIVITY-PATH-POINT-FIELDS \/path\/0\/timestamp: 1100 of 1200 items: \/path\/\*\/timestamp /),
+      expect(
+        proxy.printed.flatMap((printed) => printed.split('\n')).filter((line) => line.includes('/timestamp')),
+      ).toEqual([
+        expect.stringMatching(
+          /violation ACTIVITY-PATH-POINT-FIELDS \/path\/0\/timestamp: 1100 of 1200 items: \/path\/\*\/timestamp /,
+        ),
         expect.stringMatching(/violation ACTIVITY-PATH-POINT-FIELDS \/path\/0\/timestamp: 1100 of 1200 items: /),
       ])
       const out: string[] = []
       await runAnalyzeCommand([proxy.file], {}, { out: (line) => out.push(line), err: () => {} })
-      expect(out).toContainEqual(expect.stringMatching(/violation +ACTIVITY-PATH-POINT-FIELDS +×2 +\/path\/\*\/timestamp: 2,200 of 2,400 items in 2 responses$/))
+      expect(out).toContainEqual(
+        expect.stringMatching(
+          /violation +ACTIVITY-PATH-POINT-FIELDS +×2 +\/path\/\*\/timestamp: 2,200 of 2,400 items in 2 responses$/,
+        ),
+      )
     } finally {
       await new Promise((resolve) => server.close(resolve))
     }
@@ -121,7 +169,9 @@ describe('a Profile read, a route §4 does not list', () => {
     const reference = await startReferenceServer()
     try {
       const proxy = await startTestProxy(reference.url, { redactor: new Redactor({ personal: true }) })
-      const read = await request(`${proxy.proxy.url}/profile`, { headers: { authorization: `Bearer ${reference.tokens.token}`, accept: media('Profile') } })
+      const read = await request(`${proxy.proxy.url}/profile`, {
+        headers: { authorization: `Bearer ${reference.tokens.token}`, accept: media('Profile') },
+      })
       const profile = JSON.parse(read.body.toString()) as { name: string }
       const [entry] = await proxy.stop()
       expect(entry?._findings.map((f) => f.kind)).toEqual(['unknown-endpoint'])

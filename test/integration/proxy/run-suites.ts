@@ -9,23 +9,35 @@ export function targetOf(server: RunningReferenceServer, baseUrl: string): Confo
   return {
     baseUrl: new URL(baseUrl),
     label: 'reference',
-    tokens: { token: tokens.token, 'other-token': tokens.otherToken, 'revoked-token': tokens.revokedToken, 'revoked-delete-token': tokens.revokedDeleteToken, 'limited-token': tokens.limitedToken },
+    tokens: {
+      token: tokens.token,
+      'other-token': tokens.otherToken,
+      'revoked-token': tokens.revokedToken,
+      'revoked-delete-token': tokens.revokedDeleteToken,
+      'limited-token': tokens.limitedToken,
+    },
   }
 }
 
 export async function runSuites(paths: readonly string[], target: ConformanceTarget) {
   const loaded = await loadSuites(paths)
   expect(loaded.diagnostics).toEqual([])
-  const outcome = await runConformance(loaded.scenarios, loaded.rules, {
-    target,
-    filter: { readOnly: false },
-    strict: false,
-    concurrency: 4,
-    timeoutMs: 5000,
-    bail: false,
-    insecure: false,
-    configValues: {},
-  }, {})
-  if (outcome.kind !== 'ran') throw new Error(outcome.kind === 'unreachable' ? outcome.diagnostic.message : 'no scenario selected')
+  const outcome = await runConformance(
+    loaded.scenarios,
+    loaded.rules,
+    {
+      target,
+      filter: { readOnly: false },
+      strict: false,
+      concurrency: 4,
+      timeoutMs: 5000,
+      bail: false,
+      insecure: false,
+      configValues: {},
+    },
+    {},
+  )
+  if (outcome.kind !== 'ran')
+    throw new Error(outcome.kind === 'unreachable' ? outcome.diagnostic.message : 'no scenario selected')
   return outcome.result
 }

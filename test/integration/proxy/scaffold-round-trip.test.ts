@@ -22,7 +22,8 @@ describe('scaffold round trip', () => {
     const base = proxy.proxy.url
     const agent = new http.Agent({ keepAlive: true })
     const auth = { authorization: `Bearer ${server.tokens.token}` }
-    const read = (path: string, type: string, extra: Record<string, string> = {}) => request(`${base}${path}`, { agent, headers: { ...auth, accept: media(type), ...extra } })
+    const read = (path: string, type: string, extra: Record<string, string> = {}) =>
+      request(`${base}${path}`, { agent, headers: { ...auth, accept: media(type), ...extra } })
     await read('/user', 'User')
     await read('/user', 'User')
     await read('/fitnessActivities', 'FitnessActivityFeed')
@@ -32,21 +33,46 @@ describe('scaffold round trip', () => {
       agent,
       method: 'POST',
       headers: { ...auth, 'content-type': media('NewFitnessActivity') },
-      body: JSON.stringify({ type: 'Running', equipment: 'None', start_time: 'Tue, 1 Mar 2011 07:00:00', notes: 'morning run', path: [{ timestamp: 0, altitude: 0, longitude: 4.8, latitude: 45.7, type: 'start' }, { timestamp: 60, altitude: 0, longitude: 4.81, latitude: 45.71, type: 'end' }] }),
+      body: JSON.stringify({
+        type: 'Running',
+        equipment: 'None',
+        start_time: 'Tue, 1 Mar 2011 07:00:00',
+        notes: 'morning run',
+        path: [
+          { timestamp: 0, altitude: 0, longitude: 4.8, latitude: 45.7, type: 'start' },
+          { timestamp: 60, altitude: 0, longitude: 4.81, latitude: 45.71, type: 'end' },
+        ],
+      }),
     })
     const location = String(created.headers.location)
     const first = await read(location, 'FitnessActivity')
     await read(location, 'FitnessActivity', { 'if-modified-since': String(first.headers['last-modified']) })
-    await request(`${base}${location}`, { agent, method: 'HEAD', headers: { ...auth, accept: media('FitnessActivity') } })
-    await request(`${base}${location}`, { agent, method: 'PUT', headers: { ...auth, 'content-type': media('FitnessActivity') }, body: JSON.stringify({ notes: 'edited' }) })
+    await request(`${base}${location}`, {
+      agent,
+      method: 'HEAD',
+      headers: { ...auth, accept: media('FitnessActivity') },
+    })
+    await request(`${base}${location}`, {
+      agent,
+      method: 'PUT',
+      headers: { ...auth, 'content-type': media('FitnessActivity') },
+      body: JSON.stringify({ notes: 'edited' }),
+    })
     await request(`${base}${location}`, { agent, method: 'DELETE', headers: auth })
-    await request(`${base}/user`, { agent, headers: { authorization: `Bearer ${server.tokens.revokedToken}`, accept: media('User') } })
+    await request(`${base}/user`, {
+      agent,
+      headers: { authorization: `Bearer ${server.tokens.revokedToken}`, accept: media('User') },
+    })
     await request(`${base}/user`, { agent, headers: { accept: media('User') } })
     await read('/nowhere', 'User')
     agent.destroy()
     await proxy.stop()
     outDir = makeTempDir('fitconform-scaffold-')
-    const code = await runScaffoldCommand([proxy.file], { output: outDir }, { out: (line) => printed.push(line), err: (line) => printed.push(line) })
+    const code = await runScaffoldCommand(
+      [proxy.file],
+      { output: outDir },
+      { out: (line) => printed.push(line), err: (line) => printed.push(line) },
+    )
     expect(code).toBe(0)
   })
 
@@ -62,7 +88,10 @@ describe('scaffold round trip', () => {
     const flow = readFileSync(join(outDir, files.find((file) => file.includes('activity-flow')) as string), 'utf8')
     expect(flow).toContain('review before committing')
     expect(flow).toContain('${activity}')
-    const yamlWithoutComments = flow.split('\n').filter((line) => !line.trim().startsWith('#')).join('\n')
+    const yamlWithoutComments = flow
+      .split('\n')
+      .filter((line) => !line.trim().startsWith('#'))
+      .join('\n')
     expect(yamlWithoutComments).not.toMatch(/\/fitnessActivities\/[a-z0-9]{10,}/)
     expect(printed.join('\n')).toContain('/nowhere is no endpoint of §4')
   })
@@ -77,24 +106,42 @@ describe('scaffold round trip', () => {
     const loaded = await loadSuites([outDir])
     expect(loaded.diagnostics).toEqual([])
     const { tokens } = server
-    const outcome = await runConformance(loaded.scenarios, loaded.rules, {
-      target: {
-        baseUrl: new URL(server.url),
-        label: 'reference (quirky)',
-        tokens: { token: tokens.token, 'other-token': tokens.otherToken, 'revoked-token': tokens.revokedToken, 'revoked-delete-token': tokens.revokedDeleteToken, 'limited-token': tokens.limitedToken },
+    const outcome = await runConformance(
+      loaded.scenarios,
+      loaded.rules,
+      {
+        target: {
+          baseUrl: new URL(server.url),
+          label: 'reference (quirky)',
+          tokens: {
+            token: tokens.token,
+            'other-token': tokens.otherToken,
+            'revoked-token': tokens.revokedToken,
+            'revoked-delete-token': tokens.revokedDeleteToken,
+            'limited-token': tokens.limitedToken,
+          },
+        },
+        filter: { readOnly: false },
+        strict: false,
+        concurrency: 2,
+        timeoutMs: 5000,
+        bail: false,
+        insecure: false,
+        configValues: {},
       },
-      filter: { readOnly: false },
-      strict: false,
-      concurrency: 2,
-      timeoutMs: 5000,
-      bail: false,
-      insecure: false,
-      configValues: {},
-    }, {})
+      {},
+    )
     expect(outcome.kind).toBe('ran')
     if (outcome.kind !== 'ran') return
     const failed = outcome.result.scenarios.filter((scenario) => scenario.status !== 'passed')
-    expect(failed.map((scenario) => ({ id: scenario.id, steps: scenario.steps.filter((s) => s.status !== 'passed').map((s) => ({ name: s.name, failed: s.assertions.filter((a) => !a.ok) })) }))).toEqual([])
+    expect(
+      failed.map((scenario) => ({
+        id: scenario.id,
+        steps: scenario.steps
+          .filter((s) => s.status !== 'passed')
+          .map((s) => ({ name: s.name, failed: s.assertions.filter((a) => !a.ok) })),
+      })),
+    ).toEqual([])
     expect(outcome.result.summary.passed).toBeGreaterThan(4)
   })
 })

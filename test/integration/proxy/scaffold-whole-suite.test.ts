@@ -37,7 +37,16 @@ describe('scaffolding the whole default suite', () => {
       .flatMap((scenario) =>
         scenario.steps
           .filter((step) => step.status !== 'passed')
-          .map((step) => `${scenario.id} › ${step.name} (${step.request?.method} ${step.request?.url}): ${step.error?.message ?? step.assertions.filter((a) => !a.ok).map((a) => a.message).join('; ')}`),
+          .map(
+            (step) =>
+              `${scenario.id} › ${step.name} (${step.request?.method} ${step.request?.url}): ${
+                step.error?.message ??
+                step.assertions
+                  .filter((a) => !a.ok)
+                  .map((a) => a.message)
+                  .join('; ')
+              }`,
+          ),
       )
     expect(notPassed).toEqual([])
     expect(recorded.passed).toBe(recorded.total)

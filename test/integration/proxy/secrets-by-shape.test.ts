@@ -30,7 +30,16 @@ const SLASHED = 'sEcReT/slashed/4d6f8b0a2c' // echoed by an HTML page as `&#x2F;
 function formsOf(secret: string): string[] {
   const percent = encodeURIComponent(secret)
   const html = secret.replace(/\//g, '&#x2F;')
-  return [...new Set([secret, percent, encodeURIComponent(percent), JSON.stringify(secret).slice(1, -1), html, secret.replace(/\//g, '&#47;')])]
+  return [
+    ...new Set([
+      secret,
+      percent,
+      encodeURIComponent(percent),
+      JSON.stringify(secret).slice(1, -1),
+      html,
+      secret.replace(/\//g, '&#47;'),
+    ]),
+  ]
 }
 const FORMS = [...Object.values(ISSUED), FRAGMENT, JWT, PASSWORD, SLASHED].flatMap(formsOf)
 const leaks = (text: string): string[] => FORMS.filter((form) => text.includes(form))
@@ -48,7 +57,12 @@ function hostileUpstream(): http.Server {
     if (url.pathname === '/login/kebab') return json({ 'access-token': ISSUED.kebab })
     if (url.pathname === '/login/nested') return json({ data: { session: { refreshToken: ISSUED.nested } } })
     if (url.pathname === '/authorize') {
-      res.writeHead(302, { location: `https://app.example/cb#access_token=${FRAGMENT}&token_type=bearer`, 'content-length': 0 }).end()
+      res
+        .writeHead(302, {
+          location: `https://app.example/cb#access_token=${FRAGMENT}&token_type=bearer`,
+          'content-length': 0,
+        })
+        .end()
       return
     }
     if (url.pathname === '/profile') return json({ name: 'Runner', note: JWT })
@@ -85,12 +99,15 @@ describe('the proxy learns secrets early and finds them by shape', () => {
     const base = await listening
     for (const style of Object.keys(ISSUED)) await request(`${base}/login/${style}`, { method: 'POST' })
     // Each issued token is then used as a Bearer token and echoed in an ordinary field.
-    for (const token of Object.values(ISSUED)) await request(`${base}/echo`, { headers: { authorization: `Bearer ${token}` } })
+    for (const token of Object.values(ISSUED))
+      await request(`${base}/echo`, { headers: { authorization: `Bearer ${token}` } })
     await request(`${base}/authorize`)
     await request(`${base}/echo?q=${FRAGMENT}`)
     await request(`${base}/profile`, { headers: { accept: media('Profile') } })
     await request(`${base}/echo?q=${JWT}`)
-    await request(`${base}/user`, { headers: { authorization: `Basic ${Buffer.from(`runner:${PASSWORD}`).toString('base64')}` } })
+    await request(`${base}/user`, {
+      headers: { authorization: `Basic ${Buffer.from(`runner:${PASSWORD}`).toString('base64')}` },
+    })
     await request(`${base}/echo?q=${encodeURIComponent(`my password is ${PASSWORD}`)}`)
     await request(`${base}/missing`, { headers: { authorization: `Bearer ${SLASHED}` } })
     stop.abort()

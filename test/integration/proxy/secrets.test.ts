@@ -29,7 +29,9 @@ const SECRETS = {
 } as const
 
 /** Every form in which a secret could leak into text. */
-const FORMS = Object.values(SECRETS).flatMap((secret) => [...new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)])])
+const FORMS = Object.values(SECRETS).flatMap((secret) => [
+  ...new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)]),
+])
 
 /** Forms found in a text, for a readable failure. */
 const leaks = (text: string): string[] => FORMS.filter((form) => text.includes(form))
@@ -41,20 +43,41 @@ function echoingUpstream(): http.Server {
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://x')
-      const echo = { authorization: req.headers.authorization ?? '', cookie: req.headers.cookie ?? '', query: url.searchParams.get('access_token') ?? '', sent: Buffer.concat(chunks).toString() }
+      const echo = {
+        authorization: req.headers.authorization ?? '',
+        cookie: req.headers.cookie ?? '',
+        query: url.searchParams.get('access_token') ?? '',
+        sent: Buffer.concat(chunks).toString(),
+      }
       const json = (status: number, type: string, body: unknown, extra: http.OutgoingHttpHeaders = {}): void => {
         const text = JSON.stringify(body)
         res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(text), ...extra }).end(text)
       }
-      const echoHeaders = { 'x-echo-authorization': echo.authorization, 'x-echo-cookie': echo.cookie, 'set-cookie': `session=${SECRETS.cookie}; Path=/; HttpOnly` }
-      if (url.pathname === '/oauth/token') return json(200, 'application/json', { access_token: SECRETS.issued, token_type: 'bearer' })
-      if (url.pathname === '/user') return json(200, media('User'), { userID: 7, fitness_activities: '/fitnessActivities', echo }, echoHeaders)
+      const echoHeaders = {
+        'x-echo-authorization': echo.authorization,
+        'x-echo-cookie': echo.cookie,
+        'set-cookie': `session=${SECRETS.cookie}; Path=/; HttpOnly`,
+      }
+      if (url.pathname === '/oauth/token')
+        return json(200, 'application/json', { access_token: SECRETS.issued, token_type: 'bearer' })
+      if (url.pathname === '/user')
+        return json(200, media('User'), { userID: 7, fitness_activities: '/fitnessActivities', echo }, echoHeaders)
       if (url.pathname === '/fitnessActivities' && req.method === 'POST') {
         res.writeHead(201, { location: '/fitnessActivities/42', 'x-echo-authorization': echo.authorization }).end()
         return
       }
       if (url.pathname === '/fitnessActivities/42' && req.method === 'GET') {
-        return json(200, media('FitnessActivity'), { uri: '/fitnessActivities/42', type: 'Running', start_time: 'Tue, 1 Mar 2011 07:00:00', notes: `echo: ${echo.authorization} ${echo.query}` }, { 'last-modified': 'Tue, 01 Mar 2011 08:00:00 GMT' })
+        return json(
+          200,
+          media('FitnessActivity'),
+          {
+            uri: '/fitnessActivities/42',
+            type: 'Running',
+            start_time: 'Tue, 1 Mar 2011 07:00:00',
+            notes: `echo: ${echo.authorization} ${echo.query}`,
+          },
+          { 'last-modified': 'Tue, 01 Mar 2011 08:00:00 GMT' },
+        )
       }
       if (url.pathname === '/fitnessActivities/42' && req.method === 'DELETE') {
         res.writeHead(204).end()
@@ -62,11 +85,21 @@ function echoingUpstream(): http.Server {
       }
       if (url.pathname === '/gzip') {
         const body = gzipSync(JSON.stringify({ echo }))
-        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': body.length }).end(body)
+        res
+          .writeHead(200, {
+            'content-type': 'application/json',
+            'content-encoding': 'gzip',
+            'content-length': body.length,
+          })
+          .end(body)
         return
       }
       if (url.pathname === '/binary') {
-        const body = Buffer.concat([Buffer.from([0, 1, 2, 0xff]), Buffer.from(`${echo.authorization}|${echo.cookie}|${echo.query}`), Buffer.from([0])])
+        const body = Buffer.concat([
+          Buffer.from([0, 1, 2, 0xff]),
+          Buffer.from(`${echo.authorization}|${echo.cookie}|${echo.query}`),
+          Buffer.from([0]),
+        ])
         res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': body.length }).end(body)
         return
       }
@@ -76,7 +109,9 @@ function echoingUpstream(): http.Server {
         setTimeout(() => res.socket?.destroy(), 10)
         return
       }
-      res.writeHead(404, { 'content-type': 'text/plain' }).end(`nothing at ${url.pathname}, you sent ${echo.authorization}`)
+      res
+        .writeHead(404, { 'content-type': 'text/plain' })
+        .end(`nothing at ${url.pathname}, you sent ${echo.authorization}`)
     })
   })
 }
@@ -100,11 +135,18 @@ describe('secrets never leave the proxy', () => {
     })
     const target = new URL(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}`)
     // A small --max-bytes: the recording rotates, so the rotated parts are searched too.
-    const running = runProxyCommand({ target, record: recording, maxBytes: 3000, signal: stop.signal, onReady: ready }, io)
+    const running = runProxyCommand(
+      { target, record: recording, maxBytes: 3000, signal: stop.signal, onReady: ready },
+      io,
+    )
     const base = await listening
     const auth = { authorization: `Bearer ${SECRETS.bearer}`, cookie: `session=${SECRETS.cookie}; theme=dark-mode` }
     const query = `access_token=${encodeURIComponent(SECRETS.query)}`
-    await request(`${base}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' })
+    await request(`${base}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials',
+    })
     await request(`${base}/user?${query}`, { headers: { ...auth, accept: media('User') } })
     await request(`${base}/user`, { headers: { authorization: `Bearer ${SECRETS.issued}`, accept: media('User') } })
     const notes = `my token is ${SECRETS.bearer}, my cookie ${SECRETS.cookie}, my key ${SECRETS.query}`
@@ -147,7 +189,12 @@ describe('secrets never leave the proxy', () => {
   it('writes no secret inside a base64 body either', () => {
     const entries = walk(dir)
       .filter((file) => /\.ndjson(\.\d+)?$/.test(file))
-      .flatMap((file) => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as ExchangeEntry))
+      .flatMap((file) =>
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as ExchangeEntry),
+      )
     const encoded = entries.flatMap((entry) => [
       ...(entry.response.content.encoding === 'base64' ? [entry.response.content.text ?? ''] : []),
       ...(entry.request.postData?._encoding === 'base64' ? [entry.request.postData.text] : []),

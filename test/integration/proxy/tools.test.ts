@@ -34,15 +34,23 @@ describe('tools on a recording', () => {
       ready = resolve
     })
     const io = { out: (line: string) => proxyOutput.push(line), err: (line: string) => proxyOutput.push(line) }
-    const running = runProxyCommand({ target: new URL(server.url), record: recording, strict: true, signal: stop.signal, onReady: ready }, io)
+    const running = runProxyCommand(
+      { target: new URL(server.url), record: recording, strict: true, signal: stop.signal, onReady: ready },
+      io,
+    )
     const base = await url
     const auth = { authorization: `Bearer ${server.tokens.token}` }
     recordedUser = (await request(`${base}/user`, { headers: { ...auth, accept: media('User') } })).body
-    const feed = await request(`${base}/fitnessActivities?pageSize=2`, { headers: { ...auth, accept: media('FitnessActivityFeed') } })
+    const feed = await request(`${base}/fitnessActivities?pageSize=2`, {
+      headers: { ...auth, accept: media('FitnessActivityFeed') },
+    })
     const items = (JSON.parse(feed.body.toString()) as { items: { uri: string }[] }).items
     activityPath = items[0]?.uri ?? '/x'
     await request(`${base}${activityPath}`, { headers: { ...auth, accept: media('FitnessActivity') } })
-    recordedHead = await request(`${base}${activityPath}`, { method: 'HEAD', headers: { ...auth, accept: media('FitnessActivity') } })
+    recordedHead = await request(`${base}${activityPath}`, {
+      method: 'HEAD',
+      headers: { ...auth, accept: media('FitnessActivity') },
+    })
     await request(`${base}/user`, { headers: { accept: media('User') } })
     stop.abort()
     proxyExit = await running
@@ -66,7 +74,11 @@ describe('tools on a recording', () => {
 
   it('analyze groups findings by rule, with examples, and exits 1 on a violation', async () => {
     const out: string[] = []
-    const code = await runAnalyzeCommand([recording], {}, { out: (line) => out.push(line), err: (line) => out.push(line) })
+    const code = await runAnalyzeCommand(
+      [recording],
+      {},
+      { out: (line) => out.push(line), err: (line) => out.push(line) },
+    )
     expect(code).toBe(1)
     const text = out.join('\n')
     expect(text).toContain('GET /fitnessActivities/<activity_id>')
@@ -90,10 +102,16 @@ describe('tools on a recording', () => {
     const har = JSON.parse(readFileSync(output, 'utf8')) as { log: { entries: unknown[] } }
     const ajv = new Ajv2020({ strict: true, allErrors: true })
     addFormatsModule.default(ajv)
-    const validate = ajv.compile(JSON.parse(readFileSync(join(import.meta.dirname, '../../../schemas/har/har-1.2.schema.json'), 'utf8')) as object)
+    const validate = ajv.compile(
+      JSON.parse(readFileSync(join(import.meta.dirname, '../../../schemas/har/har-1.2.schema.json'), 'utf8')) as object,
+    )
     expect(validate(har), JSON.stringify(validate.errors, null, 2)).toBe(true)
     expect(har.log.entries).toHaveLength(5)
-    expect(validate({ log: { version: '1.2', creator: { name: 'x', version: '1' }, entries: [{ startedDateTime: 'yesterday' }] } })).toBe(false)
+    expect(
+      validate({
+        log: { version: '1.2', creator: { name: 'x', version: '1' }, entries: [{ startedDateTime: 'yesterday' }] },
+      }),
+    ).toBe(false)
   })
 
   it('mock serves the recording back and answers 501 to anything else', async () => {
@@ -102,14 +120,21 @@ describe('tools on a recording', () => {
     const url = new Promise<string>((resolve) => {
       ready = resolve
     })
-    const running = runMockCommand([recording], { signal: stop.signal, onReady: ready }, { out: () => {}, err: () => {} })
+    const running = runMockCommand(
+      [recording],
+      { signal: stop.signal, onReady: ready },
+      { out: () => {}, err: () => {} },
+    )
     const base = await url
     const auth = { authorization: `Bearer ${server.tokens.token}` }
     const user = await request(`${base}/user`, { headers: { ...auth, accept: media('User') } })
     expect(user.status).toBe(200)
     expect(user.body.equals(recordedUser)).toBe(true)
     expect(user.headers['content-type']).toBe(media('User'))
-    const head = await request(`${base}${activityPath}`, { method: 'HEAD', headers: { ...auth, accept: media('FitnessActivity') } })
+    const head = await request(`${base}${activityPath}`, {
+      method: 'HEAD',
+      headers: { ...auth, accept: media('FitnessActivity') },
+    })
     expect(head.status).toBe(200)
     expect(head.headers['content-length']).toBe(recordedHead.headers['content-length'])
     expect(head.headers['last-modified']).toBe(recordedHead.headers['last-modified'])

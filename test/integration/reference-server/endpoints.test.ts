@@ -24,7 +24,20 @@ describe('GET /user (§4 endpoint 1)', () => {
     expect(header(exchange, 'content-type')).toBe(media('User'))
     const user = json(exchange)
     expect(Number.isInteger(user.userID)).toBe(true)
-    const links = ['profile', 'settings', 'fitness_activities', 'strength_training_activities', 'background_activities', 'sleep', 'nutrition', 'weight', 'general_measurements', 'diabetes', 'records', 'team']
+    const links = [
+      'profile',
+      'settings',
+      'fitness_activities',
+      'strength_training_activities',
+      'background_activities',
+      'sleep',
+      'nutrition',
+      'weight',
+      'general_measurements',
+      'diabetes',
+      'records',
+      'team',
+    ]
     for (const link of links) expect(user[link]).toMatch(/^\/[A-Za-z]+$/)
     expect(user.fitness_activities).toBe('/fitnessActivities')
   })
@@ -45,23 +58,34 @@ describe('GET /fitnessActivities/<id> (§4 endpoint 3)', () => {
     const exchange = await get(firstActivity)
     expect(exchange.status).toBe(200)
     expect(header(exchange, 'content-type')).toBe(media('FitnessActivity'))
-    expect(header(exchange, 'last-modified')).toMatch(/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/)
+    expect(header(exchange, 'last-modified')).toMatch(
+      /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/,
+    )
     const activity = json(exchange)
     expect(activity.uri).toBe(firstActivity)
     expect(Number.isInteger(activity.userID)).toBe(true)
     expect(activity.start_time).toMatch(/^[A-Z][a-z]{2}, \d{1,2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2}$/)
     for (const field of ['type', 'equipment', 'source', 'entry_mode']) expect(typeof activity[field]).toBe('string')
     for (const field of ['total_distance', 'duration', 'total_climb']) expect(typeof activity[field]).toBe('number')
-    for (const field of ['distance', 'heart_rate', 'calories', 'path']) expect(Array.isArray(activity[field])).toBe(true)
+    for (const field of ['distance', 'heart_rate', 'calories', 'path'])
+      expect(Array.isArray(activity[field])).toBe(true)
     expect(['true', 'false']).toContain(activity.has_map)
     expect(activity.comments).toBe(`${firstActivity}/comments`)
     expect(activity.previous).toMatch(/^\/fitnessActivities\/\d+$/)
-    for (const set of ['strength_training_activities', 'background_activities', 'sleep', 'nutrition', 'weight', 'general_measurements', 'diabetes']) {
+    for (const set of [
+      'strength_training_activities',
+      'background_activities',
+      'sleep',
+      'nutrition',
+      'weight',
+      'general_measurements',
+      'diabetes',
+    ]) {
       expect(activity[`nearest_teammate_${set}`]).toEqual([])
     }
   })
 
-  it('links previous to the same user\'s next older activity, and omits it on the oldest', async () => {
+  it("links previous to the same user's next older activity, and omits it on the oldest", async () => {
     const feed = json<Feed>(await get('/fitnessActivities?pageSize=1000'))
     const [newest, second] = feed.items
     expect(json(await get(newest?.uri ?? '')).previous).toBe(second?.uri)
@@ -111,12 +135,29 @@ describe('HEAD /fitnessActivities/<id> (§4 endpoint 9)', () => {
 describe('GET and PUT /profile (§4 endpoint 6, rule 8)', () => {
   it('edits athlete_type, ignores other fields and returns the whole profile', async () => {
     const before = json(await get('/profile'))
-    const exchange = await send(server.url, '/profile', { method: 'PUT', token: alice, type: 'Profile', body: { athlete_type: 'Triathlete', name: 'Mallory', x: 1 } })
+    const exchange = await send(server.url, '/profile', {
+      method: 'PUT',
+      token: alice,
+      type: 'Profile',
+      body: { athlete_type: 'Triathlete', name: 'Mallory', x: 1 },
+    })
     expect(exchange.status).toBe(200)
     expect(header(exchange, 'content-type')).toBe(media('Profile'))
     const after = json(exchange)
     expect(after).toEqual({ ...before, athlete_type: 'Triathlete' })
-    expect(Object.keys(after).sort()).toEqual(['athlete_type', 'birthday', 'elite', 'gender', 'large_picture', 'location', 'medium_picture', 'name', 'normal_picture', 'profile', 'small_picture'])
+    expect(Object.keys(after).sort()).toEqual([
+      'athlete_type',
+      'birthday',
+      'elite',
+      'gender',
+      'large_picture',
+      'location',
+      'medium_picture',
+      'name',
+      'normal_picture',
+      'profile',
+      'small_picture',
+    ])
     expect(typeof after.elite).toBe('boolean')
     expect(after.profile).toMatch(/^https:\/\//)
     expect(json(await get('/profile'))).toEqual(after)
@@ -126,9 +167,23 @@ describe('GET and PUT /profile (§4 endpoint 6, rule 8)', () => {
     const before = json(await get('/profile'))
     const empty = await send(server.url, '/profile', { method: 'PUT', token: alice, type: 'Profile', body: {} })
     expect([empty.status, json(empty)]).toEqual([200, before])
-    expect((await send(server.url, '/profile', { method: 'PUT', token: alice, type: 'Profile', body: { athlete_type: 3 } })).status).toBe(400)
-    expect((await send(server.url, '/profile', { method: 'PUT', token: alice, type: 'Profile', body: '[]' })).status).toBe(400)
-    expect((await send(server.url, '/profile', { method: 'PUT', token: alice, headers: { 'content-type': 'application/json' }, body: {} })).status).toBe(415)
+    expect(
+      (await send(server.url, '/profile', { method: 'PUT', token: alice, type: 'Profile', body: { athlete_type: 3 } }))
+        .status,
+    ).toBe(400)
+    expect(
+      (await send(server.url, '/profile', { method: 'PUT', token: alice, type: 'Profile', body: '[]' })).status,
+    ).toBe(400)
+    expect(
+      (
+        await send(server.url, '/profile', {
+          method: 'PUT',
+          token: alice,
+          headers: { 'content-type': 'application/json' },
+          body: {},
+        })
+      ).status,
+    ).toBe(415)
   })
 })
 
@@ -172,10 +227,15 @@ describe('authentication (§5) and the structured 403s (§7)', () => {
     expect((await get('/profile', token)).status).toBe(200)
   })
 
-  it('hides another user\'s activity as 404 whatever the method', async () => {
+  it("hides another user's activity as 404 whatever the method", async () => {
     const bob = server.tokens.otherToken
     for (const method of ['GET', 'HEAD', 'PUT', 'POST', 'DELETE'] as const) {
-      const exchange = await send(server.url, firstActivity, { method, token: bob, type: method === 'PUT' ? 'FitnessActivity' : 'LiveFitnessActivityUpdate', body: method === 'PUT' || method === 'POST' ? { notes: 'x', path: [] } : undefined })
+      const exchange = await send(server.url, firstActivity, {
+        method,
+        token: bob,
+        type: method === 'PUT' ? 'FitnessActivity' : 'LiveFitnessActivityUpdate',
+        body: method === 'PUT' || method === 'POST' ? { notes: 'x', path: [] } : undefined,
+      })
       expect(exchange.status, method).toBe(404)
     }
     expect((await get(firstActivity)).status).toBe(200)
@@ -184,7 +244,12 @@ describe('authentication (§5) and the structured 403s (§7)', () => {
 
 describe('other errors (§7 rule 5: human-readable text)', () => {
   it('answers 404 for unknown paths, /activities/<id> included', async () => {
-    for (const path of ['/nope', '/settings', firstActivity.replace('/fitnessActivities/', '/activities/'), `${firstActivity}/comments`]) {
+    for (const path of [
+      '/nope',
+      '/settings',
+      firstActivity.replace('/fitnessActivities/', '/activities/'),
+      `${firstActivity}/comments`,
+    ]) {
       const exchange = await get(path)
       expect(exchange.status, path).toBe(404)
       expect(header(exchange, 'content-type')).toBe('text/plain; charset=utf-8')
@@ -192,8 +257,17 @@ describe('other errors (§7 rule 5: human-readable text)', () => {
   })
 
   it('answers 413 to a body over 1 MiB and keeps the connection usable', async () => {
-    const big = JSON.stringify({ type: 'Running', start_time: 'Tue, 1 Mar 2011 07:00:00', notes: 'x'.repeat(1024 * 1024) })
-    const exchange = await send(server.url, '/fitnessActivities', { method: 'POST', token: alice, type: 'NewFitnessActivity', body: big })
+    const big = JSON.stringify({
+      type: 'Running',
+      start_time: 'Tue, 1 Mar 2011 07:00:00',
+      notes: 'x'.repeat(1024 * 1024),
+    })
+    const exchange = await send(server.url, '/fitnessActivities', {
+      method: 'POST',
+      token: alice,
+      type: 'NewFitnessActivity',
+      body: big,
+    })
     expect(exchange.status).toBe(413)
     expect((await get('/user')).status).toBe(200)
   })
@@ -206,13 +280,30 @@ describe('other errors (§7 rule 5: human-readable text)', () => {
     ['an encoded slash', 'GET /fitnessActivities/a%2Fb', 404],
     ['a garbled query', 'GET /fitnessActivities?pageSize=%%%', 400],
     ['a scheme-only Authorization', 'GET /user', 401, 'Authorization: Bearer'],
-    ['a JSON null body', 'PUT /profile', 400, 'Content-Type: application/vnd.com.service.Profile+json\r\nContent-Length: 4', 'null'],
-    ['a null path', 'POST /fitnessActivities', 400, 'Content-Type: application/vnd.com.service.NewFitnessActivity+json\r\nContent-Length: 65', '{"type":"x","start_time":"Tue, 1 Mar 2011 07:00:00","path":null} '],
-  ])('answers %s with %i, never 5xx', async (_, requestLine, status, extraHeaders = `Authorization: Bearer ${alice}`, body = '') => {
-    const auth = extraHeaders.startsWith('Authorization') ? extraHeaders : `Authorization: Bearer ${alice}\r\n${extraHeaders}`
-    const bytes = await rawExchange(server.url, `${requestLine} HTTP/1.1\r\n${auth}`, body)
-    expect(splitRaw(bytes).head).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `))
-  })
+    [
+      'a JSON null body',
+      'PUT /profile',
+      400,
+      'Content-Type: application/vnd.com.service.Profile+json\r\nContent-Length: 4',
+      'null',
+    ],
+    [
+      'a null path',
+      'POST /fitnessActivities',
+      400,
+      'Content-Type: application/vnd.com.service.NewFitnessActivity+json\r\nContent-Length: 65',
+      '{"type":"x","start_time":"Tue, 1 Mar 2011 07:00:00","path":null} ',
+    ],
+  ])(
+    'answers %s with %i, never 5xx',
+    async (_, requestLine, status, extraHeaders = `Authorization: Bearer ${alice}`, body = '') => {
+      const auth = extraHeaders.startsWith('Authorization')
+        ? extraHeaders
+        : `Authorization: Bearer ${alice}\r\n${extraHeaders}`
+      const bytes = await rawExchange(server.url, `${requestLine} HTTP/1.1\r\n${auth}`, body)
+      expect(splitRaw(bytes).head).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `))
+    },
+  )
 })
 
 describe('unexpected exceptions', () => {
@@ -227,7 +318,12 @@ describe('unexpected exceptions', () => {
     const broken = await startReferenceServer({ now, onInternalError: (error) => errors.push(error) })
     try {
       const body = { type: 'Running', start_time: 'Tue, 1 Mar 2011 07:00:00' }
-      const exchange = await send(broken.url, '/fitnessActivities', { method: 'POST', token: broken.tokens.token, type: 'NewFitnessActivity', body })
+      const exchange = await send(broken.url, '/fitnessActivities', {
+        method: 'POST',
+        token: broken.tokens.token,
+        type: 'NewFitnessActivity',
+        body,
+      })
       expect(exchange.status).toBe(500)
       expect(header(exchange, 'content-type')).toBe('text/plain; charset=utf-8')
       expect(exchange.text).toMatch(/clock exploded/)

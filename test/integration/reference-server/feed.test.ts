@@ -40,7 +40,16 @@ describe('paging', () => {
 
   it('gives every item the §2.2 fields', () => {
     for (const item of everything.items) {
-      expect(Object.keys(item).sort()).toEqual(['duration', 'entry_mode', 'has_map', 'source', 'start_time', 'total_distance', 'type', 'uri'])
+      expect(Object.keys(item).sort()).toEqual([
+        'duration',
+        'entry_mode',
+        'has_map',
+        'source',
+        'start_time',
+        'total_distance',
+        'type',
+        'uri',
+      ])
       expect(item.uri).toMatch(/^\/fitnessActivities\/\d+$/)
       expect(['true', 'false']).toContain(item.has_map)
       expect(['API', 'Web']).toContain(item.entry_mode)
@@ -92,7 +101,9 @@ describe('paging', () => {
   })
 
   it('shows each user only their own activities', async () => {
-    const bob = json<Feed>(await send(server.url, '/fitnessActivities?pageSize=1000', { token: server.tokens.otherToken }))
+    const bob = json<Feed>(
+      await send(server.url, '/fitnessActivities?pageSize=1000', { token: server.tokens.otherToken }),
+    )
     expect(bob.size).toBe(12)
     const aliceUris = new Set(everything.items.map((item) => item.uri))
     expect(bob.items.some((item) => aliceUris.has(item.uri))).toBe(false)
@@ -129,13 +140,17 @@ describe('conditional reads of the feed (§4 rules 3–4)', () => {
     const exchange = await get('/fitnessActivities', { 'if-modified-since': lastModified })
     expect(exchange.status).toBe(304)
     expect(exchange.text).toBe('')
-    const scoped = await get('/fitnessActivities?noEarlierThan=2026-03-01&pageSize=3', { 'if-modified-since': lastModified })
+    const scoped = await get('/fitnessActivities?noEarlierThan=2026-03-01&pageSize=3', {
+      'if-modified-since': lastModified,
+    })
     expect(scoped.status).toBe(304)
   })
 
   it('accepts the obsolete HTTP date forms, and ignores an unparseable date', async () => {
     const lastModified = Date.parse(header(await get('/fitnessActivities'), 'last-modified') ?? '')
-    const rfc850 = new Date(lastModified).toUTCString().replace(/^(\w+), (\d+) (\w+) \d\d(\d\d)/, (_, _d, day, month, year) => `Saturday, ${day}-${month}-${year}`)
+    const rfc850 = new Date(lastModified)
+      .toUTCString()
+      .replace(/^(\w+), (\d+) (\w+) \d\d(\d\d)/, (_, _d, day, month, year) => `Saturday, ${day}-${month}-${year}`)
     expect((await get('/fitnessActivities', { 'if-modified-since': rfc850 })).status).toBe(304)
     expect((await get('/fitnessActivities', { 'if-modified-since': 'not a date' })).status).toBe(200)
     expect((await get('/fitnessActivities', { 'if-modified-since': '2026-11-01' })).status).toBe(200)

@@ -26,7 +26,12 @@ export async function send(baseUrl: string, path: string, options: SendOptions):
   const headers: Record<string, string> = { ...options.headers }
   if (options.token !== null) headers.authorization = `Bearer ${options.token}`
   if (options.type !== undefined) headers['content-type'] = media(options.type)
-  const body = options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body)
+  const body =
+    options.body === undefined
+      ? undefined
+      : typeof options.body === 'string'
+        ? options.body
+        : JSON.stringify(options.body)
   const url = path.startsWith('http') ? path : `${baseUrl}${path}`
   const response = await request(url, { method: options.method ?? 'GET', headers, body })
   return { status: response.statusCode, headers: response.headers, text: await response.body.text() }
@@ -45,7 +50,9 @@ export function json<T = Record<string, unknown>>(exchange: Exchange): T {
 export function rawExchange(baseUrl: string, head: string, body = ''): Promise<Buffer> {
   const { hostname, port } = new URL(baseUrl)
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.end(`${head}\r\nHost: ${hostname}:${port}\r\nConnection: close\r\n\r\n${body}`))
+    const socket = connect(Number(port), hostname, () =>
+      socket.end(`${head}\r\nHost: ${hostname}:${port}\r\nConnection: close\r\n\r\n${body}`),
+    )
     const chunks: Buffer[] = []
     socket.on('data', (chunk: Buffer) => chunks.push(chunk))
     socket.on('error', reject)

@@ -28,7 +28,8 @@ const newActivity = {
 }
 
 const get = (path: string, headers: Record<string, string> = {}) => send(server.url, path, { token: alice, headers })
-const create = (body: unknown, type = 'NewFitnessActivity') => send(server.url, '/fitnessActivities', { method: 'POST', token: alice, type, body })
+const create = (body: unknown, type = 'NewFitnessActivity') =>
+  send(server.url, '/fitnessActivities', { method: 'POST', token: alice, type, body })
 const feedSize = async () => json<Feed>(await get('/fitnessActivities')).size
 
 describe('activity lifecycle', () => {
@@ -41,7 +42,17 @@ describe('activity lifecycle', () => {
     expect(location).toMatch(/^\/fitnessActivities\/\d+$/)
 
     const read = json(await get(location))
-    expect(read).toMatchObject({ uri: location, type: 'Running', equipment: 'None', start_time: 'Sat, 21 Nov 2026 07:30:00', notes: 'first try', entry_mode: 'API', has_map: 'true', duration: 600, path: newActivity.path })
+    expect(read).toMatchObject({
+      uri: location,
+      type: 'Running',
+      equipment: 'None',
+      start_time: 'Sat, 21 Nov 2026 07:30:00',
+      notes: 'first try',
+      entry_mode: 'API',
+      has_map: 'true',
+      duration: 600,
+      path: newActivity.path,
+    })
     expect(read.total_distance).toBeCloseTo(1112, -1)
     expect(read.total_climb).toBe(10)
     expect(read.previous).toMatch(/^\/fitnessActivities\/\d+$/)
@@ -51,14 +62,24 @@ describe('activity lifecycle', () => {
 
     clock.advance(60)
     const point = { timestamp: 900, latitude: 45.78, longitude: 4.84, altitude: 175, type: 'gps' }
-    const update = await send(server.url, location, { method: 'POST', token: alice, type: 'LiveFitnessActivityUpdate', body: { path: [point] } })
+    const update = await send(server.url, location, {
+      method: 'POST',
+      token: alice,
+      type: 'LiveFitnessActivityUpdate',
+      body: { path: [point] },
+    })
     expect([update.status, update.text]).toEqual([204, ''])
     const updated = json(await get(location))
     expect(updated.path).toEqual([...newActivity.path, point])
     expect(updated.duration).toBe(900)
 
     clock.advance(60)
-    const edit = await send(server.url, location, { method: 'PUT', token: alice, type: 'FitnessActivity', body: { notes: 'edited', type: 'Walking', uri: '/elsewhere', userID: 1, unknown: true } })
+    const edit = await send(server.url, location, {
+      method: 'PUT',
+      token: alice,
+      type: 'FitnessActivity',
+      body: { notes: 'edited', type: 'Walking', uri: '/elsewhere', userID: 1, unknown: true },
+    })
     expect(edit.status).toBe(200)
     expect(header(edit, 'content-type')).toBe(media('FitnessActivity'))
     expect(header(edit, 'last-modified')).toBe(new Date(clock.now()).toUTCString())
@@ -69,7 +90,10 @@ describe('activity lifecycle', () => {
     for (const method of ['GET', 'HEAD', 'PUT', 'POST', 'DELETE'] as const) {
       const body = method === 'PUT' ? { notes: 'x' } : method === 'POST' ? { path: [] } : undefined
       const type = method === 'PUT' ? 'FitnessActivity' : method === 'POST' ? 'LiveFitnessActivityUpdate' : undefined
-      expect((await send(server.url, location, { method, token: alice, body, ...(type ? { type } : {}) })).status, method).toBe(404)
+      expect(
+        (await send(server.url, location, { method, token: alice, body, ...(type ? { type } : {}) })).status,
+        method,
+      ).toBe(404)
     }
     expect(await feedSize()).toBe(sizeBefore)
   })
@@ -78,15 +102,28 @@ describe('activity lifecycle', () => {
     const location = header(await create(newActivity), 'location') ?? ''
     const before = await get(location)
     clock.advance(30)
-    const edit = await send(server.url, location, { method: 'PUT', token: alice, type: 'FitnessActivity', body: { type: 'Cycling', total_distance: 5 } })
+    const edit = await send(server.url, location, {
+      method: 'PUT',
+      token: alice,
+      type: 'FitnessActivity',
+      body: { type: 'Cycling', total_distance: 5 },
+    })
     expect(json(edit)).toEqual(json(before))
     expect(header(edit, 'last-modified')).toBe(header(before, 'last-modified'))
   })
 
   it('creates an activity without a route with has_map "false" and zero totals', async () => {
-    const location = header(await create({ type: 'Yoga', start_time: 'Friday, 20 November 2026 18:00:00' }), 'location') ?? ''
+    const location =
+      header(await create({ type: 'Yoga', start_time: 'Friday, 20 November 2026 18:00:00' }), 'location') ?? ''
     const read = json(await get(location))
-    expect(read).toMatchObject({ type: 'Yoga', start_time: 'Fri, 20 Nov 2026 18:00:00', has_map: 'false', total_distance: 0, duration: 0, path: [] })
+    expect(read).toMatchObject({
+      type: 'Yoga',
+      start_time: 'Fri, 20 Nov 2026 18:00:00',
+      has_map: 'false',
+      total_distance: 0,
+      duration: 0,
+      path: [],
+    })
     expect(read).not.toHaveProperty('notes')
   })
 
@@ -99,7 +136,10 @@ describe('activity lifecycle', () => {
     ['a start_time in another format', { type: 'Running', start_time: '2026-11-21T07:30:00Z' }],
     ['a weekday that does not match', { type: 'Running', start_time: 'Mon, 21 Nov 2026 07:30:00' }],
     ['notes that are not text', { ...newActivity, notes: 5 }],
-    ['a path point without latitude', { ...newActivity, path: [{ timestamp: 0, longitude: 1, altitude: 1, type: 'start' }] }],
+    [
+      'a path point without latitude',
+      { ...newActivity, path: [{ timestamp: 0, longitude: 1, altitude: 1, type: 'start' }] },
+    ],
     ['a post_to_ flag that is not boolean', { ...newActivity, post_to_network_a: 'yes' }],
   ])('refuses a create with %s (400 text) and records nothing', async (_, body) => {
     const sizeBefore = await feedSize()
@@ -111,17 +151,65 @@ describe('activity lifecycle', () => {
   })
 
   it('answers 415 to a create with another media type, and compares media types case-insensitively', async () => {
-    expect((await send(server.url, '/fitnessActivities', { method: 'POST', token: alice, headers: { 'content-type': 'application/json' }, body: newActivity })).status).toBe(415)
+    expect(
+      (
+        await send(server.url, '/fitnessActivities', {
+          method: 'POST',
+          token: alice,
+          headers: { 'content-type': 'application/json' },
+          body: newActivity,
+        })
+      ).status,
+    ).toBe(415)
     const mixedCase = 'Application/VND.com.service.NewFitnessActivity+JSON; charset=UTF-8'
-    expect((await send(server.url, '/fitnessActivities', { method: 'POST', token: alice, headers: { 'content-type': mixedCase }, body: newActivity })).status).toBe(201)
+    expect(
+      (
+        await send(server.url, '/fitnessActivities', {
+          method: 'POST',
+          token: alice,
+          headers: { 'content-type': mixedCase },
+          body: newActivity,
+        })
+      ).status,
+    ).toBe(201)
   })
 
   it('refuses a bad edit or live update with 400', async () => {
     const location = header(await create(newActivity), 'location') ?? ''
-    expect((await send(server.url, location, { method: 'PUT', token: alice, type: 'FitnessActivity', body: { notes: null } })).status).toBe(400)
-    expect((await send(server.url, location, { method: 'PUT', token: alice, type: 'FitnessActivity', body: '"notes"' })).status).toBe(400)
-    expect((await send(server.url, location, { method: 'POST', token: alice, type: 'LiveFitnessActivityUpdate', body: { points: [] } })).status).toBe(400)
-    expect((await send(server.url, location, { method: 'POST', token: alice, type: 'LiveFitnessActivityUpdate', body: { path: [{ timestamp: 'soon' }] } })).status).toBe(400)
+    expect(
+      (
+        await send(server.url, location, {
+          method: 'PUT',
+          token: alice,
+          type: 'FitnessActivity',
+          body: { notes: null },
+        })
+      ).status,
+    ).toBe(400)
+    expect(
+      (await send(server.url, location, { method: 'PUT', token: alice, type: 'FitnessActivity', body: '"notes"' }))
+        .status,
+    ).toBe(400)
+    expect(
+      (
+        await send(server.url, location, {
+          method: 'POST',
+          token: alice,
+          type: 'LiveFitnessActivityUpdate',
+          body: { points: [] },
+        })
+      ).status,
+    ).toBe(400)
+    expect(
+      (
+        await send(server.url, location, {
+          method: 'POST',
+          token: alice,
+          type: 'LiveFitnessActivityUpdate',
+          body: { path: [{ timestamp: 'soon' }] },
+        })
+      ).status,
+    ).toBe(400)
   })
 })
 
@@ -131,10 +219,18 @@ describe('Last-Modified and If-Modified-Since on an activity (§4 rule 3)', () =
     const first = header(await get(location), 'last-modified') ?? ''
     const unchanged = await get(location, { 'if-modified-since': first })
     expect([unchanged.status, unchanged.text]).toEqual([304, ''])
-    expect((await send(server.url, location, { method: 'HEAD', token: alice, headers: { 'if-modified-since': first } })).status).toBe(304)
+    expect(
+      (await send(server.url, location, { method: 'HEAD', token: alice, headers: { 'if-modified-since': first } }))
+        .status,
+    ).toBe(304)
 
     clock.advance(5)
-    await send(server.url, location, { method: 'PUT', token: alice, type: 'FitnessActivity', body: { notes: 'changed' } })
+    await send(server.url, location, {
+      method: 'PUT',
+      token: alice,
+      type: 'FitnessActivity',
+      body: { notes: 'changed' },
+    })
     const changed = await get(location, { 'if-modified-since': first })
     expect(changed.status).toBe(200)
     expect(Date.parse(header(changed, 'last-modified') ?? '')).toBeGreaterThan(Date.parse(first))
@@ -142,9 +238,12 @@ describe('Last-Modified and If-Modified-Since on an activity (§4 rule 3)', () =
 
   it('never sends a Last-Modified later than its Date, even after a burst of changes in one second', async () => {
     const location = header(await create(newActivity), 'location') ?? ''
-    for (const notes of ['one', 'two', 'three']) await send(server.url, location, { method: 'PUT', token: alice, type: 'FitnessActivity', body: { notes } })
+    for (const notes of ['one', 'two', 'three'])
+      await send(server.url, location, { method: 'PUT', token: alice, type: 'FitnessActivity', body: { notes } })
     for (const read of [await get(location), await get('/fitnessActivities')]) {
-      expect(Date.parse(header(read, 'last-modified') ?? '')).toBeLessThanOrEqual(Date.parse(header(read, 'date') ?? ''))
+      expect(Date.parse(header(read, 'last-modified') ?? '')).toBeLessThanOrEqual(
+        Date.parse(header(read, 'date') ?? ''),
+      )
     }
   })
 
@@ -157,7 +256,7 @@ describe('Last-Modified and If-Modified-Since on an activity (§4 rule 3)', () =
     expect((await get('/fitnessActivities', { 'if-modified-since': later })).status).toBe(304)
   })
 
-  it('moves the feed\'s change time on create and delete', async () => {
+  it("moves the feed's change time on create and delete", async () => {
     const before = header(await get('/fitnessActivities'), 'last-modified') ?? ''
     clock.advance(2)
     const location = header(await create(newActivity), 'location') ?? ''
@@ -177,12 +276,24 @@ describe('modification-time scopes (§4 rule 1)', () => {
     try {
       const token = fresh.tokens.token
       const all = json<Feed>(await send(fresh.url, '/fitnessActivities?pageSize=1000', { token }))
-      const location = header(await send(fresh.url, '/fitnessActivities', { method: 'POST', token, type: 'NewFitnessActivity', body: newActivity }), 'location')
+      const location = header(
+        await send(fresh.url, '/fitnessActivities', {
+          method: 'POST',
+          token,
+          type: 'NewFitnessActivity',
+          body: newActivity,
+        }),
+        'location',
+      )
       const today = json<Feed>(await send(fresh.url, '/fitnessActivities?modifiedNoEarlierThan=2026-11-22', { token }))
       expect(today.items.map((item) => item.uri)).toEqual([location])
-      const upToToday = json<Feed>(await send(fresh.url, '/fitnessActivities?modifiedNoLaterThan=2026-11-22&pageSize=1000', { token }))
+      const upToToday = json<Feed>(
+        await send(fresh.url, '/fitnessActivities?modifiedNoLaterThan=2026-11-22&pageSize=1000', { token }),
+      )
       expect(upToToday.size).toBe(all.size + 1)
-      const beforeToday = json<Feed>(await send(fresh.url, '/fitnessActivities?modifiedNoLaterThan=2026-11-21&pageSize=1000', { token }))
+      const beforeToday = json<Feed>(
+        await send(fresh.url, '/fitnessActivities?modifiedNoLaterThan=2026-11-21&pageSize=1000', { token }),
+      )
       expect(beforeToday).toEqual({ size: all.size, items: all.items })
     } finally {
       await fresh.close()

@@ -39,7 +39,7 @@ describe('quirky mode', () => {
       expect(count(quirk)).toBeLessThan(total)
     }
     expect(count((item) => 'startTime' in item)).toBeGreaterThan(total / 5)
-    for (const item of feed.items) expect(('startTime' in item) !== ('start_time' in item)).toBe(true)
+    for (const item of feed.items) expect('startTime' in item !== 'start_time' in item).toBe(true)
   })
 
   it('serves the activity only at /fitnessActivities/<id>, with opaque ids and a large integer userID', async () => {
@@ -65,21 +65,34 @@ describe('quirky mode', () => {
   })
 
   it('carries delete_health as text', async () => {
-    expect(json(await get('/user', server.tokens.revokedToken))).toMatchObject({ reason: 'Revoked', delete_health: 'false' })
-    expect(json(await get('/user', server.tokens.revokedDeleteToken))).toMatchObject({ reason: 'Revoked', delete_health: 'true' })
+    expect(json(await get('/user', server.tokens.revokedToken))).toMatchObject({
+      reason: 'Revoked',
+      delete_health: 'false',
+    })
+    expect(json(await get('/user', server.tokens.revokedDeleteToken))).toMatchObject({
+      reason: 'Revoked',
+      delete_health: 'true',
+    })
   })
 
   it('shows the quirks on activities created through the API too', async () => {
     const ids: string[] = []
     for (let i = 0; i < 12; i++) {
-      const created = await send(server.url, '/fitnessActivities', { method: 'POST', token: server.tokens.token, type: 'NewFitnessActivity', body: newActivity })
+      const created = await send(server.url, '/fitnessActivities', {
+        method: 'POST',
+        token: server.tokens.token,
+        type: 'NewFitnessActivity',
+        body: newActivity,
+      })
       expect(created.status).toBe(201)
       ids.push((header(created, 'location') ?? '').replace('/fitnessActivities/', ''))
     }
     const all = json<Feed>(await get('/fitnessActivities?pageSize=1000'))
     const createdItems = all.items.filter((item) => ids.includes(idOf(item)))
     expect(createdItems).toHaveLength(12)
-    expect(createdItems.some((item) => 'startTime' in item || !('source' in item) || item.uri.startsWith('/activities/'))).toBe(true)
+    expect(
+      createdItems.some((item) => 'startTime' in item || !('source' in item) || item.uri.startsWith('/activities/')),
+    ).toBe(true)
   })
 
   it('still reaches every activity once by following previous', async () => {
@@ -123,7 +136,10 @@ describe('other-choices mode', () => {
 
   it('returns the oldest matches of a time scope larger than pageSize', async () => {
     const in2026 = feed.items.filter((item) => item.start_time?.includes(' 2026 '))
-    expect(json<Feed>(await get('/fitnessActivities?noEarlierThan=2026-01-01&pageSize=5'))).toEqual({ size: 5, items: in2026.slice(0, 5) })
+    expect(json<Feed>(await get('/fitnessActivities?noEarlierThan=2026-01-01&pageSize=5'))).toEqual({
+      size: 5,
+      items: in2026.slice(0, 5),
+    })
   })
 
   it('answers 400 without Authorization and 401 for an unknown token', async () => {
@@ -131,7 +147,7 @@ describe('other-choices mode', () => {
     expect((await get('/user', 'nope')).status).toBe(401)
   })
 
-  it('refuses another user\'s activity with 403 Insufficient permission, and a deleted one with 410', async () => {
+  it("refuses another user's activity with 403 Insufficient permission, and a deleted one with 410", async () => {
     const uri = feed.items[0]?.uri ?? ''
     const foreign = await get(uri, server.tokens.otherToken)
     expect(foreign.status).toBe(403)
@@ -143,14 +159,38 @@ describe('other-choices mode', () => {
   })
 
   it('accepts any JSON media type on writes, answers 422 to an invalid body, and edits more fields', async () => {
-    const created = await send(server.url, '/fitnessActivities', { method: 'POST', token: alice, headers: { 'content-type': 'application/json' }, body: newActivity })
+    const created = await send(server.url, '/fitnessActivities', {
+      method: 'POST',
+      token: alice,
+      headers: { 'content-type': 'application/json' },
+      body: newActivity,
+    })
     expect(created.status).toBe(201)
     const location = header(created, 'location') ?? ''
     expect(location.replace('/fitnessActivities/', '')).toMatch(uuid)
-    expect((await send(server.url, '/fitnessActivities', { method: 'POST', token: alice, type: 'NewFitnessActivity', body: { type: 'Running' } })).status).toBe(422)
-    const edit = await send(server.url, location, { method: 'PUT', token: alice, type: 'FitnessActivity', body: { notes: 'n', type: 'Walking', equipment: 'Treadmill', total_climb: 12 } })
+    expect(
+      (
+        await send(server.url, '/fitnessActivities', {
+          method: 'POST',
+          token: alice,
+          type: 'NewFitnessActivity',
+          body: { type: 'Running' },
+        })
+      ).status,
+    ).toBe(422)
+    const edit = await send(server.url, location, {
+      method: 'PUT',
+      token: alice,
+      type: 'FitnessActivity',
+      body: { notes: 'n', type: 'Walking', equipment: 'Treadmill', total_climb: 12 },
+    })
     expect(json(edit)).toMatchObject({ notes: 'n', type: 'Walking', equipment: 'Treadmill', total_climb: 12 })
-    const profile = await send(server.url, '/profile', { method: 'PUT', token: alice, type: 'Profile', body: { name: 'Alice B.', location: 'Nice', gender: 'X' } })
+    const profile = await send(server.url, '/profile', {
+      method: 'PUT',
+      token: alice,
+      type: 'Profile',
+      body: { name: 'Alice B.', location: 'Nice', gender: 'X' },
+    })
     expect(json(profile)).toMatchObject({ name: 'Alice B.', location: 'Nice', gender: 'F' })
   })
 

@@ -15,10 +15,19 @@ interface CatalogueRule {
   appliesTo: string
 }
 
-async function withProbeServer<T>(mutant: string | undefined, run: (server: ProbeServer) => Promise<T>, mode?: ServerMode): Promise<T> {
+async function withProbeServer<T>(
+  mutant: string | undefined,
+  run: (server: ProbeServer) => Promise<T>,
+  mode?: ServerMode,
+): Promise<T> {
   const clock = createTestClock()
   // A mutant whose fault lives in years of history is probed, and compared, in the mode that has them.
-  const running = await startReferenceServer({ now: clock.now, onInternalError: () => undefined, ...(mutant ? { mutant } : {}), ...(mode ? { mode } : {}) })
+  const running = await startReferenceServer({
+    now: clock.now,
+    onInternalError: () => undefined,
+    ...(mutant ? { mutant } : {}),
+    ...(mode ? { mode } : {}),
+  })
   try {
     expect(running.mutant).toBe(mutant)
     return await run(new ProbeServer(running, clock))
@@ -29,7 +38,9 @@ async function withProbeServer<T>(mutant: string | undefined, run: (server: Prob
 
 describe('the mutant catalogue', () => {
   it('names server rules of suites/rules.yaml, one mutant name each, and describes each in one line', async () => {
-    const catalogue = parse(await readFile(new URL('../../../suites/rules.yaml', import.meta.url), 'utf8')) as { rules: CatalogueRule[] }
+    const catalogue = parse(await readFile(new URL('../../../suites/rules.yaml', import.meta.url), 'utf8')) as {
+      rules: CatalogueRule[]
+    }
     const serverRules = new Set(catalogue.rules.filter((rule) => rule.appliesTo === 'server').map((rule) => rule.id))
     expect(mutants.length).toBeGreaterThanOrEqual(55)
     for (const mutant of mutants) {
@@ -42,15 +53,23 @@ describe('the mutant catalogue', () => {
   })
 
   it('spreads over every section of the spec that has server rules', async () => {
-    const catalogue = parse(await readFile(new URL('../../../suites/rules.yaml', import.meta.url), 'utf8')) as { rules: CatalogueRule[] }
+    const catalogue = parse(await readFile(new URL('../../../suites/rules.yaml', import.meta.url), 'utf8')) as {
+      rules: CatalogueRule[]
+    }
     const sectionOf = new Map(catalogue.rules.map((rule) => [rule.id, rule.section.replace(/^(§\d+(\.\d+)?).*/, '$1')]))
-    const serverSections = new Set(catalogue.rules.filter((rule) => rule.appliesTo === 'server' && !rule.id.startsWith('IRREG-')).map((rule) => sectionOf.get(rule.id)))
+    const serverSections = new Set(
+      catalogue.rules
+        .filter((rule) => rule.appliesTo === 'server' && !rule.id.startsWith('IRREG-'))
+        .map((rule) => sectionOf.get(rule.id)),
+    )
     const covered = new Set(mutants.map((mutant) => sectionOf.get(mutant.rule)))
     expect([...serverSections].filter((section) => !covered.has(section))).toEqual([])
   })
 
   it('refuses an unknown mutant, naming the known ones', async () => {
-    await expect(startReferenceServer({ mutant: 'no-such-mutant' })).rejects.toThrow(/unknown mutant "no-such-mutant".*has-map-boolean/)
+    await expect(startReferenceServer({ mutant: 'no-such-mutant' })).rejects.toThrow(
+      /unknown mutant "no-such-mutant".*has-map-boolean/,
+    )
   })
 
   it('has a probe for every mutant', () => {
@@ -58,12 +77,15 @@ describe('the mutant catalogue', () => {
   })
 })
 
-describe.each(mutants.map((mutant) => ({ name: mutant.name as MutantName, rule: mutant.rule, mode: mutant.mode })))('mutant $name ($rule)', ({ name, mode }) => {
-  const probe = probes[name]
-  it('shows its misbehaviour', async () => {
-    expect(await withProbeServer(name, probe, mode)).toBe(true)
-  })
-  it('the reference server does not', async () => {
-    expect(await withProbeServer(undefined, probe, mode)).toBe(false)
-  })
-})
+describe.each(mutants.map((mutant) => ({ name: mutant.name as MutantName, rule: mutant.rule, mode: mutant.mode })))(
+  'mutant $name ($rule)',
+  ({ name, mode }) => {
+    const probe = probes[name]
+    it('shows its misbehaviour', async () => {
+      expect(await withProbeServer(name, probe, mode)).toBe(true)
+    })
+    it('the reference server does not', async () => {
+      expect(await withProbeServer(undefined, probe, mode)).toBe(false)
+    })
+  },
+)

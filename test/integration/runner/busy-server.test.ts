@@ -22,14 +22,22 @@ afterAll(() => reference.close())
 
 /** Hands the request to the reference server and its answer back, unchanged. */
 function forward(target: string, request: IncomingMessage, response: ServerResponse): void {
-  const upstream = http.request(`${target}${request.url}`, { method: request.method, headers: request.headers }, (answer) => {
-    response.writeHead(answer.statusCode ?? 502, answer.headers)
-    answer.pipe(response)
-  })
+  const upstream = http.request(
+    `${target}${request.url}`,
+    { method: request.method, headers: request.headers },
+    (answer) => {
+      response.writeHead(answer.statusCode ?? 502, answer.headers)
+      answer.pipe(response)
+    },
+  )
   request.pipe(upstream)
 }
 
-async function runBehindBusyFront(): Promise<{ result: ReportedRunResult; front: LoopbackServer; busyAnswers: number }> {
+async function runBehindBusyFront(): Promise<{
+  result: ReportedRunResult
+  front: LoopbackServer
+  busyAnswers: number
+}> {
   let count = 0
   let busyAnswers = 0
   const front = await startLoopbackServer((request, response) => {
@@ -42,22 +50,33 @@ async function runBehindBusyFront(): Promise<{ result: ReportedRunResult; front:
   try {
     const loaded = await loadSuites([SUITES])
     const { tokens } = reference
-    const outcome = await runConformance(loaded.scenarios, loaded.rules, {
-      target: {
-        baseUrl: new URL(front.url),
-        label: 'busy front',
-        tokens: { token: tokens.token, 'other-token': tokens.otherToken, 'revoked-token': tokens.revokedToken, 'revoked-delete-token': tokens.revokedDeleteToken, 'limited-token': tokens.limitedToken },
+    const outcome = await runConformance(
+      loaded.scenarios,
+      loaded.rules,
+      {
+        target: {
+          baseUrl: new URL(front.url),
+          label: 'busy front',
+          tokens: {
+            token: tokens.token,
+            'other-token': tokens.otherToken,
+            'revoked-token': tokens.revokedToken,
+            'revoked-delete-token': tokens.revokedDeleteToken,
+            'limited-token': tokens.limitedToken,
+          },
+        },
+        filter: { readOnly: false },
+        strict: false,
+        concurrency: 4,
+        timeoutMs: 5_000,
+        bail: false,
+        insecure: false,
+        configValues: {},
+        // The ledger is what counts creates and deletes: the cleanup summary needs it.
+        ledgerDir: makeTempDir('fitconform-busy-'),
       },
-      filter: { readOnly: false },
-      strict: false,
-      concurrency: 4,
-      timeoutMs: 5_000,
-      bail: false,
-      insecure: false,
-      configValues: {},
-      // The ledger is what counts creates and deletes: the cleanup summary needs it.
-      ledgerDir: makeTempDir('fitconform-busy-'),
-    }, {})
+      {},
+    )
     if (outcome.kind !== 'ran') throw new Error(`expected the run to happen, got ${outcome.kind}`)
     return { result: outcome.result, front, busyAnswers }
   } finally {
@@ -80,8 +99,12 @@ describe('the whole suite against a server that answers every 12th request busy 
   }, 120_000)
 
   it('fails no rule and no scenario', () => {
-    expect(run.result.rules.filter((rule) => rule.status === 'failed' || rule.status === 'error').map((rule) => rule.id)).toEqual([])
-    expect(run.result.scenarios.filter((scenario) => scenario.status === 'failed').map((scenario) => scenario.id)).toEqual([])
+    expect(
+      run.result.rules.filter((rule) => rule.status === 'failed' || rule.status === 'error').map((rule) => rule.id),
+    ).toEqual([])
+    expect(
+      run.result.scenarios.filter((scenario) => scenario.status === 'failed').map((scenario) => scenario.id),
+    ).toEqual([])
   })
 
   it('leaves nothing it created behind, and cleanup reports no problem', () => {

@@ -22,7 +22,9 @@ let createdNotes = ''
 let createdStart = ''
 
 /** A server that creates properly (201 + Location) and answers the read-back with `misbehave`. */
-async function serverThatBreaksOnRead(misbehave: (request: IncomingMessage, response: ServerResponse) => void): Promise<LoopbackServer> {
+async function serverThatBreaksOnRead(
+  misbehave: (request: IncomingMessage, response: ServerResponse) => void,
+): Promise<LoopbackServer> {
   let deleted = false
   return startLoopbackServer((request, response) => {
     if (answerUserEntryPoint(request, response)) {
@@ -46,20 +48,24 @@ async function serverThatBreaksOnRead(misbehave: (request: IncomingMessage, resp
   })
 }
 
-
 async function run(url: string, timeoutMs = 1_000): Promise<ConformanceOutcome> {
   const loaded = await loadSuites([FIXTURE])
   expect(loaded.diagnostics).toEqual([])
-  return runConformance(loaded.scenarios, loaded.rules, {
-    target: { baseUrl: new URL(url), tokens: { token: 'faulty-test-token' }, label: url },
-    filter: { readOnly: false },
-    strict: false,
-    concurrency: 1,
-    timeoutMs,
-    bail: false,
-    insecure: false,
-    configValues: {},
-  }, {})
+  return runConformance(
+    loaded.scenarios,
+    loaded.rules,
+    {
+      target: { baseUrl: new URL(url), tokens: { token: 'faulty-test-token' }, label: url },
+      filter: { readOnly: false },
+      strict: false,
+      concurrency: 1,
+      timeoutMs,
+      bail: false,
+      insecure: false,
+      configValues: {},
+    },
+    {},
+  )
 }
 
 function ranResult(outcome: ConformanceOutcome): RunResult {
@@ -89,19 +95,23 @@ describe('a faulty server gives a failed scenario with a clear message, within t
     },
     {
       fault: 'sends a body that is not JSON',
-      misbehave: (_: IncomingMessage, response: ServerResponse) => response.writeHead(200, { 'content-type': ACTIVITY }).end('<html>oops</html>'),
+      misbehave: (_: IncomingMessage, response: ServerResponse) =>
+        response.writeHead(200, { 'content-type': ACTIVITY }).end('<html>oops</html>'),
       expectation: /the body is not JSON: "<html>oops<\/html>"/,
     },
     {
       fault: 'announces a longer Content-Length than it sends',
       misbehave: (_: IncomingMessage, response: ServerResponse) => {
-        response.socket?.end('HTTP/1.1 200 OK\r\ncontent-type: ' + ACTIVITY + '\r\ncontent-length: 100\r\n\r\n{"uri":"/x"}')
+        response.socket?.end(
+          'HTTP/1.1 200 OK\r\ncontent-type: ' + ACTIVITY + '\r\ncontent-length: 100\r\n\r\n{"uri":"/x"}',
+        )
       },
       expectation: /broke off|terminated|closed|other side/i,
     },
     {
       fault: 'answers 500 to everything',
-      misbehave: (_: IncomingMessage, response: ServerResponse) => response.writeHead(500, { 'content-type': 'text/plain' }).end('boom'),
+      misbehave: (_: IncomingMessage, response: ServerResponse) =>
+        response.writeHead(500, { 'content-type': 'text/plain' }).end('boom'),
       expectation: /status: expected equal to 200, got 500/,
     },
   ])('when the server $fault', async ({ misbehave, expectation }) => {
@@ -140,7 +150,16 @@ describe('a faulty server gives a failed scenario with a clear message, within t
     let reads = 0
     server = await serverThatBreaksOnRead((_, response) => {
       if (++reads === 1) return void response.writeHead(429, { 'retry-after': '1' }).end()
-      response.writeHead(200, { 'content-type': ACTIVITY }).end(JSON.stringify({ uri: '/fitnessActivities/7', type: 'Running', start_time: createdStart, notes: createdNotes }))
+      response
+        .writeHead(200, { 'content-type': ACTIVITY })
+        .end(
+          JSON.stringify({
+            uri: '/fitnessActivities/7',
+            type: 'Running',
+            start_time: createdStart,
+            notes: createdNotes,
+          }),
+        )
     })
     const result = ranResult(await run(server.url, 3_000))
     expect(result.summary.failed).toBe(0)
@@ -173,8 +192,12 @@ describe('a faulty server gives a failed scenario with a clear message, within t
   it('judges a server that gzips its JSON although we asked for identity, on the decoded body', async () => {
     server = await serverThatBreaksOnRead((request, response) => {
       expect(request.headers['accept-encoding']).toBe('identity')
-      const body = gzipSync(JSON.stringify({ uri: '/fitnessActivities/7', type: 'Running', start_time: createdStart, notes: createdNotes }))
-      response.writeHead(200, { 'content-type': ACTIVITY, 'content-encoding': 'gzip', 'content-length': String(body.length) }).end(body)
+      const body = gzipSync(
+        JSON.stringify({ uri: '/fitnessActivities/7', type: 'Running', start_time: createdStart, notes: createdNotes }),
+      )
+      response
+        .writeHead(200, { 'content-type': ACTIVITY, 'content-encoding': 'gzip', 'content-length': String(body.length) })
+        .end(body)
     })
     const result = ranResult(await run(server.url))
     expect(result.summary.failed).toBe(0)
@@ -185,30 +208,46 @@ describe('a faulty server gives a failed scenario with a clear message, within t
     await gone.close()
     const outcome = await run(gone.url)
     expect(outcome.kind).toBe('unreachable')
-    if (outcome.kind === 'unreachable') expect(outcome.diagnostic.message).toMatch(/cannot connect to http:\/\/127.0.0.1:\d+ \(ECONNREFUSED\)/)
+    if (outcome.kind === 'unreachable')
+      expect(outcome.diagnostic.message).toMatch(/cannot connect to http:\/\/127.0.0.1:\d+ \(ECONNREFUSED\)/)
   })
 })
 
 describe('the preflight: GET /user with the main token must answer 2xx before any scenario runs (exit 3 in the CLI)', () => {
   it.each([
-    { name: 'a refused token', answer: (response: ServerResponse) => response.writeHead(401, { 'content-type': 'application/json' }).end('{"reason":"invalid token"}'), sentence: 'the token was refused (401)' },
-    { name: 'a base URL that is not the API root', answer: (response: ServerResponse) => response.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>'), sentence: 'this is not the API root: /user answered 404 with text/html' },
+    {
+      name: 'a refused token',
+      answer: (response: ServerResponse) =>
+        response.writeHead(401, { 'content-type': 'application/json' }).end('{"reason":"invalid token"}'),
+      sentence: 'the token was refused (401)',
+    },
+    {
+      name: 'a base URL that is not the API root',
+      answer: (response: ServerResponse) =>
+        response.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>'),
+      sentence: 'this is not the API root: /user answered 404 with text/html',
+    },
     { name: 'a server that never answers', answer: () => undefined, sentence: 'no answer within 1 s' },
-  ])('$name ends the run before the first scenario, in one sentence with the exchange', async ({ answer, sentence }) => {
-    server = await startLoopbackServer((request, response) => {
-      request.resume()
-      answer(response)
-    })
-    const outcome = await run(server.url)
-    expect(outcome.kind).toBe('unreachable')
-    if (outcome.kind !== 'unreachable') return
-    expect(outcome.diagnostic.code).toBe('E_PREFLIGHT')
-    expect(outcome.diagnostic.message).toBe(`preflight GET ${server.url}/user with --token failed: ${sentence}`)
-    expect(outcome.diagnostic.details?.[0]).toBe(`request: GET ${server.url}/user${sentence.startsWith('no answer') ? '' : ' (Authorization: Bearer $FITCONFORM_TOKEN)'}`)
-    expect(JSON.stringify(outcome.diagnostic)).not.toContain('faulty-test-token')
-    // Nothing else was sent: no scenario ran against a server that cannot serve them.
-    expect(server.requests).toEqual(['GET /user'])
-  })
+  ])(
+    '$name ends the run before the first scenario, in one sentence with the exchange',
+    async ({ answer, sentence }) => {
+      server = await startLoopbackServer((request, response) => {
+        request.resume()
+        answer(response)
+      })
+      const outcome = await run(server.url)
+      expect(outcome.kind).toBe('unreachable')
+      if (outcome.kind !== 'unreachable') return
+      expect(outcome.diagnostic.code).toBe('E_PREFLIGHT')
+      expect(outcome.diagnostic.message).toBe(`preflight GET ${server.url}/user with --token failed: ${sentence}`)
+      expect(outcome.diagnostic.details?.[0]).toBe(
+        `request: GET ${server.url}/user${sentence.startsWith('no answer') ? '' : ' (Authorization: Bearer $FITCONFORM_TOKEN)'}`,
+      )
+      expect(JSON.stringify(outcome.diagnostic)).not.toContain('faulty-test-token')
+      // Nothing else was sent: no scenario ran against a server that cannot serve them.
+      expect(server.requests).toEqual(['GET /user'])
+    },
+  )
 
   it('checks --other-token too, but never the revoked or limited tokens (their refusals are what the 403 rules judge)', async () => {
     server = await startLoopbackServer((request, response) => {
@@ -217,11 +256,44 @@ describe('the preflight: GET /user with the main token must answer 2xx before an
       response.writeHead(ok ? 200 : 403, { 'content-type': 'application/json' }).end('{}')
     })
     const loaded = await loadSuites([FIXTURE])
-    const settings = { filter: { readOnly: false }, strict: false, concurrency: 1, timeoutMs: 1_000, bail: false, insecure: false, configValues: {} }
-    const withRevoked = await runConformance(loaded.scenarios, loaded.rules, { ...settings, target: { baseUrl: new URL(server.url), tokens: { token: 'main-token-1234', 'revoked-token': 'revoked-1234', 'limited-token': 'limited-1234' }, label: 'x' } }, {})
+    const settings = {
+      filter: { readOnly: false },
+      strict: false,
+      concurrency: 1,
+      timeoutMs: 1_000,
+      bail: false,
+      insecure: false,
+      configValues: {},
+    }
+    const withRevoked = await runConformance(
+      loaded.scenarios,
+      loaded.rules,
+      {
+        ...settings,
+        target: {
+          baseUrl: new URL(server.url),
+          tokens: { token: 'main-token-1234', 'revoked-token': 'revoked-1234', 'limited-token': 'limited-1234' },
+          label: 'x',
+        },
+      },
+      {},
+    )
     expect(withRevoked.kind).toBe('ran')
-    const withOther = await runConformance(loaded.scenarios, loaded.rules, { ...settings, target: { baseUrl: new URL(server.url), tokens: { token: 'main-token-1234', 'other-token': 'other-1234' }, label: 'x' } }, {})
+    const withOther = await runConformance(
+      loaded.scenarios,
+      loaded.rules,
+      {
+        ...settings,
+        target: {
+          baseUrl: new URL(server.url),
+          tokens: { token: 'main-token-1234', 'other-token': 'other-1234' },
+          label: 'x',
+        },
+      },
+      {},
+    )
     expect(withOther.kind).toBe('unreachable')
-    if (withOther.kind === 'unreachable') expect(withOther.diagnostic.message).toMatch(/with --other-token failed: the token was refused \(403\)$/)
+    if (withOther.kind === 'unreachable')
+      expect(withOther.diagnostic.message).toMatch(/with --other-token failed: the token was refused \(403\)$/)
   })
 })

@@ -63,7 +63,11 @@ it('exits 3 with one sentence when the server never answers', async () => {
 
 it('exits 2 naming the filters when they select no scenario, and sends nothing', async () => {
   const before = reference.url
-  const { code, err, out } = await run({ baseUrl: new URL(before), token: reference.tokens.token, tag: ['no-such-tag'] })
+  const { code, err, out } = await run({
+    baseUrl: new URL(before),
+    token: reference.tokens.token,
+    tag: ['no-such-tag'],
+  })
   expect(code).toBe(2)
   expect(err).toContain('No scenario selected: --tag no-such-tag matched none of the')
   expect(out).toBe('')
@@ -75,11 +79,23 @@ it('writes every report, JSON, JUnit, Markdown and HTML, when the server nests J
     request.resume()
     response.writeHead(200, { 'content-type': 'application/vnd.com.service.User+json' }).end(deep)
   })
-  const { code, err } = await run({ baseUrl: new URL(loopback.url), token: 'some-token-1234', reporter: 'console,json,junit,markdown,html' })
+  const { code, err } = await run({
+    baseUrl: new URL(loopback.url),
+    token: 'some-token-1234',
+    reporter: 'console,json,junit,markdown,html',
+  })
   expect(code).toBe(1)
   expect(err).not.toContain('E_REPORTER')
-  expect((await readdir(dir)).filter((name) => !name.startsWith('ledger-')).sort()).toEqual(['junit.xml', 'report.html', 'results.json', 'summary.md'])
-  const results = JSON.parse(await readFile(path.join(dir, 'results.json'), 'utf8')) as { diagnostics: unknown[]; summary: { failed: number } }
+  expect((await readdir(dir)).filter((name) => !name.startsWith('ledger-')).sort()).toEqual([
+    'junit.xml',
+    'report.html',
+    'results.json',
+    'summary.md',
+  ])
+  const results = JSON.parse(await readFile(path.join(dir, 'results.json'), 'utf8')) as {
+    diagnostics: unknown[]
+    summary: { failed: number }
+  }
   expect(results.diagnostics).toEqual([])
   expect(results.summary.failed).toBeGreaterThan(0)
 })
@@ -90,7 +106,17 @@ it('lets the other reporters finish when one fails, and exits 1', async () => {
     const broken = path.join(dir, 'broken-reporter.mjs')
     await writeFile(broken, 'export default { name: "broken", onRunEnd() { throw new Error("disk full") } }\n')
     const screen = testScreen()
-    const exit = await runCommand([USER_SUITE], { outputDir: dir, timeout: 2_000, baseUrl: new URL(reference.url), token: reference.tokens.token, reporter: `${broken},console,json,junit` }, screen)
+    const exit = await runCommand(
+      [USER_SUITE],
+      {
+        outputDir: dir,
+        timeout: 2_000,
+        baseUrl: new URL(reference.url),
+        token: reference.tokens.token,
+        reporter: `${broken},console,json,junit`,
+      },
+      screen,
+    )
     return { code: exit, err: screen.stderr() }
   })()
   expect(code).toBe(1)

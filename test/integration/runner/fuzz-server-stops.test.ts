@@ -27,16 +27,21 @@ function startCrashingFront(target: URL): Promise<void> {
       front.closeAllConnections()
       return
     }
-    const forward = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers)
-      answer.pipe(res)
-    })
+    const forward = httpRequest(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers)
+        answer.pipe(res)
+      },
+    )
     req.pipe(forward)
   })
-  return new Promise((resolve) => front.listen(0, '127.0.0.1', () => {
-    frontUrl = `http://127.0.0.1:${(front.address() as AddressInfo).port}`
-    resolve()
-  }))
+  return new Promise((resolve) =>
+    front.listen(0, '127.0.0.1', () => {
+      frontUrl = `http://127.0.0.1:${(front.address() as AddressInfo).port}`
+      resolve()
+    }),
+  )
 }
 
 beforeAll(async () => {
@@ -55,14 +60,26 @@ describe('fitconform fuzz against a server that stops answering', () => {
     const { rules } = await loadRules()
     const outcome = await runFuzz({
       target: { baseUrl: new URL(frontUrl), tokens: { token: reference.tokens.token }, label: 'crashing' },
-      rules, seed: 1, runs: 60, shrinkBudgetMs: 3_000, readOnly: false, outputDir: folder, timeoutMs: 5_000, insecure: false, configValues: {},
+      rules,
+      seed: 1,
+      runs: 60,
+      shrinkBudgetMs: 3_000,
+      readOnly: false,
+      outputDir: folder,
+      timeoutMs: 5_000,
+      insecure: false,
+      configValues: {},
     })
     if (outcome.kind !== 'ran') throw new Error('the front server did not answer the preflight')
     expect(killer).toBeDefined()
     expect(outcome.failure?.rule).toBe('FUZZ-NO-ANSWER')
     expect(outcome.failure?.stoppedAfter).toBe(killer)
-    const written = parse(await readFile(outcome.failure!.file, 'utf8')) as { scenarios: { steps: { request?: { method: string } }[] }[] }
+    const written = parse(await readFile(outcome.failure!.file, 'utf8')) as {
+      scenarios: { steps: { request?: { method: string } }[] }[]
+    }
     expect(written.scenarios[0]!.steps.at(-1)?.request?.method).toBe('PUT')
-    expect(outcome.result.diagnostics.map((d) => d.message).join('\n')).toContain(`the last request it met was ${killer}`)
+    expect(outcome.result.diagnostics.map((d) => d.message).join('\n')).toContain(
+      `the last request it met was ${killer}`,
+    )
   })
 })

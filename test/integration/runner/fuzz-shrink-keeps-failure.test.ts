@@ -46,24 +46,31 @@ function startFlakyFront(target: URL): Promise<void> {
         held.push(res)
         return
       }
-      const forward = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-        const answered: Buffer[] = []
-        answer.on('data', (chunk: Buffer) => answered.push(chunk))
-        answer.on('end', () => {
-          const text = Buffer.concat(answered).toString('utf8')
-          if (isCreate && answer.headers.location && notesOf(body.toString('utf8'))?.includes('\n')) withLineBreak.add(answer.headers.location)
-          if (req.method === 'GET' && withLineBreak.has(req.url ?? '') && notesOf(text)?.includes('\n') === false) faultShown = true
-          res.writeHead(answer.statusCode ?? 502, answer.headers)
-          res.end(Buffer.concat(answered))
-        })
-      })
+      const forward = httpRequest(
+        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+        (answer) => {
+          const answered: Buffer[] = []
+          answer.on('data', (chunk: Buffer) => answered.push(chunk))
+          answer.on('end', () => {
+            const text = Buffer.concat(answered).toString('utf8')
+            if (isCreate && answer.headers.location && notesOf(body.toString('utf8'))?.includes('\n'))
+              withLineBreak.add(answer.headers.location)
+            if (req.method === 'GET' && withLineBreak.has(req.url ?? '') && notesOf(text)?.includes('\n') === false)
+              faultShown = true
+            res.writeHead(answer.statusCode ?? 502, answer.headers)
+            res.end(Buffer.concat(answered))
+          })
+        },
+      )
       forward.end(body)
     })
   })
-  return new Promise((resolve) => front.listen(0, '127.0.0.1', () => {
-    frontUrl = `http://127.0.0.1:${(front.address() as AddressInfo).port}`
-    resolve()
-  }))
+  return new Promise((resolve) =>
+    front.listen(0, '127.0.0.1', () => {
+      frontUrl = `http://127.0.0.1:${(front.address() as AddressInfo).port}`
+      resolve()
+    }),
+  )
 }
 
 function notesOf(text: string): string | undefined {
@@ -93,7 +100,15 @@ describe('fitconform fuzz shrinking under timeouts', () => {
     const { rules } = await loadRules()
     const outcome = await runFuzz({
       target: { baseUrl: new URL(frontUrl), tokens: { token: mutant.tokens.token }, label: 'flaky' },
-      rules, seed: 1, runs: 60, shrinkBudgetMs: 3_000, readOnly: false, outputDir: folder, timeoutMs: 1_500, insecure: false, configValues: {},
+      rules,
+      seed: 1,
+      runs: 60,
+      shrinkBudgetMs: 3_000,
+      readOnly: false,
+      outputDir: folder,
+      timeoutMs: 1_500,
+      insecure: false,
+      configValues: {},
     })
     if (outcome.kind !== 'ran') throw new Error('the front server did not answer the preflight')
     expect(held.length).toBeGreaterThan(0)

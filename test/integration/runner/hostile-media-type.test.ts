@@ -16,7 +16,9 @@ let server: LoopbackServer
 beforeAll(async () => {
   server = await startLoopbackServer((request, response) => {
     request.resume()
-    response.writeHead(200, { 'content-type': HOSTILE }).end(JSON.stringify({ userID: 1, profile: '/profile', fitness_activities: '/fitnessActivities' }))
+    response
+      .writeHead(200, { 'content-type': HOSTILE })
+      .end(JSON.stringify({ userID: 1, profile: '/profile', fitness_activities: '/fitnessActivities' }))
   })
 })
 afterAll(() => server.close())
@@ -24,9 +26,17 @@ afterAll(() => server.close())
 it('judges a Content-Type that used to backtrack for weeks as not the User media type, and ends', async () => {
   const dir = makeTempDir('fitconform-hostile-type-')
   const screen = testScreen()
-  const code = await runCommand([USER_SUITE], { baseUrl: new URL(server.url), token: 'hostile-type-token', outputDir: dir, timeout: 2_000 }, screen)
+  const code = await runCommand(
+    [USER_SUITE],
+    { baseUrl: new URL(server.url), token: 'hostile-type-token', outputDir: dir, timeout: 2_000 },
+    screen,
+  )
   expect(code).toBe(1)
-  const results = JSON.parse(await readFile(path.join(dir, 'results.json'), 'utf8')) as { scenarios: { steps: { assertions: { ok: boolean; target: string }[] }[] }[] }
-  const failedTargets = results.scenarios.flatMap((scenario) => scenario.steps.flatMap((step) => step.assertions.filter((a) => !a.ok).map((a) => a.target)))
+  const results = JSON.parse(await readFile(path.join(dir, 'results.json'), 'utf8')) as {
+    scenarios: { steps: { assertions: { ok: boolean; target: string }[] }[] }[]
+  }
+  const failedTargets = results.scenarios.flatMap((scenario) =>
+    scenario.steps.flatMap((step) => step.assertions.filter((a) => !a.ok).map((a) => a.target)),
+  )
   expect(failedTargets).toContain('headers.content-type')
 })

@@ -26,7 +26,13 @@ describe('the runner HTTP client (undici)', () => {
     servers.push(server)
     const client = createHttpClient({ timeoutMs: 5000, insecure: false })
     try {
-      const response = await client.send({ method: 'POST', url: `${server.url}/a/b?c=1&d=%20`, headers: { 'x-probe': 'p', 'content-type': 'application/json' }, body: '{"n":1}', wire: false })
+      const response = await client.send({
+        method: 'POST',
+        url: `${server.url}/a/b?c=1&d=%20`,
+        headers: { 'x-probe': 'p', 'content-type': 'application/json' },
+        body: '{"n":1}',
+        wire: false,
+      })
       expect(response.status).toBe(201)
       expect(response.headers['x-answer']).toBe('yes')
       expect(response.body.toString('utf8')).toBe('{"ok":true}')
@@ -47,7 +53,10 @@ describe('the runner HTTP client (undici)', () => {
     servers.push(server)
     const client = createHttpClient({ timeoutMs: 500, insecure: false })
     try {
-      const error = await client.send({ method: 'GET', url: `${server.url}/slow`, headers: {}, wire: false }).then(() => undefined, (thrown: unknown) => thrown)
+      const error = await client.send({ method: 'GET', url: `${server.url}/slow`, headers: {}, wire: false }).then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      )
       expect(classifyTransportError(error)).toEqual({ failure: 'timeout', code: 'TimeoutError' })
     } finally {
       await client.close()
@@ -56,7 +65,11 @@ describe('the runner HTTP client (undici)', () => {
 
   it('goes through the proxy that HTTP_PROXY names', async () => {
     // undici tunnels through the proxy with CONNECT; this proxy answers behind the tunnel itself.
-    const answering = createServer((request, response) => response.writeHead(200, { 'content-type': 'text/plain' }).end(`from behind the proxy: ${request.method} ${request.url}`))
+    const answering = createServer((request, response) =>
+      response
+        .writeHead(200, { 'content-type': 'text/plain' })
+        .end(`from behind the proxy: ${request.method} ${request.url}`),
+    )
     const connects: string[] = []
     const proxy = createServer()
     proxy.on('connect', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -71,7 +84,12 @@ describe('the runner HTTP client (undici)', () => {
     const client = createHttpClient({ timeoutMs: 5000, insecure: false })
     try {
       // Port 9 (discard) on loopback: nothing listens there, so only the proxy can answer.
-      const response = await client.send({ method: 'GET', url: 'http://127.0.0.1:9/user?x=1', headers: {}, wire: false })
+      const response = await client.send({
+        method: 'GET',
+        url: 'http://127.0.0.1:9/user?x=1',
+        headers: {},
+        wire: false,
+      })
       expect(response.body.toString('utf8')).toBe('from behind the proxy: GET /user?x=1')
     } finally {
       await client.close()

@@ -13,10 +13,20 @@ import { makeTempDir } from '../../helpers/temp-dir.js'
 
 const FIXTURE = fileURLToPath(new URL('../../fixtures/runner/large-page-schema.yaml', import.meta.url))
 const ITEMS = 400_000
-const PAGE = Buffer.from(JSON.stringify({ size: ITEMS, items: Array.from({ length: ITEMS }, () => ({ uri: 'a/123456' })) }))
+const PAGE = Buffer.from(
+  JSON.stringify({ size: ITEMS, items: Array.from({ length: ITEMS }, () => ({ uri: 'a/123456' })) }),
+)
 
 interface Results {
-  scenarios: { id: string; status: string; steps: { status: string; error?: { code: string }; assertions: { ok: boolean; severity: string; message: string }[] }[] }[]
+  scenarios: {
+    id: string
+    status: string
+    steps: {
+      status: string
+      error?: { code: string }
+      assertions: { ok: boolean; severity: string; message: string }[]
+    }[]
+  }[]
 }
 
 let server: LoopbackServer
@@ -28,22 +38,45 @@ beforeAll(async () => {
     if (answerUserEntryPoint(request, response)) return
     if (request.url === '/user/again') {
       // Answered once the page is out, while the runner reads and judges it.
-      const answer = (): void => void setTimeout(() => response.writeHead(200, { 'content-type': 'application/vnd.com.service.User+json' }).end('{"userID":1}'), 200)
+      const answer = (): void =>
+        void setTimeout(
+          () =>
+            response.writeHead(200, { 'content-type': 'application/vnd.com.service.User+json' }).end('{"userID":1}'),
+          200,
+        )
       if (pageSent) answer()
       else onPageSent.push(answer)
       return
     }
     pageSent = false
-    response.writeHead(200, { 'content-type': 'application/vnd.com.service.FitnessActivityFeed+json' }).end(PAGE, () => {
-      pageSent = true
-      for (const waiting of onPageSent.splice(0)) waiting()
-    })
+    response
+      .writeHead(200, { 'content-type': 'application/vnd.com.service.FitnessActivityFeed+json' })
+      .end(PAGE, () => {
+        pageSent = true
+        for (const waiting of onPageSent.splice(0)) waiting()
+      })
   })
 })
 afterAll(() => server.close())
 
 function runArgs(outputDir: string): string[] {
-  return ['run', FIXTURE, '--base-url', server.url, '--token', 'large-page-token', '--output-dir', outputDir, '--timeout', '5000', '--concurrency', '2', '--read-only', '--reporter', 'json']
+  return [
+    'run',
+    FIXTURE,
+    '--base-url',
+    server.url,
+    '--token',
+    'large-page-token',
+    '--output-dir',
+    outputDir,
+    '--timeout',
+    '5000',
+    '--concurrency',
+    '2',
+    '--read-only',
+    '--reporter',
+    'json',
+  ]
 }
 
 it(`counts the fault of all ${ITEMS} items in a heap of 384 MB, and the scenario beside it is not timed out`, async () => {
@@ -52,15 +85,24 @@ it(`counts the fault of all ${ITEMS} items in a heap of 384 MB, and the scenario
   expect(outcome.stderr).not.toMatch(/heap out of memory/)
   expect(outcome.code).toBe(1)
   const results = JSON.parse(await readFile(path.join(dir, 'results.json'), 'utf8')) as Results
-  const [page, neighbour] = [results.scenarios.find((s) => s.id === 'large-page-schema')!, results.scenarios.find((s) => s.id === 'large-page-neighbour')!]
+  const [page, neighbour] = [
+    results.scenarios.find((s) => s.id === 'large-page-schema')!,
+    results.scenarios.find((s) => s.id === 'large-page-neighbour')!,
+  ]
   const failed = page.steps[0]!.assertions.filter((a) => !a.ok && a.severity === 'failure').map((a) => a.message)
-  expect(failed).toEqual([`${ITEMS} of ${ITEMS} items: /items/*/uri must be a relative URI starting with "/" (no scheme, no host), found the text "a/123456" (the first at /items/0/uri)`])
+  expect(failed).toEqual([
+    `${ITEMS} of ${ITEMS} items: /items/*/uri must be a relative URI starting with "/" (no scheme, no host), found the text "a/123456" (the first at /items/0/uri)`,
+  ])
   expect(neighbour.steps.map((step) => [step.status, step.error?.code])).toEqual([['passed', undefined]])
 }, 120_000) // a bound for a machine shared by many runs, not a speed goal
 
 it('honours SIGTERM while the page is judged: the judging stops and says how far it got', async () => {
   const dir = makeTempDir('fitconform-large-page-signal-')
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/fitconform.js'), ...runArgs(dir)], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } })
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/fitconform.js'), ...runArgs(dir)], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1' },
+  })
   let stderr = ''
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
   const ended = new Promise<number | null>((resolve) => child.on('close', resolve))

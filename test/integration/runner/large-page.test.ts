@@ -23,16 +23,21 @@ afterAll(() => server.close())
 it(`collects all ${ITEMS} items of one page without an internal error`, async () => {
   const loaded = await loadSuites([FIXTURE])
   expect(loaded.diagnostics).toEqual([])
-  const outcome = await runConformance(loaded.scenarios, loaded.rules, {
-    target: { baseUrl: new URL(server.url), tokens: { token: 'large-page-token' }, label: 'large page' },
-    filter: { readOnly: true },
-    strict: false,
-    concurrency: 1,
-    timeoutMs: 20_000,
-    bail: false,
-    insecure: false,
-    configValues: {},
-  }, {})
+  const outcome = await runConformance(
+    loaded.scenarios,
+    loaded.rules,
+    {
+      target: { baseUrl: new URL(server.url), tokens: { token: 'large-page-token' }, label: 'large page' },
+      filter: { readOnly: true },
+      strict: false,
+      concurrency: 1,
+      timeoutMs: 20_000,
+      bail: false,
+      insecure: false,
+      configValues: {},
+    },
+    {},
+  )
   if (outcome.kind !== 'ran') throw new Error(`expected the run to happen, got ${outcome.kind}`)
   const steps = outcome.result.scenarios[0]!.steps
   expect(steps.map((step) => step.error?.code)).toEqual([undefined, undefined])

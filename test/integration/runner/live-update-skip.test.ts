@@ -29,7 +29,12 @@ async function startFinishedActivityServer(updateStatus: number): Promise<Loopba
         response.writeHead(201, { location: ACTIVITY }).end()
       } else if (route === `GET ${ACTIVITY}` && !deleted) {
         const body = JSON.stringify({ ...created, uri: ACTIVITY, userID: 1 })
-        response.writeHead(200, { 'content-type': mediaType('FitnessActivity'), 'last-modified': 'Sun, 01 Mar 1987 07:00:00 GMT' }).end(body)
+        response
+          .writeHead(200, {
+            'content-type': mediaType('FitnessActivity'),
+            'last-modified': 'Sun, 01 Mar 1987 07:00:00 GMT',
+          })
+          .end(body)
       } else if (route === `POST ${ACTIVITY}`) {
         response.writeHead(updateStatus, { 'content-type': 'text/plain' }).end('This activity is finished.\n')
       } else if (route === `DELETE ${ACTIVITY}`) {
@@ -45,10 +50,21 @@ async function startFinishedActivityServer(updateStatus: number): Promise<Loopba
 async function runLiveSuite(updateStatus: number) {
   server = await startFinishedActivityServer(updateStatus)
   const loaded = await loadSuites([LIVE_SUITE])
-  const outcome = await runConformance(loaded.scenarios, loaded.rules, {
-    target: { baseUrl: new URL(server.url), tokens: { token: 'live-test-token' }, label: 'loopback' },
-    filter: { readOnly: false }, strict: false, concurrency: 1, timeoutMs: 2_000, bail: false, insecure: false, configValues: {},
-  }, {})
+  const outcome = await runConformance(
+    loaded.scenarios,
+    loaded.rules,
+    {
+      target: { baseUrl: new URL(server.url), tokens: { token: 'live-test-token' }, label: 'loopback' },
+      filter: { readOnly: false },
+      strict: false,
+      concurrency: 1,
+      timeoutMs: 2_000,
+      bail: false,
+      insecure: false,
+      configValues: {},
+    },
+    {},
+  )
   if (outcome.kind !== 'ran') throw new Error('expected a run')
   return { scenario: outcome.result.scenarios[0]!, requests: server.requests }
 }

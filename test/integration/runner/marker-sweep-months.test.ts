@@ -18,16 +18,21 @@ beforeAll(async () => {
     const url = new URL(request.url ?? '/', 'http://x')
     if (url.pathname === '/fitnessActivities') {
       const from = url.searchParams.get('noEarlierThan')
-      if (from === '1980-01-01' || from === '1980-06-01') return void response.writeHead(500, { 'content-type': 'text/plain' }).end('feed down')
+      if (from === '1980-01-01' || from === '1980-06-01')
+        return void response.writeHead(500, { 'content-type': 'text/plain' }).end('feed down')
       const items = from === '1980-03-01' && !deleted ? [{ uri: '/fitnessActivities/9' }] : []
-      return void response.writeHead(200, { 'content-type': 'application/vnd.com.service.FitnessActivityFeed+json' }).end(JSON.stringify({ size: items.length, items }))
+      return void response
+        .writeHead(200, { 'content-type': 'application/vnd.com.service.FitnessActivityFeed+json' })
+        .end(JSON.stringify({ size: items.length, items }))
     }
     if (url.pathname === '/fitnessActivities/9' && request.method === 'DELETE') {
       deleted = true
       return void response.writeHead(204).end()
     }
     if (url.pathname === '/fitnessActivities/9' && !deleted) {
-      return void response.writeHead(200, { 'content-type': 'application/vnd.com.service.FitnessActivity+json' }).end(JSON.stringify({ type: 'Running', start_time: 'Sat, 1 Mar 1980 10:00:00', notes: MARKER }))
+      return void response
+        .writeHead(200, { 'content-type': 'application/vnd.com.service.FitnessActivity+json' })
+        .end(JSON.stringify({ type: 'Running', start_time: 'Sat, 1 Mar 1980 10:00:00', notes: MARKER }))
     }
     response.writeHead(404).end()
   })
@@ -53,7 +58,9 @@ it('reads every month after one that fails, deletes what it finds there, and nam
     expect(server.requests).toContain('DELETE /fitnessActivities/9')
     expect(server.requests.filter((line) => line.startsWith('GET /fitnessActivities?'))).toHaveLength(12)
     expect(outcome.problems).toHaveLength(2)
-    expect(outcome.problems[0]).toMatch(/could not read .*noEarlierThan=1980-01-01.* to look for activities carrying the run marker/)
+    expect(outcome.problems[0]).toMatch(
+      /could not read .*noEarlierThan=1980-01-01.* to look for activities carrying the run marker/,
+    )
     expect(outcome.problems[1]).toMatch(/noEarlierThan=1980-06-01/)
   } finally {
     await client.close()

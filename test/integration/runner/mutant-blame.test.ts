@@ -34,11 +34,18 @@ const MUTANTS = [
 it('blames each one-fault server on its own rule and at most two others tied to it by a section', async () => {
   const loaded = await loadSuites([SUITES])
   const byId = new Map(loaded.rules.map((rule) => [rule.id, rule]))
-  const rows = await runSelftest(selftestTargets(MUTANTS), loaded.scenarios, loaded.rules, { concurrency: MUTANTS.length, timeoutMs: 5_000 })
+  const rows = await runSelftest(selftestTargets(MUTANTS), loaded.scenarios, loaded.rules, {
+    concurrency: MUTANTS.length,
+    timeoutMs: 5_000,
+  })
   expect(rows.map((row) => row.target).sort()).toEqual([...MUTANTS].sort())
   for (const row of rows) {
     const blame = judgeBlame(row.rule!, row.failedRules, byId)
-    expect({ mutant: row.target, ownRuleFailed: blame.ownRuleFailed, untied: blame.untied }).toEqual({ mutant: row.target, ownRuleFailed: true, untied: [] })
+    expect({ mutant: row.target, ownRuleFailed: blame.ownRuleFailed, untied: blame.untied }).toEqual({
+      mutant: row.target,
+      ownRuleFailed: true,
+      untied: [],
+    })
     expect(blame.withinBudget, `${row.target} also blamed ${blame.others.join(', ')}`).toBe(true)
     // The self-test's own verdict reads the same judgement.
     expect(row).toMatchObject({ ok: true, blame })

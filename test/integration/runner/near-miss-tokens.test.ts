@@ -20,11 +20,27 @@ afterAll(() => server.close())
 it('fails AUTH-REQUIRED on a server that accepts a token by its prefix, and writes no byte of the token', async () => {
   const dir = makeTempDir('fitconform-near-miss-')
   const screen = testScreen()
-  const code = await runCommand([NEAR_MISS_SUITE], { baseUrl: new URL(server.url), token: server.tokens.token, outputDir: dir, timeout: 2_000, reporter: 'console,json,junit,html' }, screen)
+  const code = await runCommand(
+    [NEAR_MISS_SUITE],
+    {
+      baseUrl: new URL(server.url),
+      token: server.tokens.token,
+      outputDir: dir,
+      timeout: 2_000,
+      reporter: 'console,json,junit,html',
+    },
+    screen,
+  )
   expect(code).toBe(1)
-  const results = JSON.parse(await readFile(path.join(dir, 'results.json'), 'utf8')) as { rules: { id: string; status: string }[] }
+  const results = JSON.parse(await readFile(path.join(dir, 'results.json'), 'utf8')) as {
+    rules: { id: string; status: string }[]
+  }
   expect(results.rules.find((rule) => rule.id === 'AUTH-REQUIRED')?.status).toBe('failed')
-  const written = [screen.stdout(), screen.stderr(), ...(await Promise.all((await readdir(dir)).map((file) => readFile(path.join(dir, file), 'utf8'))))]
+  const written = [
+    screen.stdout(),
+    screen.stderr(),
+    ...(await Promise.all((await readdir(dir)).map((file) => readFile(path.join(dir, file), 'utf8')))),
+  ]
   expect(written.length).toBeGreaterThan(3)
   // Every near miss of 'demo-token-alice' starts with its first 15 characters.
   for (const text of written) expect(text).not.toContain(server.tokens.token.slice(0, -1))

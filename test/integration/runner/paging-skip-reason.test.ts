@@ -10,20 +10,42 @@ import { answerUserEntryPoint, startLoopbackServer, type LoopbackServer } from '
 let server: LoopbackServer | undefined
 afterEach(() => server?.close())
 
-const item = (id: number) => ({ type: 'Running', start_time: 'Tue, 1 Mar 2011 07:00:00', total_distance: 1000, duration: 600, source: 'x', entry_mode: 'API', has_map: 'false', uri: `/fitnessActivities/${id}` })
+const item = (id: number) => ({
+  type: 'Running',
+  start_time: 'Tue, 1 Mar 2011 07:00:00',
+  total_distance: 1000,
+  duration: 600,
+  source: 'x',
+  entry_mode: 'API',
+  has_map: 'false',
+  uri: `/fitnessActivities/${id}`,
+})
 
 async function pageSizeScenarioWith(size: number) {
   server = await startLoopbackServer((request, response) => {
     request.resume()
     if (answerUserEntryPoint(request, response)) return
     // Whatever is asked: four items and no previous link, with the size given.
-    response.writeHead(200, { 'content-type': 'application/vnd.com.service.FitnessActivityFeed+json' }).end(JSON.stringify({ size, items: [1, 2, 3, 4].map(item) }))
+    response
+      .writeHead(200, { 'content-type': 'application/vnd.com.service.FitnessActivityFeed+json' })
+      .end(JSON.stringify({ size, items: [1, 2, 3, 4].map(item) }))
   })
   const loaded = await loadSuites(['suites/feed/feed-paging.yaml'])
-  const outcome = await runConformance(loaded.scenarios, loaded.rules, {
-    target: { baseUrl: new URL(server.url), tokens: { token: 'paging-skip-test-token' }, label: 'loopback' },
-    filter: { readOnly: true, grep: parseGrep('^feed-page-size$') }, strict: false, concurrency: 1, timeoutMs: 2_000, bail: false, insecure: false, configValues: {},
-  }, {})
+  const outcome = await runConformance(
+    loaded.scenarios,
+    loaded.rules,
+    {
+      target: { baseUrl: new URL(server.url), tokens: { token: 'paging-skip-test-token' }, label: 'loopback' },
+      filter: { readOnly: true, grep: parseGrep('^feed-page-size$') },
+      strict: false,
+      concurrency: 1,
+      timeoutMs: 2_000,
+      bail: false,
+      insecure: false,
+      configValues: {},
+    },
+    {},
+  )
   if (outcome.kind !== 'ran') throw new Error(`expected a run, got ${outcome.kind}`)
   return outcome.result.scenarios.find((scenario) => scenario.id === 'feed-page-size')!
 }

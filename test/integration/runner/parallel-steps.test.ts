@@ -24,11 +24,22 @@ afterEach(() => loopback?.close())
 async function run(file: string, baseUrl: string, token: string, ledgerDir?: string) {
   const loaded = await loadSuites([file])
   expect(loaded.diagnostics).toEqual([])
-  const outcome = await runConformance(loaded.scenarios, loaded.rules, {
-    target: { baseUrl: new URL(baseUrl), tokens: { token }, label: 'test' },
-    filter: { readOnly: false }, strict: false, concurrency: 4, timeoutMs: 5_000, bail: false, insecure: false, configValues: {},
-    ...(ledgerDir ? { ledgerDir } : {}),
-  }, {})
+  const outcome = await runConformance(
+    loaded.scenarios,
+    loaded.rules,
+    {
+      target: { baseUrl: new URL(baseUrl), tokens: { token }, label: 'test' },
+      filter: { readOnly: false },
+      strict: false,
+      concurrency: 4,
+      timeoutMs: 5_000,
+      bail: false,
+      insecure: false,
+      configValues: {},
+      ...(ledgerDir ? { ledgerDir } : {}),
+    },
+    {},
+  )
   if (outcome.kind !== 'ran') throw new Error(`expected a run, got ${outcome.kind}`)
   return outcome.result
 }
@@ -41,11 +52,17 @@ it('sends the copies of a group at once and captures their answers as a list in 
     if (answerUserEntryPoint(request, response)) return
     const arrived = waiting.length
     const index = new URL(request.url ?? '/', 'http://x').searchParams.get('copy')
-    waiting.push(() => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ copy: Number(index), arrived })))
+    waiting.push(() =>
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ copy: Number(index), arrived })),
+    )
     if (waiting.length === 3) for (const answer of waiting.splice(0)) answer()
   })
   const file = join(makeTempDir('fitconform-parallel-'), 'together.yaml')
-  writeFileSync(file, `scenarios:
+  writeFileSync(
+    file,
+    `scenarios:
   - id: together
     title: three reads in flight together
     rules: [USER-READ]
@@ -61,7 +78,8 @@ it('sends the copies of a group at once and captures their answers as a list in 
         expect:
           checks:
             - { path: copies, equals: [0, 1, 2] }
-`)
+`,
+  )
   const result = await run(file, loopback.url, 'parallel-test-token')
   const scenario = result.scenarios[0]!
   expect(scenario.steps.map((step) => [step.name, step.status])).toEqual([
@@ -76,7 +94,9 @@ it('sends the copies of a group at once and captures their answers as a list in 
 it('registers every create of a group: five distinct activities, all deleted at the end', async () => {
   const result = await run(CREATES, reference.url, reference.tokens.token, makeTempDir('fitconform-parallel-ledger-'))
   expect(result.scenarios[0]!.status).toBe('passed')
-  expect(result.scenarios[0]!.cleanup.filter((step) => step.name.startsWith('clean up')).map((step) => step.status)).toEqual(Array(5).fill('passed'))
+  expect(
+    result.scenarios[0]!.cleanup.filter((step) => step.name.startsWith('clean up')).map((step) => step.status),
+  ).toEqual(Array(5).fill('passed'))
   expect(result.cleanup).toEqual(expect.objectContaining({ created: 5, deleted: 5 }))
 })
 
@@ -84,7 +104,9 @@ it('fails the create whose Location another create in flight also got (create-id
   const racing = await startReferenceServer({ mutant: 'create-id-race' })
   try {
     const result = await run(CREATES, racing.url, racing.tokens.token)
-    const failed = result.scenarios[0]!.steps.filter((step) => step.status === 'failed').flatMap((step) => step.assertions.filter((a) => !a.ok).flatMap((a) => a.rules))
+    const failed = result.scenarios[0]!.steps.filter((step) => step.status === 'failed').flatMap((step) =>
+      step.assertions.filter((a) => !a.ok).flatMap((a) => a.rules),
+    )
     expect(result.scenarios[0]!.status).toBe('failed')
     expect(new Set(failed)).toEqual(new Set(['CREATE-LOCATION']))
   } finally {

@@ -23,7 +23,10 @@ afterEach(async () => {
 })
 
 async function runMatrix(options: { mutant?: string; roles?: readonly TokenRole[] } = {}): Promise<RunResult> {
-  server = await startReferenceServer({ ...(options.mutant ? { mutant: options.mutant } : {}), onInternalError: () => undefined })
+  server = await startReferenceServer({
+    ...(options.mutant ? { mutant: options.mutant } : {}),
+    onInternalError: () => undefined,
+  })
   const all: Record<TokenRole, string> = {
     token: server.tokens.token,
     'other-token': server.tokens.otherToken,
@@ -33,10 +36,21 @@ async function runMatrix(options: { mutant?: string; roles?: readonly TokenRole[
   }
   const roles = options.roles ?? (Object.keys(all) as TokenRole[])
   const tokens = Object.fromEntries(roles.map((role) => [role, all[role]]))
-  const outcome = await runConformance(loaded.scenarios, loaded.rules, {
-    target: { baseUrl: new URL(server.url), tokens, label: 'reference' },
-    filter: { readOnly: false }, strict: false, concurrency: 4, timeoutMs: 5_000, bail: false, insecure: false, configValues: {},
-  }, {})
+  const outcome = await runConformance(
+    loaded.scenarios,
+    loaded.rules,
+    {
+      target: { baseUrl: new URL(server.url), tokens, label: 'reference' },
+      filter: { readOnly: false },
+      strict: false,
+      concurrency: 4,
+      timeoutMs: 5_000,
+      bail: false,
+      insecure: false,
+      configValues: {},
+    },
+    {},
+  )
   if (outcome.kind !== 'ran') throw new Error(`expected a run, got ${outcome.kind}`)
   return outcome.result
 }
@@ -59,7 +73,12 @@ describe('the permission matrix against the reference server', () => {
     expect(result.scenarios.map((s) => `${s.id} ${s.status}`)).toEqual(loaded.scenarios.map((s) => `${s.id} passed`))
     expect(result.scenarios).toHaveLength(9)
     expect(gridRow(result, 'GET /user')).toEqual({
-      none: 'passed', invalid: 'passed', 'revoked-token': 'passed', 'revoked-delete-token': 'passed', 'limited-token': 'open', 'other-token': 'open',
+      none: 'passed',
+      invalid: 'passed',
+      'revoked-token': 'passed',
+      'revoked-delete-token': 'passed',
+      'limited-token': 'open',
+      'other-token': 'open',
     })
   })
 
@@ -68,7 +87,12 @@ describe('the permission matrix against the reference server', () => {
     const edit = scenario(result, 'permission-matrix-edit-activity')
     expect(edit.status).toBe('passed')
     expect(gridRow(result, 'PUT /fitnessActivities/<id>')).toEqual({
-      none: 'passed', invalid: 'passed', 'revoked-token': 'skipped', 'revoked-delete-token': 'skipped', 'limited-token': 'skipped', 'other-token': 'skipped',
+      none: 'passed',
+      invalid: 'passed',
+      'revoked-token': 'skipped',
+      'revoked-delete-token': 'skipped',
+      'limited-token': 'skipped',
+      'other-token': 'skipped',
     })
     const skippedStep = edit.steps.find((step) => step.cell?.credential === 'limited-token')
     expect(skippedStep?.skipReason).toBe('needs --limited-token (or FITCONFORM_LIMITED_TOKEN)')
@@ -77,27 +101,42 @@ describe('the permission matrix against the reference server', () => {
 
   it('blames the one cell a mutant breaks, and the cells after it still run', async () => {
     const result = await runMatrix({ mutant: 'limited-token-edits-activity' })
-    expect(result.scenarios.filter((s) => s.status === 'failed').map((s) => s.id)).toEqual(['permission-matrix-edit-activity'])
+    expect(result.scenarios.filter((s) => s.status === 'failed').map((s) => s.id)).toEqual([
+      'permission-matrix-edit-activity',
+    ])
     expect(gridRow(result, 'PUT /fitnessActivities/<id>')).toEqual({
-      none: 'passed', invalid: 'passed', 'revoked-token': 'passed', 'revoked-delete-token': 'passed', 'limited-token': 'failed', 'other-token': 'passed',
+      none: 'passed',
+      invalid: 'passed',
+      'revoked-token': 'passed',
+      'revoked-delete-token': 'passed',
+      'limited-token': 'failed',
+      'other-token': 'passed',
     })
-    const failedRules = scenario(result, 'permission-matrix-edit-activity').steps.flatMap((step) => step.assertions.filter((a) => !a.ok).flatMap((a) => a.rules))
+    const failedRules = scenario(result, 'permission-matrix-edit-activity').steps.flatMap((step) =>
+      step.assertions.filter((a) => !a.ok).flatMap((a) => a.rules),
+    )
     expect(new Set(failedRules)).toEqual(new Set(['ERROR-403-INSUFFICIENT']))
   })
 
-  it('judges the reason of a 403 on the main user\'s activity', async () => {
+  it("judges the reason of a 403 on the main user's activity", async () => {
     const result = await runMatrix({ mutant: 'revoked-delete-health-false-on-edit' })
     expect(gridRow(result, 'PUT /fitnessActivities/<id>')['revoked-delete-token']).toBe('failed')
-    const step = scenario(result, 'permission-matrix-edit-activity').steps.find((s) => s.cell?.credential === 'revoked-delete-token' && s.request?.method === 'PUT')
+    const step = scenario(result, 'permission-matrix-edit-activity').steps.find(
+      (s) => s.cell?.credential === 'revoked-delete-token' && s.request?.method === 'PUT',
+    )
     expect(step?.assertions.filter((a) => !a.ok).map((a) => a.target)).toEqual(['body.delete_health | bool'])
   })
 
-  it('asks no reason of a refusal other than 403 there: the revoked token may be another user\'s', async () => {
+  it("asks no reason of a refusal other than 403 there: the revoked token may be another user's", async () => {
     const result = await runMatrix({ mutant: 'revoked-answers-401' })
     expect(gridRow(result, 'PUT /fitnessActivities/<id>')['revoked-token']).toBe('passed')
     expect(gridRow(result, 'GET /user')['revoked-token']).toBe('failed')
-    const step = scenario(result, 'permission-matrix-edit-activity').steps.find((s) => s.cell?.credential === 'revoked-token' && s.request?.method === 'PUT')
+    const step = scenario(result, 'permission-matrix-edit-activity').steps.find(
+      (s) => s.cell?.credential === 'revoked-token' && s.request?.method === 'PUT',
+    )
     expect(step?.response?.status).toBe(401)
-    expect(step?.assertions.find((a) => a.target === 'body.reason')?.message).toBe('body.reason: not judged, as status is not equal to 403')
+    expect(step?.assertions.find((a) => a.target === 'body.reason')?.message).toBe(
+      'body.reason: not judged, as status is not equal to 403',
+    )
   })
 })

@@ -14,18 +14,34 @@ afterEach(() => server?.close())
 async function headProbeLine(started: RunningReferenceServer): Promise<string> {
   const created = await fetch(`${started.url}/fitnessActivities`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${started.tokens.token}`, 'content-type': 'application/vnd.com.service.NewFitnessActivity+json' },
-    body: JSON.stringify({ type: 'Running', equipment: 'None', start_time: 'Sat, 1 Jul 1989 07:00:00', notes: 'fitconform raw probe', path: [] }),
+    headers: {
+      authorization: `Bearer ${started.tokens.token}`,
+      'content-type': 'application/vnd.com.service.NewFitnessActivity+json',
+    },
+    body: JSON.stringify({
+      type: 'Running',
+      equipment: 'None',
+      start_time: 'Sat, 1 Jul 1989 07:00:00',
+      notes: 'fitconform raw probe',
+      path: [],
+    }),
   })
   expect(created.status).toBe(201)
   const url = new URL(created.headers.get('location')!, started.url).toString()
-  return curlLine({ method: 'HEAD', url, headers: { accept: ACTIVITY, authorization: `Bearer ${started.tokens.token}` }, wire: true }, 'token')
+  return curlLine(
+    { method: 'HEAD', url, headers: { accept: ACTIVITY, authorization: `Bearer ${started.tokens.token}` }, wire: true },
+    'token',
+  )
 }
 
 /** Runs the line as a user would in a terminal. stdin is /dev/null: bash reads ~/.bashrc when stdin is a socket, as Node's pipes are. */
 function runLine(line: string, token: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', line], { env: { PATH: process.env.PATH ?? '', FITCONFORM_TOKEN: token }, stdio: ['ignore', 'pipe', 'pipe'], timeout: (RAW_LINE_MAX_SECONDS + 10) * 1000 })
+    const child = spawn('bash', ['-c', line], {
+      env: { PATH: process.env.PATH ?? '', FITCONFORM_TOKEN: token },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: (RAW_LINE_MAX_SECONDS + 10) * 1000,
+    })
     let out = ''
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
     child.on('error', reject)

@@ -11,14 +11,30 @@ afterEach(() => server?.close())
 async function runAgainst(status: number) {
   server = await startLoopbackServer((request, response) => {
     request.resume()
-    if (request.url === '/user') return void response.writeHead(200, { 'content-type': 'application/vnd.com.service.User+json' }).end('{"userID":1}')
-    response.writeHead(status, { 'content-type': 'application/vnd.com.service.Profile+json' }).end(status === 200 ? '{"athlete_type":"Runner"}' : '')
+    if (request.url === '/user')
+      return void response
+        .writeHead(200, { 'content-type': 'application/vnd.com.service.User+json' })
+        .end('{"userID":1}')
+    response
+      .writeHead(status, { 'content-type': 'application/vnd.com.service.Profile+json' })
+      .end(status === 200 ? '{"athlete_type":"Runner"}' : '')
   })
   const loaded = await loadSuites([FIXTURE])
-  const outcome = await runConformance(loaded.scenarios, loaded.rules, {
-    target: { baseUrl: new URL(server.url), tokens: { token: 'skip-test-token' }, label: 'loopback' },
-    filter: { readOnly: false }, strict: false, concurrency: 1, timeoutMs: 2_000, bail: false, insecure: false, configValues: {},
-  }, {})
+  const outcome = await runConformance(
+    loaded.scenarios,
+    loaded.rules,
+    {
+      target: { baseUrl: new URL(server.url), tokens: { token: 'skip-test-token' }, label: 'loopback' },
+      filter: { readOnly: false },
+      strict: false,
+      concurrency: 1,
+      timeoutMs: 2_000,
+      bail: false,
+      insecure: false,
+      configValues: {},
+    },
+    {},
+  )
   if (outcome.kind !== 'ran') throw new Error('expected a run')
   return { result: outcome.result, requests: server.requests.filter((line) => line.startsWith('PUT')) }
 }

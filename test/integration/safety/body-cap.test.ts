@@ -20,19 +20,28 @@ afterEach(async () => {
 
 /** Runs the one-GET scenario with a small --max-body-bytes against a server whose /profile answer is `answer`. */
 async function runAgainst(answer: (response: ServerResponse) => void, fixture = FIXTURE): Promise<RunResult> {
-  server = await startLoopbackServer((request, response) => answerUserEntryPoint(request, response) || (request.url === '/profile' ? answer(response) : response.writeHead(404).end()))
+  server = await startLoopbackServer(
+    (request, response) =>
+      answerUserEntryPoint(request, response) ||
+      (request.url === '/profile' ? answer(response) : response.writeHead(404).end()),
+  )
   const loaded = await loadSuites([fixture])
-  const outcome = await runConformance(loaded.scenarios, loaded.rules, {
-    target: { baseUrl: new URL(server.url), tokens: { token: 'body-cap-token' }, label: server.url },
-    filter: { readOnly: false },
-    strict: false,
-    concurrency: 1,
-    timeoutMs: 5_000,
-    bail: false,
-    insecure: false,
-    maxBodyBytes: CAP,
-    configValues: {},
-  }, {})
+  const outcome = await runConformance(
+    loaded.scenarios,
+    loaded.rules,
+    {
+      target: { baseUrl: new URL(server.url), tokens: { token: 'body-cap-token' }, label: server.url },
+      filter: { readOnly: false },
+      strict: false,
+      concurrency: 1,
+      timeoutMs: 5_000,
+      bail: false,
+      insecure: false,
+      maxBodyBytes: CAP,
+      configValues: {},
+    },
+    {},
+  )
   if (outcome.kind !== 'ran') throw new Error(`the run did not happen: ${outcome.kind}`)
   return outcome.result
 }
@@ -72,14 +81,24 @@ describe('--max-body-bytes bounds what a run reads', () => {
 
   it('stops decoding a gzip bomb at the cap', async () => {
     const bomb = gzipSync(Buffer.alloc(4 * 1024 * 1024))
-    const result = await runAgainst((response) => response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(bomb.length) }).end(bomb))
+    const result = await runAgainst((response) =>
+      response
+        .writeHead(200, {
+          'content-type': 'application/json',
+          'content-encoding': 'gzip',
+          'content-length': String(bomb.length),
+        })
+        .end(bomb),
+    )
     expect(bomb.length).toBeLessThan(CAP)
     expectBlocked(result)
   })
 
   it('judges a JSON body nested 30,000 levels deep (redacted without recursion) and records it as text instead of losing the step', async () => {
     const depth = 30_000
-    const result = await runAgainst((response) => response.writeHead(200, { 'content-type': 'application/json' }).end('['.repeat(depth) + ']'.repeat(depth)))
+    const result = await runAgainst((response) =>
+      response.writeHead(200, { 'content-type': 'application/json' }).end('['.repeat(depth) + ']'.repeat(depth)),
+    )
     const step = result.scenarios[0]!.steps[0]!
     expect(step.status).toBe('passed')
     // Reports walk values recursively: past MAX_RECORDED_DEPTH levels the body is kept as the text it came as.
@@ -88,7 +107,9 @@ describe('--max-body-bytes bounds what a run reads', () => {
   })
 
   it('judges a body under the cap as usual', async () => {
-    const result = await runAgainst((response) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name: 'x' })))
+    const result = await runAgainst((response) =>
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name: 'x' })),
+    )
     expect(result.scenarios[0]!.steps[0]!.status).toBe('passed')
   })
 })

@@ -20,7 +20,12 @@ export interface HostileAccount extends LoopbackServer {
   writes(): string[]
 }
 
-export const USERS_ACTIVITY = { type: 'Running', start_time: 'Sat, 1 Mar 1980 07:00:00', notes: 'my own morning run', uri: '/fitnessActivities/1' }
+export const USERS_ACTIVITY = {
+  type: 'Running',
+  start_time: 'Sat, 1 Mar 1980 07:00:00',
+  notes: 'my own morning run',
+  uri: '/fitnessActivities/1',
+}
 
 /** An account server on 127.0.0.1 holding one activity of the user's, that lies as told. */
 export async function startHostileAccount(lies: Lies = {}): Promise<HostileAccount> {
@@ -38,10 +43,16 @@ export async function startHostileAccount(lies: Lies = {}): Promise<HostileAccou
         const body = JSON.parse(text) as Record<string, unknown>
         if (lies.dropsNotes) delete body['notes']
         activities.set(created, { ...body, uri: `/fitnessActivities/${created}` })
-        return void response.writeHead(201, { location: lies.location?.(created) ?? `/fitnessActivities/${created}` }).end()
+        return void response
+          .writeHead(201, { location: lies.location?.(created) ?? `/fitnessActivities/${created}` })
+          .end()
       }
       if (request.method === 'GET' && path === '/fitnessActivities') {
-        const items = [...activities.values()].map((activity) => ({ uri: activity['uri'], type: activity['type'], start_time: activity['start_time'] }))
+        const items = [...activities.values()].map((activity) => ({
+          uri: activity['uri'],
+          type: activity['type'],
+          start_time: activity['start_time'],
+        }))
         return void json(response, 200, { size: items.length, items })
       }
       const activity = activities.get(id)
@@ -61,7 +72,10 @@ export async function startHostileAccount(lies: Lies = {}): Promise<HostileAccou
   return {
     ...server,
     activities,
-    writes: () => server.requests.filter((line) => !line.startsWith('GET ') && !line.startsWith('HEAD ')).map((line) => line.replace(/\?.*$/, '')),
+    writes: () =>
+      server.requests
+        .filter((line) => !line.startsWith('GET ') && !line.startsWith('HEAD '))
+        .map((line) => line.replace(/\?.*$/, '')),
   }
 }
 

@@ -16,12 +16,31 @@ afterEach(async () => {
   server = undefined
 })
 
-async function run(paths: string[], flags: Parameters<typeof runCommand>[1] = {}): Promise<{ code: number; said: string }> {
+async function run(
+  paths: string[],
+  flags: Parameters<typeof runCommand>[1] = {},
+): Promise<{ code: number; said: string }> {
   // A server that would record any request: none may come when the input is refused.
   server = await startLoopbackServer((_, response) => response.writeHead(500).end())
   let said = ''
-  const screen: Screen = { out: (t) => void (said += t), err: (t) => void (said += t), colors: false, isTTY: false, width: 100 }
-  const code = await runCommand(paths, { baseUrl: new URL(server.url), token: 'hostile-input-token', outputDir: folder ?? tmpdir(), reporter: 'console', ...flags }, screen)
+  const screen: Screen = {
+    out: (t) => void (said += t),
+    err: (t) => void (said += t),
+    colors: false,
+    isTTY: false,
+    width: 100,
+  }
+  const code = await runCommand(
+    paths,
+    {
+      baseUrl: new URL(server.url),
+      token: 'hostile-input-token',
+      outputDir: folder ?? tmpdir(),
+      reporter: 'console',
+      ...flags,
+    },
+    screen,
+  )
   return { code, said }
 }
 

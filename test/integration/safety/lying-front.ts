@@ -44,11 +44,22 @@ export async function startLyingAccount(bugs: Bugs = {}): Promise<LyingAccount> 
   const backend = await startReferenceServer()
   let creates = 0
   let latestCreated: string | undefined
-  const forward = async (method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: Record<string, string>; body: string }> => {
-    const response = await request(`${backend.url}${path}`, { method: method as 'GET', headers, ...(body !== undefined && body !== '' ? { body } : {}) })
+  const forward = async (
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body?: string,
+  ): Promise<{ status: number; headers: Record<string, string>; body: string }> => {
+    const response = await request(`${backend.url}${path}`, {
+      method: method as 'GET',
+      headers,
+      ...(body !== undefined && body !== '' ? { body } : {}),
+    })
     const text = await response.body.text()
     const out: Record<string, string> = {}
-    for (const [name, value] of Object.entries(response.headers)) if (typeof value === 'string' && name !== 'transfer-encoding' && name !== 'connection' && name !== 'keep-alive') out[name] = value
+    for (const [name, value] of Object.entries(response.headers))
+      if (typeof value === 'string' && name !== 'transfer-encoding' && name !== 'connection' && name !== 'keep-alive')
+        out[name] = value
     return { status: response.statusCode, headers: out, body: text }
   }
   const front = await startLoopbackServer((incoming: IncomingMessage, outgoing: ServerResponse) => {
@@ -60,15 +71,28 @@ export async function startLyingAccount(bugs: Bugs = {}): Promise<LyingAccount> 
         const path = incoming.url ?? '/'
         const pathname = new URL(path, 'http://x').pathname
         const headers: Record<string, string> = {}
-        for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === 'string' && name !== 'host' && name !== 'content-length' && name !== 'connection') headers[name] = value
+        for (const [name, value] of Object.entries(incoming.headers))
+          if (typeof value === 'string' && name !== 'host' && name !== 'content-length' && name !== 'connection')
+            headers[name] = value
         const send = (answer: { status: number; headers: Record<string, string>; body: string }): void => {
           // A HEAD answer keeps the length of the GET it stands for; any other is measured again (a lie may have changed the body).
           const { 'content-length': length, ...rest } = answer.headers
-          outgoing.writeHead(answer.status, method === 'HEAD' && length !== undefined ? { ...rest, 'content-length': length } : rest).end(answer.body)
+          outgoing
+            .writeHead(
+              answer.status,
+              method === 'HEAD' && length !== undefined ? { ...rest, 'content-length': length } : rest,
+            )
+            .end(answer.body)
         }
         if (method === 'DELETE' && /^\/fitnessActivities\/?$/.test(pathname) && bugs.collectionDeleteClears) {
-          const feed = await forward('GET', '/fitnessActivities?pageSize=1000', { authorization: headers['authorization'] ?? '', accept: FEED })
-          for (const item of (JSON.parse(feed.body) as { items: { uri: string }[] }).items) await forward('DELETE', `/fitnessActivities/${item.uri.split('/').pop()}`, { authorization: headers['authorization'] ?? '' })
+          const feed = await forward('GET', '/fitnessActivities?pageSize=1000', {
+            authorization: headers['authorization'] ?? '',
+            accept: FEED,
+          })
+          for (const item of (JSON.parse(feed.body) as { items: { uri: string }[] }).items)
+            await forward('DELETE', `/fitnessActivities/${item.uri.split('/').pop()}`, {
+              authorization: headers['authorization'] ?? '',
+            })
           return void outgoing.writeHead(204).end()
         }
         if (/^\/fitnessActivities\/$/.test(pathname) && bugs.collectionDeleteClears && latestCreated) {
@@ -77,21 +101,30 @@ export async function startLyingAccount(bugs: Bugs = {}): Promise<LyingAccount> 
         if (method === 'POST' && pathname === '/fitnessActivities') {
           const index = creates++
           bugs.onCreate?.(index)
-          const newest = await forward('GET', '/fitnessActivities?pageSize=1', { authorization: headers['authorization'] ?? '', accept: FEED })
+          const newest = await forward('GET', '/fitnessActivities?pageSize=1', {
+            authorization: headers['authorization'] ?? '',
+            accept: FEED,
+          })
           const answer = await forward(method, path, headers, text)
           if (answer.status === 201) latestCreated = answer.headers['location']
-          const lies = typeof bugs.locationNamesNewest === 'function' ? bugs.locationNamesNewest(index) : bugs.locationNamesNewest
+          const lies =
+            typeof bugs.locationNamesNewest === 'function' ? bugs.locationNamesNewest(index) : bugs.locationNamesNewest
           if (answer.status === 201 && lies && newest.status === 200) {
             const uri = (JSON.parse(newest.body) as { items: { uri: string }[] }).items[0]?.uri
             if (uri) answer.headers['location'] = `/fitnessActivities/${uri.split('/').pop()}`
           }
-          const emptyId = typeof bugs.emptyIdLocation === 'function' ? bugs.emptyIdLocation(index) : bugs.emptyIdLocation
+          const emptyId =
+            typeof bugs.emptyIdLocation === 'function' ? bugs.emptyIdLocation(index) : bugs.emptyIdLocation
           if (answer.status === 201 && emptyId) answer.headers['location'] = '/fitnessActivities/'
           return send(answer)
         }
         if (method === 'PUT' && pathname === '/profile') {
           const answer = await forward(method, path, headers, text)
-          if (bugs.profileEditLeaks && headers['authorization'] === `Bearer ${backend.tokens.otherToken}` && text.trim() !== '{}') {
+          if (
+            bugs.profileEditLeaks &&
+            headers['authorization'] === `Bearer ${backend.tokens.otherToken}` &&
+            text.trim() !== '{}'
+          ) {
             await forward(method, path, { ...headers, authorization: `Bearer ${backend.tokens.token}` }, text)
           }
           if (bugs.profileHidesAthleteType && answer.status === 200) {
@@ -109,7 +142,10 @@ export async function startLyingAccount(bugs: Bugs = {}): Promise<LyingAccount> 
     backend,
     front,
     snapshot: () => snapshotAccounts(backend),
-    writes: () => front.requests.filter((line) => !line.startsWith('GET ') && !line.startsWith('HEAD ')).map((line) => line.replace(/\?.*$/, '')),
+    writes: () =>
+      front.requests
+        .filter((line) => !line.startsWith('GET ') && !line.startsWith('HEAD '))
+        .map((line) => line.replace(/\?.*$/, '')),
     close: async () => {
       await front.close()
       await backend.close()
@@ -118,17 +154,25 @@ export async function startLyingAccount(bugs: Bugs = {}): Promise<LyingAccount> 
 }
 
 /** Every activity of both users (read one by one) and both profiles, straight from the reference server. */
-export async function snapshotAccounts(backend: RunningReferenceServer): Promise<string> {
+async function snapshotAccounts(backend: RunningReferenceServer): Promise<string> {
   const parts: string[] = []
   for (const token of [backend.tokens.token, backend.tokens.otherToken]) {
     const authorization = `Bearer ${token}`
-    const feed = await request(`${backend.url}/fitnessActivities?pageSize=100000`, { headers: { authorization, accept: FEED } })
+    const feed = await request(`${backend.url}/fitnessActivities?pageSize=100000`, {
+      headers: { authorization, accept: FEED },
+    })
     const items = (JSON.parse(await feed.body.text()) as { items: { uri: string }[] }).items
     for (const item of items) {
-      const read = await request(`${backend.url}/fitnessActivities/${item.uri.split('/').pop()}`, { headers: { authorization } })
+      const read = await request(`${backend.url}/fitnessActivities/${item.uri.split('/').pop()}`, {
+        headers: { authorization },
+      })
       parts.push(`${item.uri} ${read.statusCode} ${await read.body.text()}`)
     }
-    const profile = await request(`${backend.url}/profile`, { method: 'PUT', headers: { authorization, 'content-type': 'application/vnd.com.service.Profile+json' }, body: '{}' })
+    const profile = await request(`${backend.url}/profile`, {
+      method: 'PUT',
+      headers: { authorization, 'content-type': 'application/vnd.com.service.Profile+json' },
+      body: '{}',
+    })
     parts.push(`profile ${await profile.body.text()}`)
   }
   return parts.join('\n')

@@ -33,7 +33,14 @@ afterEach(async () => {
 
 async function everyFile(dir: string): Promise<string> {
   const names = await readdir(dir, { recursive: true })
-  const texts = await Promise.all(names.map((name) => readFile(join(dir, name)).then((bytes) => bytes.toString('utf8'), () => '')))
+  const texts = await Promise.all(
+    names.map((name) =>
+      readFile(join(dir, name)).then(
+        (bytes) => bytes.toString('utf8'),
+        () => '',
+      ),
+    ),
+  )
   return texts.join('\n')
 }
 
@@ -41,12 +48,26 @@ describe('no token reaches a byte the run writes', () => {
   it('scrubs a token echoed in every encoding, carried in a Location, and named in cleanup messages, from console, reports and ledger', async () => {
     server = await startHostileAccount({
       location: (id) => `/fitnessActivities/${id - 1}?access_token=${encodeURIComponent(TOKEN)}`,
-      readExtra: { echoed: TOKEN, percent: lowerHex(encodeURIComponent(TOKEN).replace(/'/g, '%27')), base64: Buffer.from(TOKEN).toString('base64') },
+      readExtra: {
+        echoed: TOKEN,
+        percent: lowerHex(encodeURIComponent(TOKEN).replace(/'/g, '%27')),
+        base64: Buffer.from(TOKEN).toString('base64'),
+      },
     })
     outputDir = await mkdtemp(join(tmpdir(), 'fitconform-no-token-'))
     let said = ''
-    const screen: Screen = { out: (t) => void (said += t), err: (t) => void (said += t), colors: false, isTTY: false, width: 100 }
-    const code = await runCommand([FIXTURE], { baseUrl: new URL(server.url), token: TOKEN, outputDir, reporter: 'console,json,junit,markdown,html' }, screen)
+    const screen: Screen = {
+      out: (t) => void (said += t),
+      err: (t) => void (said += t),
+      colors: false,
+      isTTY: false,
+      width: 100,
+    }
+    const code = await runCommand(
+      [FIXTURE],
+      { baseUrl: new URL(server.url), token: TOKEN, outputDir, reporter: 'console,json,junit,markdown,html' },
+      screen,
+    )
     expect(code).toBe(1)
     const written = `${said}\n${await everyFile(outputDir)}`
     expect(written).toContain('not proven ours') // the cleanup message that used to carry the Location verbatim
@@ -59,26 +80,35 @@ describe('no token reaches a byte the run writes', () => {
 
   it('scrubs a token from what the run adds around the step results: a scenario title, a blocked step', async () => {
     // Step results are redacted as each ends; the scenario around them and the steps a failure blocks are not.
-    const account = await startLoopbackServer((request, response) => void (answerUserEntryPoint(request, response) || response.writeHead(404).end()))
+    const account = await startLoopbackServer(
+      (request, response) => void (answerUserEntryPoint(request, response) || response.writeHead(404).end()),
+    )
     try {
       outputDir = await mkdtemp(join(tmpdir(), 'fitconform-no-token-'))
       const suite = join(outputDir, 'named.yaml')
-      await writeFile(suite, [
-        'scenarios:',
-        '  - id: named-after-the-token',
-        `    title: ${JSON.stringify(`reads with ${TOKEN}`)}`,
-        '    rules: [USER-READ]',
-        '    steps:',
-        '      - name: read a page that is not there',
-        '        request: { method: GET, url: /missing }',
-        '        expect: { status: 200 }',
-        `      - name: ${JSON.stringify(`then ${TOKEN}`)}`,
-        '        request: { method: GET, url: /user }',
-        '        expect: { status: 200 }',
-        '',
-      ].join('\n'))
+      await writeFile(
+        suite,
+        [
+          'scenarios:',
+          '  - id: named-after-the-token',
+          `    title: ${JSON.stringify(`reads with ${TOKEN}`)}`,
+          '    rules: [USER-READ]',
+          '    steps:',
+          '      - name: read a page that is not there',
+          '        request: { method: GET, url: /missing }',
+          '        expect: { status: 200 }',
+          `      - name: ${JSON.stringify(`then ${TOKEN}`)}`,
+          '        request: { method: GET, url: /user }',
+          '        expect: { status: 200 }',
+          '',
+        ].join('\n'),
+      )
       const screen: Screen = { out: () => undefined, err: () => undefined, colors: false, isTTY: false, width: 100 }
-      const code = await runCommand([suite], { baseUrl: new URL(account.url), token: TOKEN, outputDir, reporter: 'json,junit,markdown,html' }, screen)
+      const code = await runCommand(
+        [suite],
+        { baseUrl: new URL(account.url), token: TOKEN, outputDir, reporter: 'json,junit,markdown,html' },
+        screen,
+      )
       expect(code).toBe(1)
       const results = await readFile(join(outputDir, 'results.json'), 'utf8')
       expect(results).toContain('"title": "reads with [REDACTED token]"')
@@ -92,7 +122,13 @@ describe('no token reaches a byte the run writes', () => {
 
   it('refuses a token shorter than four characters (exit 2), since it could not be scrubbed by value', async () => {
     let said = ''
-    const screen: Screen = { out: (t) => void (said += t), err: (t) => void (said += t), colors: false, isTTY: false, width: 100 }
+    const screen: Screen = {
+      out: (t) => void (said += t),
+      err: (t) => void (said += t),
+      colors: false,
+      isTTY: false,
+      width: 100,
+    }
     const code = await runCommand([FIXTURE], { baseUrl: new URL('http://127.0.0.1:9'), token: 'abc' }, screen)
     expect(code).toBe(2)
     expect(said).toMatch(/refuses tokens shorter than 4 characters/)
@@ -105,7 +141,13 @@ describe('credentials in a URL are secrets like tokens', () => {
     server = await startHostileAccount()
     outputDir = await mkdtemp(join(tmpdir(), 'fitconform-no-token-'))
     let said = ''
-    const screen: Screen = { out: (t) => void (said += t), err: (t) => void (said += t), colors: false, isTTY: false, width: 100 }
+    const screen: Screen = {
+      out: (t) => void (said += t),
+      err: (t) => void (said += t),
+      colors: false,
+      isTTY: false,
+      width: 100,
+    }
     const withUserinfo = new URL(server.url)
     withUserinfo.username = 'ci-user'
     withUserinfo.password = PASSWORD
@@ -113,10 +155,15 @@ describe('credentials in a URL are secrets like tokens', () => {
     let ledgers = ''
     const dir = outputDir
     const watching = setInterval(() => {
-      for (const name of readdirSync(dir)) if (name.startsWith('ledger-')) ledgers += readFileSync(join(dir, name), 'utf8')
+      for (const name of readdirSync(dir))
+        if (name.startsWith('ledger-')) ledgers += readFileSync(join(dir, name), 'utf8')
     }, 2)
     try {
-      await runCommand([FIXTURE], { baseUrl: withUserinfo, token: TOKEN, outputDir, reporter: 'console,json,junit,markdown,html' }, screen)
+      await runCommand(
+        [FIXTURE],
+        { baseUrl: withUserinfo, token: TOKEN, outputDir, reporter: 'console,json,junit,markdown,html' },
+        screen,
+      )
     } finally {
       clearInterval(watching)
     }

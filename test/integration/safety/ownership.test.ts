@@ -22,41 +22,50 @@ afterEach(async () => {
 })
 
 /** The run's result, its ledger's path, and the ledger as it stood after the last scenario (a ledger with nothing owed is removed at the end). */
-async function runAgainst(lies: Lies): Promise<{ result: RunResult; ledger: string; ledgerText: string; ledgerMode: number }> {
+async function runAgainst(
+  lies: Lies,
+): Promise<{ result: RunResult; ledger: string; ledgerText: string; ledgerMode: number }> {
   server = await startHostileAccount(lies)
   ledgerDir = await mkdtemp(join(tmpdir(), 'fitconform-safety-'))
   const loaded = await loadSuites([FIXTURE])
   let ledger = ''
   let ledgerText = ''
   let ledgerMode = 0
-  const outcome = await runConformance(loaded.scenarios, loaded.rules, {
-    target: { baseUrl: new URL(server.url), tokens: { token: TOKEN }, label: server.url },
-    filter: { readOnly: false },
-    strict: false,
-    concurrency: 1,
-    timeoutMs: 2_000,
-    bail: false,
-    insecure: false,
-    configValues: {},
-    ledgerDir,
-  }, {
-    onScenarioEnd: async () => {
-      const [name] = await readdir(ledgerDir!)
-      ledger = join(ledgerDir!, name!)
-      ledgerText = await readFile(ledger, 'utf8')
-      ledgerMode = (await stat(ledger)).mode & 0o777
+  const outcome = await runConformance(
+    loaded.scenarios,
+    loaded.rules,
+    {
+      target: { baseUrl: new URL(server.url), tokens: { token: TOKEN }, label: server.url },
+      filter: { readOnly: false },
+      strict: false,
+      concurrency: 1,
+      timeoutMs: 2_000,
+      bail: false,
+      insecure: false,
+      configValues: {},
+      ledgerDir,
     },
-  })
+    {
+      onScenarioEnd: async () => {
+        const [name] = await readdir(ledgerDir!)
+        ledger = join(ledgerDir!, name!)
+        ledgerText = await readFile(ledger, 'utf8')
+        ledgerMode = (await stat(ledger)).mode & 0o777
+      },
+    },
+  )
   if (outcome.kind !== 'ran') throw new Error(`the run did not happen: ${outcome.kind}`)
   return { result: outcome.result, ledger, ledgerText, ledgerMode }
 }
 
 function failedRules(result: RunResult): string[] {
-  return result.scenarios.flatMap((scenario) => [...scenario.steps, ...scenario.cleanup]).flatMap((step) => step.assertions.filter((a) => !a.ok && a.severity === 'failure').flatMap((a) => a.rules))
+  return result.scenarios
+    .flatMap((scenario) => [...scenario.steps, ...scenario.cleanup])
+    .flatMap((step) => step.assertions.filter((a) => !a.ok && a.severity === 'failure').flatMap((a) => a.rules))
 }
 
 describe('cleanup touches only what the run proves it created', () => {
-  it('leaves the user\'s activity alone when the Location names it (off by one), and blames CREATE-LOCATION', async () => {
+  it("leaves the user's activity alone when the Location names it (off by one), and blames CREATE-LOCATION", async () => {
     const { result } = await runAgainst({ location: (id) => `/fitnessActivities/${id - 1}` })
     expect(server!.activities.get(1)).toEqual(USERS_ACTIVITY)
     expect(server!.writes()).not.toContain('DELETE /fitnessActivities/1')
@@ -92,7 +101,7 @@ describe('cleanup touches only what the run proves it created', () => {
     expect(await readFile(ledger, 'utf8')).not.toContain('"type":"closed"')
   })
 
-  it('deletes the run\'s own activity when the server tells the truth', async () => {
+  it("deletes the run's own activity when the server tells the truth", async () => {
     const { result } = await runAgainst({})
     expect([...server!.activities.keys()]).toEqual([1])
     expect(result.summary.failed).toBe(0)
@@ -102,7 +111,9 @@ describe('cleanup touches only what the run proves it created', () => {
 
 describe('the ledger holds no token', () => {
   it('redacts a token the server put into the Location, and is readable by its owner only', async () => {
-    const { result, ledger, ledgerText, ledgerMode } = await runAgainst({ location: (id) => `/fitnessActivities/${id}?access_token=${TOKEN}` })
+    const { result, ledger, ledgerText, ledgerMode } = await runAgainst({
+      location: (id) => `/fitnessActivities/${id}?access_token=${TOKEN}`,
+    })
     expect(ledgerText).toContain('"type":"created"')
     expect(ledgerText).not.toContain(TOKEN)
     expect(JSON.stringify(result)).not.toContain(TOKEN)

@@ -32,7 +32,15 @@ interface Ran {
   readonly after: string
 }
 
-async function runOn(bugs: Bugs, paths: readonly string[], options: { grep?: RegExp; onLedgerDir?: (dir: string) => void; before?: (account: LyingAccount) => Promise<void> } = {}): Promise<Ran> {
+async function runOn(
+  bugs: Bugs,
+  paths: readonly string[],
+  options: {
+    grep?: RegExp
+    onLedgerDir?: (dir: string) => void
+    before?: (account: LyingAccount) => Promise<void>
+  } = {},
+): Promise<Ran> {
   account = await startLyingAccount(bugs)
   await options.before?.(account)
   ledgerDir = await mkdtemp(join(tmpdir(), 'fitconform-real-account-'))
@@ -40,28 +48,50 @@ async function runOn(bugs: Bugs, paths: readonly string[], options: { grep?: Reg
   const before = await account.snapshot()
   const loaded = await loadSuites(paths.map((path) => join(SUITES, path)))
   const tokens = account.backend.tokens
-  const outcome = await runConformance(loaded.scenarios, loaded.rules, {
-    target: { baseUrl: new URL(account.url), tokens: { token: tokens.token, 'other-token': tokens.otherToken, 'revoked-token': tokens.revokedToken, 'revoked-delete-token': tokens.revokedDeleteToken, 'limited-token': tokens.limitedToken }, label: account.url },
-    filter: { readOnly: false, ...(options.grep ? { grep: options.grep } : {}) },
-    strict: false,
-    concurrency: 4,
-    timeoutMs: 5_000,
-    bail: false,
-    insecure: false,
-    configValues: {},
-    ledgerDir,
-  }, {})
-  if (outcome.kind !== 'ran') throw new Error(`the run did not happen: ${outcome.kind}${outcome.kind === 'unreachable' ? `: ${outcome.diagnostic.message}` : ''}`)
+  const outcome = await runConformance(
+    loaded.scenarios,
+    loaded.rules,
+    {
+      target: {
+        baseUrl: new URL(account.url),
+        tokens: {
+          token: tokens.token,
+          'other-token': tokens.otherToken,
+          'revoked-token': tokens.revokedToken,
+          'revoked-delete-token': tokens.revokedDeleteToken,
+          'limited-token': tokens.limitedToken,
+        },
+        label: account.url,
+      },
+      filter: { readOnly: false, ...(options.grep ? { grep: options.grep } : {}) },
+      strict: false,
+      concurrency: 4,
+      timeoutMs: 5_000,
+      bail: false,
+      insecure: false,
+      configValues: {},
+      ledgerDir,
+    },
+    {},
+  )
+  if (outcome.kind !== 'ran')
+    throw new Error(
+      `the run did not happen: ${outcome.kind}${outcome.kind === 'unreachable' ? `: ${outcome.diagnostic.message}` : ''}`,
+    )
   return { outcome, result: outcome.result, before, after: await account.snapshot() }
 }
 
 function failedRules(result: RunResult): string[] {
-  return result.scenarios.flatMap((scenario) => [...scenario.steps, ...scenario.cleanup]).flatMap((step) => step.assertions.filter((a) => !a.ok && a.severity === 'failure').flatMap((a) => a.rules))
+  return result.scenarios
+    .flatMap((scenario) => [...scenario.steps, ...scenario.cleanup])
+    .flatMap((step) => step.assertions.filter((a) => !a.ok && a.severity === 'failure').flatMap((a) => a.rules))
 }
 
 /** Writes the front forwarded to an activity that was on the account before the run. */
 function writesToExisting(before: string): string[] {
-  const existing = new Set(before.split('\n').flatMap((line) => /^\S*\/(?:fitnessActivities|activities)\/(\S+) /.exec(line)?.slice(1) ?? []))
+  const existing = new Set(
+    before.split('\n').flatMap((line) => /^\S*\/(?:fitnessActivities|activities)\/(\S+) /.exec(line)?.slice(1) ?? []),
+  )
   return account!.writes().filter((line) => existing.has(/^\w+ \/fitnessActivities\/(.+)$/.exec(line)?.[1] ?? ''))
 }
 
@@ -96,7 +126,9 @@ describe('a Location that names an existing activity never costs the user it', (
 describe('a Location with an empty id', () => {
   it('never leads to a write to the collection, even where a collection DELETE would clear it', async () => {
     // Empty on the second create only: the one conditional-activity deletes by its Location.
-    const ran = await runOn({ emptyIdLocation: (index) => index === 1, collectionDeleteClears: true }, ['conditional/conditional-activity.yaml'])
+    const ran = await runOn({ emptyIdLocation: (index) => index === 1, collectionDeleteClears: true }, [
+      'conditional/conditional-activity.yaml',
+    ])
     expect(account!.writes().filter((line) => /^(PUT|DELETE) \/fitnessActivities\/?$/.test(line))).toEqual([])
     expect(isGreen(ran.result)).toBe(false)
     expect(failedRules(ran.result)).toContain('CREATE-LOCATION')
@@ -115,7 +147,7 @@ describe('the profile is left as the run found it, for every user', () => {
     expect(ran.result.cleanup).toMatchObject({ changed: 0, restored: 0 })
   })
 
-  it('sets back the main user\'s profile that the other user\'s edit changed too (an isolation bug), and counts both', async () => {
+  it("sets back the main user's profile that the other user's edit changed too (an isolation bug), and counts both", async () => {
     const ran = await runOn({ profileEditLeaks: true }, ['security/profile-isolation.yaml'])
     expect(ran.after).toBe(ran.before)
     expect(failedRules(ran.result)).toContain('AUTH-USER-ISOLATION')
@@ -127,17 +159,21 @@ describe('the profile is left as the run found it, for every user', () => {
 describe('a ledger that cannot be written', () => {
   it('stops further writes but still deletes what was created, and says how to finish', async () => {
     let dir = ''
-    const ran = await runOn({
-      onCreate: (index) => {
-        if (index !== 1) return
-        // The disk fills up while the run is under way: from now on every append fails (ENOSPC).
-        // Synchronous and atomic (a rename over the ledger), so no append can recreate the file in between.
-        const [file] = readdirSync(dir).filter((name) => name.startsWith('ledger-'))
-        const full = join(dir, 'full')
-        symlinkSync('/dev/full', full)
-        renameSync(full, join(dir, file!))
+    const ran = await runOn(
+      {
+        onCreate: (index) => {
+          if (index !== 1) return
+          // The disk fills up while the run is under way: from now on every append fails (ENOSPC).
+          // Synchronous and atomic (a rename over the ledger), so no append can recreate the file in between.
+          const [file] = readdirSync(dir).filter((name) => name.startsWith('ledger-'))
+          const full = join(dir, 'full')
+          symlinkSync('/dev/full', full)
+          renameSync(full, join(dir, file!))
+        },
       },
-    }, ['activity', 'conditional'], { onLedgerDir: (made) => (dir = made) })
+      ['activity', 'conditional'],
+      { onLedgerDir: (made) => (dir = made) },
+    )
     expect(ran.after).toBe(ran.before)
     const ledgerProblem = ran.result.diagnostics.find((d) => d.code === 'E_LEDGER')
     expect(ledgerProblem?.message).toMatch(/could not be written \(ENOSPC\)/)
@@ -147,24 +183,47 @@ describe('a ledger that cannot be written', () => {
   })
 })
 
-describe('the run\'s own days held nothing before it', () => {
+describe("the run's own days held nothing before it", () => {
   it('moves off far years that hold a running log (1980–1999), judges no day that held data, and touches none of it', async () => {
     const importLog = async (front: LyingAccount): Promise<void> => {
       for (const token of [front.backend.tokens.token, front.backend.tokens.otherToken]) {
         for (let year = 1980; year <= 1999; year++) {
           for (const month of [3, 9, 11]) {
             const start = new Date(Date.UTC(year, month - 1, 15, 7, 0, 0)).toUTCString().replace(' GMT', '')
-            const answer = await request(`${front.backend.url}/fitnessActivities`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/vnd.com.service.NewFitnessActivity+json' }, body: JSON.stringify({ type: 'Running', equipment: 'None', start_time: start, notes: 'imported from my old running log' }) })
+            const answer = await request(`${front.backend.url}/fitnessActivities`, {
+              method: 'POST',
+              headers: {
+                authorization: `Bearer ${token}`,
+                'content-type': 'application/vnd.com.service.NewFitnessActivity+json',
+              },
+              body: JSON.stringify({
+                type: 'Running',
+                equipment: 'None',
+                start_time: start,
+                notes: 'imported from my old running log',
+              }),
+            })
             await answer.body.dump()
             expect(answer.statusCode).toBe(201)
           }
         }
       }
     }
-    const ran = await runOn({}, ['permissions', 'scopes/start-time-scopes.yaml', 'activity/lifecycle.yaml'], { before: importLog })
+    const ran = await runOn({}, ['permissions', 'scopes/start-time-scopes.yaml', 'activity/lifecycle.yaml'], {
+      before: importLog,
+    })
     expect(ran.after).toBe(ran.before)
-    expect(ran.result.cleanup?.notes?.join(' ')).toMatch(/holds activities on this account .*the run uses 19[67]\d instead/)
-    expect(ran.result.scenarios.filter((s) => s.status === 'failed').map((s) => `${s.id}: ${JSON.stringify([...s.steps, ...s.cleanup].filter((step) => step.status !== 'passed' && step.status !== 'skipped').map((step) => [step.name, step.error?.message, step.assertions.filter((a) => !a.ok).map((a) => a.message)]))}`)).toEqual([])
+    expect(ran.result.cleanup?.notes?.join(' ')).toMatch(
+      /holds activities on this account .*the run uses 19[67]\d instead/,
+    )
+    expect(
+      ran.result.scenarios
+        .filter((s) => s.status === 'failed')
+        .map(
+          (s) =>
+            `${s.id}: ${JSON.stringify([...s.steps, ...s.cleanup].filter((step) => step.status !== 'passed' && step.status !== 'skipped').map((step) => [step.name, step.error?.message, step.assertions.filter((a) => !a.ok).map((a) => a.message)]))}`,
+        ),
+    ).toEqual([])
     expect(ran.result.summary.failed).toBe(0)
     expect(ran.result.diagnostics).toEqual([])
   }, 120_000)

@@ -20,18 +20,37 @@ async function realistic(options: { historySize?: number; mutant?: string } = {}
 }
 
 /** A read-only run of the user suite (a few reads) plus the survey. */
-async function surveyRun(url: string, tokens: ConformanceSettings['target']['tokens'], maxActivities = 2500): Promise<RunResult> {
+async function surveyRun(
+  url: string,
+  tokens: ConformanceSettings['target']['tokens'],
+  maxActivities = 2500,
+): Promise<RunResult> {
   const loaded = await loadSuites(['suites/user/user.yaml'])
-  const outcome = await runConformance(loaded.scenarios, loaded.rules, {
-    target: { baseUrl: new URL(url), tokens, label: 'survey test' },
-    filter: { readOnly: true }, strict: false, concurrency: 2, timeoutMs: 5_000, bail: false, insecure: false, configValues: {},
-    survey: { maxActivities },
-  }, {})
+  const outcome = await runConformance(
+    loaded.scenarios,
+    loaded.rules,
+    {
+      target: { baseUrl: new URL(url), tokens, label: 'survey test' },
+      filter: { readOnly: true },
+      strict: false,
+      concurrency: 2,
+      timeoutMs: 5_000,
+      bail: false,
+      insecure: false,
+      configValues: {},
+      survey: { maxActivities },
+    },
+    {},
+  )
   if (outcome.kind !== 'ran') throw new Error(`expected a run, got ${outcome.kind}`)
   return outcome.result
 }
 
-const demoTokens = (server: RunningReferenceServer) => ({ token: server.tokens.token, 'other-token': server.tokens.otherToken, 'limited-token': server.tokens.limitedToken })
+const demoTokens = (server: RunningReferenceServer) => ({
+  token: server.tokens.token,
+  'other-token': server.tokens.otherToken,
+  'limited-token': server.tokens.limitedToken,
+})
 const survey = (result: RunResult) => result.scenarios.filter((scenario) => scenario.tags.includes('survey'))
 const byId = (result: RunResult, id: string): ScenarioResult => result.scenarios.find((scenario) => scenario.id === id)!
 
@@ -39,9 +58,21 @@ describe('the account survey over a realistic history', () => {
   it('lists the sample with why each was picked, and passes the conforming server', async () => {
     const server = await realistic({ historySize: 60 })
     const result = await surveyRun(server.url, demoTokens(server))
-    const picked = byId(result, 'survey-account').steps.map((step) => step.name).join('\n')
+    const picked = byId(result, 'survey-account')
+      .steps.map((step) => step.name)
+      .join('\n')
     expect(picked).toMatch(/walked the feed: \d+ activities on \d+ pages, size \d+; reached the last page/)
-    for (const reason of ['newest start time', 'oldest start time', 'starts shortly after midnight', 'activities on ', 'largest body read', 'most path points read', 'notes with non-ASCII text', 'days after its start']) expect(picked).toContain(reason)
+    for (const reason of [
+      'newest start time',
+      'oldest start time',
+      'starts shortly after midnight',
+      'activities on ',
+      'largest body read',
+      'most path points read',
+      'notes with non-ASCII text',
+      'days after its start',
+    ])
+      expect(picked).toContain(reason)
     expect(survey(result).map((scenario) => [scenario.id, scenario.status])).toEqual([
       ['survey-account', 'passed'],
       ['survey-item-matches-activity', 'passed'],
@@ -57,18 +88,30 @@ describe('the account survey over a realistic history', () => {
 
   it('sends nothing but GET and HEAD, and leaves the feed as it found it', async () => {
     const server = await realistic({ historySize: 30 })
-    const before = await (await fetch(`${server.url}/fitnessActivities?pageSize=1000`, { headers: { authorization: `Bearer ${server.tokens.token}` } })).text()
+    const before = await (
+      await fetch(`${server.url}/fitnessActivities?pageSize=1000`, {
+        headers: { authorization: `Bearer ${server.tokens.token}` },
+      })
+    ).text()
     const result = await surveyRun(server.url, demoTokens(server))
-    const methods = new Set(survey(result).flatMap((scenario) => scenario.steps.map((step) => step.request?.method).filter(Boolean)))
+    const methods = new Set(
+      survey(result).flatMap((scenario) => scenario.steps.map((step) => step.request?.method).filter(Boolean)),
+    )
     expect([...methods].sort()).toEqual(['GET', 'HEAD'])
-    const after = await (await fetch(`${server.url}/fitnessActivities?pageSize=1000`, { headers: { authorization: `Bearer ${server.tokens.token}` } })).text()
+    const after = await (
+      await fetch(`${server.url}/fitnessActivities?pageSize=1000`, {
+        headers: { authorization: `Bearer ${server.tokens.token}` },
+      })
+    ).text()
     expect(after).toBe(before)
   })
 
   it('stops the walk at the cap, says so, and skips what needs the whole feed with that reason', async () => {
     const server = await realistic({ historySize: 60 })
     const result = await surveyRun(server.url, demoTokens(server), 10)
-    expect(byId(result, 'survey-account').steps[0]!.name).toContain('stopped: it stopped after 25 activities, the cap (--survey-max-activities 10)')
+    expect(byId(result, 'survey-account').steps[0]!.name).toContain(
+      'stopped: it stopped after 25 activities, the cap (--survey-max-activities 10)',
+    )
     for (const id of ['survey-previous-neighbour', 'survey-paging-walks']) {
       expect(byId(result, id).status).toBe('skipped')
       expect(byId(result, id).skipReason).toContain('--survey-max-activities 10')
@@ -81,11 +124,19 @@ describe('a Last-Modified that GET and HEAD disagree on', () => {
   it('fails HEAD-MATCHES-GET only, and the dated checks skip the activity with the reason', async () => {
     const server = await realistic({ historySize: 30, mutant: 'get-last-modified-now' })
     const result = await surveyRun(server.url, demoTokens(server))
-    const failedRules = new Set(survey(result).flatMap((scenario) => scenario.steps.flatMap((step) => step.assertions.filter((a) => !a.ok && a.severity === 'failure').flatMap((a) => a.rules))))
+    const failedRules = new Set(
+      survey(result).flatMap((scenario) =>
+        scenario.steps.flatMap((step) =>
+          step.assertions.filter((a) => !a.ok && a.severity === 'failure').flatMap((a) => a.rules),
+        ),
+      ),
+    )
     expect([...failedRules]).toEqual(['HEAD-MATCHES-GET'])
     const skipped = byId(result, 'survey-conditional-reads').steps.filter((step) => step.status === 'skipped')
     expect(skipped.length).toBeGreaterThan(0)
-    expect(skipped[0]!.skipReason).toMatch(/^GET gives Last-Modified .* and HEAD .*, so there is no one date to send or bracket$/)
+    expect(skipped[0]!.skipReason).toMatch(
+      /^GET gives Last-Modified .* and HEAD .*, so there is no one date to send or bracket$/,
+    )
   })
 })
 
@@ -95,13 +146,17 @@ describe('the account survey over an empty account', () => {
     server = await startLoopbackServer((request, response) => {
       request.resume()
       if (answerUserEntryPoint(request, response)) return
-      response.writeHead(200, { 'content-type': 'application/vnd.com.service.FitnessActivityFeed+json' }).end('{"size":0,"items":[]}')
+      response
+        .writeHead(200, { 'content-type': 'application/vnd.com.service.FitnessActivityFeed+json' })
+        .end('{"size":0,"items":[]}')
     })
     closers.push(() => server.close())
     const result = await surveyRun(server.url, { token: 'empty-account-test-token' })
     for (const scenario of survey(result).filter((s) => s.id !== 'survey-identity')) {
       expect(scenario.status, scenario.id).toBe('skipped')
-      expect(scenario.skipReason, scenario.id).toContain('the account holds no activities (the feed lists none, size 0)')
+      expect(scenario.skipReason, scenario.id).toContain(
+        'the account holds no activities (the feed lists none, size 0)',
+      )
     }
     expect(server.requests.every((line) => line.startsWith('GET ') || line.startsWith('HEAD '))).toBe(true)
   })
@@ -113,17 +168,26 @@ describe('the limited token refused outside the fitness activities', () => {
       request.resume()
       const limited = request.headers.authorization === 'Bearer limited-token-of-the-test'
       if (limited && (request.url === '/user' || request.url === '/profile')) {
-        return void response.writeHead(403, { 'content-type': 'application/vnd.com.service.ErrorMessage+json' }).end('{"reason":"Insufficient permission"}')
+        return void response
+          .writeHead(403, { 'content-type': 'application/vnd.com.service.ErrorMessage+json' })
+          .end('{"reason":"Insufficient permission"}')
       }
       if (answerUserEntryPoint(request, response)) return
-      response.writeHead(200, { 'content-type': 'application/vnd.com.service.FitnessActivityFeed+json' }).end('{"size":0,"items":[]}')
+      response
+        .writeHead(200, { 'content-type': 'application/vnd.com.service.FitnessActivityFeed+json' })
+        .end('{"size":0,"items":[]}')
     })
     closers.push(() => server.close())
-    const result = await surveyRun(server.url, { token: 'main-token-of-the-test', 'limited-token': 'limited-token-of-the-test' })
+    const result = await surveyRun(server.url, {
+      token: 'main-token-of-the-test',
+      'limited-token': 'limited-token-of-the-test',
+    })
     const identity = byId(result, 'survey-identity')
     expect(identity.status).toBe('passed')
     expect(identity.warnings.map((warning) => warning.message)).toEqual([
-      expect.stringMatching(/^\/user is not the fitness-activities data set, yet the limited token was refused with 403 .*Either the server refuses more than §5 rule 3 allows .*, or this token lacks more than the fitness-activities permission\. To tell them apart, grant a token every permission but fitness activities/),
+      expect.stringMatching(
+        /^\/user is not the fitness-activities data set, yet the limited token was refused with 403 .*Either the server refuses more than §5 rule 3 allows .*, or this token lacks more than the fitness-activities permission\. To tell them apart, grant a token every permission but fitness activities/,
+      ),
       expect.stringMatching(/^\/profile is not the fitness-activities data set/),
     ])
   })
@@ -131,12 +195,21 @@ describe('the limited token refused outside the fitness activities', () => {
 
 describe('each survey mutant fails a read-only run, under its own rule and in the survey only', () => {
   const surveyMutants = mutants.filter((mutant) => mutant.mode === 'realistic')
-  it.each(surveyMutants.map((mutant) => ({ name: mutant.name, rule: mutant.rule })))('$name → $rule', async ({ name, rule }) => {
-    const server = await realistic({ mutant: name })
-    const result = await surveyRun(server.url, demoTokens(server))
-    const failed = result.scenarios.filter((scenario) => scenario.status === 'failed')
-    expect(failed.map((scenario) => scenario.id).every((id) => id.startsWith('survey-'))).toBe(true)
-    const rules = new Set(failed.flatMap((scenario) => scenario.steps.flatMap((step) => step.assertions.filter((a) => !a.ok && a.severity === 'failure').flatMap((a) => a.rules))))
-    expect([...rules]).toEqual([rule])
-  })
+  it.each(surveyMutants.map((mutant) => ({ name: mutant.name, rule: mutant.rule })))(
+    '$name → $rule',
+    async ({ name, rule }) => {
+      const server = await realistic({ mutant: name })
+      const result = await surveyRun(server.url, demoTokens(server))
+      const failed = result.scenarios.filter((scenario) => scenario.status === 'failed')
+      expect(failed.map((scenario) => scenario.id).every((id) => id.startsWith('survey-'))).toBe(true)
+      const rules = new Set(
+        failed.flatMap((scenario) =>
+          scenario.steps.flatMap((step) =>
+            step.assertions.filter((a) => !a.ok && a.severity === 'failure').flatMap((a) => a.rules),
+          ),
+        ),
+      )
+      expect([...rules]).toEqual([rule])
+    },
+  )
 })

@@ -17,14 +17,22 @@ afterAll(() => server.close())
 function countingReader(): { reader: SurveyReader; mostInFlight: () => number } {
   let inFlight = 0
   let most = 0
-  const tokens: Record<string, string> = { token: server.tokens.token, 'other-token': server.tokens.otherToken, 'limited-token': server.tokens.limitedToken }
+  const tokens: Record<string, string> = {
+    token: server.tokens.token,
+    'other-token': server.tokens.otherToken,
+    'limited-token': server.tokens.limitedToken,
+  }
   const reader: SurveyReader = {
     hasToken: (role) => role in tokens,
     interrupted: new AbortController().signal,
     send: async (request) => {
       const url = new URL(request.target, server.url)
       for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.set(name, value)
-      const headers: Record<string, string> = { authorization: `Bearer ${tokens[request.auth ?? 'token']}`, ...(request.accept ? { accept: mediaTypeOf(request.accept) } : {}), ...request.headers }
+      const headers: Record<string, string> = {
+        authorization: `Bearer ${tokens[request.auth ?? 'token']}`,
+        ...(request.accept ? { accept: mediaTypeOf(request.accept) } : {}),
+        ...request.headers,
+      }
       inFlight += 1
       most = Math.max(most, inFlight)
       try {
@@ -36,7 +44,15 @@ function countingReader(): { reader: SurveyReader; mostInFlight: () => number } 
         } catch {
           body = undefined
         }
-        return { request: { method: request.method, url: url.href, headers }, curl: '', status: response.status, headers: Object.fromEntries(response.headers), body, wireBytes: text.length, bodyBytes: text.length }
+        return {
+          request: { method: request.method, url: url.href, headers },
+          curl: '',
+          status: response.status,
+          headers: Object.fromEntries(response.headers),
+          body,
+          wireBytes: text.length,
+          bodyBytes: text.length,
+        }
       } finally {
         inFlight -= 1
       }
@@ -61,8 +77,19 @@ describe('the survey with --concurrency', () => {
     expect(one.mostInFlight).toBe(1)
     expect(four.mostInFlight).toBeGreaterThan(1)
     expect(four.mostInFlight).toBeLessThanOrEqual(4)
-    const outline = (results: readonly ScenarioResult[]) => results.map((result) => [result.id, result.status, result.steps.map((step) => step.name)])
+    const outline = (results: readonly ScenarioResult[]) =>
+      results.map((result) => [result.id, result.status, result.steps.map((step) => step.name)])
     expect(outline(four.results)).toEqual(outline(one.results))
-    expect(four.results.map((result) => result.id)).toEqual(['survey-account', 'survey-item-matches-activity', 'survey-owner', 'survey-head-matches-get', 'survey-conditional-reads', 'survey-previous-neighbour', 'survey-date-scopes', 'survey-paging-walks', 'survey-identity'])
+    expect(four.results.map((result) => result.id)).toEqual([
+      'survey-account',
+      'survey-item-matches-activity',
+      'survey-owner',
+      'survey-head-matches-get',
+      'survey-conditional-reads',
+      'survey-previous-neighbour',
+      'survey-date-scopes',
+      'survey-paging-walks',
+      'survey-identity',
+    ])
   })
 })

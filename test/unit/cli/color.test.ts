@@ -18,9 +18,13 @@ describe('colour follows the conventions: --color/--no-color, then FORCE_COLOR, 
   })
 
   it('takes --color over NO_COLOR and --no-color over FORCE_COLOR, on a pipe', async () => {
-    const coloured = await runCli(['--color', 'run', 'suites/user', '--reporter', 'console'], { env: { NO_COLOR: '1' } })
+    const coloured = await runCli(['--color', 'run', 'suites/user', '--reporter', 'console'], {
+      env: { NO_COLOR: '1' },
+    })
     expect(coloured.stdout).toContain('\u001b[')
-    const plain = await runCli(['--no-color', 'run', 'suites/user', '--reporter', 'console'], { env: { FORCE_COLOR: '1' } })
+    const plain = await runCli(['--no-color', 'run', 'suites/user', '--reporter', 'console'], {
+      env: { FORCE_COLOR: '1' },
+    })
     expect(plain.stdout).not.toContain('\u001b[')
   }, 60_000)
 })

@@ -11,17 +11,25 @@ describe('config file names', () => {
     expect(CONFIG_FILE_NAMES).toEqual(['fitconform.config.ts', 'fitconform.config.yaml'])
   })
 
-  it.each(['fitconform.config.js', 'fitconform.config.mjs'])('does not load (or run) a %s found in the working directory', (name) => {
-    const dir = makeTempDir('fitconform-config-names-')
-    const ran = join(dir, 'ran')
-    writeFileSync(join(dir, name), `require('node:fs').writeFileSync(${JSON.stringify(ran)}, 'x'); module.exports = { default: { timeout: 1 } }\n`)
-    expect(readConfigFile(undefined, dir)).toBeUndefined()
-    expect(existsSync(ran)).toBe(false)
-  })
+  it.each(['fitconform.config.js', 'fitconform.config.mjs'])(
+    'does not load (or run) a %s found in the working directory',
+    (name) => {
+      const dir = makeTempDir('fitconform-config-names-')
+      const ran = join(dir, 'ran')
+      writeFileSync(
+        join(dir, name),
+        `require('node:fs').writeFileSync(${JSON.stringify(ran)}, 'x'); module.exports = { default: { timeout: 1 } }\n`,
+      )
+      expect(readConfigFile(undefined, dir)).toBeUndefined()
+      expect(existsSync(ran)).toBe(false)
+    },
+  )
 
   it('refuses a --config file that is neither .ts nor .yaml, saying what to name it (exit 2)', () => {
     const dir = makeTempDir('fitconform-config-names-')
     writeFileSync(join(dir, 'settings.js'), 'module.exports = {}\n')
-    expect(() => readConfigFile('settings.js', dir)).toThrow(/the config file settings\.js is neither TypeScript \(\.ts\) nor YAML \(\.yaml\): name it fitconform\.config\.ts or fitconform\.config\.yaml/)
+    expect(() => readConfigFile('settings.js', dir)).toThrow(
+      /the config file settings\.js is neither TypeScript \(\.ts\) nor YAML \(\.yaml\): name it fitconform\.config\.ts or fitconform\.config\.yaml/,
+    )
   })
 })

@@ -15,21 +15,50 @@ import type { StepDiff } from '../../../src/diff/diff-result.js'
 
 const spec = readFileSync(join(packageRoot(), 'docs/spec/fitness-data-service.md'), 'utf8').replace(/\s+/g, ' ')
 const ACTIVITY = { 'content-type': 'application/vnd.com.service.FitnessActivity+json' }
-const step = (over: Partial<StepContext> = {}): StepContext => ({ method: 'GET', target: '/fitnessActivities', edited: new Set(), statuses: { new: 200, reference: 200 }, ...over })
+const step = (over: Partial<StepContext> = {}): StepContext => ({
+  method: 'GET',
+  target: '/fitnessActivities',
+  edited: new Set(),
+  statuses: { new: 200, reference: 200 },
+  ...over,
+})
 
 describe('open choices', () => {
-  it.each([...OPEN_CHOICES, IDENTIFIER_FORMAT].map((choice) => [choice.kind, choice.quote]))('%s quotes the spec word for word', (_kind, quote) => {
-    expect(spec).toContain(quote.replace(/\s+/g, ' '))
-  })
+  it.each([...OPEN_CHOICES, IDENTIFIER_FORMAT].map((choice) => [choice.kind, choice.quote]))(
+    '%s quotes the spec word for word',
+    (_kind, quote) => {
+      expect(spec).toContain(quote.replace(/\s+/g, ' '))
+    },
+  )
 })
 
 describe('matching volatile values by role', () => {
-  const roleNew = createRoleMap('http://127.0.0.1:1000/api', [{ label: 'activity created by s step 1', url: '/fitnessActivities/17' }])
-  const roleReference = createRoleMap('http://127.0.0.1:2000', [{ label: 'activity created by s step 1', url: '/fitnessActivities/9b2c-uuid' }])
+  const roleNew = createRoleMap('http://127.0.0.1:1000/api', [
+    { label: 'activity created by s step 1', url: '/fitnessActivities/17' },
+  ])
+  const roleReference = createRoleMap('http://127.0.0.1:2000', [
+    { label: 'activity created by s step 1', url: '/fitnessActivities/9b2c-uuid' },
+  ])
 
   it('finds no difference between the same role under two ids and two base URLs', () => {
-    const a = { status: 200, headers: ACTIVITY, body: roleNew.json({ uri: '/fitnessActivities/17', userID: 20001, comments: 'http://127.0.0.1:1000/api/fitnessActivities/17/comments' }) }
-    const b = { status: 200, headers: ACTIVITY, body: roleReference.json({ uri: '/fitnessActivities/9b2c-uuid', userID: 7001, comments: 'http://127.0.0.1:2000/fitnessActivities/9b2c-uuid/comments' }) }
+    const a = {
+      status: 200,
+      headers: ACTIVITY,
+      body: roleNew.json({
+        uri: '/fitnessActivities/17',
+        userID: 20001,
+        comments: 'http://127.0.0.1:1000/api/fitnessActivities/17/comments',
+      }),
+    }
+    const b = {
+      status: 200,
+      headers: ACTIVITY,
+      body: roleReference.json({
+        uri: '/fitnessActivities/9b2c-uuid',
+        userID: 7001,
+        comments: 'http://127.0.0.1:2000/fitnessActivities/9b2c-uuid/comments',
+      }),
+    }
     expect(compareAnswers(a, b)).toEqual([])
   })
 
@@ -40,8 +69,18 @@ describe('matching volatile values by role', () => {
   })
 
   it('takes empty notes and no notes as the same (§2.3 "present when set"), but not other notes', () => {
-    expect(compareAnswers({ status: 200, headers: ACTIVITY, body: { notes: '' } }, { status: 200, headers: ACTIVITY, body: {} })).toEqual([])
-    expect(compareAnswers({ status: 200, headers: ACTIVITY, body: {} }, { status: 200, headers: ACTIVITY, body: { notes: 'x' } })).toMatchObject([{ path: 'body.notes', nature: 'presence' }])
+    expect(
+      compareAnswers(
+        { status: 200, headers: ACTIVITY, body: { notes: '' } },
+        { status: 200, headers: ACTIVITY, body: {} },
+      ),
+    ).toEqual([])
+    expect(
+      compareAnswers(
+        { status: 200, headers: ACTIVITY, body: {} },
+        { status: 200, headers: ACTIVITY, body: { notes: 'x' } },
+      ),
+    ).toMatchObject([{ path: 'body.notes', nature: 'presence' }])
   })
 
   it('takes the run marker a replay added out of the notes', () => {
@@ -50,37 +89,94 @@ describe('matching volatile values by role', () => {
     expect(marked.json({ notes: 'fitconform-run-1234abcd', type: 'Running' })).toEqual({ type: 'Running' })
   })
 
-  it('compares the order of the scenario\'s own feed entries once', () => {
-    const items = (...ids: number[]) => ({ items: ids.map((id) => ({ uri: `/fitnessActivities/<activity created by s step ${id}>`, type: 'Running' })) })
-    const raw = compareAnswers({ status: 200, headers: {}, body: items(1, 2) }, { status: 200, headers: {}, body: items(2, 1) }, { ownLabel: 'activity created by s step ' })
+  it("compares the order of the scenario's own feed entries once", () => {
+    const items = (...ids: number[]) => ({
+      items: ids.map((id) => ({ uri: `/fitnessActivities/<activity created by s step ${id}>`, type: 'Running' })),
+    })
+    const raw = compareAnswers(
+      { status: 200, headers: {}, body: items(1, 2) },
+      { status: 200, headers: {}, body: items(2, 1) },
+      { ownLabel: 'activity created by s step ' },
+    )
     expect(raw).toMatchObject([{ path: 'body.items', nature: 'order' }])
-    expect(classifyStep(raw, { new: [], reference: [] }, step(), [])).toMatchObject([{ class: 'open-choice', kind: 'feed-order', section: '§2.2' }])
+    expect(classifyStep(raw, { new: [], reference: [] }, step(), [])).toMatchObject([
+      { class: 'open-choice', kind: 'feed-order', section: '§2.2' },
+    ])
   })
 })
 
 describe('classifying a difference', () => {
   it('files a header the spec does not name as an extension, and a status difference of two errors under §7 rule 6', () => {
     const extension = compareAnswers({ status: 200, headers: { 'x-request-id': 'a' } }, { status: 200, headers: {} })
-    expect(classifyStep(extension, { new: [], reference: [] }, step(), [])).toMatchObject([{ class: 'extension', kind: 'extra-header', path: 'headers.x-request-id' }])
+    expect(classifyStep(extension, { new: [], reference: [] }, step(), [])).toMatchObject([
+      { class: 'extension', kind: 'extra-header', path: 'headers.x-request-id' },
+    ])
     const statuses = compareAnswers({ status: 404, headers: {} }, { status: 410, headers: {} })
-    expect(classifyStep(statuses, { new: [], reference: [] }, step({ statuses: { new: 404, reference: 410 } }), [])).toMatchObject([{ class: 'open-choice', kind: 'error-status', section: '§7 rule 6' }])
+    expect(
+      classifyStep(statuses, { new: [], reference: [] }, step({ statuses: { new: 404, reference: 410 } }), []),
+    ).toMatchObject([{ class: 'open-choice', kind: 'error-status', section: '§7 rule 6' }])
   })
 
   it('files a check that fails on one side only under its rule, and leaves what no sentence explains unclassified', () => {
-    const failed = { ok: false, severity: 'failure' as const, rules: ['LAST-MODIFIED-READ'], target: 'headers.last-modified', matcher: 'httpDate', message: 'absent' }
-    const raw = compareAnswers({ status: 200, headers: { 'content-type': 'a' } }, { status: 200, headers: { 'content-type': 'a', 'last-modified': 'Sun, 06 Nov 1994 08:49:37 GMT' }, body: { type: 'Running' } })
+    const failed = {
+      ok: false,
+      severity: 'failure' as const,
+      rules: ['LAST-MODIFIED-READ'],
+      target: 'headers.last-modified',
+      matcher: 'httpDate',
+      message: 'absent',
+    }
+    const raw = compareAnswers(
+      { status: 200, headers: { 'content-type': 'a' } },
+      {
+        status: 200,
+        headers: { 'content-type': 'a', 'last-modified': 'Sun, 06 Nov 1994 08:49:37 GMT' },
+        body: { type: 'Running' },
+      },
+    )
     const found = classifyStep(raw, { new: [failed], reference: [{ ...failed, ok: true }] }, step(), [])
-    expect(found).toMatchObject([{ class: 'conformance', kind: 'LAST-MODIFIED-READ' }, { class: 'open-choice', kind: 'unclassified', path: 'body' }])
+    expect(found).toMatchObject([
+      { class: 'conformance', kind: 'LAST-MODIFIED-READ' },
+      { class: 'open-choice', kind: 'unclassified', path: 'body' },
+    ])
   })
 })
 
 function resultWith(steps: StepDiff[]) {
-  return summarizeDiff({ mode: 'servers', startedAt: new Date(), sides: { new: { label: 'new', passed: 1, failed: 0, skipped: 0 }, reference: { label: 'old', passed: 1, failed: 0, skipped: 0 } }, rules: [], steps, created: { new: [], reference: [] } })
+  return summarizeDiff({
+    mode: 'servers',
+    startedAt: new Date(),
+    sides: {
+      new: { label: 'new', passed: 1, failed: 0, skipped: 0 },
+      reference: { label: 'old', passed: 1, failed: 0, skipped: 0 },
+    },
+    rules: [],
+    steps,
+    created: { new: [], reference: [] },
+  })
 }
 
 describe('--fail-on', () => {
-  const extensionOnly = resultWith([{ scenario: 's', step: 1, name: 'n', request: 'GET /user', differences: [{ class: 'extension', kind: 'extra-header', path: 'headers.x', new: '1', section: '' }] }])
-  const openChoice = resultWith([{ scenario: 's', step: 1, name: 'n', request: 'GET /x', differences: [{ class: 'open-choice', kind: 'error-status', path: 'status', new: 404, reference: 410, section: '§7 rule 6' }] }])
+  const extensionOnly = resultWith([
+    {
+      scenario: 's',
+      step: 1,
+      name: 'n',
+      request: 'GET /user',
+      differences: [{ class: 'extension', kind: 'extra-header', path: 'headers.x', new: '1', section: '' }],
+    },
+  ])
+  const openChoice = resultWith([
+    {
+      scenario: 's',
+      step: 1,
+      name: 'n',
+      request: 'GET /x',
+      differences: [
+        { class: 'open-choice', kind: 'error-status', path: 'status', new: 404, reference: 410, section: '§7 rule 6' },
+      ],
+    },
+  ])
   it.each([
     ['conformance', false, false],
     ['open-choice', false, true],
@@ -92,9 +188,25 @@ describe('--fail-on', () => {
 })
 
 describe('diff reports', () => {
-  const hostile = resultWith([{ scenario: 's', step: 1, name: '<script>alert(1)</script>', request: 'GET /user', differences: [{ class: 'extension', kind: 'extra-field', path: 'body.note', new: '<img src=x onerror=alert(1)>', section: '' }] }])
+  const hostile = resultWith([
+    {
+      scenario: 's',
+      step: 1,
+      name: '<script>alert(1)</script>',
+      request: 'GET /user',
+      differences: [
+        {
+          class: 'extension',
+          kind: 'extra-field',
+          path: 'body.note',
+          new: '<img src=x onerror=alert(1)>',
+          section: '',
+        },
+      ],
+    },
+  ])
 
-  it('the HTML report shows a server\'s markup as text', () => {
+  it("the HTML report shows a server's markup as text", () => {
     const html = renderDiffHtml(hostile)
     expect(html).not.toContain('<script>alert')
     expect(html).not.toContain('<img src=x')
@@ -102,7 +214,24 @@ describe('diff reports', () => {
   })
 
   it('Markdown and console list each open choice once, with its section', () => {
-    const twice = resultWith([1, 2].map((n) => ({ scenario: 's', step: n, name: 'n', request: 'GET /x', differences: [{ class: 'open-choice' as const, kind: 'error-status', path: 'status', new: 404, reference: 410, section: '§7 rule 6' }] })))
+    const twice = resultWith(
+      [1, 2].map((n) => ({
+        scenario: 's',
+        step: n,
+        name: 'n',
+        request: 'GET /x',
+        differences: [
+          {
+            class: 'open-choice' as const,
+            kind: 'error-status',
+            path: 'status',
+            new: 404,
+            reference: 410,
+            section: '§7 rule 6',
+          },
+        ],
+      })),
+    )
     expect(twice.openChoices).toMatchObject([{ kind: 'error-status', steps: 2 }])
     expect(renderDiffMarkdown(twice).match(/error-status/g)).toHaveLength(1)
     expect(renderDiffConsole(twice, { colors: false })).toContain('error-status  §7 rule 6')

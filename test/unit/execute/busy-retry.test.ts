@@ -2,7 +2,12 @@
 // budget per request and one per run; a request that stays busy ends in ServerBusyError. Pauses are
 // counted, not slept, so nothing here depends on the clock.
 import { describe, expect, it } from 'vitest'
-import { BUSY_BACKOFF_MS, ServerBusyError, createBusyBudget, retryingWhileBusy } from '../../../src/execute/busy-retry.js'
+import {
+  BUSY_BACKOFF_MS,
+  ServerBusyError,
+  createBusyBudget,
+  retryingWhileBusy,
+} from '../../../src/execute/busy-retry.js'
 import type { HttpClient, IncomingResponse } from '../../../src/execute/http-exchange.js'
 
 const REQUEST = { method: 'GET', url: 'http://127.0.0.1:1/user', headers: {}, wire: false }
@@ -43,15 +48,20 @@ describe('retryingWhileBusy', () => {
     ['a Retry-After date in the past', { 'retry-after': 'Sun, 06 Nov 1994 08:49:37 GMT' }],
     ['no Retry-After', {}],
     ['a Retry-After that is not a number or a date', { 'retry-after': 'soon' }],
-  ])('sends a 503 with %s a bounded number of times, with growing pauses, then gives up as busy', async (_, headers) => {
-    const { client, inner, pauses, budget } = retrying([answer(503, headers)])
-    const error = await client.send(REQUEST).catch((caught: unknown) => caught)
-    expect(error).toBeInstanceOf(ServerBusyError)
-    expect((error as Error).message).toMatch(/^server busy: http:\/\/127\.0\.0\.1:1\/user answered 503 to all 5 sends/)
-    expect(inner.sends).toBe(BUSY_BACKOFF_MS.length + 1)
-    expect(pauses).toEqual(BUSY_BACKOFF_MS)
-    expect(budget).toMatchObject({ answers: 5, stayedBusy: 1 })
-  })
+  ])(
+    'sends a 503 with %s a bounded number of times, with growing pauses, then gives up as busy',
+    async (_, headers) => {
+      const { client, inner, pauses, budget } = retrying([answer(503, headers)])
+      const error = await client.send(REQUEST).catch((caught: unknown) => caught)
+      expect(error).toBeInstanceOf(ServerBusyError)
+      expect((error as Error).message).toMatch(
+        /^server busy: http:\/\/127\.0\.0\.1:1\/user answered 503 to all 5 sends/,
+      )
+      expect(inner.sends).toBe(BUSY_BACKOFF_MS.length + 1)
+      expect(pauses).toEqual(BUSY_BACKOFF_MS)
+      expect(budget).toMatchObject({ answers: 5, stayedBusy: 1 })
+    },
+  )
 
   it('waits as long as Retry-After asks when that is longer than its own backoff', async () => {
     const { client, pauses } = retrying([answer(429, { 'retry-after': '2' }), answer(204)])
@@ -61,7 +71,9 @@ describe('retryingWhileBusy', () => {
 
   it('gives up at once when the asked wait would pass the request timeout', async () => {
     const { client, inner, pauses } = retrying([answer(503, { 'retry-after': '3600' })], 10_000)
-    await expect(client.send(REQUEST)).rejects.toThrow(/answered 503 to all 1 send; the next wait \(3600000 ms\) would pass the 10000 ms --timeout/)
+    await expect(client.send(REQUEST)).rejects.toThrow(
+      /answered 503 to all 1 send; the next wait \(3600000 ms\) would pass the 10000 ms --timeout/,
+    )
     expect(inner.sends).toBe(1)
     expect(pauses).toEqual([])
   })

@@ -22,7 +22,14 @@ describe('curlLine', () => {
     { auth: 'other-token', header: 'Authorization: Bearer from-env-other' },
     { auth: 'invalid', header: `authorization: Bearer ${SECRET}` },
   ])('with auth $auth sends "$header"', ({ auth, header }) => {
-    const line = curlLine({ method: 'GET', url: 'http://h/api/v1/user', headers: { authorization: `Bearer ${SECRET}`, accept: 'application/json' } }, auth)
+    const line = curlLine(
+      {
+        method: 'GET',
+        url: 'http://h/api/v1/user',
+        headers: { authorization: `Bearer ${SECRET}`, accept: 'application/json' },
+      },
+      auth,
+    )
     if (auth !== 'invalid') expect(line).not.toContain(SECRET)
     const args = argumentsOf(line)
     expect(args.filter((_, i) => args[i - 1] === '-H')).toEqual([header, 'accept: application/json'])
@@ -33,7 +40,10 @@ describe('curlLine', () => {
     { auth: 'other-token' as const, variable: '$FITCONFORM_OTHER_TOKEN' },
     { auth: 'revoked-delete-token' as const, variable: '$FITCONFORM_REVOKED_DELETE_TOKEN' },
   ])('names the token of $auth as $variable, never its value', ({ auth, variable }) => {
-    const line = curlLine({ method: 'DELETE', url: 'http://h/fitnessActivities/1', headers: { authorization: `Bearer ${SECRET}` } }, auth)
+    const line = curlLine(
+      { method: 'DELETE', url: 'http://h/fitnessActivities/1', headers: { authorization: `Bearer ${SECRET}` } },
+      auth,
+    )
     expect(line).toContain(`"Authorization: Bearer ${variable}"`)
     expect(line).not.toContain(SECRET)
   })
@@ -52,11 +62,23 @@ describe('curlLine', () => {
     const body = `{"notes":"O'Brien's run costs $5 ; rm -rf / \`x\` \\n"}`
     const url = "http://h/x?q=it's&a=$HOME"
     const line = curlLine({ method: 'POST', url, headers: { 'content-type': "text/plain; name='x'" }, body }, 'none')
-    expect(argumentsOf(line)).toEqual(['-i', '-sS', '-X', 'POST', url, '-H', "content-type: text/plain; name='x'", '--data-binary', body])
+    expect(argumentsOf(line)).toEqual([
+      '-i',
+      '-sS',
+      '-X',
+      'POST',
+      url,
+      '-H',
+      "content-type: text/plain; name='x'",
+      '--data-binary',
+      body,
+    ])
   })
 
   it('sends no Authorization header for auth none', () => {
-    const args = argumentsOf(curlLine({ method: 'GET', url: 'http://h/x', headers: { authorization: `Bearer ${SECRET}` } }, 'none'))
+    const args = argumentsOf(
+      curlLine({ method: 'GET', url: 'http://h/x', headers: { authorization: `Bearer ${SECRET}` } }, 'none'),
+    )
     expect(args.join(' ')).not.toMatch(/authorization/i)
   })
 })

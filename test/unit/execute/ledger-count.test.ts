@@ -28,12 +28,22 @@ it('counts the account summary so that it adds up: a profile field counts once, 
 it('keeps nothing of a line it cannot hold as evidence, and says which line and why', async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'fitconform-ledger-'))
   const ledger = createLedger(dir, 'abcd1234', (value) => value)
-  ledger.record({ type: 'run', runId: 'abcd1234', marker: 'fitconform-run-abcd1234', farYear: 1991, target: 'http://127.0.0.1:1/', at: '2026-01-01T00:00:00Z' })
+  ledger.record({
+    type: 'run',
+    runId: 'abcd1234',
+    marker: 'fitconform-run-abcd1234',
+    farYear: 1991,
+    target: 'http://127.0.0.1:1/',
+    at: '2026-01-01T00:00:00Z',
+  })
   ledger.record({ type: 'profile', role: 'limited-token', field: 'athlete_type', value: 'x' })
   ledger.record({ type: 'created', url: 'not a url', role: 'token', scenario: 'a' })
   const work = readOpenWork(ledger.file)
   expect(work.run?.farYear).toBe(1991)
   expect(work.toRestore).toEqual([])
   expect(work.toDelete).toEqual([])
-  expect(work.refusedLines).toEqual([expect.stringMatching(/^line 2: not a role whose profile the run reads/), expect.stringMatching(/^line 3: no URL/)])
+  expect(work.refusedLines).toEqual([
+    expect.stringMatching(/^line 2: not a role whose profile the run reads/),
+    expect.stringMatching(/^line 3: no URL/),
+  ])
 })

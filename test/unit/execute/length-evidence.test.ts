@@ -2,12 +2,23 @@ import { expect, it } from 'vitest'
 import { evaluateChecks } from '../../../src/execute/evaluate-checks.js'
 import type { Check } from '../../../src/model/scenario.js'
 
-const check = (matcher: string, expected: unknown): Check => ({ path: 'body.items', matcher, expected, rules: ['FEED-PAGE-SIZE'], at: { file: 'x.yaml', line: 1, column: 1 }, severity: 'failure' })
+const check = (matcher: string, expected: unknown): Check => ({
+  path: 'body.items',
+  matcher,
+  expected,
+  rules: ['FEED-PAGE-SIZE'],
+  at: { file: 'x.yaml', line: 1, column: 1 },
+  severity: 'failure',
+})
 const items = Array.from({ length: 25 }, (_, index) => ({ uri: `/fitnessActivities/${index}`, type: 'Running' }))
 
 it('shows the length a length check found ("got 25 items"), never the whole array', () => {
   const [result] = evaluateChecks([check('length', 4)], { body: { items } })
-  expect(result).toMatchObject({ ok: false, actual: '25 items', message: 'body.items: expected of length 4, got 25 items' })
+  expect(result).toMatchObject({
+    ok: false,
+    actual: '25 items',
+    message: 'body.items: expected of length 4, got 25 items',
+  })
   expect(JSON.stringify(result)).not.toContain('fitnessActivities')
 })
 

@@ -23,7 +23,8 @@ describe('nearMissToken', () => {
   })
 
   it('never gives the token itself', () => {
-    for (const token of ['a', 'A', 'tokenA', TOKEN]) for (const kind of NEAR_MISS_TOKENS) expect(nearMissToken(token, kind)).not.toBe(token)
+    for (const token of ['a', 'A', 'tokenA', TOKEN])
+      for (const kind of NEAR_MISS_TOKENS) expect(nearMissToken(token, kind)).not.toBe(token)
   })
 })
 
@@ -43,9 +44,15 @@ describe('a near miss in what the run writes', () => {
     ['near-miss-cut', 'from-env-toke'],
     ['near-miss-appended', 'from-env-tokenA'],
   ] as const)('the reproduction of %s builds it from $FITCONFORM_TOKEN, never holding it', (kind, sentByShell) => {
-    const line = curlLine({ method: 'GET', url: 'http://h/user', headers: { authorization: `Bearer ${nearMissToken(TOKEN, kind)}` } }, kind)
+    const line = curlLine(
+      { method: 'GET', url: 'http://h/user', headers: { authorization: `Bearer ${nearMissToken(TOKEN, kind)}` } },
+      kind,
+    )
     expect(line).not.toContain(TOKEN.slice(0, -1))
-    const output = execFileSync('sh', ['-c', `curl() { printf '%s\\0' "$@"; }\n${line}`], { env: { PATH: process.env.PATH ?? '', FITCONFORM_TOKEN: 'from-env-token' }, encoding: 'utf8' })
+    const output = execFileSync('sh', ['-c', `curl() { printf '%s\\0' "$@"; }\n${line}`], {
+      env: { PATH: process.env.PATH ?? '', FITCONFORM_TOKEN: 'from-env-token' },
+      encoding: 'utf8',
+    })
     expect(output.split('\0')).toContain(`Authorization: Bearer ${sentByShell}`)
   })
 })

@@ -32,15 +32,24 @@ describe('the ownership gate', () => {
     gate.stopWrites('the ledger could not be written')
     expect(gate.refusal('DELETE', 'http://127.0.0.1:9/api/fitnessActivities/7')).toBeUndefined()
     expect(gate.refusal('PUT', 'http://127.0.0.1:9/api/profile')).toBeUndefined()
-    expect(gate.refusal('POST', 'http://127.0.0.1:9/api/fitnessActivities')).toMatch(/writes are stopped: the ledger could not be written/)
+    expect(gate.refusal('POST', 'http://127.0.0.1:9/api/fitnessActivities')).toMatch(
+      /writes are stopped: the ledger could not be written/,
+    )
     expect(gate.refusal('PUT', 'http://127.0.0.1:9/api/fitnessActivities/7')).toMatch(/writes are stopped/)
   })
 
   it('sends nothing through its client for a refused write', async () => {
     const sent: string[] = []
-    const client: HttpClient = { send: async (request) => (sent.push(`${request.method} ${request.url}`), { status: 204, headers: {}, body: Buffer.alloc(0), wireBytes: 0 }) as never, close: async () => undefined }
+    const client: HttpClient = {
+      send: async (request) =>
+        (sent.push(`${request.method} ${request.url}`),
+        { status: 204, headers: {}, body: Buffer.alloc(0), wireBytes: 0 }) as never,
+      close: async () => undefined,
+    }
     const guarded = createOwnershipGate(BASE).guard(client)
-    await expect(guarded.send({ method: 'DELETE', url: 'http://127.0.0.1:9/api/fitnessActivities/', headers: {}, wire: false })).rejects.toBeInstanceOf(WriteRefusedError)
+    await expect(
+      guarded.send({ method: 'DELETE', url: 'http://127.0.0.1:9/api/fitnessActivities/', headers: {}, wire: false }),
+    ).rejects.toBeInstanceOf(WriteRefusedError)
     await guarded.send({ method: 'GET', url: 'http://127.0.0.1:9/api/user', headers: {}, wire: false })
     expect(sent).toEqual(['GET http://127.0.0.1:9/api/user'])
   })

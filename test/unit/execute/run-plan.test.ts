@@ -15,24 +15,66 @@ import type { HttpClient } from '../../../src/execute/http-exchange.js'
 const at = { file: 'suites/x.yaml', line: 1, column: 1 }
 
 function step(name: string, fields: { method?: RequestTemplate['method']; waitMs?: number } = {}): Step {
-  const request: RequestTemplate | undefined = fields.method && { method: fields.method, url: `/${name}`, query: {}, headers: {}, auth: 'token', wire: false }
-  return { name, at, expect: { checks: [] }, capture: {}, ...(request ? { request } : {}), ...(fields.waitMs ? { waitMs: fields.waitMs } : {}) } as unknown as Step
+  const request: RequestTemplate | undefined = fields.method && {
+    method: fields.method,
+    url: `/${name}`,
+    query: {},
+    headers: {},
+    auth: 'token',
+    wire: false,
+  }
+  return {
+    name,
+    at,
+    expect: { checks: [] },
+    capture: {},
+    ...(request ? { request } : {}),
+    ...(fields.waitMs ? { waitMs: fields.waitMs } : {}),
+  } as unknown as Step
 }
 
 function scenario(id: string, steps: Step[], fields: Partial<Pick<Scenario, 'exclusive'>> = {}): Scenario {
   const writes = steps.some((s) => s.request && s.request.method !== 'GET' && s.request.method !== 'HEAD')
-  return { id, title: id, file: at.file, at, rules: ['USER-READ'], tags: [], tokens: ['token'], writes, exclusive: fields.exclusive ?? false, steps, cleanup: [] }
+  return {
+    id,
+    title: id,
+    file: at.file,
+    at,
+    rules: ['USER-READ'],
+    tags: [],
+    tokens: ['token'],
+    writes,
+    exclusive: fields.exclusive ?? false,
+    steps,
+    cleanup: [],
+  }
 }
 
 const suite = [
   scenario('reads', [step('read-a', { method: 'GET' }), step('read-b', { method: 'GET' })]),
-  scenario('exclusive', [step('exclusive-write', { method: 'POST' }), step('exclusive-gap', { waitMs: 120 }), step('exclusive-read', { method: 'GET' })], { exclusive: true }),
-  scenario('writes-around-a-wait', [step('write-before-wait', { method: 'POST' }), step('a-wait', { waitMs: 40 }), step('write-after-wait', { method: 'PUT' })]),
+  scenario(
+    'exclusive',
+    [
+      step('exclusive-write', { method: 'POST' }),
+      step('exclusive-gap', { waitMs: 120 }),
+      step('exclusive-read', { method: 'GET' }),
+    ],
+    { exclusive: true },
+  ),
+  scenario('writes-around-a-wait', [
+    step('write-before-wait', { method: 'POST' }),
+    step('a-wait', { waitMs: 40 }),
+    step('write-after-wait', { method: 'PUT' }),
+  ]),
   scenario('writes-at-once', [step('quick-write', { method: 'DELETE' })]),
 ]
 
 /** `slowMs`: how long the fake server takes to answer a path (default: at once). */
-async function eventsAt(concurrency: number, scenarios: Scenario[] = suite, slowMs: Readonly<Record<string, number>> = {}): Promise<string[]> {
+async function eventsAt(
+  concurrency: number,
+  scenarios: Scenario[] = suite,
+  slowMs: Readonly<Record<string, number>> = {},
+): Promise<string[]> {
   const events: string[] = []
   const client: HttpClient = {
     send: async (request) => {
@@ -44,12 +86,21 @@ async function eventsAt(concurrency: number, scenarios: Scenario[] = suite, slow
     close: () => Promise.resolve(),
   }
   const context: RunContext = {
-    baseUrl: new URL('http://127.0.0.1:9/'), tokens: { token: 'test-token' }, client, timeoutMs: 1000, strict: false,
-    run: createRunValues(new Date()), config: {}, redact: createRedactor(new Map()), interrupted: new AbortController().signal,
+    baseUrl: new URL('http://127.0.0.1:9/'),
+    tokens: { token: 'test-token' },
+    client,
+    timeoutMs: 1000,
+    strict: false,
+    run: createRunValues(new Date()),
+    config: {},
+    redact: createRedactor(new Map()),
+    interrupted: new AbortController().signal,
   }
   const plan = planRun(scenarios, { readOnly: false, availableRoles: new Set(['token']) })
   const results = await runPlan(plan, {
-    context, concurrency, bail: false,
+    context,
+    concurrency,
+    bail: false,
     finalizeScenario: (result: ScenarioResult) => result as unknown as ReportedScenarioResult,
     reporter: {
       onScenarioStart: (view) => void events.push(`start ${view.id}`),
@@ -76,10 +127,14 @@ describe('runPlan', () => {
   it('with --concurrency 1 runs one scenario at a time: the exclusive one first, then the rest in load order', async () => {
     const starts = (await eventsAt(1)).filter((event) => event.startsWith('start') || event.startsWith('end'))
     expect(starts).toEqual([
-      'start exclusive', 'end exclusive',
-      'start reads', 'end reads',
-      'start writes-around-a-wait', 'end writes-around-a-wait',
-      'start writes-at-once', 'end writes-at-once',
+      'start exclusive',
+      'end exclusive',
+      'start reads',
+      'end reads',
+      'start writes-around-a-wait',
+      'end writes-around-a-wait',
+      'start writes-at-once',
+      'end writes-at-once',
     ])
   })
 
@@ -87,9 +142,20 @@ describe('runPlan', () => {
     // On a distant server a scenario's wait may be over when it reaches it: its writes after the wait
     // must not hold the chain back, they follow it (issue 30).
     const scenarios = [
-      scenario('exclusive', [step('exclusive-write', { method: 'POST' }), step('exclusive-read', { method: 'GET' })], { exclusive: true }),
-      scenario('past-its-wait', [step('short-wait', { waitMs: 1 }), step('edit-1', { method: 'PUT' }), step('edit-2', { method: 'PUT' }), step('edit-3', { method: 'PUT' })]),
-      scenario('slow-before-its-wait', [step('slow-create', { method: 'POST' }), step('long-wait', { waitMs: 10 }), step('edit-after', { method: 'PUT' })]),
+      scenario('exclusive', [step('exclusive-write', { method: 'POST' }), step('exclusive-read', { method: 'GET' })], {
+        exclusive: true,
+      }),
+      scenario('past-its-wait', [
+        step('short-wait', { waitMs: 1 }),
+        step('edit-1', { method: 'PUT' }),
+        step('edit-2', { method: 'PUT' }),
+        step('edit-3', { method: 'PUT' }),
+      ]),
+      scenario('slow-before-its-wait', [
+        step('slow-create', { method: 'POST' }),
+        step('long-wait', { waitMs: 10 }),
+        step('edit-after', { method: 'PUT' }),
+      ]),
     ]
     const events = await eventsAt(4, scenarios, { 'slow-create': 50, 'edit-1': 40, 'edit-2': 40, 'edit-3': 40 })
     expect(events.indexOf('start exclusive')).toBeLessThan(events.indexOf('PUT edit-3'))

@@ -22,7 +22,9 @@ afterEach(async () => {
 })
 
 /** A server whose n-th answer (0-based) carries `dateFor(n)` as Date, or no Date at all when undefined; it records when each request came. */
-async function startClockServer(dateFor: (n: number) => string | undefined): Promise<{ url: string; arrivals: number[] }> {
+async function startClockServer(
+  dateFor: (n: number) => string | undefined,
+): Promise<{ url: string; arrivals: number[] }> {
   const arrivals: number[] = []
   server = await startLoopbackServer((_request, response) => {
     const date = dateFor(arrivals.length)
@@ -34,12 +36,18 @@ async function startClockServer(dateFor: (n: number) => string | undefined): Pro
   return { url: server.url, arrivals }
 }
 
-async function readUntil(url: string, wait: Partial<ServerClockWait>): Promise<{ outcome: IncomingResponse | Error; attempts: number }> {
+async function readUntil(
+  url: string,
+  wait: Partial<ServerClockWait>,
+): Promise<{ outcome: IncomingResponse | Error; attempts: number }> {
   client = createHttpClient({ timeoutMs: 2000, insecure: false })
   const http = client
   return sendUntilServerDateAfter<IncomingResponse | Error>(
     {
-      send: () => http.send({ method: 'GET', url: `${url}/user`, headers: {}, wire: false }).catch((error: unknown) => error as Error),
+      send: () =>
+        http
+          .send({ method: 'GET', url: `${url}/user`, headers: {}, wire: false })
+          .catch((error: unknown) => error as Error),
       isFailure: (outcome) => outcome instanceof Error,
       dateOf: (outcome) => (outcome instanceof Error ? undefined : outcome.headers['date']),
     },
@@ -47,7 +55,8 @@ async function readUntil(url: string, wait: Partial<ServerClockWait>): Promise<{
   )
 }
 
-const bodyOf = (outcome: IncomingResponse | Error): string => (outcome instanceof Error ? outcome.message : outcome.body.toString('utf8'))
+const bodyOf = (outcome: IncomingResponse | Error): string =>
+  outcome instanceof Error ? outcome.message : outcome.body.toString('utf8')
 
 describe('sendUntilServerDateAfter', () => {
   it('resends while the server dates its answers in the same second, and keeps the first answer dated later', async () => {

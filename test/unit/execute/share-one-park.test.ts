@@ -17,10 +17,12 @@ it('gives the slot up once for three waits in flight, and takes it back once whe
   await slots.take() // another scenario
   const park = shareOnePark(slots.park)
   const held = gate()
-  const waits = [1, 2, 3].map((n) => park(async () => {
-    await held.opened
-    return n
-  }))
+  const waits = [1, 2, 3].map((n) =>
+    park(async () => {
+      await held.opened
+      return n
+    }),
+  )
   // One slot is free while the group waits: one new scenario starts, a second does not.
   let started = 0
   void slots.take().then(() => started++)

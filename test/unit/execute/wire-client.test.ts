@@ -47,8 +47,20 @@ describe('parseRawResponse', () => {
       status: 204,
       body: 'xyz',
     },
-    { case: 'reads an empty body as no bytes', method: 'HEAD', text: 'HTTP/1.1 200 OK\r\nContent-Length: 42\r\n\r\n', status: 200, body: '' },
-    { case: 'reads an HTTP/1.0 status line', method: 'GET', text: 'HTTP/1.0 404 Not Found\r\n\r\nnope', status: 404, body: 'nope' },
+    {
+      case: 'reads an empty body as no bytes',
+      method: 'HEAD',
+      text: 'HTTP/1.1 200 OK\r\nContent-Length: 42\r\n\r\n',
+      status: 200,
+      body: '',
+    },
+    {
+      case: 'reads an HTTP/1.0 status line',
+      method: 'GET',
+      text: 'HTTP/1.0 404 Not Found\r\n\r\nnope',
+      status: 404,
+      body: 'nope',
+    },
   ])('$case', ({ method, text, status, body }) => {
     const response = parseRawResponse(raw(text), method)
     expect(response.status).toBe(status)
@@ -63,10 +75,17 @@ describe('parseRawResponse', () => {
 
   it('lower-cases header names and joins repeated headers', () => {
     const response = parseRawResponse(
-      raw('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nVary: Accept\r\nvary: Authorization\r\nSet-Cookie: a=1\r\nSet-Cookie: b=2\r\nX-Empty:\r\nnot a header\r\n\r\n'),
+      raw(
+        'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nVary: Accept\r\nvary: Authorization\r\nSet-Cookie: a=1\r\nSet-Cookie: b=2\r\nX-Empty:\r\nnot a header\r\n\r\n',
+      ),
       'GET',
     )
-    expect(response.headers).toEqual({ 'content-type': 'application/json', vary: 'Accept, Authorization', 'set-cookie': 'a=1\nb=2', 'x-empty': '' })
+    expect(response.headers).toEqual({
+      'content-type': 'application/json',
+      vary: 'Accept, Authorization',
+      'set-cookie': 'a=1\nb=2',
+      'x-empty': '',
+    })
   })
 
   it.each([
@@ -74,8 +93,13 @@ describe('parseRawResponse', () => {
     { text: 'HTTP/2 200\r\n\r\n', message: 'not an HTTP/1.1 status line: "HTTP/2 200"' },
     { text: 'HTTP/1.1 OK\r\n\r\n', message: 'not an HTTP/1.1 status line: "HTTP/1.1 OK"' },
     { text: 'garbage', message: 'the server closed the connection before the end of the response headers' },
-    { text: 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n', message: 'the server closed the connection before the end of the response headers' },
+    {
+      text: 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n',
+      message: 'the server closed the connection before the end of the response headers',
+    },
   ])('refuses $text: $message', ({ text, message }) => {
-    expect(() => parseRawResponse(raw(text), 'GET')).toThrow(expect.objectContaining({ name: 'InvalidResponseError', message }))
+    expect(() => parseRawResponse(raw(text), 'GET')).toThrow(
+      expect.objectContaining({ name: 'InvalidResponseError', message }),
+    )
   })
 })

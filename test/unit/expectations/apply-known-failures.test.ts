@@ -7,29 +7,87 @@ import type { RunResult, ScenarioResult } from '../../../src/model/result.js'
 import { assertion, reported, runResult, scenario, step } from '../../fixtures/report/build-result.js'
 
 /** Known failures as the finalize stage applies them (masking off: these tests are about expectations). */
-const applyKnownFailures = (result: RunResult, known: readonly KnownFailure[]) => reported(result, { known, showPersonalData: true })
+const applyKnownFailures = (result: RunResult, known: readonly KnownFailure[]) =>
+  reported(result, { known, showPersonalData: true })
 
 const at = { file: 'known.yaml', line: 1, column: 3 }
 const entry = (fields: Partial<KnownFailure>): KnownFailure => ({ reason: 'tracked', at, ...fields })
 
 const failingOn = (id: string, ...ruleSets: string[][]): ScenarioResult =>
-  scenario({ id, rules: ['USER-READ'], steps: [step({ assertions: ruleSets.map((rules) => assertion({ ok: false, rules })) })] })
+  scenario({
+    id,
+    rules: ['USER-READ'],
+    steps: [step({ assertions: ruleSets.map((rules) => assertion({ ok: false, rules })) })],
+  })
 const timingOut = (id: string): ScenarioResult =>
-  scenario({ id, steps: [step({ status: 'error', assertions: [], error: { code: 'E_TIMEOUT', kind: 'error', message: 'timeout' } })] })
+  scenario({
+    id,
+    steps: [step({ status: 'error', assertions: [], error: { code: 'E_TIMEOUT', kind: 'error', message: 'timeout' } })],
+  })
 const passing = (id: string, rules = ['USER-READ']): ScenarioResult => scenario({ id, rules })
 
 describe('markScenario', () => {
   it.each([
-    { name: 'a failure listed by scenario id is expected', s: failingOn('a', ['R1']), known: [entry({ scenario: 'a' })], expectation: 'expected-failure' },
-    { name: 'a failure listed by rule is expected', s: failingOn('a', ['R1']), known: [entry({ rule: 'R1' })], expectation: 'expected-failure' },
-    { name: 'a failure on an unlisted rule is not', s: failingOn('a', ['R1'], ['R2']), known: [entry({ rule: 'R1' })], expectation: undefined },
-    { name: 'each failed rule may come from its own entry', s: failingOn('a', ['R1'], ['R2']), known: [entry({ rule: 'R1' }), entry({ rule: 'R2' })], expectation: 'expected-failure' },
-    { name: 'a check without rules falls back to the scenario rules', s: failingOn('a', []), known: [entry({ rule: 'USER-READ' })], expectation: 'expected-failure' },
-    { name: 'a rule entry for another scenario does not apply', s: failingOn('a', ['R1']), known: [entry({ scenario: 'b', rule: 'R1' })], expectation: undefined },
-    { name: 'a transport error is not covered by a rule entry', s: timingOut('a'), known: [entry({ rule: 'USER-READ' })], expectation: undefined },
-    { name: 'a transport error is covered by a scenario entry', s: timingOut('a'), known: [entry({ scenario: 'a' })], expectation: 'expected-failure' },
-    { name: 'a listed scenario that passes is unexpected', s: passing('a'), known: [entry({ scenario: 'a' })], expectation: 'unexpectedly-passed' },
-    { name: 'an unlisted pass is just a pass', s: passing('a'), known: [entry({ scenario: 'b' })], expectation: undefined },
+    {
+      name: 'a failure listed by scenario id is expected',
+      s: failingOn('a', ['R1']),
+      known: [entry({ scenario: 'a' })],
+      expectation: 'expected-failure',
+    },
+    {
+      name: 'a failure listed by rule is expected',
+      s: failingOn('a', ['R1']),
+      known: [entry({ rule: 'R1' })],
+      expectation: 'expected-failure',
+    },
+    {
+      name: 'a failure on an unlisted rule is not',
+      s: failingOn('a', ['R1'], ['R2']),
+      known: [entry({ rule: 'R1' })],
+      expectation: undefined,
+    },
+    {
+      name: 'each failed rule may come from its own entry',
+      s: failingOn('a', ['R1'], ['R2']),
+      known: [entry({ rule: 'R1' }), entry({ rule: 'R2' })],
+      expectation: 'expected-failure',
+    },
+    {
+      name: 'a check without rules falls back to the scenario rules',
+      s: failingOn('a', []),
+      known: [entry({ rule: 'USER-READ' })],
+      expectation: 'expected-failure',
+    },
+    {
+      name: 'a rule entry for another scenario does not apply',
+      s: failingOn('a', ['R1']),
+      known: [entry({ scenario: 'b', rule: 'R1' })],
+      expectation: undefined,
+    },
+    {
+      name: 'a transport error is not covered by a rule entry',
+      s: timingOut('a'),
+      known: [entry({ rule: 'USER-READ' })],
+      expectation: undefined,
+    },
+    {
+      name: 'a transport error is covered by a scenario entry',
+      s: timingOut('a'),
+      known: [entry({ scenario: 'a' })],
+      expectation: 'expected-failure',
+    },
+    {
+      name: 'a listed scenario that passes is unexpected',
+      s: passing('a'),
+      known: [entry({ scenario: 'a' })],
+      expectation: 'unexpectedly-passed',
+    },
+    {
+      name: 'an unlisted pass is just a pass',
+      s: passing('a'),
+      known: [entry({ scenario: 'b' })],
+      expectation: undefined,
+    },
   ])('$name', ({ s, known, expectation }) => {
     const marked: ReportedScenarioResult = markScenario(s, known)
     expect(marked.expectation).toBe(expectation)
@@ -38,11 +96,19 @@ describe('markScenario', () => {
 
 describe('applyKnownFailures', () => {
   it('turns covered failures into expected failures that do not fail the run', () => {
-    const result = applyKnownFailures(runResult([failingOn('a', ['R1']), passing('b')]), [entry({ scenario: 'a', link: 'https://t/1' })])
-    expect(result.scenarios[0]).toMatchObject({ status: 'failed', expectation: 'expected-failure', knownFailure: { reason: 'tracked', link: 'https://t/1', scenario: 'a' } })
+    const result = applyKnownFailures(runResult([failingOn('a', ['R1']), passing('b')]), [
+      entry({ scenario: 'a', link: 'https://t/1' }),
+    ])
+    expect(result.scenarios[0]).toMatchObject({
+      status: 'failed',
+      expectation: 'expected-failure',
+      knownFailure: { reason: 'tracked', link: 'https://t/1', scenario: 'a' },
+    })
     expect(result.summary).toMatchObject({ passed: 1, failed: 0, expectedFailures: 1, unexpectedlyPassed: 0 })
     expect(isFailingRun(result)).toBe(false)
-    expect(result.knownFailures).toEqual([{ reason: 'tracked', link: 'https://t/1', scenario: 'a', outcome: 'failed-as-expected', scenarios: ['a'] }])
+    expect(result.knownFailures).toEqual([
+      { reason: 'tracked', link: 'https://t/1', scenario: 'a', outcome: 'failed-as-expected', scenarios: ['a'] },
+    ])
   })
 
   it('keeps a new failure failing', () => {
@@ -52,7 +118,9 @@ describe('applyKnownFailures', () => {
   })
 
   it('reports a stale rule entry once, as the entry, without blaming the scenarios that name the rule', () => {
-    const result = applyKnownFailures(runResult([passing('a', ['R1']), passing('b', ['R1']), passing('c', ['R2'])]), [entry({ rule: 'R1' })])
+    const result = applyKnownFailures(runResult([passing('a', ['R1']), passing('b', ['R1']), passing('c', ['R2'])]), [
+      entry({ rule: 'R1' }),
+    ])
     expect(result.scenarios.map((s) => s.expectation)).toEqual([undefined, undefined, undefined])
     expect(result.summary).toMatchObject({ passed: 3, failed: 0, unexpectedlyPassed: 1 })
     expect(staleRuleEntries(result).map((report) => report.rule)).toEqual(['R1'])
@@ -61,7 +129,9 @@ describe('applyKnownFailures', () => {
   })
 
   it('does not call a rule entry stale while one of its scenarios still fails on it', () => {
-    const result = applyKnownFailures(runResult([passing('a', ['R1']), failingOn('b', ['R1'])]), [entry({ rule: 'R1' })])
+    const result = applyKnownFailures(runResult([passing('a', ['R1']), failingOn('b', ['R1'])]), [
+      entry({ rule: 'R1' }),
+    ])
     expect(result.scenarios.map((s) => s.expectation)).toEqual([undefined, 'expected-failure'])
     expect(isFailingRun(result)).toBe(false)
   })

@@ -6,7 +6,11 @@ const MAR_1_1987 = Date.UTC(1987, 2, 1)
 
 const scope = {
   status: 200,
-  headers: { 'last-modified': 'Sun, 06 Nov 1994 08:49:37 GMT', date: 'Mon, 07 Nov 1994 08:49:37 GMT', location: '/fitnessActivities/12' },
+  headers: {
+    'last-modified': 'Sun, 06 Nov 1994 08:49:37 GMT',
+    date: 'Mon, 07 Nov 1994 08:49:37 GMT',
+    location: '/fitnessActivities/12',
+  },
   body: {
     size: 3,
     previous: 'https://api.example/fitnessActivities?page=2&pageSize=5',
@@ -45,7 +49,10 @@ describe('evaluateExpression', () => {
     { source: 'body.a ?? body.b ?? 5', value: 5 },
     { source: 'body.a ?? body.b', value: undefined },
     // [*]
-    { source: 'body.items[*].uri', value: ['/fitnessActivities/12', '/activities/9', 'https://api.example/fitnessActivities/12/'] },
+    {
+      source: 'body.items[*].uri',
+      value: ['/fitnessActivities/12', '/activities/9', 'https://api.example/fitnessActivities/12/'],
+    },
     { source: 'body.nested.list[*].id', value: [1, 2] },
     { source: 'body.nested.list[*].name', value: [undefined, undefined] },
     { source: 'body.userID[*]', value: undefined },
@@ -70,9 +77,12 @@ describe('evaluateExpression', () => {
     { source: 'body.nested.list | unique | length', value: 2 },
     // a list function applied to text
     { source: 'headers.location | length', value: 21 },
-  ])('maps element-wise functions over a list, while length, unique and sort see the list: $source → $value', ({ source, value }) => {
-    expect(evaluateExpression(source, scope)).toEqual(value)
-  })
+  ])(
+    'maps element-wise functions over a list, while length, unique and sort see the list: $source → $value',
+    ({ source, value }) => {
+      expect(evaluateExpression(source, scope)).toEqual(value)
+    },
+  )
 
   it.each([
     { source: 'headers.location | lastSegment', value: '12' },
@@ -125,7 +135,14 @@ describe('evaluateExpression', () => {
     { source: 'body.userID | max(5)', value: 7 },
     { source: 'body.items[0] | omit(uri, start_time)', value: { has_map: 'true' } },
     { source: 'body.items[0] | pick(uri)', value: { uri: '/fitnessActivities/12' } },
-    { source: 'body.items[*] | omit(start_time, has_map)', value: [{ uri: '/fitnessActivities/12' }, { uri: '/activities/9' }, { uri: 'https://api.example/fitnessActivities/12/' }] },
+    {
+      source: 'body.items[*] | omit(start_time, has_map)',
+      value: [
+        { uri: '/fitnessActivities/12' },
+        { uri: '/activities/9' },
+        { uri: 'https://api.example/fitnessActivities/12/' },
+      ],
+    },
     { source: 'body.nested | keys', value: ['list'] },
     { source: 'body.userID | keys', value: undefined },
     { source: 'body | noSuchFunction', value: undefined },
@@ -157,22 +174,62 @@ describe('evaluateExpression', () => {
   })
 
   it('views a feed item and its activity alike: id from the uri, the start time as an instant under either spelling', () => {
-    const activity = { uri: '/fitnessActivities/12', start_time: 'Sun, 1 Mar 1987 07:00:00', type: 'Running', total_distance: 5, duration: 60, source: 'App', notes: 'x', path: [] }
-    const item = { uri: '/activities/12', startTime: 'Sunday, 01 March 1987 07:00:00', type: 'Running', total_distance: 5, duration: 60 }
+    const activity = {
+      uri: '/fitnessActivities/12',
+      start_time: 'Sun, 1 Mar 1987 07:00:00',
+      type: 'Running',
+      total_distance: 5,
+      duration: 60,
+      source: 'App',
+      notes: 'x',
+      path: [],
+    }
+    const item = {
+      uri: '/activities/12',
+      startTime: 'Sunday, 01 March 1987 07:00:00',
+      type: 'Running',
+      total_distance: 5,
+      duration: 60,
+    }
     const expected = { id: '12', start: Date.UTC(1987, 2, 1, 7), type: 'Running', total_distance: 5, duration: 60 }
     expect(evaluateExpression('activity | feedItemView', { activity })).toEqual({ ...expected, source: 'App' })
     expect(evaluateExpression('items[*] | feedItemView', { items: [item] })).toEqual([expected])
     expect(evaluateExpression("'text' | feedItemView", {})).toBeUndefined()
   })
 
-  it('compares has_map by value in a feed-item view: its type is the HAS-MAP-TEXT rules\' to judge', () => {
+  it("compares has_map by value in a feed-item view: its type is the HAS-MAP-TEXT rules' to judge", () => {
     expect(evaluateExpression('activity | feedItemView', { activity: { has_map: true } })).toEqual({ has_map: 'true' })
     expect(evaluateExpression('item | feedItemView', { item: { has_map: 'false' } })).toEqual({ has_map: 'false' })
   })
 
   it('lists every function of the scenario format', () => {
     expect(Object.keys(EXPRESSION_FUNCTIONS).sort()).toEqual(
-      ['addDays', 'addSeconds', 'append', 'bool', 'date', 'feedItemView', 'httpDate', 'keys', 'lastSegment', 'length', 'max', 'min', 'number', 'omit', 'pick', 'query', 'sort', 'specTime', 'string', 'time', 'unique', 'urlPath', 'when', 'ymd'].sort(),
+      [
+        'addDays',
+        'addSeconds',
+        'append',
+        'bool',
+        'date',
+        'feedItemView',
+        'httpDate',
+        'keys',
+        'lastSegment',
+        'length',
+        'max',
+        'min',
+        'number',
+        'omit',
+        'pick',
+        'query',
+        'sort',
+        'specTime',
+        'string',
+        'time',
+        'unique',
+        'urlPath',
+        'when',
+        'ymd',
+      ].sort(),
     )
   })
 })

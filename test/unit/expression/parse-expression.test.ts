@@ -42,7 +42,11 @@ describe('parseExpression', () => {
       source: 'body.items[*].uri | lastSegment',
       parsed: [
         {
-          primary: { kind: 'path', root: 'body', segments: [{ kind: 'key', name: 'items' }, { kind: 'all' }, { kind: 'key', name: 'uri' }] },
+          primary: {
+            kind: 'path',
+            root: 'body',
+            segments: [{ kind: 'key', name: 'items' }, { kind: 'all' }, { kind: 'key', name: 'uri' }],
+          },
           calls: [{ name: 'lastSegment', args: [] }],
         },
       ],
@@ -50,7 +54,18 @@ describe('parseExpression', () => {
     {
       source: 'body.path[0].latitude',
       parsed: [
-        { primary: { kind: 'path', root: 'body', segments: [{ kind: 'key', name: 'path' }, { kind: 'index', index: 0 }, { kind: 'key', name: 'latitude' }] }, calls: [] },
+        {
+          primary: {
+            kind: 'path',
+            root: 'body',
+            segments: [
+              { kind: 'key', name: 'path' },
+              { kind: 'index', index: 0 },
+              { kind: 'key', name: 'latitude' },
+            ],
+          },
+          calls: [],
+        },
       ],
     },
     {
@@ -62,14 +77,20 @@ describe('parseExpression', () => {
       parsed: [
         {
           primary: { kind: 'path', root: 'run', segments: [{ kind: 'key', name: 'farYear' }] },
-          calls: [{ name: 'date', args: [3, 1] }, { name: 'specTime', args: [] }],
+          calls: [
+            { name: 'date', args: [3, 1] },
+            { name: 'specTime', args: [] },
+          ],
         },
       ],
     },
     {
       source: 'body | omit(uri, "user id", \'x\') ?? -1.5',
       parsed: [
-        { primary: { kind: 'path', root: 'body', segments: [] }, calls: [{ name: 'omit', args: ['uri', 'user id', 'x'] }] },
+        {
+          primary: { kind: 'path', root: 'body', segments: [] },
+          calls: [{ name: 'omit', args: ['uri', 'user id', 'x'] }],
+        },
         { primary: { kind: 'literal', value: -1.5 }, calls: [] },
       ],
     },

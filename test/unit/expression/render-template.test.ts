@@ -52,7 +52,12 @@ describe('renderTemplate', () => {
   })
 
   it('renders every string inside objects and lists and keeps other values', () => {
-    const template = { uri: '${link}', id: '${activityId}', tags: ['${run.marker}', 3, true, null], nested: { post_to_twitter: false } }
+    const template = {
+      uri: '${link}',
+      id: '${activityId}',
+      tags: ['${run.marker}', 3, true, null],
+      nested: { post_to_twitter: false },
+    }
     expect(renderTemplate(template, scope)).toEqual({
       uri: '/fitnessActivities/12',
       id: 12,

@@ -22,12 +22,21 @@ describe('toInstant', () => {
     expect(toInstant(value)).toBe(instant)
   })
 
-  it.each([Number.NaN, Number.POSITIVE_INFINITY, '', 'yesterday', '2011-03-01T25:00:00Z', 'Tue, 1 Mar 2011', 'Tue, 1 Foo 2011 07:00:00', null, undefined, true, {}])(
-    'does not take %j for a time',
-    (value) => {
-      expect(toInstant(value)).toBeUndefined()
-    },
-  )
+  it.each([
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
+    '',
+    'yesterday',
+    '2011-03-01T25:00:00Z',
+    'Tue, 1 Mar 2011',
+    'Tue, 1 Foo 2011 07:00:00',
+    null,
+    undefined,
+    true,
+    {},
+  ])('does not take %j for a time', (value) => {
+    expect(toInstant(value)).toBeUndefined()
+  })
 })
 
 describe('dates that do not exist', () => {
@@ -40,6 +49,6 @@ describe('dates that do not exist', () => {
   })
 
   it('a real date still works', () => {
-    expect(evaluateExpression("year | date(2, 28) | ymd", { year: 2011 })).toBe('2011-02-28')
+    expect(evaluateExpression('year | date(2, 28) | ymd', { year: 2011 })).toBe('2011-02-28')
   })
 })

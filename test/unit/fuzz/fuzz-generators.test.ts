@@ -1,12 +1,21 @@
 import fc from 'fast-check'
 import { describe, it } from 'vitest'
-import { activityEditBody, invalidBody, liveUpdateBody, newActivityBody, profileEditBody } from '../../../src/spec/fuzz/body-arbitraries.js'
+import {
+  activityEditBody,
+  invalidBody,
+  liveUpdateBody,
+  newActivityBody,
+  profileEditBody,
+} from '../../../src/spec/fuzz/body-arbitraries.js'
 import { renderTemplate } from '../../../src/expression/render-template.js'
 import { DEFAULT_CONFIG_VALUES } from '../../../src/spec/config-defaults.js'
 import { validateAgainstSchemaFile } from '../../../src/validation/schema-registry.js'
 
 // Bodies hold the scenario's templates (far year, marker, config names); they are rendered as a run would.
-const scope = { run: { farYear: 1987, marker: 'fitconform-run-0000', id: '0000', now: Date.UTC(2026, 10, 24) }, config: DEFAULT_CONFIG_VALUES }
+const scope = {
+  run: { farYear: 1987, marker: 'fitconform-run-0000', id: '0000', now: Date.UTC(2026, 10, 24) },
+  config: DEFAULT_CONFIG_VALUES,
+}
 const render = (value: unknown): unknown => renderTemplate(value, scope)
 const parses = (text: string): boolean => {
   try {
@@ -16,7 +25,9 @@ const parses = (text: string): boolean => {
     return false
   }
 }
-const valid = (schema: string, body: unknown): boolean => validateAgainstSchemaFile(`api/${schema}`, render(body)).filter((problem) => problem.severity === 'error').length === 0
+const valid = (schema: string, body: unknown): boolean =>
+  validateAgainstSchemaFile(`api/${schema}`, render(body)).filter((problem) => problem.severity === 'error').length ===
+  0
 
 describe('fuzz body generators', () => {
   it.each([
@@ -25,17 +36,25 @@ describe('fuzz body generators', () => {
     ['live-fitness-activity-update.schema.json', liveUpdateBody()],
     ['profile-edit.schema.json', profileEditBody()],
   ] as const)('valid bodies validate against %s', (schema, arbitrary) => {
-    fc.assert(fc.property(arbitrary as fc.Arbitrary<unknown>, (body) => valid(schema, body)), { numRuns: 200, seed: 7 })
+    fc.assert(
+      fc.property(arbitrary as fc.Arbitrary<unknown>, (body) => valid(schema, body)),
+      { numRuns: 200, seed: 7 },
+    )
   })
 
   it('not-json bodies do not parse, wrong-typed ones parse but break the schema', () => {
-    const sample = { type: '${config.activityType}', start_time: '${run.farYear | date(9, 24, 12, 0, 0) | specTime}', notes: '${run.marker} x' }
+    const sample = {
+      type: '${config.activityType}',
+      start_time: '${run.farYear | date(9, 24, 12, 0, 0) | specTime}',
+      notes: '${run.marker} x',
+    }
     fc.assert(
       fc.property(invalidBody(sample, 'new-fitness-activity.schema.json', ['type', 'start_time']), (body) => {
         const text = render(body.text) as string
         if (body.kind === 'not-json') return !parses(text)
         const parsed = JSON.parse(text) as unknown
-        if (body.kind === 'wrong-types' || body.kind === 'not-an-object') return !valid('new-fitness-activity.schema.json', parsed)
+        if (body.kind === 'wrong-types' || body.kind === 'not-an-object')
+          return !valid('new-fitness-activity.schema.json', parsed)
         return true
       }),
       { numRuns: 300, seed: 11 },
@@ -43,7 +62,11 @@ describe('fuzz body generators', () => {
   })
 
   it('writes generated names and values as literal text: the rendered body holds them as generated, `${` and all', () => {
-    const sample = { type: '${config.activityType}', start_time: '${run.farYear | date(9, 24, 12, 0, 0) | specTime}', notes: '${run.marker} x' }
+    const sample = {
+      type: '${config.activityType}',
+      start_time: '${run.farYear | date(9, 24, 12, 0, 0) | specTime}',
+      notes: '${run.marker} x',
+    }
     const rendered = { type: 'Running', start_time: 'Thu, 24 Sep 1987 12:00:00', notes: 'fitconform-run-0000 x' }
     fc.assert(
       fc.property(invalidBody(sample, 'new-fitness-activity.schema.json', ['type', 'start_time']), (body) => {
@@ -54,6 +77,11 @@ describe('fuzz body generators', () => {
       }),
       { numRuns: 1000, seed: 42 },
     )
-    fc.assert(fc.property(newActivityBody(15), (body) => String((render(body) as { notes: string }).notes).startsWith('fitconform-run-0000 ')), { numRuns: 300, seed: 42 })
+    fc.assert(
+      fc.property(newActivityBody(15), (body) =>
+        String((render(body) as { notes: string }).notes).startsWith('fitconform-run-0000 '),
+      ),
+      { numRuns: 300, seed: 42 },
+    )
   })
 })

@@ -29,9 +29,42 @@ function expectDiagnosticsOrScenarios(outcome: Awaited<ReturnType<typeof load>>)
 }
 
 const scalar = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.double({ noNaN: true }))
-const keys = fc.constantFrom('scenarios', 'id', 'title', 'rules', 'steps', 'name', 'request', 'method', 'url', 'expect', 'status', 'checks', 'path', 'equals', 'capture', 'creates', 'follow', 'next', 'schema', 'headers', 'json', 'auth', 'wait', 'skipIf', 'every', 'like', 'x-unknown')
+const keys = fc.constantFrom(
+  'scenarios',
+  'id',
+  'title',
+  'rules',
+  'steps',
+  'name',
+  'request',
+  'method',
+  'url',
+  'expect',
+  'status',
+  'checks',
+  'path',
+  'equals',
+  'capture',
+  'creates',
+  'follow',
+  'next',
+  'schema',
+  'headers',
+  'json',
+  'auth',
+  'wait',
+  'skipIf',
+  'every',
+  'like',
+  'x-unknown',
+)
 const tree = fc.letrec((tie) => ({
-  node: fc.oneof({ depthSize: 'small' }, scalar, fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(keys, tie('node'), { maxKeys: 5 })),
+  node: fc.oneof(
+    { depthSize: 'small' },
+    scalar,
+    fc.array(tie('node'), { maxLength: 4 }),
+    fc.dictionary(keys, tie('node'), { maxKeys: 5 }),
+  ),
 })).node
 
 it('never throws on arbitrary text', async () => {
@@ -53,16 +86,49 @@ it('never throws on arbitrary YAML structures built from scenario keywords', asy
 })
 
 it('never throws on a valid scenario with one value replaced by garbage', async () => {
-  const valid = { scenarios: [{ id: 'a', title: 't', rules: ['USER-READ'], steps: [{ name: 's', request: { method: 'GET', url: '/user' }, expect: { status: 200, checks: [{ path: 'body.userID', type: 'integer' }] }, capture: { id: 'body.userID' } }] }] }
-  const paths = [['id'], ['rules'], ['steps', 0, 'request', 'url'], ['steps', 0, 'expect', 'status'], ['steps', 0, 'expect', 'checks', 0, 'path'], ['steps', 0, 'expect', 'checks', 0, 'type'], ['steps', 0, 'capture', 'id'], ['steps', 0, 'request', 'method']]
+  const valid = {
+    scenarios: [
+      {
+        id: 'a',
+        title: 't',
+        rules: ['USER-READ'],
+        steps: [
+          {
+            name: 's',
+            request: { method: 'GET', url: '/user' },
+            expect: { status: 200, checks: [{ path: 'body.userID', type: 'integer' }] },
+            capture: { id: 'body.userID' },
+          },
+        ],
+      },
+    ],
+  }
+  const paths = [
+    ['id'],
+    ['rules'],
+    ['steps', 0, 'request', 'url'],
+    ['steps', 0, 'expect', 'status'],
+    ['steps', 0, 'expect', 'checks', 0, 'path'],
+    ['steps', 0, 'expect', 'checks', 0, 'type'],
+    ['steps', 0, 'capture', 'id'],
+    ['steps', 0, 'request', 'method'],
+  ]
   await fc.assert(
-    fc.asyncProperty(fc.constantFrom(...paths), fc.oneof(scalar, fc.string().map((s) => '${' + s + '}'), fc.string().map((s) => `body.${s} | ${s}(`)), async (path, garbage) => {
-      const copy = structuredClone(valid) as Record<string, unknown>
-      let node = (copy['scenarios'] as unknown[])[0] as Record<string | number, unknown>
-      for (const key of path.slice(0, -1)) node = node[key] as Record<string | number, unknown>
-      node[path.at(-1)!] = garbage
-      expectDiagnosticsOrScenarios(await load(stringify(copy)))
-    }),
+    fc.asyncProperty(
+      fc.constantFrom(...paths),
+      fc.oneof(
+        scalar,
+        fc.string().map((s) => '${' + s + '}'),
+        fc.string().map((s) => `body.${s} | ${s}(`),
+      ),
+      async (path, garbage) => {
+        const copy = structuredClone(valid) as Record<string, unknown>
+        let node = (copy['scenarios'] as unknown[])[0] as Record<string | number, unknown>
+        for (const key of path.slice(0, -1)) node = node[key] as Record<string | number, unknown>
+        node[path.at(-1)!] = garbage
+        expectDiagnosticsOrScenarios(await load(stringify(copy)))
+      },
+    ),
     { numRuns: 200 },
   )
 })

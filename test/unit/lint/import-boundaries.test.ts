@@ -13,7 +13,9 @@ beforeAll(() => {
 
 async function restrictedImports(filePath: string, specifier: string): Promise<string[]> {
   const [result] = await eslint.lintText(`import { x } from '${specifier}'\nexport const y = x\n`, { filePath })
-  return result!.messages.filter((message) => message.ruleId === 'no-restricted-imports').map((message) => message.message)
+  return result!.messages
+    .filter((message) => message.ruleId === 'no-restricted-imports')
+    .map((message) => message.message)
 }
 
 describe('import boundaries', () => {
@@ -42,7 +44,9 @@ describe('import boundaries', () => {
 
   it('names who may start the reference server for import() too', async () => {
     const lint = async (filePath: string): Promise<string[]> => {
-      const [result] = await eslint.lintText(`export const load = () => import('../../reference-server/index.js')\n`, { filePath })
+      const [result] = await eslint.lintText(`export const load = () => import('../../reference-server/index.js')\n`, {
+        filePath,
+      })
       return result!.messages.map((message) => message.message)
     }
     expect((await lint('src/execute/run-conformance.ts')).join('\n')).toMatch(/reference server/)

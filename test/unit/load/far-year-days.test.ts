@@ -9,7 +9,20 @@ import { loadSuites } from '../../../src/load/load-suites.js'
 import type { Scenario, Step } from '../../../src/model/scenario.js'
 
 const SUITES = join(import.meta.dirname, '../../../suites')
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+]
 
 interface TableRow {
   readonly month: number
@@ -52,7 +65,10 @@ function requestsOf(steps: readonly Step[]): unknown[] {
  */
 function daysNamedBy(scenario: Scenario): { month: number; day: number }[] {
   const text = JSON.stringify(requestsOf([...scenario.steps, ...scenario.cleanup]))
-  const named = [...text.matchAll(/run\.farYear \| date\((\d+), (\d+)/g), ...text.matchAll(/\$\{run\.farYear\}-(\d\d)-(\d\d)/g)]
+  const named = [
+    ...text.matchAll(/run\.farYear \| date\((\d+), (\d+)/g),
+    ...text.matchAll(/\$\{run\.farYear\}-(\d\d)-(\d\d)/g),
+  ]
   return named.map((match) => ({ month: Number(match[1]), day: Number(match[2]) }))
 }
 
@@ -70,14 +86,15 @@ describe('suites/README.md far-year day table', () => {
     expect(table.length).toBeGreaterThan(20)
   })
 
-  it('gives every day a scenario uses to that scenario\'s own file', () => {
+  it("gives every day a scenario uses to that scenario's own file", () => {
     const strays: string[] = []
     let named = 0
     for (const scenario of scenarios) {
       const file = relative(SUITES, scenario.file)
       for (const { month, day } of daysNamedBy(scenario)) {
         named += 1
-        if (!table.some((row) => row.file === file && row.month === month && row.days.has(day))) strays.push(`${scenario.id} (${file}): ${MONTHS[month - 1]} ${day}`)
+        if (!table.some((row) => row.file === file && row.month === month && row.days.has(day)))
+          strays.push(`${scenario.id} (${file}): ${MONTHS[month - 1]} ${day}`)
       }
     }
     expect(named).toBeGreaterThan(50) // the scan finds the suite's days at all
@@ -88,8 +105,13 @@ describe('suites/README.md far-year day table', () => {
     const clashes: string[] = []
     for (const [index, row] of table.entries()) {
       for (const other of table.slice(index + 1)) {
-        const shared = [...row.days].filter((day) => other.month === row.month && other.file !== row.file && other.days.has(day))
-        if (shared.length > 0) clashes.push(`${MONTHS[row.month - 1]} ${shared.join(', ')}: ${row.file} (line ${row.line}) and ${other.file} (line ${other.line})`)
+        const shared = [...row.days].filter(
+          (day) => other.month === row.month && other.file !== row.file && other.days.has(day),
+        )
+        if (shared.length > 0)
+          clashes.push(
+            `${MONTHS[row.month - 1]} ${shared.join(', ')}: ${row.file} (line ${row.line}) and ${other.file} (line ${other.line})`,
+          )
       }
     }
     expect(clashes).toEqual([])

@@ -24,7 +24,8 @@ function composedPlaces(text: string): { path: YamlPath; line: number; col: numb
   const walk = (node: Node | null | undefined, path: YamlPath): void => {
     if (!node?.range) return
     places.push({ path, ...lineCounter.linePos(node.range[0]) })
-    if (isMap(node)) for (const pair of node.items) walk(pair.value as Node, [...path, String((pair.key as { value: unknown }).value)])
+    if (isMap(node))
+      for (const pair of node.items) walk(pair.value as Node, [...path, String((pair.key as { value: unknown }).value)])
     if (isSeq(node)) node.items.forEach((item, index) => walk(item as Node, [...path, index]))
   }
   walk(document.contents as Node, [])
@@ -36,16 +37,71 @@ function expectSameAsComposer(text: string): void {
   const fast = parseFastYaml(text)
   if (fast === undefined) return
   const document = parseDocument(text, { uniqueKeys: true, prettyErrors: false })
-  expect(document.errors.map((error) => error.code), JSON.stringify(text)).toEqual([])
+  expect(
+    document.errors.map((error) => error.code),
+    JSON.stringify(text),
+  ).toEqual([])
   expect(fast.data, JSON.stringify(text)).toEqual(document.toJS())
   const source = parseYamlSource('/tmp/generated.yaml', text).source!
   for (const place of composedPlaces(text)) {
-    expect(source.locate(place.path), `${JSON.stringify(text)} at ${place.path.join('.')}`).toMatchObject({ line: place.line, column: place.col })
+    expect(source.locate(place.path), `${JSON.stringify(text)} at ${place.path.join('.')}`).toMatchObject({
+      line: place.line,
+      column: place.col,
+    })
   }
 }
 
 /** Scalars that YAML reads in surprising ways: numbers, booleans, nulls, indicators, quotes, comments. */
-const SCALARS = ['a', 'hello world', 'GET /user', '200', '-5', '+3', '1.50', '.5', '1e3', '0x1f', '0o17', '.inf', '-.Inf', '.nan', 'true', 'False', 'null', '~', '', 'a: b', 'a:b', 'a #b', 'a#b', "it's", 'say "hi"', '#c', '- x', '-x', '[a]', '{a}', 'a, b', ' lead', 'trail ', 'ü€', 'back\\slash', 'tab\tbed', '@x', '`x', '%x', '&x', '*x', '!x', '?x', ':x', '|', '>', '__proto__', 'constructor']
+const SCALARS = [
+  'a',
+  'hello world',
+  'GET /user',
+  '200',
+  '-5',
+  '+3',
+  '1.50',
+  '.5',
+  '1e3',
+  '0x1f',
+  '0o17',
+  '.inf',
+  '-.Inf',
+  '.nan',
+  'true',
+  'False',
+  'null',
+  '~',
+  '',
+  'a: b',
+  'a:b',
+  'a #b',
+  'a#b',
+  "it's",
+  'say "hi"',
+  '#c',
+  '- x',
+  '-x',
+  '[a]',
+  '{a}',
+  'a, b',
+  ' lead',
+  'trail ',
+  'ü€',
+  'back\\slash',
+  'tab\tbed',
+  '@x',
+  '`x',
+  '%x',
+  '&x',
+  '*x',
+  '!x',
+  '?x',
+  ':x',
+  '|',
+  '>',
+  '__proto__',
+  'constructor',
+]
 
 type Tree = string | Tree[] | { [key: string]: Tree }
 
@@ -66,21 +122,36 @@ function render(node: Tree, indent: number, pick: () => number): string[] {
     const style = pick() % 6
     if (style === 0) return [`"${node.replace(/["\\]/g, (char) => `\\${char}`)}"`]
     if (style === 1) return [`'${node.replace(/'/g, "''")}'`]
-    if (style === 2 && node !== '') return [`|${pick() % 2 === 0 ? '-' : ''}`, ...`${node}\n${node}`.split('\n').map((line) => pad + ' '.repeat(step) + line)]
-    if (style === 3 && node !== '') return [`>${pick() % 2 === 0 ? '-' : ''}`, ...`${node}\n${node}\n\n${node}`.split('\n').map((line) => (line === '' ? '' : pad + ' '.repeat(step) + line))]
+    if (style === 2 && node !== '')
+      return [
+        `|${pick() % 2 === 0 ? '-' : ''}`,
+        ...`${node}\n${node}`.split('\n').map((line) => pad + ' '.repeat(step) + line),
+      ]
+    if (style === 3 && node !== '')
+      return [
+        `>${pick() % 2 === 0 ? '-' : ''}`,
+        ...`${node}\n${node}\n\n${node}`.split('\n').map((line) => (line === '' ? '' : pad + ' '.repeat(step) + line)),
+      ]
     return [node]
   }
   if (pick() % 3 === 0) return [flow(node, pick)]
-  const entries: [string | undefined, Tree][] = Array.isArray(node) ? node.map((item) => [undefined, item]) : Object.entries(node)
+  const entries: [string | undefined, Tree][] = Array.isArray(node)
+    ? node.map((item) => [undefined, item])
+    : Object.entries(node)
   if (entries.length === 0) return [Array.isArray(node) ? '[]' : '{}']
   const lines: string[] = []
   for (const [key, value] of entries) {
     const head = key === undefined ? '-' : `${render(key, indent, pick)[0]}:`
     const inner = render(value, indent + step, pick)
     const nested = typeof value !== 'string' && inner.length > 1
-    if (nested && key !== undefined && Array.isArray(value) && pick() % 2 === 0) lines.push(pad + head, ...render(value, indent, pick)) // a sequence at its key's indentation
+    if (nested && key !== undefined && Array.isArray(value) && pick() % 2 === 0)
+      lines.push(pad + head, ...render(value, indent, pick)) // a sequence at its key's indentation
     else if (nested) lines.push(pad + head, ...inner)
-    else lines.push(`${pad}${head}${pick() % 4 === 0 ? '  ' : ' '}${inner[0]}${pick() % 5 === 0 ? ' # note' : ''}`, ...inner.slice(1))
+    else
+      lines.push(
+        `${pad}${head}${pick() % 4 === 0 ? '  ' : ' '}${inner[0]}${pick() % 5 === 0 ? ' # note' : ''}`,
+        ...inner.slice(1),
+      )
   }
   // The first line is written after its parent's indicator: a compact map or sequence starts on the `- ` line.
   return lines.map((line, index) => (index === 0 ? line.trimStart() : line))
@@ -89,7 +160,9 @@ function render(node: Tree, indent: number, pick: () => number): string[] {
 function flow(node: Tree, pick: () => number): string {
   if (typeof node === 'string') return render(node, 0, () => pick() % 2)[0]!
   if (Array.isArray(node)) return `[${node.map((item) => flow(item, pick)).join(', ')}]`
-  return `{ ${Object.entries(node).map(([key, value]) => `${flow(key, pick)}: ${flow(value, pick)}`).join(', ')} }`
+  return `{ ${Object.entries(node)
+    .map(([key, value]) => `${flow(key, pick)}: ${flow(value, pick)}`)
+    .join(', ')} }`
 }
 
 const document = fc.tuple(tree, fc.array(fc.nat(), { minLength: 1, maxLength: 50 })).map(([root, choices]) => {
@@ -99,28 +172,68 @@ const document = fc.tuple(tree, fc.array(fc.nat(), { minLength: 1, maxLength: 50
 })
 
 /** A document with a few characters that matter to YAML put in or taken out. */
-const mutated = fc.tuple(document, fc.array(fc.tuple(fc.nat(), fc.constantFrom(' ', '\n', ':', '-', '#', '"', "'", '[', ']', '{', '}', ',', '|', '>', 'a', '1', '&', '*', '!', '?', '\\', '')), { minLength: 1, maxLength: 3 })).map(([text, edits]) =>
-  edits.reduce((edited, [at, char]) => {
-    const place = at % (edited.length + 1)
-    return char === '' ? edited.slice(0, place) + edited.slice(place + 1) : edited.slice(0, place) + char + edited.slice(place)
-  }, text),
-)
+const mutated = fc
+  .tuple(
+    document,
+    fc.array(
+      fc.tuple(
+        fc.nat(),
+        fc.constantFrom(
+          ' ',
+          '\n',
+          ':',
+          '-',
+          '#',
+          '"',
+          "'",
+          '[',
+          ']',
+          '{',
+          '}',
+          ',',
+          '|',
+          '>',
+          'a',
+          '1',
+          '&',
+          '*',
+          '!',
+          '?',
+          '\\',
+          '',
+        ),
+      ),
+      { minLength: 1, maxLength: 3 },
+    ),
+  )
+  .map(([text, edits]) =>
+    edits.reduce((edited, [at, char]) => {
+      const place = at % (edited.length + 1)
+      return char === ''
+        ? edited.slice(0, place) + edited.slice(place + 1)
+        : edited.slice(0, place) + char + edited.slice(place)
+    }, text),
+  )
 
 describe('the quick YAML path', () => {
   const files = yamlFiles(SUITES)
 
-  it.each(files.map((file) => [file.slice(SUITES.length + 1), file]))('reads %s as the composer does, data and positions', (_, file) => {
-    const text = readFileSync(file, 'utf8')
-    expect(parseFastYaml(text), 'the built-in suite stays inside the quick subset').toBeDefined()
-    const source = parseYamlSource(file, text).source!
-    expect(source.data).toEqual(parseDocument(text).toJS())
-    for (const place of composedPlaces(text)) {
-      expect(source.locate(place.path), place.path.join('.')).toMatchObject({ line: place.line, column: place.col })
-    }
-  })
+  it.each(files.map((file) => [file.slice(SUITES.length + 1), file]))(
+    'reads %s as the composer does, data and positions',
+    (_, file) => {
+      const text = readFileSync(file, 'utf8')
+      expect(parseFastYaml(text), 'the built-in suite stays inside the quick subset').toBeDefined()
+      const source = parseYamlSource(file, text).source!
+      expect(source.data).toEqual(parseDocument(text).toJS())
+      for (const place of composedPlaces(text)) {
+        expect(source.locate(place.path), place.path.join('.')).toMatchObject({ line: place.line, column: place.col })
+      }
+    },
+  )
 
   it('reads scalars by the YAML 1.2 core schema', () => {
-    const text = 'a: 12\nb: 0x1f\nc: 1.50\nd: true\ne: ~\nf: "7"\ng: .inf\nh: 1e3\ni: [1, two, "3"]\nj: { k: null }\nl: |\n  two\n  lines\n'
+    const text =
+      'a: 12\nb: 0x1f\nc: 1.50\nd: true\ne: ~\nf: "7"\ng: .inf\nh: 1e3\ni: [1, two, "3"]\nj: { k: null }\nl: |\n  two\n  lines\n'
     expect(parseFastYaml(text)?.data).toEqual(parseDocument(text).toJS())
   })
 

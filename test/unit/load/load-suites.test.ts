@@ -40,17 +40,31 @@ describe('loadScenarioFile reports each mistake with its file, line and column',
           message: 'unknown key "colour" in scenarios[0]',
           hint: 'known keys: id, title, rules, tags, exclusive, steps, cleanup',
         },
-        { code: 'E_SCENARIO_SCHEMA', message: 'unknown key "expct" in scenarios[0].steps[0]', hint: 'did you mean "expect"?' },
+        {
+          code: 'E_SCENARIO_SCHEMA',
+          message: 'unknown key "expct" in scenarios[0].steps[0]',
+          hint: 'did you mean "expect"?',
+        },
       ],
-      at: [[5, 5], [11, 9]],
+      at: [
+        [5, 5],
+        [11, 9],
+      ],
     },
     {
       fixture: 'invalid/top-level-typo.yaml',
       diagnostics: [
         { code: 'E_SCENARIO_SCHEMA', message: 'missing key "scenarios" at the top of the file' },
-        { code: 'E_SCENARIO_SCHEMA', message: 'unknown key "scenario" at the top of the file', hint: 'did you mean "scenarios"?' },
+        {
+          code: 'E_SCENARIO_SCHEMA',
+          message: 'unknown key "scenario" at the top of the file',
+          hint: 'did you mean "scenarios"?',
+        },
       ],
-      at: [[1, 1], [1, 1]],
+      at: [
+        [1, 1],
+        [1, 1],
+      ],
     },
     {
       fixture: 'invalid/missing-key.yaml',
@@ -60,24 +74,51 @@ describe('loadScenarioFile reports each mistake with its file, line and column',
     {
       fixture: 'invalid/unknown-rule.yaml',
       diagnostics: [
-        { code: 'E_UNKNOWN_RULE', message: 'unknown rule id "USER-REED" (rule ids are listed by `fitconform rules`)', hint: 'did you mean "USER-READ"?' },
-        { code: 'E_UNKNOWN_RULE', message: 'unknown rule id "USER-FEILDS" (rule ids are listed by `fitconform rules`)', hint: 'did you mean "USER-FIELDS"?' },
+        {
+          code: 'E_UNKNOWN_RULE',
+          message: 'unknown rule id "USER-REED" (rule ids are listed by `fitconform rules`)',
+          hint: 'did you mean "USER-READ"?',
+        },
+        {
+          code: 'E_UNKNOWN_RULE',
+          message: 'unknown rule id "USER-FEILDS" (rule ids are listed by `fitconform rules`)',
+          hint: 'did you mean "USER-FIELDS"?',
+        },
       ],
-      at: [[4, 13], [12, 21]],
+      at: [
+        [4, 13],
+        [12, 21],
+      ],
     },
     {
       fixture: 'invalid/unknown-matcher.yaml',
-      diagnostics: [{ code: 'E_SCENARIO_SCHEMA', message: 'unknown key "equls" in scenarios[0].steps[0].expect.checks[0]', hint: 'did you mean "equals"?' }],
+      diagnostics: [
+        {
+          code: 'E_SCENARIO_SCHEMA',
+          message: 'unknown key "equls" in scenarios[0].steps[0].expect.checks[0]',
+          hint: 'did you mean "equals"?',
+        },
+      ],
       at: [[11, 15]],
     },
     {
       fixture: 'invalid/no-matcher.yaml',
-      diagnostics: [{ code: 'E_BAD_MATCHER', message: 'the check of "body.userID" names no matcher (equals, length, present, ...)' }],
+      diagnostics: [
+        {
+          code: 'E_BAD_MATCHER',
+          message: 'the check of "body.userID" names no matcher (equals, length, present, ...)',
+        },
+      ],
       at: [[10, 15]],
     },
     {
       fixture: 'invalid/bad-regex.yaml',
-      diagnostics: [{ code: 'E_BAD_MATCHER', message: 'matches is not a valid regular expression: Invalid regular expression: /(/: Unterminated group' }],
+      diagnostics: [
+        {
+          code: 'E_BAD_MATCHER',
+          message: 'matches is not a valid regular expression: Invalid regular expression: /(/: Unterminated group',
+        },
+      ],
       at: [[11, 24]],
     },
     {
@@ -85,29 +126,47 @@ describe('loadScenarioFile reports each mistake with its file, line and column',
       diagnostics: [
         {
           code: 'E_TEMPLATE_UNDEFINED',
-          message: '"activity" is not defined here: capture it in an earlier step, or use one of status, headers, body, bodyText, bodyBytes, url, run, config',
+          message:
+            '"activity" is not defined here: capture it in an earlier step, or use one of status, headers, body, bodyText, bodyBytes, url, run, config',
         },
         // a capture happens after the step's checks: the capturing step cannot check the variable yet
         {
           code: 'E_TEMPLATE_UNDEFINED',
-          message: '"feed" is not defined here: capture it in an earlier step, or use one of status, headers, body, bodyText, bodyBytes, url, run, config',
+          message:
+            '"feed" is not defined here: capture it in an earlier step, or use one of status, headers, body, bodyText, bodyBytes, url, run, config',
         },
         {
           code: 'E_TEMPLATE_UNDEFINED',
-          message: '"fed" is not defined here: capture it in an earlier step, or use one of status, headers, body, bodyText, bodyBytes, url, run, config',
+          message:
+            '"fed" is not defined here: capture it in an earlier step, or use one of status, headers, body, bodyText, bodyBytes, url, run, config',
           hint: 'did you mean "feed"?',
         },
       ],
-      at: [[8, 11], [14, 21], [20, 11]],
+      at: [
+        [8, 11],
+        [14, 21],
+        [20, 11],
+      ],
     },
     {
       fixture: 'invalid/bad-expression.yaml',
       diagnostics: [
-        { code: 'E_BAD_EXPRESSION', message: 'unknown function "lastSegmnt" in "headers.location | lastSegmnt"', hint: 'did you mean "lastSegment"?' },
-        { code: 'E_BAD_EXPRESSION', message: 'cannot read the expression "body.": expected a name after "." (at character 6)' },
+        {
+          code: 'E_BAD_EXPRESSION',
+          message: 'unknown function "lastSegmnt" in "headers.location | lastSegmnt"',
+          hint: 'did you mean "lastSegment"?',
+        },
+        {
+          code: 'E_BAD_EXPRESSION',
+          message: 'cannot read the expression "body.": expected a name after "." (at character 6)',
+        },
         { code: 'E_BAD_EXPRESSION', message: 'date takes 2 to 5 argument(s), not 1, in "run.farYear | date(3)"' },
       ],
-      at: [[9, 15], [10, 19], [11, 16]],
+      at: [
+        [9, 15],
+        [10, 19],
+        [11, 16],
+      ],
     },
   ])('$fixture', async ({ fixture, diagnostics, at }) => {
     expect(await diagnosticsOf(fixture)).toEqual(
@@ -170,7 +229,12 @@ describe('loadScenarioFile reports each mistake with its file, line and column',
       copyFileSync(join(FIXTURES, 'valid/model.yaml'), join(dir, 'a.yaml'))
       copyFileSync(join(FIXTURES, 'valid/model.yaml'), join(dir, 'b.yaml'))
       const { diagnostics, scenarios } = await loadSuites([dir])
-      expect(scenarios.map((scenario) => scenario.id)).toEqual(['fixture-read-with-other-token', 'fixture-create-and-head', 'fixture-read-with-other-token', 'fixture-create-and-head'])
+      expect(scenarios.map((scenario) => scenario.id)).toEqual([
+        'fixture-read-with-other-token',
+        'fixture-create-and-head',
+        'fixture-read-with-other-token',
+        'fixture-create-and-head',
+      ])
       expect(diagnostics).toEqual([
         {
           code: 'E_DUPLICATE_ID',
@@ -207,8 +271,18 @@ describe('loadSuites', () => {
     const files = new Set(diagnostics.map((diagnostic) => diagnostic.at?.file))
     expect([...files].sort()).toEqual(
       [
-        'bad-expression', 'bad-indentation', 'bad-regex', 'missing-key', 'misspelt-nested-matcher', 'no-matcher', 'tab-indentation',
-        'top-level-typo', 'undefined-variable', 'unknown-key', 'unknown-matcher', 'unknown-rule',
+        'bad-expression',
+        'bad-indentation',
+        'bad-regex',
+        'missing-key',
+        'misspelt-nested-matcher',
+        'no-matcher',
+        'tab-indentation',
+        'top-level-typo',
+        'undefined-variable',
+        'unknown-key',
+        'unknown-matcher',
+        'unknown-rule',
       ].map((name) => shown(`invalid/${name}.yaml`)),
     )
   })
@@ -248,16 +322,35 @@ describe('the model built from a valid file', () => {
     expect(loaded.diagnostics).toEqual([])
     scenarios = loaded.scenarios
   })
-  const byId = (id: string): Scenario => scenarios.find((scenario) => scenario.id === id) ?? expect.unreachable(`no scenario ${id}`)
-  const summary = (checks: readonly Check[]): unknown[] => checks.map(({ path, matcher, expected, rules, severity }) => ({ path, matcher, expected, rules, severity }))
+  const byId = (id: string): Scenario =>
+    scenarios.find((scenario) => scenario.id === id) ?? expect.unreachable(`no scenario ${id}`)
+  const summary = (checks: readonly Check[]): unknown[] =>
+    checks.map(({ path, matcher, expected, rules, severity }) => ({ path, matcher, expected, rules, severity }))
 
   it.each([
-    { id: 'fixture-read-with-other-token', tokens: ['token', 'other-token'], writes: false, exclusive: false, tags: ['user', 'fixture'], at: 3 },
+    {
+      id: 'fixture-read-with-other-token',
+      tokens: ['token', 'other-token'],
+      writes: false,
+      exclusive: false,
+      tags: ['user', 'fixture'],
+      at: 3,
+    },
     { id: 'fixture-create-and-head', tokens: ['token'], writes: true, exclusive: true, tags: [], at: 41 },
-  ])('$id needs the tokens $tokens, writes: $writes, exclusive: $exclusive', ({ id, tokens, writes, exclusive, tags, at }) => {
-    const scenario = byId(id)
-    expect(scenario).toMatchObject({ tokens, writes, exclusive, tags, file: shown('valid/model.yaml'), at: { line: at, column: 5 } })
-  })
+  ])(
+    '$id needs the tokens $tokens, writes: $writes, exclusive: $exclusive',
+    ({ id, tokens, writes, exclusive, tags, at }) => {
+      const scenario = byId(id)
+      expect(scenario).toMatchObject({
+        tokens,
+        writes,
+        exclusive,
+        tags,
+        file: shown('valid/model.yaml'),
+        at: { line: at, column: 5 },
+      })
+    },
+  )
 
   it.each([
     { id: 'fixture-read-with-other-token', wire: [false, false], cleanup: [] },
@@ -270,8 +363,23 @@ describe('the model built from a valid file', () => {
 
   it('keeps the request as written, with header names in lower case and query values as text', () => {
     const [first, second] = byId('fixture-read-with-other-token').steps
-    expect(first?.request).toEqual({ method: 'GET', url: '/user', query: {}, headers: {}, accept: 'User', auth: 'other-token', wire: false })
-    expect(second?.request).toEqual({ method: 'GET', url: '${feed}', query: { pageSize: '5' }, headers: {}, auth: 'token', wire: false })
+    expect(first?.request).toEqual({
+      method: 'GET',
+      url: '/user',
+      query: {},
+      headers: {},
+      accept: 'User',
+      auth: 'other-token',
+      wire: false,
+    })
+    expect(second?.request).toEqual({
+      method: 'GET',
+      url: '${feed}',
+      query: { pageSize: '5' },
+      headers: {},
+      auth: 'token',
+      wire: false,
+    })
     const create = byId('fixture-create-and-head').steps[0]
     expect(create?.request?.json).toEqual({ type: '${config.activityType}', notes: '${run.marker}' })
     expect(create).toMatchObject({ creates: 'headers.location', capture: { activity: 'headers.location' } })
@@ -281,16 +389,40 @@ describe('the model built from a valid file', () => {
     const [first, second] = byId('fixture-read-with-other-token').steps
     expect(summary(first?.expect.checks ?? [])).toEqual([
       { path: 'status', matcher: 'equals', expected: 200, rules: ['USER-READ'], severity: 'failure' },
-      { path: 'headers.content-type', matcher: 'mediaType', expected: 'User', rules: ['MEDIA-TYPE-RESPONSE'], severity: 'failure' },
+      {
+        path: 'headers.content-type',
+        matcher: 'mediaType',
+        expected: 'User',
+        rules: ['MEDIA-TYPE-RESPONSE'],
+        severity: 'failure',
+      },
       { path: 'headers.last-modified', matcher: 'httpDate', expected: true, rules: ['USER-READ'], severity: 'failure' },
       { path: 'headers.etag', matcher: 'present', expected: true, rules: ['USER-READ'], severity: 'failure' },
       { path: 'headers.x-fixed', matcher: 'equals', expected: 'fixed', rules: ['USER-READ'], severity: 'failure' },
-      { path: 'body.fitness_activities', matcher: 'relativeUri', expected: true, rules: ['USER-LINKS-RELATIVE'], severity: 'failure' },
-      { path: 'body.fitness_activities', matcher: 'type', expected: 'string', rules: ['USER-LINKS-RELATIVE'], severity: 'failure' },
+      {
+        path: 'body.fitness_activities',
+        matcher: 'relativeUri',
+        expected: true,
+        rules: ['USER-LINKS-RELATIVE'],
+        severity: 'failure',
+      },
+      {
+        path: 'body.fitness_activities',
+        matcher: 'type',
+        expected: 'string',
+        rules: ['USER-LINKS-RELATIVE'],
+        severity: 'failure',
+      },
       { path: 'body.userID', matcher: 'type', expected: 'integer', rules: ['USER-READ'], severity: 'warning' },
     ])
-    expect(first?.expect.schema).toEqual({ representation: 'User', rules: ['USER-READ'], at: { file: shown('valid/model.yaml'), line: 17, column: 19 } })
-    expect(summary(second?.expect.checks ?? [])).toEqual([{ path: 'status', matcher: 'oneOf', expected: [200, 304], rules: ['USER-READ'], severity: 'failure' }])
+    expect(first?.expect.schema).toEqual({
+      representation: 'User',
+      rules: ['USER-READ'],
+      at: { file: shown('valid/model.yaml'), line: 17, column: 19 },
+    })
+    expect(summary(second?.expect.checks ?? [])).toEqual([
+      { path: 'status', matcher: 'oneOf', expected: [200, 304], rules: ['USER-READ'], severity: 'failure' },
+    ])
   })
 
   it('points each check at its matcher in the file', () => {
@@ -310,7 +442,13 @@ describe('the model built from a valid file', () => {
       { path: 'status', matcher: 'lt', expected: 500, rules, severity: 'failure' },
     ])
     expect(summary(unknown?.expect.checks ?? [])).toEqual([
-      { path: 'headers.content-type', matcher: 'mediaType', expected: 'ErrorMessage', rules: ['ERROR-MEDIA-TYPE'], severity: 'failure' },
+      {
+        path: 'headers.content-type',
+        matcher: 'mediaType',
+        expected: 'ErrorMessage',
+        rules: ['ERROR-MEDIA-TYPE'],
+        severity: 'failure',
+      },
     ])
   })
 })

@@ -17,12 +17,15 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }))
 /** A scenario whose steps are `steps` (YAML lines at 6 spaces); its first step is on line 6. */
 async function load(steps: string) {
   const file = join(folder, `case-${Math.random().toString(36).slice(2)}.yaml`)
-  writeFileSync(file, `scenarios:
+  writeFileSync(
+    file,
+    `scenarios:
   - id: together
     title: sends steps together
     rules: [CREATE-STATUS]
     steps:
-${steps}`)
+${steps}`,
+  )
   return { file, loaded: await loadScenarioFile(file, knownRules) }
 }
 
@@ -45,7 +48,10 @@ it('builds the group: branches, repeat, and captures defined for the steps after
 `)
   expect(loaded.diagnostics).toEqual([])
   const [group, after] = loaded.scenarios[0]!.steps
-  expect(group!.parallel!.map((branch) => [branch.step.name, branch.repeat])).toEqual([['create', 3], ['read the user', undefined]])
+  expect(group!.parallel!.map((branch) => [branch.step.name, branch.repeat])).toEqual([
+    ['create', 3],
+    ['read the user', undefined],
+  ])
   expect(group!.parallel![0]!.step.creates).toBe('headers.location')
   expect(after!.request!.url).toBe('${locations[2]}')
   expect(loaded.scenarios[0]!.writes).toBe(true)
@@ -60,7 +66,9 @@ it('reports a branch that uses what a sibling captures, at its line and column',
           - name: read it
             request: { method: GET, url: "\${location}" }
 `)
-  expect(loaded.diagnostics).toEqual([expect.objectContaining({ code: 'E_TEMPLATE_UNDEFINED', at: expect.objectContaining({ file, line: 12 }) })])
+  expect(loaded.diagnostics).toEqual([
+    expect.objectContaining({ code: 'E_TEMPLATE_UNDEFINED', at: expect.objectContaining({ file, line: 12 }) }),
+  ])
 })
 
 it('reports two branches capturing into one name', async () => {
@@ -74,7 +82,11 @@ it('reports two branches capturing into one name', async () => {
             capture: { user: body.userID }
 `)
   expect(loaded.diagnostics).toEqual([
-    expect.objectContaining({ code: 'E_SCENARIO_SCHEMA', message: expect.stringContaining('"user" is captured by two steps of one parallel group'), at: { file, line: 13, column: 30 } }),
+    expect.objectContaining({
+      code: 'E_SCENARIO_SCHEMA',
+      message: expect.stringContaining('"user" is captured by two steps of one parallel group'),
+      at: { file, line: 13, column: 30 },
+    }),
   ])
 })
 
@@ -95,18 +107,28 @@ it('reports a request on the group step itself', async () => {
             request: { method: GET, url: /user }
 `)
   expect(loaded.diagnostics).toEqual([
-    expect.objectContaining({ code: 'E_SCENARIO_SCHEMA', message: 'a step with parallel has only name, parallel and rule, not request', at: { file, line: 7, column: 18 } }),
+    expect.objectContaining({
+      code: 'E_SCENARIO_SCHEMA',
+      message: 'a step with parallel has only name, parallel and rule, not request',
+      at: { file, line: 7, column: 18 },
+    }),
   ])
 })
 
 it.each([
-  ['a wait inside a group', `      - name: g
+  [
+    'a wait inside a group',
+    `      - name: g
         parallel:
           - name: read
             wait: 100
             request: { method: GET, url: /user }
-`, 9],
+`,
+    9,
+  ],
 ])('refuses %s by the schema, at its line', async (_, steps, line) => {
   const { file, loaded } = await load(steps)
-  expect(loaded.diagnostics).toEqual([expect.objectContaining({ code: 'E_SCENARIO_SCHEMA', at: expect.objectContaining({ file, line }) })])
+  expect(loaded.diagnostics).toEqual([
+    expect.objectContaining({ code: 'E_SCENARIO_SCHEMA', at: expect.objectContaining({ file, line }) }),
+  ])
 })

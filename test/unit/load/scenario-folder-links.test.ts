@@ -18,7 +18,14 @@ it('names a symbolic link that loops back up as a usage error and finds each fil
   const { files, diagnostics } = await findScenarioFiles([join(root, 'user')])
   expect(files.length).toBeGreaterThan(0)
   expect(files.every((file) => !file.includes(`${join('more', 'up')}`))).toBe(true)
-  expect(diagnostics).toEqual([expect.objectContaining({ code: 'E_USAGE', message: expect.stringMatching(/more\/up is a symbolic link back to .*, a folder it is inside: a loop; remove the link or name the folders to run/) as unknown })])
+  expect(diagnostics).toEqual([
+    expect.objectContaining({
+      code: 'E_USAGE',
+      message: expect.stringMatching(
+        /more\/up is a symbolic link back to .*, a folder it is inside: a loop; remove the link or name the folders to run/,
+      ) as unknown,
+    }),
+  ])
 })
 
 it('follows a symbolic link to a folder elsewhere, once', async () => {

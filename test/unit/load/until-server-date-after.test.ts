@@ -16,7 +16,9 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }))
 /** A scenario whose first step captures `changed` and whose second step is `step` (YAML lines at 6 spaces). */
 async function load(step: string) {
   const file = join(folder, `case-${Math.random().toString(36).slice(2)}.yaml`)
-  writeFileSync(file, `scenarios:
+  writeFileSync(
+    file,
+    `scenarios:
   - id: clock
     title: waits on the server's clock
     rules: [USER-READ]
@@ -24,7 +26,8 @@ async function load(step: string) {
       - name: read
         request: { method: GET, url: /user }
         capture: { changed: headers.date }
-${step}`)
+${step}`,
+  )
   return { file, loaded: await loadScenarioFile(file, knownRules) }
 }
 
@@ -37,21 +40,31 @@ it('keeps the template on a GET step', async () => {
   expect(loaded.scenarios[0]!.steps[1]!.untilServerDateAfter).toBe('${changed}')
 })
 
-it.each(['POST', 'PUT', 'DELETE'])('reports untilServerDateAfter on a %s step at the line and column of its value', async (method) => {
-  const { file, loaded } = await load(`      - name: change
+it.each(['POST', 'PUT', 'DELETE'])(
+  'reports untilServerDateAfter on a %s step at the line and column of its value',
+  async (method) => {
+    const { file, loaded } = await load(`      - name: change
         request: { method: ${method}, url: /fitnessActivities/1 }
         untilServerDateAfter: \${changed}
 `)
-  expect(loaded.diagnostics).toEqual([
-    expect.objectContaining({ code: 'E_SCENARIO_SCHEMA', kind: 'load', message: `untilServerDateAfter is allowed only on a GET or HEAD step, not on ${method}`, at: { file, line: 11, column: 31 } }),
-  ])
-})
+    expect(loaded.diagnostics).toEqual([
+      expect.objectContaining({
+        code: 'E_SCENARIO_SCHEMA',
+        kind: 'load',
+        message: `untilServerDateAfter is allowed only on a GET or HEAD step, not on ${method}`,
+        at: { file, line: 11, column: 31 },
+      }),
+    ])
+  },
+)
 
 it('reports it on a step without a request', async () => {
   const { loaded } = await load(`      - name: only waits
         untilServerDateAfter: \${changed}
 `)
-  expect(loaded.diagnostics.map((d) => d.message)).toEqual(['untilServerDateAfter is allowed only on a GET or HEAD step, not on a step without a request'])
+  expect(loaded.diagnostics.map((d) => d.message)).toEqual([
+    'untilServerDateAfter is allowed only on a GET or HEAD step, not on a step without a request',
+  ])
 })
 
 it('reports a value that is neither a date nor a template, and a variable never captured', async () => {

@@ -59,7 +59,14 @@ describe('equality matchers', () => {
     { actual: null, expected: {}, passed: false },
     { actual: [], expected: {}, passed: false },
     // arrays: same length, alike in order
-    { actual: [{ t: 0, x: 1 }, { t: 1, x: 2 }], expected: [{ t: 0 }, { t: 1 }], passed: true },
+    {
+      actual: [
+        { t: 0, x: 1 },
+        { t: 1, x: 2 },
+      ],
+      expected: [{ t: 0 }, { t: 1 }],
+      passed: true,
+    },
     { actual: [{ t: 1 }, { t: 0 }], expected: [{ t: 0 }, { t: 1 }], passed: false },
     { actual: [{ t: 0 }, { t: 1 }, { t: 2 }], expected: [{ t: 0 }, { t: 1 }], passed: false },
     { actual: [{ t: 0 }], expected: [{ t: 0 }, { t: 1 }], passed: false },
@@ -120,7 +127,14 @@ describe('string and list matchers', () => {
 
   it.each<Row>([
     // some element agrees with the expected object on every field the element has
-    { actual: [{ id: '1', type: 'Cycling' }, { id: '2', type: 'Running' }], expected: { id: '2', type: 'Running', source: 'App' }, passed: true },
+    {
+      actual: [
+        { id: '1', type: 'Cycling' },
+        { id: '2', type: 'Running' },
+      ],
+      expected: { id: '2', type: 'Running', source: 'App' },
+      passed: true,
+    },
     { actual: [{ id: '2' }], expected: { id: '2', type: 'Running' }, passed: true },
     { actual: [{ id: '2', type: 'Cycling' }], expected: { id: '2', type: 'Running' }, passed: false },
     { actual: [{ id: '2', extra: 1 }], expected: { id: '2' }, passed: false },
@@ -198,7 +212,15 @@ describe('structure matchers', () => {
     { name: 'unique', actual: [], expected: true, passed: true },
     { name: 'unique', actual: ['12', '13', '12'], expected: true, passed: false },
     { name: 'unique', actual: [12, '12'], expected: true, passed: true },
-    { name: 'unique', actual: [{ a: 1, b: 2 }, { b: 2, a: 1 }], expected: true, passed: false },
+    {
+      name: 'unique',
+      actual: [
+        { a: 1, b: 2 },
+        { b: 2, a: 1 },
+      ],
+      expected: true,
+      passed: false,
+    },
     { name: 'unique', actual: 'abc', expected: true, passed: false },
   ])('$name: $actual vs $expected → $passed', ({ name, actual, expected, passed }) => {
     expect(test(name, actual, expected)).toBe(passed)
@@ -394,7 +416,11 @@ describe('checkExpected', () => {
 
   it.each([
     { name: 'gt', expected: 'x', problem: 'expects a number' },
-    { name: 'type', expected: 'float', problem: 'expects one of string, number, integer, boolean, array, object, null' },
+    {
+      name: 'type',
+      expected: 'float',
+      problem: 'expects one of string, number, integer, boolean, array, object, null',
+    },
     { name: 'statusClass', expected: '6xx', problem: 'expects 1xx, 2xx, 3xx, 4xx or 5xx' },
     { name: 'every', expected: { typ: 'string' }, problem: 'knows no matcher "typ"' },
     { name: 'every', expected: { gt: 'x' }, problem: 'gt expects a number' },
@@ -416,7 +442,9 @@ describe('checkExpected', () => {
   })
 
   it('says why a regular expression is not valid', () => {
-    expect(MATCHERS.get('matches')?.checkExpected('(')).toMatch(/^is not a valid regular expression: .*Unterminated group/)
+    expect(MATCHERS.get('matches')?.checkExpected('(')).toMatch(
+      /^is not a valid regular expression: .*Unterminated group/,
+    )
   })
 })
 
@@ -427,7 +455,11 @@ describe('describe', () => {
     { name: 'equals', expected: { a: 1 }, words: 'equal to {"a":1}' },
     { name: 'mediaType', expected: 'User', words: `the media type ${USER} (parameters such as charset allowed)` },
     { name: 'notStatusClass', expected: '2xx', words: 'a status other than 2xx' },
-    { name: 'every', expected: { type: 'string', minLength: 1 }, words: 'a list whose every element is of type string and of length at least 1' },
+    {
+      name: 'every',
+      expected: { type: 'string', minLength: 1 },
+      words: 'a list whose every element is of type string and of length at least 1',
+    },
     { name: 'equals', expected: 'x'.repeat(300), words: `equal to "${'x'.repeat(199)}… (102 more characters)` },
   ])('$name $expected reads "$words"', ({ name, expected, words }) => {
     expect(MATCHERS.get(name)?.describe(expected)).toBe(words)
@@ -439,7 +471,12 @@ describe('MATCHERS', () => {
   const scenarioSchema = JSON.parse(readFileSync(join(root, 'schemas/scenario.schema.json'), 'utf8')) as {
     definitions: { matchers: { properties: Record<string, unknown> } }
   }
-  const documented = [...readFileSync(join(root, 'docs/scenario-format.md'), 'utf8').split('## Checks')[1]!.split('## Expressions')[0]!.matchAll(/^\| (.+?) \|/gm)]
+  const documented = [
+    ...readFileSync(join(root, 'docs/scenario-format.md'), 'utf8')
+      .split('## Checks')[1]!
+      .split('## Expressions')[0]!
+      .matchAll(/^\| (.+?) \|/gm),
+  ]
     .flatMap((row) => [...row[1]!.matchAll(/`(\w+)/g)].map((name) => name[1]!))
     .filter((name) => name !== 'matcher')
 

@@ -60,21 +60,37 @@ describe('the OpenAPI document', () => {
     ['get', '/fitnessActivities', undefined, '200', 'application/vnd.com.service.FitnessActivityFeed+json'],
     ['get', '/fitnessActivities/{activity_id}', undefined, '200', 'application/vnd.com.service.FitnessActivity+json'],
     ['post', '/fitnessActivities', 'application/vnd.com.service.NewFitnessActivity+json', '201', undefined],
-    ['post', '/fitnessActivities/{activity_id}', 'application/vnd.com.service.LiveFitnessActivityUpdate+json', '204', undefined],
+    [
+      'post',
+      '/fitnessActivities/{activity_id}',
+      'application/vnd.com.service.LiveFitnessActivityUpdate+json',
+      '204',
+      undefined,
+    ],
     ['put', '/profile', 'application/vnd.com.service.Profile+json', '200', 'application/vnd.com.service.Profile+json'],
-    ['put', '/fitnessActivities/{activity_id}', 'application/vnd.com.service.FitnessActivity+json', '200', 'application/vnd.com.service.FitnessActivity+json'],
+    [
+      'put',
+      '/fitnessActivities/{activity_id}',
+      'application/vnd.com.service.FitnessActivity+json',
+      '200',
+      'application/vnd.com.service.FitnessActivity+json',
+    ],
     ['delete', '/fitnessActivities/{activity_id}', undefined, '204', undefined],
     ['head', '/fitnessActivities/{activity_id}', undefined, '200', 'application/vnd.com.service.FitnessActivity+json'],
   ])('%s %s sends %s and answers %s with %s (§4)', (method, path, requestType, status, responseType) => {
     const operation = document.paths[path][method]
     expect(operation).toBeDefined()
-    expect(operation.requestBody ? Object.keys(operation.requestBody.content) : []).toEqual(requestType ? [requestType] : [])
+    expect(operation.requestBody ? Object.keys(operation.requestBody.content) : []).toEqual(
+      requestType ? [requestType] : [],
+    )
     expect(Object.keys(operation.responses[status].content ?? {})).toEqual(responseType ? [responseType] : [])
   })
 
   it('names only the statuses the spec names; any other is an open default without a schema', () => {
     const statuses = Object.entries(document.paths as Json).flatMap(([path, item]) =>
-      Object.entries(item as Json).filter(([method]) => method !== 'parameters').map(([method, operation]) => `${method} ${path}: ${Object.keys((operation as Json).responses).join(' ')}`),
+      Object.entries(item as Json)
+        .filter(([method]) => method !== 'parameters')
+        .map(([method, operation]) => `${method} ${path}: ${Object.keys((operation as Json).responses).join(' ')}`),
     )
     expect(statuses).toEqual([
       'get /user: 200 403 default',
@@ -94,18 +110,25 @@ describe('the OpenAPI document', () => {
     const forbidden = document.components.responses.Forbidden
     const media = forbidden.content['application/vnd.com.service.ErrorMessage+json']
     expect(media.schema).toEqual({ $ref: '#/components/schemas/ErrorMessage' })
-    const examples = Object.values(media.examples as Json).map((example) => ({ value: example.value, rules: example['x-rule'] }))
+    const examples = Object.values(media.examples as Json).map((example) => ({
+      value: example.value,
+      rules: example['x-rule'],
+    }))
     expect(examples).toEqual([
       { value: { reason: 'Revoked', delete_health: false }, rules: ['ERROR-403-REVOKED'] },
       { value: { reason: 'Revoked', delete_health: true }, rules: ['ERROR-403-REVOKED-DELETE'] },
       { value: { reason: 'Insufficient permission' }, rules: ['ERROR-403-INSUFFICIENT'] },
     ])
     for (const { value } of examples) expect(validateRepresentation('ErrorMessage', value)).toEqual([])
-    expect(validateRepresentation('ErrorMessage', { reason: 'Insufficient permission', delete_health: false })).not.toEqual([])
+    expect(
+      validateRepresentation('ErrorMessage', { reason: 'Insufficient permission', delete_health: false }),
+    ).not.toEqual([])
   })
 
   it('declares the feed parameters with their types and formats, and bearer security for every operation', () => {
-    const parameters = Object.fromEntries((document.paths['/fitnessActivities'].get.parameters as Json[]).map((p) => [p.name, { in: p.in, ...p.schema }]))
+    const parameters = Object.fromEntries(
+      (document.paths['/fitnessActivities'].get.parameters as Json[]).map((p) => [p.name, { in: p.in, ...p.schema }]),
+    )
     expect(parameters).toMatchObject({
       pageSize: { in: 'query', type: 'integer', default: 25 },
       noEarlierThan: { in: 'query', type: 'string', format: 'date' },
@@ -124,9 +147,17 @@ describe('the OpenAPI document', () => {
     expect(missing).toEqual([])
     const at = (path: string, method: string): string[] => document.paths[path][method]['x-rule'] ?? []
     expect(at('/fitnessActivities', 'post')).toContain('CREATE-STATUS')
-    expect(document.paths['/fitnessActivities'].post.responses['201'].headers.Location['x-rule']).toContain('CREATE-LOCATION')
-    expect(document.paths['/fitnessActivities'].get.parameters[0]['x-rule']).toEqual(expect.arrayContaining(['FEED-DEFAULT-PAGE-SIZE', 'FEED-PAGE-SIZE']))
-    expect(document.components.securitySchemes.bearer['x-rule']).toEqual(['AUTH-BEARER-SENT', 'AUTH-REQUIRED', 'AUTH-USER-ISOLATION'])
+    expect(document.paths['/fitnessActivities'].post.responses['201'].headers.Location['x-rule']).toContain(
+      'CREATE-LOCATION',
+    )
+    expect(document.paths['/fitnessActivities'].get.parameters[0]['x-rule']).toEqual(
+      expect.arrayContaining(['FEED-DEFAULT-PAGE-SIZE', 'FEED-PAGE-SIZE']),
+    )
+    expect(document.components.securitySchemes.bearer['x-rule']).toEqual([
+      'AUTH-BEARER-SENT',
+      'AUTH-REQUIRED',
+      'AUTH-USER-ISOLATION',
+    ])
   })
 })
 
@@ -138,7 +169,17 @@ describe('fitconform openapi', () => {
   function screen() {
     const out: string[] = []
     const err: string[] = []
-    return { out, err, screen: { out: (t: string) => out.push(t), err: (t: string) => err.push(t), colors: false, isTTY: false, width: 100 } }
+    return {
+      out,
+      err,
+      screen: {
+        out: (t: string) => out.push(t),
+        err: (t: string) => err.push(t),
+        colors: false,
+        isTTY: false,
+        width: 100,
+      },
+    }
   }
 
   it.each([[undefined], ['-']])('prints the JSON document on stdout with -o %s', async (output) => {

@@ -7,7 +7,16 @@ const at = { file: 'suites/x.yaml', line: 1, column: 1 }
 const step = (name: string, rules: readonly string[], fields: Partial<Step> = {}): Step => ({
   name,
   at,
-  expect: { checks: rules.map((rule) => ({ path: 'status', matcher: 'equals', expected: 201, rules: [rule], at, severity: 'failure' as const })) },
+  expect: {
+    checks: rules.map((rule) => ({
+      path: 'status',
+      matcher: 'equals',
+      expected: 201,
+      rules: [rule],
+      at,
+      severity: 'failure' as const,
+    })),
+  },
   capture: {},
   ...fields,
 })
@@ -27,8 +36,16 @@ const scenario = (id: string, tokens: readonly TokenRole[], steps: readonly Step
 
 describe('notTestedForMissingTokens', () => {
   it('counts a rule judged inside a parallel: group as judged, so a missing token does not claim it', () => {
-    const grouped = scenario('creates-in-flight', ['token'], [step('five creates at once', [], { parallel: [{ step: step('create', ['CREATE-LOCATION']), repeat: 5 }] })])
-    const needsOther = scenario('other-user-cannot-read', ['token', 'other-token'], [step('read as the other user', ['CREATE-LOCATION', 'AUTHZ-OWNER'])])
+    const grouped = scenario(
+      'creates-in-flight',
+      ['token'],
+      [step('five creates at once', [], { parallel: [{ step: step('create', ['CREATE-LOCATION']), repeat: 5 }] })],
+    )
+    const needsOther = scenario(
+      'other-user-cannot-read',
+      ['token', 'other-token'],
+      [step('read as the other user', ['CREATE-LOCATION', 'AUTHZ-OWNER'])],
+    )
     const available = new Set<TokenRole>(['token'])
     const plan = planRun([grouped, needsOther], { readOnly: false, availableRoles: available })
     expect(notTestedForMissingTokens(plan, available)).toEqual([

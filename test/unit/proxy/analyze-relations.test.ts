@@ -8,19 +8,37 @@ import { AUTH, mt, view, type ViewSpec } from './exchange-views.js'
 const LM_1 = 'Tue, 01 Mar 2011 07:00:00 GMT'
 const LM_2 = 'Wed, 02 Mar 2011 07:00:00 GMT'
 const SERVED = 'Thu, 03 Mar 2011 07:00:00 GMT'
-const ITEM = { type: 'Running', start_time: 'Tue, 1 Mar 2011 07:00:00', total_distance: 5000, duration: 1800, source: 'x', entry_mode: 'API', has_map: 'false' }
+const ITEM = {
+  type: 'Running',
+  start_time: 'Tue, 1 Mar 2011 07:00:00',
+  total_distance: 5000,
+  duration: 1800,
+  source: 'x',
+  entry_mode: 'API',
+  has_map: 'false',
+}
 const ACTIVITY = { ...ITEM, userID: 1, equipment: 'None', uri: '/fitnessActivities/1' }
 const OTHER_USER = { authorization: 'Bearer another-t0k3n' }
 
-function page(items: Record<string, unknown>[], options: { query?: [string, string][]; date?: string; previous?: string; request?: Record<string, string> } = {}): ViewSpec {
+function page(
+  items: Record<string, unknown>[],
+  options: { query?: [string, string][]; date?: string; previous?: string; request?: Record<string, string> } = {},
+): ViewSpec {
   return {
     method: 'GET',
     path: '/fitnessActivities',
     query: options.query ?? [],
     request: { ...(options.request ?? AUTH), accept: mt('FitnessActivityFeed') },
     status: 200,
-    response: { 'content-type': mt('FitnessActivityFeed'), ...(options.date === undefined ? {} : { date: options.date }) },
-    body: JSON.stringify({ size: items.length, items, ...(options.previous === undefined ? {} : { previous: options.previous }) }),
+    response: {
+      'content-type': mt('FitnessActivityFeed'),
+      ...(options.date === undefined ? {} : { date: options.date }),
+    },
+    body: JSON.stringify({
+      size: items.length,
+      items,
+      ...(options.previous === undefined ? {} : { previous: options.previous }),
+    }),
   }
 }
 
@@ -35,11 +53,25 @@ function activity(id: string, values: Record<string, unknown> = {}, lastModified
   }
 }
 
-const item = (id: string, values: Record<string, unknown> = {}) => ({ ...ITEM, uri: `/fitnessActivities/${id}`, ...values })
-const conditional = (method: 'GET' | 'HEAD', path: string, since: string, status: number, request: Record<string, string> = AUTH): ViewSpec => ({
+const item = (id: string, values: Record<string, unknown> = {}) => ({
+  ...ITEM,
+  uri: `/fitnessActivities/${id}`,
+  ...values,
+})
+const conditional = (
+  method: 'GET' | 'HEAD',
+  path: string,
+  since: string,
+  status: number,
+  request: Record<string, string> = AUTH,
+): ViewSpec => ({
   method,
   path,
-  request: { ...request, accept: mt(path === '/fitnessActivities' ? 'FitnessActivityFeed' : 'FitnessActivity'), 'if-modified-since': since },
+  request: {
+    ...request,
+    accept: mt(path === '/fitnessActivities' ? 'FitnessActivityFeed' : 'FitnessActivity'),
+    'if-modified-since': since,
+  },
   status,
 })
 const edit = (id: string, values: Record<string, unknown>): ViewSpec => ({
@@ -62,26 +94,71 @@ const create = (id: string, request: Record<string, string> = AUTH): ViewSpec =>
 
 /** The relation findings of each exchange in turn (the single-exchange rules are tested on their own). */
 function judge(sequence: readonly ViewSpec[], relations = new ObservedRelations()): string[][] {
-  return sequence.map((spec) => relations.observe(view(spec)).map((f) => `${f.kind} ${f.rule ?? '-'}${f.repeated === undefined ? '' : ` ${f.repeated.count}/${f.repeated.of}`}`))
+  return sequence.map((spec) =>
+    relations
+      .observe(view(spec))
+      .map(
+        (f) => `${f.kind} ${f.rule ?? '-'}${f.repeated === undefined ? '' : ` ${f.repeated.count}/${f.repeated.of}`}`,
+      ),
+  )
 }
 
 describe('item ↔ activity values (§2.2 items, §2.3 "same format as in 2.2")', () => {
   it.each<[string, ViewSpec[], string[][]]>([
     ['the same values', [page([item('1')], { date: SERVED }), activity('1')], [[], []]],
-    ['the start time written another way, the same instant', [page([item('1', { start_time: 'Tuesday, 01 March 2011 07:00:00' })]), activity('1')], [[], []]],
-    ['an item spelling startTime (§2.2), the same instant', [page([{ ...item('1', { start_time: undefined }), startTime: 'Tue, 1 Mar 2011 07:00:00' }]), activity('1')], [[], []]],
-    ['the /activities/<id> uri form (§2.2)', [page([{ ...item('1'), uri: '/activities/1' }]), activity('1', { total_distance: 5 })], [[], ['violation FEED-ITEM-MATCHES-ACTIVITY']]],
-    ['an item lacking source, entry_mode and has_map (§2.2)', [page([item('1', { source: undefined, entry_mode: undefined, has_map: undefined })]), activity('1', { source: 'y' })], [[], []]],
-    ['the distance in other units, the item first', [page([item('1')], { date: SERVED }), activity('1', { total_distance: 5 })], [[], ['violation FEED-ITEM-MATCHES-ACTIVITY']]],
-    ['the start time an hour off, the activity first', [activity('1', { start_time: 'Tue, 1 Mar 2011 08:00:00' }), page([item('1')])], [[], ['violation FEED-ITEM-MATCHES-ACTIVITY']]],
-    ['has_map as a boolean on one side: only the value is compared', [page([item('1', { has_map: false })]), activity('1')], [[], []]],
+    [
+      'the start time written another way, the same instant',
+      [page([item('1', { start_time: 'Tuesday, 01 March 2011 07:00:00' })]), activity('1')],
+      [[], []],
+    ],
+    [
+      'an item spelling startTime (§2.2), the same instant',
+      [page([{ ...item('1', { start_time: undefined }), startTime: 'Tue, 1 Mar 2011 07:00:00' }]), activity('1')],
+      [[], []],
+    ],
+    [
+      'the /activities/<id> uri form (§2.2)',
+      [page([{ ...item('1'), uri: '/activities/1' }]), activity('1', { total_distance: 5 })],
+      [[], ['violation FEED-ITEM-MATCHES-ACTIVITY']],
+    ],
+    [
+      'an item lacking source, entry_mode and has_map (§2.2)',
+      [
+        page([item('1', { source: undefined, entry_mode: undefined, has_map: undefined })]),
+        activity('1', { source: 'y' }),
+      ],
+      [[], []],
+    ],
+    [
+      'the distance in other units, the item first',
+      [page([item('1')], { date: SERVED }), activity('1', { total_distance: 5 })],
+      [[], ['violation FEED-ITEM-MATCHES-ACTIVITY']],
+    ],
+    [
+      'the start time an hour off, the activity first',
+      [activity('1', { start_time: 'Tue, 1 Mar 2011 08:00:00' }), page([item('1')])],
+      [[], ['violation FEED-ITEM-MATCHES-ACTIVITY']],
+    ],
+    [
+      'has_map as a boolean on one side: only the value is compared',
+      [page([item('1', { has_map: false })]), activity('1')],
+      [[], []],
+    ],
     [
       'two items of a page unlike their activities: one finding that counts them',
       [activity('1', { duration: 30 }), activity('2', { duration: 30 }), page([item('1'), item('2'), item('3')])],
       [[], [], ['violation FEED-ITEM-MATCHES-ACTIVITY 2/3']],
     ],
-    ['an edit through the proxy between them', [page([item('1')]), edit('1', { duration: 60 }), activity('1', { duration: 60 }, LM_2)], [[], [], []]],
-    ['an activity changed after the page was served (its Last-Modified)', [page([item('1')], { date: LM_1 }), activity('1', { duration: 60 }, LM_2)], [[], []]],
+    [
+      'an edit through the proxy between them',
+      [page([item('1')]), edit('1', { duration: 60 }), activity('1', { duration: 60 }, LM_2)],
+      [[], [], []],
+    ],
+    [
+      'an activity changed after the page was served (its Last-Modified)',
+      [page([item('1')], { date: LM_1 }), activity('1', { duration: 60 }, LM_2)],
+      [[], []],
+    ],
   ])('%s', (_title, sequence, expected) => {
     expect(judge(sequence)).toEqual(expected)
   })
@@ -89,17 +166,22 @@ describe('item ↔ activity values (§2.2 items, §2.3 "same format as in 2.2")'
   it('remembers a bounded number of activities, the most recent first', () => {
     const relations = new ObservedRelations({ maxActivities: 1, maxPages: 1 })
     // Item 1 was pushed out by item 2: only the most recent item is still there to compare with.
-    expect(judge([page([item('1'), item('2')]), activity('1', { total_distance: 5 }), activity('2', { total_distance: 5 })], relations)).toEqual([
-      [],
-      [],
-      ['violation FEED-ITEM-MATCHES-ACTIVITY'],
-    ])
+    expect(
+      judge(
+        [page([item('1'), item('2')]), activity('1', { total_distance: 5 }), activity('2', { total_distance: 5 })],
+        relations,
+      ),
+    ).toEqual([[], [], ['violation FEED-ITEM-MATCHES-ACTIVITY']])
   })
 })
 
 describe('conditional answers against what the server said before (§4 rule 3)', () => {
   it.each<[string, ViewSpec[], string[][]]>([
-    ['an activity 304 to a date before its Last-Modified', [activity('1', {}, LM_2), conditional('GET', '/fitnessActivities/1', LM_1, 304)], [[], ['violation COND-ACTIVITY-MODIFIED']]],
+    [
+      'an activity 304 to a date before its Last-Modified',
+      [activity('1', {}, LM_2), conditional('GET', '/fitnessActivities/1', LM_1, 304)],
+      [[], ['violation COND-ACTIVITY-MODIFIED']],
+    ],
     [
       'an activity 304 given before the change (its Date), recorded after the read that shows it',
       [activity('1', {}, LM_2), { ...conditional('GET', '/fitnessActivities/1', LM_1, 304), response: { date: LM_2 } }],
@@ -107,36 +189,81 @@ describe('conditional answers against what the server said before (§4 rule 3)',
     ],
     [
       'an activity 304 given after the change (its Date)',
-      [activity('1', {}, LM_2), { ...conditional('GET', '/fitnessActivities/1', LM_1, 304), response: { date: SERVED } }],
+      [
+        activity('1', {}, LM_2),
+        { ...conditional('GET', '/fitnessActivities/1', LM_1, 304), response: { date: SERVED } },
+      ],
       [[], ['violation COND-ACTIVITY-MODIFIED']],
     ],
     [
       'an activity 304 asked for after the read that showed the change was in, within the same second',
-      [{ ...activity('1', {}, LM_2), clock: { start: 0, end: 10 } }, { ...conditional('GET', '/fitnessActivities/1', LM_1, 304), response: { date: LM_2 }, clock: { start: 11, end: 12 } }],
+      [
+        { ...activity('1', {}, LM_2), clock: { start: 0, end: 10 } },
+        {
+          ...conditional('GET', '/fitnessActivities/1', LM_1, 304),
+          response: { date: LM_2 },
+          clock: { start: 11, end: 12 },
+        },
+      ],
       [[], ['violation COND-ACTIVITY-MODIFIED']],
     ],
     [
       'an activity 304 that overlapped the read that showed the change, within the same second',
-      [{ ...activity('1', {}, LM_2), clock: { start: 0, end: 10 } }, { ...conditional('GET', '/fitnessActivities/1', LM_1, 304), response: { date: LM_2 }, clock: { start: 5, end: 12 } }],
+      [
+        { ...activity('1', {}, LM_2), clock: { start: 0, end: 10 } },
+        {
+          ...conditional('GET', '/fitnessActivities/1', LM_1, 304),
+          response: { date: LM_2 },
+          clock: { start: 5, end: 12 },
+        },
+      ],
       [[], []],
     ],
-    ['an activity 304 to its Last-Modified', [activity('1', {}, LM_2), conditional('GET', '/fitnessActivities/1', LM_2, 304)], [[], []]],
+    [
+      'an activity 304 to its Last-Modified',
+      [activity('1', {}, LM_2), conditional('GET', '/fitnessActivities/1', LM_2, 304)],
+      [[], []],
+    ],
     ['an activity 304 never read before', [conditional('GET', '/fitnessActivities/1', LM_1, 304)], [[]]],
-    ['a HEAD 304 to a date before its Last-Modified', [activity('1', {}, LM_2), conditional('HEAD', '/fitnessActivities/1', LM_1, 304)], [[], ['violation HEAD-MATCHES-GET']]],
-    ['an edit moves Last-Modified on', [activity('1', {}, LM_1), edit('1', {}), conditional('GET', '/fitnessActivities/1', LM_1, 304)], [[], [], ['violation COND-ACTIVITY-MODIFIED']]],
+    [
+      'a HEAD 304 to a date before its Last-Modified',
+      [activity('1', {}, LM_2), conditional('HEAD', '/fitnessActivities/1', LM_1, 304)],
+      [[], ['violation HEAD-MATCHES-GET']],
+    ],
+    [
+      'an edit moves Last-Modified on',
+      [activity('1', {}, LM_1), edit('1', {}), conditional('GET', '/fitnessActivities/1', LM_1, 304)],
+      [[], [], ['violation COND-ACTIVITY-MODIFIED']],
+    ],
     [
       'a feed 304 to a date before an activity created through the proxy',
       [create('9'), activity('9', {}, LM_2), conditional('GET', '/fitnessActivities', LM_1, 304)],
       [[], [], ['violation COND-FEED-MODIFIED']],
     ],
-    ['a feed 304 to the date of that creation', [create('9'), activity('9', {}, LM_2), conditional('GET', '/fitnessActivities', LM_2, 304)], [[], [], []]],
-    ['another user\'s feed 304', [create('9'), activity('9', {}, LM_2), conditional('GET', '/fitnessActivities', LM_1, 304, OTHER_USER)], [[], [], []]],
     [
-      'a scoped feed 304 (the scope may leave the new activity out)',
-      [create('9'), activity('9', {}, LM_2), { ...conditional('GET', '/fitnessActivities', LM_1, 304), query: [['noLaterThan', '2010-01-01']] }],
+      'a feed 304 to the date of that creation',
+      [create('9'), activity('9', {}, LM_2), conditional('GET', '/fitnessActivities', LM_2, 304)],
       [[], [], []],
     ],
-    ['an edit before the first read: its time is not the creation\'s', [create('9'), edit('9', {}), activity('9', {}, LM_2), conditional('GET', '/fitnessActivities', LM_1, 304)], [[], [], [], []]],
+    [
+      "another user's feed 304",
+      [create('9'), activity('9', {}, LM_2), conditional('GET', '/fitnessActivities', LM_1, 304, OTHER_USER)],
+      [[], [], []],
+    ],
+    [
+      'a scoped feed 304 (the scope may leave the new activity out)',
+      [
+        create('9'),
+        activity('9', {}, LM_2),
+        { ...conditional('GET', '/fitnessActivities', LM_1, 304), query: [['noLaterThan', '2010-01-01']] },
+      ],
+      [[], [], []],
+    ],
+    [
+      "an edit before the first read: its time is not the creation's",
+      [create('9'), edit('9', {}), activity('9', {}, LM_2), conditional('GET', '/fitnessActivities', LM_1, 304)],
+      [[], [], [], []],
+    ],
   ])('%s', (_title, sequence, expected) => {
     expect(judge(sequence)).toEqual(expected)
   })
@@ -144,14 +271,38 @@ describe('conditional answers against what the server said before (§4 rule 3)',
 
 describe('the pages of a walk (§4 rule 2)', () => {
   const next = 'http://h/fitnessActivities?pageSize=4&page=2'
-  const second = (n: number) => page(Array.from({ length: n }, (_, i) => item(String(10 + i))), { query: [['page', '2'], ['pageSize', '4']] })
+  const second = (n: number) =>
+    page(
+      Array.from({ length: n }, (_, i) => item(String(10 + i))),
+      {
+        query: [
+          ['page', '2'],
+          ['pageSize', '4'],
+        ],
+      },
+    )
   it.each<[string, ViewSpec[], string[][]]>([
-    ['a short page whose previous leads to more items', [page([item('1'), item('2'), item('3')], { query: [['pageSize', '4']], previous: next }), second(2)], [[], ['violation FEED-PAGE-SIZE']]],
-    ['a short page whose previous leads to an empty page', [page([item('1'), item('2'), item('3')], { query: [['pageSize', '4']], previous: next }), second(0)], [[], []]],
-    ['a full page, then a short last one', [page([item('1'), item('2'), item('3'), item('4')], { query: [['pageSize', '4']], previous: next }), second(2)], [[], []]],
+    [
+      'a short page whose previous leads to more items',
+      [page([item('1'), item('2'), item('3')], { query: [['pageSize', '4']], previous: next }), second(2)],
+      [[], ['violation FEED-PAGE-SIZE']],
+    ],
+    [
+      'a short page whose previous leads to an empty page',
+      [page([item('1'), item('2'), item('3')], { query: [['pageSize', '4']], previous: next }), second(0)],
+      [[], []],
+    ],
+    [
+      'a full page, then a short last one',
+      [page([item('1'), item('2'), item('3'), item('4')], { query: [['pageSize', '4']], previous: next }), second(2)],
+      [[], []],
+    ],
     [
       'another user reads the same link',
-      [page([item('1'), item('2'), item('3')], { query: [['pageSize', '4']], previous: next }), { ...second(2), request: { ...OTHER_USER, accept: mt('FitnessActivityFeed') } }],
+      [
+        page([item('1'), item('2'), item('3')], { query: [['pageSize', '4']], previous: next }),
+        { ...second(2), request: { ...OTHER_USER, accept: mt('FitnessActivityFeed') } },
+      ],
       [[], []],
     ],
   ])('%s', (_title, sequence, expected) => {
@@ -165,6 +316,8 @@ describe('analyzeExchange with a session', () => {
     analyzeExchange(view(page([item('1')])), relations)
     const found = analyzeExchange(view(activity('1', { total_distance: 5 })), relations)
     expect(found.map((f) => f.rule)).toContain('FEED-ITEM-MATCHES-ACTIVITY')
-    expect(analyzeExchange(view(activity('1', { total_distance: 5 }))).map((f) => f.rule)).not.toContain('FEED-ITEM-MATCHES-ACTIVITY')
+    expect(analyzeExchange(view(activity('1', { total_distance: 5 }))).map((f) => f.rule)).not.toContain(
+      'FEED-ITEM-MATCHES-ACTIVITY',
+    )
   })
 })

@@ -12,8 +12,27 @@ const entry = (id: number, text: string): ExchangeEntry => ({
   _findings: [],
   startedDateTime: '2026-01-01T00:00:00.000Z',
   time: 1,
-  request: { method: 'GET', url: 'http://h/user', httpVersion: 'HTTP/1.1', cookies: [], headers: [], queryString: [], headersSize: -1, bodySize: 0 },
-  response: { status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', cookies: [], headers: [], content: { size: text.length, mimeType: 'text/plain', text }, redirectURL: '', headersSize: -1, bodySize: text.length },
+  request: {
+    method: 'GET',
+    url: 'http://h/user',
+    httpVersion: 'HTTP/1.1',
+    cookies: [],
+    headers: [],
+    queryString: [],
+    headersSize: -1,
+    bodySize: 0,
+  },
+  response: {
+    status: 200,
+    statusText: 'OK',
+    httpVersion: 'HTTP/1.1',
+    cookies: [],
+    headers: [],
+    content: { size: text.length, mimeType: 'text/plain', text },
+    redirectURL: '',
+    headersSize: -1,
+    bodySize: text.length,
+  },
   cache: {},
   timings: { send: 0, wait: 1, receive: 0 },
 })
@@ -32,7 +51,8 @@ describe('exchange log', () => {
     expect(text).not.toContain('very-secret-token')
     expect(text.indexOf('"_findings"')).toBeLessThan(text.indexOf('"_id"'))
     const lines: (number | string)[] = []
-    for await (const { entry } of readExchanges([file], ({ line }) => lines.push(`cut line ${line}`))) lines.push(entry._id)
+    for await (const { entry } of readExchanges([file], ({ line }) => lines.push(`cut line ${line}`)))
+      lines.push(entry._id)
     expect(lines).toEqual([1, 2, 'cut line 3'])
   })
 
@@ -47,7 +67,8 @@ describe('exchange log', () => {
     const files = recordingFiles(file)
     expect(files.length).toBeGreaterThan(2)
     const ids: (number | string)[] = []
-    for await (const { entry } of readExchanges(files, ({ line }) => ids.push(`skipped line ${line}`))) ids.push(entry._id)
+    for await (const { entry } of readExchanges(files, ({ line }) => ids.push(`skipped line ${line}`)))
+      ids.push(entry._id)
     expect(ids).toEqual([1, 2, 3, 4, 5, 6, 7])
   })
 })

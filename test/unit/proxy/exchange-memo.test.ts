@@ -20,6 +20,8 @@ describe('ExchangeMemo', () => {
     expect(kept).toHaveLength(2)
     // One was found again (a client polling): every exchange is kept again.
     for (let n = 2000; n < 2010; n += 1) memo.set(identity(n), n, 10)
-    expect(Array.from({ length: 10 }, (_, i) => memo.get(identity(2000 + i)))).toEqual(Array.from({ length: 10 }, (_, i) => 2000 + i))
+    expect(Array.from({ length: 10 }, (_, i) => memo.get(identity(2000 + i)))).toEqual(
+      Array.from({ length: 10 }, (_, i) => 2000 + i),
+    )
   })
 })

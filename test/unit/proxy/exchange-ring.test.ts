@@ -14,16 +14,33 @@ function exchange(id: number, size: number): CapturedExchange {
     httpVersion: 'HTTP/1.1',
     requestHeaders: ['Host', 'x', 'Authorization', `Bearer token-${id}`, 'X-Latin1', 'caf\u00e9'],
     requestBody: { bytes: Buffer.from(`{"n":${id}}`), size: 8, truncated: id % 3 === 0 },
-    response: { status: 200 + (id % 5), statusText: id % 4 === 0 ? '' : 'OK', rawHeaders: ['Set-Cookie', 'a=1', 'Set-Cookie', 'b=2'], body: { bytes: body, size: size + id, truncated: false } },
-    times: { start: id + 0.5, requestSent: id % 2 === 0 ? undefined : id + 0.75, responseStart: id + 1, end: id + 2.25 },
+    response: {
+      status: 200 + (id % 5),
+      statusText: id % 4 === 0 ? '' : 'OK',
+      rawHeaders: ['Set-Cookie', 'a=1', 'Set-Cookie', 'b=2'],
+      body: { bytes: body, size: size + id, truncated: false },
+    },
+    times: {
+      start: id + 0.5,
+      requestSent: id % 2 === 0 ? undefined : id + 0.75,
+      responseStart: id + 1,
+      end: id + 2.25,
+    },
   }
 }
 
 /** The exchange with its bodies as base64 text: quick to compare (deep equality walks a Buffer byte by byte). */
 function comparable(each: CapturedExchange | undefined): unknown {
   if (each === undefined) return undefined
-  const body = (captured: CapturedExchange['requestBody']): unknown => ({ ...captured, bytes: captured.bytes.toString('base64') })
-  return { ...each, requestBody: body(each.requestBody), response: each.response && { ...each.response, body: body(each.response.body) } }
+  const body = (captured: CapturedExchange['requestBody']): unknown => ({
+    ...captured,
+    bytes: captured.bytes.toString('base64'),
+  })
+  return {
+    ...each,
+    requestBody: body(each.requestBody),
+    response: each.response && { ...each.response, body: body(each.response.body) },
+  }
 }
 
 describe('the exchange ring', () => {
@@ -34,7 +51,11 @@ describe('the exchange ring', () => {
     const failed: CapturedExchange = {
       ...exchange(7, 0),
       response: undefined,
-      generated: { status: 502, statusText: 'Bad Gateway', body: 'fitconform proxy: upstream unreachable (ECONNREFUSED)\n' },
+      generated: {
+        status: 502,
+        statusText: 'Bad Gateway',
+        body: 'fitconform proxy: upstream unreachable (ECONNREFUSED)\n',
+      },
       error: { code: 'E_CONNECT', message: 'upstream unreachable (ECONNREFUSED) ✗', afterResponseStart: false },
     }
     for (const each of [exchange(1, 100), failed, exchange(2, 0)]) {

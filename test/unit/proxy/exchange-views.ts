@@ -19,14 +19,26 @@ export interface ViewSpec {
 }
 
 export function view(spec: ViewSpec): ExchangeView {
-  const headers = (record: Record<string, string> = {}) => new Map(Object.entries(record).map(([k, v]) => [k.toLowerCase(), [v]]))
+  const headers = (record: Record<string, string> = {}) =>
+    new Map(Object.entries(record).map(([k, v]) => [k.toLowerCase(), [v]]))
   return {
     method: spec.method,
     path: spec.path,
     query: spec.query ?? [],
     endpoint: matchEndpoint(spec.method, spec.path),
-    request: { headers: headers(spec.request), body: spec.requestBody === undefined ? NO_BODY : bodyFromText(spec.requestBody) },
+    request: {
+      headers: headers(spec.request),
+      body: spec.requestBody === undefined ? NO_BODY : bodyFromText(spec.requestBody),
+    },
     ...(spec.clock === undefined ? {} : { clock: spec.clock }),
-    ...(spec.status === undefined ? {} : { response: { status: spec.status, headers: headers(spec.response), body: spec.body === undefined ? NO_BODY : bodyFromText(spec.body) } }),
+    ...(spec.status === undefined
+      ? {}
+      : {
+          response: {
+            status: spec.status,
+            headers: headers(spec.response),
+            body: spec.body === undefined ? NO_BODY : bodyFromText(spec.body),
+          },
+        }),
   }
 }

@@ -16,7 +16,19 @@ const target = new URL('http://127.0.0.1:9/base')
 /** A feed page that quotes the token (raw, percent-encoded and JSON-escaped), so that scrubbing has work in every part of the line. */
 function exchange(id: number, startedAt = 1_700_000_000_000 + id): CapturedExchange {
   const page = Buffer.from(
-    JSON.stringify({ size: 1, items: [{ type: 'Running', start_time: 'Tue, 1 Mar 2011 07:00:00', total_distance: 10, duration: 60, uri: `/fitnessActivities/${TOKEN}` }], note: `%73ecret-token-0123456789 \\u0073ecret` }),
+    JSON.stringify({
+      size: 1,
+      items: [
+        {
+          type: 'Running',
+          start_time: 'Tue, 1 Mar 2011 07:00:00',
+          total_distance: 10,
+          duration: 60,
+          uri: `/fitnessActivities/${TOKEN}`,
+        },
+      ],
+      note: `%73ecret-token-0123456789 \\u0073ecret`,
+    }),
   )
   return {
     id,
@@ -25,12 +37,30 @@ function exchange(id: number, startedAt = 1_700_000_000_000 + id): CapturedExcha
     clientPath: `/fitnessActivities?access_token=${TOKEN}`,
     upstreamPath: `/base/fitnessActivities?access_token=${TOKEN}`,
     httpVersion: 'HTTP/1.1',
-    requestHeaders: ['Host', '127.0.0.1:9', 'Authorization', `Bearer ${TOKEN}`, 'Accept', FEED_TYPE, 'Cookie', 'session=abcdef123456'],
+    requestHeaders: [
+      'Host',
+      '127.0.0.1:9',
+      'Authorization',
+      `Bearer ${TOKEN}`,
+      'Accept',
+      FEED_TYPE,
+      'Cookie',
+      'session=abcdef123456',
+    ],
     requestBody: { bytes: Buffer.alloc(0), size: 0, truncated: false },
     response: {
       status: 200,
       statusText: 'OK',
-      rawHeaders: ['Content-Type', FEED_TYPE, 'Content-Length', String(page.length), 'Set-Cookie', 'session=abcdef123456; Path=/', 'X-Echo', TOKEN],
+      rawHeaders: [
+        'Content-Type',
+        FEED_TYPE,
+        'Content-Length',
+        String(page.length),
+        'Set-Cookie',
+        'session=abcdef123456; Path=/',
+        'X-Echo',
+        TOKEN,
+      ],
       body: { bytes: page, size: page.length, truncated: false },
     },
     times: { start: 10 + id, requestSent: 10.25 + id, responseStart: 11 + id, end: 12.5 + id },
@@ -38,7 +68,12 @@ function exchange(id: number, startedAt = 1_700_000_000_000 + id): CapturedExcha
 }
 
 /** Processing options that keep the lines written and the lines printed. */
-function collecting(redactor: Redactor): { options: ProcessOptions; written: string[]; entries: ExchangeEntry[]; printed: string[] } {
+function collecting(redactor: Redactor): {
+  options: ProcessOptions
+  written: string[]
+  entries: ExchangeEntry[]
+  printed: string[]
+} {
   const written: string[] = []
   const entries: ExchangeEntry[] = []
   const printed: string[] = []
@@ -51,7 +86,16 @@ function collecting(redactor: Redactor): { options: ProcessOptions; written: str
     flush: () => ({ written: 0, lost: 0 }),
     close: () => ({ written: 0, lost: 0 }),
   }
-  const options: ProcessOptions = { target, redactor, log, strict: false, maxBodyBytes: 1024 * 1024, quiet: false, print: (line) => printed.push(line), printProblem: (line) => printed.push(line) }
+  const options: ProcessOptions = {
+    target,
+    redactor,
+    log,
+    strict: false,
+    maxBodyBytes: 1024 * 1024,
+    quiet: false,
+    print: (line) => printed.push(line),
+    printProblem: (line) => printed.push(line),
+  }
   return { options, written, entries, printed }
 }
 
@@ -114,7 +158,10 @@ describe('an exchange made again', () => {
     const reader = new RingReader(memory)
     const memo = new ExchangeMemo<string>({ maxBytes: 1024 * 1024 })
     const changed = exchange(3)
-    const other: CapturedExchange = { ...changed, response: { ...changed.response!, rawHeaders: [...changed.response!.rawHeaders.slice(0, -1), 'other'] } }
+    const other: CapturedExchange = {
+      ...changed,
+      response: { ...changed.response!, rawHeaders: [...changed.response!.rawHeaders.slice(0, -1), 'other'] },
+    }
     const seen: (string | undefined)[] = []
     for (const each of [exchange(1), exchange(2), other]) {
       writer.tryAppend(each)

@@ -32,7 +32,12 @@ describe('recordingParts', () => {
   it('reads a part named alone, alone, and several recordings in the order given', () => {
     const { dir, base } = rotated()
     expect(recordingParts([`${base}.2`], collect().io)).toEqual([`${base}.2`])
-    expect(recordingParts([join(dir, 'other.ndjson'), base], collect().io)).toEqual([join(dir, 'other.ndjson'), `${base}.1`, `${base}.2`, base])
+    expect(recordingParts([join(dir, 'other.ndjson'), base], collect().io)).toEqual([
+      join(dir, 'other.ndjson'),
+      `${base}.1`,
+      `${base}.2`,
+      base,
+    ])
   })
 
   it('names the recordings that do not exist', () => {

@@ -6,7 +6,10 @@ const TOKEN = 'abcDEF123-secret.token'
 
 function learnt(options: ConstructorParameters<typeof Redactor>[0] = {}): Redactor {
   const redactor = new Redactor({ key: 'fixed-test-key', ...options })
-  redactor.learn([['Authorization', `Bearer ${TOKEN}`], ['Cookie', 'session=cookie-value-1; theme=dark-mode']])
+  redactor.learn([
+    ['Authorization', `Bearer ${TOKEN}`],
+    ['Cookie', 'session=cookie-value-1; theme=dark-mode'],
+  ])
   return redactor
 }
 
@@ -14,8 +17,16 @@ describe('Redactor', () => {
   it.each([
     { name: 'authorization', value: `Bearer ${TOKEN}`, expected: /^Bearer \[redacted tok_[0-9a-f]{12}\]$/ },
     { name: 'Authorization', value: TOKEN, expected: /^\[redacted tok_[0-9a-f]{12}\]$/ },
-    { name: 'cookie', value: 'session=cookie-value-1; theme=dark-mode', expected: /^session=\[redacted ck_[0-9a-f]{12}\]; theme=\[redacted ck_[0-9a-f]{12}\]$/ },
-    { name: 'set-cookie', value: 'session=cookie-value-1; Path=/; HttpOnly', expected: /^session=\[redacted ck_[0-9a-f]{12}\]; Path=\/; HttpOnly$/ },
+    {
+      name: 'cookie',
+      value: 'session=cookie-value-1; theme=dark-mode',
+      expected: /^session=\[redacted ck_[0-9a-f]{12}\]; theme=\[redacted ck_[0-9a-f]{12}\]$/,
+    },
+    {
+      name: 'set-cookie',
+      value: 'session=cookie-value-1; Path=/; HttpOnly',
+      expected: /^session=\[redacted ck_[0-9a-f]{12}\]; Path=\/; HttpOnly$/,
+    },
     { name: 'x-echo', value: `you sent ${TOKEN}`, expected: /^you sent \[redacted tok_[0-9a-f]{12}\]$/ },
     { name: 'accept', value: 'application/json', expected: /^application\/json$/ },
   ])('redacts $name: $value', ({ name, value, expected }) => {
@@ -58,10 +69,16 @@ describe('Redactor', () => {
     original.learnFromBody({ access_token: 'issued-in-a-body-42' })
     const copy = Redactor.fromSettings(structuredClone(original.settings()))
     expect(copy.idOf(TOKEN)).toBe(original.idOf(TOKEN))
-    expect(copy.scrub(`${TOKEN} issued-in-a-body-42 cookie-value-1`)).toBe(original.scrub(`${TOKEN} issued-in-a-body-42 cookie-value-1`))
+    expect(copy.scrub(`${TOKEN} issued-in-a-body-42 cookie-value-1`)).toBe(
+      original.scrub(`${TOKEN} issued-in-a-body-42 cookie-value-1`),
+    )
     expect(copy.scrub('issued-in-a-body-42')).not.toContain('issued-in-a-body-42')
     expect(copy.isRedactedHeader('x-session-secret')).toBe(false)
-    expect(Redactor.fromSettings(new Redactor({ headers: ['X-Session-Secret'] }).settings()).isRedactedHeader('x-session-secret')).toBe(true)
+    expect(
+      Redactor.fromSettings(new Redactor({ headers: ['X-Session-Secret'] }).settings()).isRedactedHeader(
+        'x-session-secret',
+      ),
+    ).toBe(true)
   })
 
   it.each([
@@ -91,18 +108,38 @@ describe('Redactor', () => {
 describe('body paths', () => {
   it('replaces values with ones of the same type and lists the pointers', () => {
     const redactor = new Redactor({ bodyPaths: ['path[*].latitude', 'notes', 'missing.field'] })
-    const body = { notes: 'hi', path: [{ latitude: 45.7, longitude: 4.8 }, { latitude: 45.8, longitude: 4.9 }] }
+    const body = {
+      notes: 'hi',
+      path: [
+        { latitude: 45.7, longitude: 4.8 },
+        { latitude: 45.8, longitude: 4.9 },
+      ],
+    }
     const { value, pointers } = redactor.redactBody(body)
-    expect(value).toEqual({ notes: '[redacted]', path: [{ latitude: 0, longitude: 4.8 }, { latitude: 0, longitude: 4.9 }] })
+    expect(value).toEqual({
+      notes: '[redacted]',
+      path: [
+        { latitude: 0, longitude: 4.8 },
+        { latitude: 0, longitude: 4.9 },
+      ],
+    })
     expect(pointers).toEqual(['/notes', '/path/0/latitude', '/path/1/latitude'])
     expect(body.notes).toBe('hi')
   })
 
   it('redacts personal data by representation with --redact-personal', () => {
     const redactor = new Redactor({ personal: true })
-    expect(redactor.redactBody({ name: 'Alice', athlete_type: 'Runner' }, 'Profile').value).toEqual({ name: '[redacted]', athlete_type: 'Runner' })
+    expect(redactor.redactBody({ name: 'Alice', athlete_type: 'Runner' }, 'Profile').value).toEqual({
+      name: '[redacted]',
+      athlete_type: 'Runner',
+    })
     expect(redactor.redactBody({ name: 'Alice' }, 'User').pointers).toEqual([])
-    expect(redactor.redactBody({ path: [{ latitude: 1, longitude: 2, altitude: 3, type: 'gps' }] }, 'LiveFitnessActivityUpdate').value).toEqual({
+    expect(
+      redactor.redactBody(
+        { path: [{ latitude: 1, longitude: 2, altitude: 3, type: 'gps' }] },
+        'LiveFitnessActivityUpdate',
+      ).value,
+    ).toEqual({
       path: [{ latitude: 0, longitude: 0, altitude: 0, type: 'gps' }],
     })
   })
@@ -111,7 +148,10 @@ describe('body paths', () => {
     const redactor = new Redactor({ personal: true })
     const edit = Object.fromEntries(PROFILE_PERSONAL_FIELDS.map((field) => [field, `https://example.org/${field}`]))
     const { value, pointers } = redactor.redactBody({ ...edit, athlete_type: 'Runner' }, 'ProfileEdit')
-    expect(value).toEqual({ ...Object.fromEntries(PROFILE_PERSONAL_FIELDS.map((field) => [field, '[redacted]'])), athlete_type: 'Runner' })
+    expect(value).toEqual({
+      ...Object.fromEntries(PROFILE_PERSONAL_FIELDS.map((field) => [field, '[redacted]'])),
+      athlete_type: 'Runner',
+    })
     expect(pointers).toEqual(PROFILE_PERSONAL_FIELDS.map((field) => `/${field}`).sort())
     const point = Object.fromEntries(PATH_POINT_PERSONAL_FIELDS.map((field) => [field, 47.3769]))
     expect(redactor.redactBody({ path: [{ ...point, type: 'gps' }] }, 'FitnessActivity').value).toEqual({
@@ -123,7 +163,11 @@ describe('body paths', () => {
 describe('tokens in bodies', () => {
   it('learns access and refresh tokens from a JSON body before they are ever sent', () => {
     const redactor = new Redactor()
-    redactor.learnFromBody({ token_type: 'bearer', access_token: 'fresh-access-token', nested: [{ refresh_token: 'fresh-refresh-token' }] })
+    redactor.learnFromBody({
+      token_type: 'bearer',
+      access_token: 'fresh-access-token',
+      nested: [{ refresh_token: 'fresh-refresh-token' }],
+    })
     const text = redactor.scrub('{"access_token":"fresh-access-token","refresh_token":"fresh-refresh-token"}')
     expect(text).not.toContain('fresh-access-token')
     expect(text).not.toContain('fresh-refresh-token')
@@ -135,16 +179,23 @@ describe('Redactor: secrets a proxy sees beyond the Authorization header (issue 
     const redactor = new Redactor({ key: 'k' })
     const body = 'grant_type=refresh_token&refresh_token=rt-9f8e7d&client_secret=cs%2Fsl%27sh'
     redactor.learnFromBody(undefined, body)
-    const written = redactor.scrubLine(`${body} rt-9f8e7d ${Buffer.from('rt-9f8e7d').toString('base64')} cs/sl'sh cs%2fsl%27sh cs\\/sl\\u0027sh`)
+    const written = redactor.scrubLine(
+      `${body} rt-9f8e7d ${Buffer.from('rt-9f8e7d').toString('base64')} cs/sl'sh cs%2fsl%27sh cs\\/sl\\u0027sh`,
+    )
     expect(written).not.toMatch(/rt-9f8e7d|cs.{0,3}sl/i)
     expect(written).not.toContain(Buffer.from('rt-9f8e7d').toString('base64'))
   })
 
-  it.each(['token', 'api_key', 'access_token', 'apikey'])('learns a %s query parameter and scrubs it from the console line too', (name) => {
-    const redactor = new Redactor({ key: 'k' })
-    redactor.learn([], new URL(`http://127.0.0.1/x?${name}=query-secret-77&page=2`))
-    expect(redactor.scrub(`GET /x?${name}=query-secret-77&page=2`)).toMatch(new RegExp(`^GET /x\\?${name}=\\[redacted tok_[0-9a-f]{12}\\]&page=2$`))
-  })
+  it.each(['token', 'api_key', 'access_token', 'apikey'])(
+    'learns a %s query parameter and scrubs it from the console line too',
+    (name) => {
+      const redactor = new Redactor({ key: 'k' })
+      redactor.learn([], new URL(`http://127.0.0.1/x?${name}=query-secret-77&page=2`))
+      expect(redactor.scrub(`GET /x?${name}=query-secret-77&page=2`)).toMatch(
+        new RegExp(`^GET /x\\?${name}=\\[redacted tok_[0-9a-f]{12}\\]&page=2$`),
+      )
+    },
+  )
 
   it('redacts a credential query parameter or form field even when it is too short to search for', () => {
     const redactor = new Redactor({ key: 'k' })

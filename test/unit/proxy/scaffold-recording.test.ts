@@ -12,7 +12,12 @@ import { makeTempDir } from '../../helpers/temp-dir.js'
 const ACTIVITY = 'application/vnd.com.service.FitnessActivity+json'
 let nextId = 1
 
-function entry(method: string, path: string, status: number, extra: { endpoint?: EndpointRef; location?: string; contentType?: string; findings?: Finding[]; body?: unknown } = {}): ExchangeEntry {
+function entry(
+  method: string,
+  path: string,
+  status: number,
+  extra: { endpoint?: EndpointRef; location?: string; contentType?: string; findings?: Finding[]; body?: unknown } = {},
+): ExchangeEntry {
   const responseHeaders = [
     ...(extra.location === undefined ? [] : [{ name: 'location', value: extra.location }]),
     ...(extra.contentType === undefined ? [] : [{ name: 'content-type', value: extra.contentType }]),
@@ -34,9 +39,21 @@ function entry(method: string, path: string, status: number, extra: { endpoint?:
       queryString: [],
       headersSize: -1,
       bodySize: text?.length ?? 0,
-      ...(text === undefined ? {} : { postData: { mimeType: 'application/vnd.com.service.NewFitnessActivity+json', text } }),
+      ...(text === undefined
+        ? {}
+        : { postData: { mimeType: 'application/vnd.com.service.NewFitnessActivity+json', text } }),
     },
-    response: { status, statusText: '', httpVersion: 'HTTP/1.1', cookies: [], headers: responseHeaders, content: { size: 0, mimeType: extra.contentType ?? '' }, redirectURL: '', headersSize: -1, bodySize: 0 },
+    response: {
+      status,
+      statusText: '',
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: responseHeaders,
+      content: { size: 0, mimeType: extra.contentType ?? '' },
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: 0,
+    },
     cache: {},
     timings: { send: 0, wait: 1, receive: 0 },
   }
@@ -45,13 +62,27 @@ function entry(method: string, path: string, status: number, extra: { endpoint?:
 function flow(n: number, findings: Finding[] = []): ExchangeEntry[] {
   const path = `/fitnessActivities/act${n}`
   return [
-    entry('POST', '/fitnessActivities', 201, { endpoint: { row: 4, method: 'POST', path: '/fitnessActivities' }, location: path, body: { type: 'Running', notes: `run ${n}` } }),
-    entry('GET', path, 200, { endpoint: { row: 3, method: 'GET', path: '/fitnessActivities/<activity_id>' }, contentType: ACTIVITY, findings }),
+    entry('POST', '/fitnessActivities', 201, {
+      endpoint: { row: 4, method: 'POST', path: '/fitnessActivities' },
+      location: path,
+      body: { type: 'Running', notes: `run ${n}` },
+    }),
+    entry('GET', path, 200, {
+      endpoint: { row: 3, method: 'GET', path: '/fitnessActivities/<activity_id>' },
+      contentType: ACTIVITY,
+      findings,
+    }),
     entry('DELETE', path, 204, { endpoint: { row: 8, method: 'DELETE', path: '/fitnessActivities/<activity_id>' } }),
   ]
 }
 
-const irregular: Finding = { kind: 'irregularity', rule: 'IRREG-ITEM-URI-FORM', pointer: '/uri', side: 'response', message: 'item uri' }
+const irregular: Finding = {
+  kind: 'irregularity',
+  rule: 'IRREG-ITEM-URI-FORM',
+  pointer: '/uri',
+  side: 'response',
+  message: 'item uri',
+}
 
 describe('scaffoldRecording', () => {
   it('turns N repeated flows into one scenario and a flow with another finding into a second, streaming the file', async () => {
@@ -63,9 +94,15 @@ describe('scaffoldRecording', () => {
     writeFileSync(file, [...lines, '{"cut', ''].join('\n'))
 
     const skipped: string[] = []
-    const outcome = await scaffoldRecording([file], { schemaPath: 'scenario.schema.json', onSkipped: (line) => skipped.push(`${line.file}:${line.line}`) })
+    const outcome = await scaffoldRecording([file], {
+      schemaPath: 'scenario.schema.json',
+      onSkipped: (line) => skipped.push(`${line.file}:${line.line}`),
+    })
 
-    expect(outcome.files.map((each) => each.name)).toEqual(['scaffold-session-activity-flow-1.yaml', 'scaffold-session-activity-flow-2.yaml'])
+    expect(outcome.files.map((each) => each.name)).toEqual([
+      'scaffold-session-activity-flow-1.yaml',
+      'scaffold-session-activity-flow-2.yaml',
+    ])
     expect(outcome.files[0]?.text).toContain('stands for 903 recorded exchange(s) in 301 flows of this shape')
     expect(outcome.files[1]?.text).toContain('IRREG-ITEM-URI-FORM')
     expect(outcome.leftOut).toHaveLength(LEFT_OUT_LISTED)

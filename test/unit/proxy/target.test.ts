@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { apiPathOf, CONDITIONAL, endToEndHeaders, HAS_BODY, upstreamPathFor, upstreamRequestHead } from '../../../proxy/target.js'
+import {
+  apiPathOf,
+  CONDITIONAL,
+  endToEndHeaders,
+  HAS_BODY,
+  upstreamPathFor,
+  upstreamRequestHead,
+} from '../../../proxy/target.js'
 import { stableStringify } from '../../../proxy/stable-json.js'
 
 describe('paths under the target', () => {
@@ -27,7 +34,22 @@ describe('paths under the target', () => {
 
 describe('endToEndHeaders', () => {
   it('drops hop-by-hop headers and those named by Connection, keeps order and repeats', () => {
-    const raw = ['Set-Cookie', 'a=1', 'Connection', 'keep-alive, X-Hop', 'X-Hop', 'h', 'Keep-Alive', 'timeout=5', 'Transfer-Encoding', 'chunked', 'Set-Cookie', 'b=2', 'Host', 'x']
+    const raw = [
+      'Set-Cookie',
+      'a=1',
+      'Connection',
+      'keep-alive, X-Hop',
+      'X-Hop',
+      'h',
+      'Keep-Alive',
+      'timeout=5',
+      'Transfer-Encoding',
+      'chunked',
+      'Set-Cookie',
+      'b=2',
+      'Host',
+      'x',
+    ]
     expect(endToEndHeaders(raw, new Set(['host']))).toEqual(['Set-Cookie', 'a=1', 'Set-Cookie', 'b=2'])
   })
 })
@@ -38,22 +60,33 @@ describe('upstreamRequestHead', () => {
     { raw: ['Content-Length', '2', 'Expect', '100-continue'], flags: HAS_BODY },
     { raw: ['transfer-encoding', 'chunked', 'If-None-Match', '"x"'], flags: HAS_BODY | CONDITIONAL },
     { raw: ['IF-MODIFIED-SINCE', 'Tue, 01 Mar 2011 08:00:00 GMT'], flags: CONDITIONAL },
-  ])('says whether $raw declares a body or makes the read conditional, and sends the target as Host', ({ raw, flags }) => {
-    const head = upstreamRequestHead(raw, 'target:8080')
-    expect(head.flags).toBe(flags)
-    const kept = raw.filter((_, i) => i % 2 === 0 && !['host', 'expect', 'transfer-encoding'].includes((raw[i] as string).toLowerCase()))
-    expect(head.headers.filter((_, i) => i % 2 === 0)).toEqual([...kept, 'host'])
-    expect(head.headers.at(-1)).toBe('target:8080')
-  })
+  ])(
+    'says whether $raw declares a body or makes the read conditional, and sends the target as Host',
+    ({ raw, flags }) => {
+      const head = upstreamRequestHead(raw, 'target:8080')
+      expect(head.flags).toBe(flags)
+      const kept = raw.filter(
+        (_, i) => i % 2 === 0 && !['host', 'expect', 'transfer-encoding'].includes((raw[i] as string).toLowerCase()),
+      )
+      expect(head.headers.filter((_, i) => i % 2 === 0)).toEqual([...kept, 'host'])
+      expect(head.headers.at(-1)).toBe('target:8080')
+    },
+  )
 })
 
 describe('stableStringify', () => {
   it('sorts keys at every depth and keeps array order', () => {
-    expect(stableStringify({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: undefined } })).toBe('{"a":{"d":[3,{"y":2,"z":1}]},"b":1}')
+    expect(stableStringify({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: undefined } })).toBe(
+      '{"a":{"d":[3,{"y":2,"z":1}]},"b":1}',
+    )
   })
 
   it.each([
-    { name: 'sorted outside, unsorted deep inside', value: { a: [{ b: { y: 1, x: [null, { q: 1, p: 2 }] } }], z: 1 }, json: '{"a":[{"b":{"x":[null,{"p":2,"q":1}],"y":1}}],"z":1}' },
+    {
+      name: 'sorted outside, unsorted deep inside',
+      value: { a: [{ b: { y: 1, x: [null, { q: 1, p: 2 }] } }], z: 1 },
+      json: '{"a":[{"b":{"x":[null,{"p":2,"q":1}],"y":1}}],"z":1}',
+    },
     { name: 'undefined members of a sorted object', value: { a: undefined, b: 1 }, json: '{"b":1}' },
     { name: 'integer-like keys', value: { b: 1, 10: 'x', 9: 'y' }, json: '{"9":"y","10":"x","b":1}' },
     { name: 'nothing to sort', value: [1, 'two', { a: 1, b: [true] }], json: '[1,"two",{"a":1,"b":[true]}]' },

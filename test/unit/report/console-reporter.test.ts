@@ -3,9 +3,22 @@ import type { KnownFailure } from '../../../src/expectations/known-failures.js'
 import type { RunResult } from '../../../src/model/result.js'
 import { createConsoleReporter } from '../../../src/report/console-reporter.js'
 import type { Reporter } from '../../../src/model/reporter.js'
-import { assertion, planOf, reported, runResult, sampleRun, scenario, step, testScreen } from '../../fixtures/report/build-result.js'
+import {
+  assertion,
+  planOf,
+  reported,
+  runResult,
+  sampleRun,
+  scenario,
+  step,
+  testScreen,
+} from '../../fixtures/report/build-result.js'
 
-async function play(reporter: Reporter, result: RunResult, options: { known?: readonly KnownFailure[]; showPersonalData?: boolean } = {}): Promise<void> {
+async function play(
+  reporter: Reporter,
+  result: RunResult,
+  options: { known?: readonly KnownFailure[]; showPersonalData?: boolean } = {},
+): Promise<void> {
   const plan = planOf(result)
   const final = reported(result, options)
   await reporter.onRunStart?.(plan)
@@ -24,7 +37,9 @@ describe('console reporter', () => {
     expect(screen.stdout()).not.toContain('\r')
     const verbose = testScreen({ isTTY: false })
     await play(createConsoleReporter({ screen: verbose, verbose: true }), sampleRun())
-    expect(verbose.stdout().split('\n')).toContain('✓ user-entry-point The entry point lists the user data sets (120ms)')
+    expect(verbose.stdout().split('\n')).toContain(
+      '✓ user-entry-point The entry point lists the user data sets (120ms)',
+    )
   })
 
   it('without a TTY, says at least every 5 s what is running and for how long, then that it is cleaning up', async () => {
@@ -41,7 +56,9 @@ describe('console reporter', () => {
       expect(screen.stdout()).toContain('… 0/2 scenarios done, 5.0s elapsed; running slow-feed\n')
       const final = reported(result)
       for (const each of final.scenarios) await reporter.onScenarioEnd?.(each)
-      expect(screen.stdout()).toContain('… scenarios done; cleaning up: deleting what the run created and sweeping for its marker (5.0s elapsed)\n')
+      expect(screen.stdout()).toContain(
+        '… scenarios done; cleaning up: deleting what the run created and sweeping for its marker (5.0s elapsed)\n',
+      )
       await reporter.onRunEnd?.(final, planOf(result))
       const before = screen.stdout()
       vi.advanceTimersByTime(20_000)
@@ -53,9 +70,15 @@ describe('console reporter', () => {
 
   it('says when a pass needed polling (eventually), so a lagging feed is not a plain pass', async () => {
     const screen = testScreen({ isTTY: false })
-    const polled = scenario({ id: 'lagging-feed', title: 'The feed lists a new activity', steps: [step({ name: 'the feed lists it', status: 'passed', attempts: 4 })] })
+    const polled = scenario({
+      id: 'lagging-feed',
+      title: 'The feed lists a new activity',
+      steps: [step({ name: 'the feed lists it', status: 'passed', attempts: 4 })],
+    })
     await play(createConsoleReporter({ screen, verbose: true }), runResult([polled]))
-    expect(screen.stdout()).toContain('✓ lagging-feed The feed lists a new activity (120ms) (passed after polling: "the feed lists it" 4 attempts)')
+    expect(screen.stdout()).toContain(
+      '✓ lagging-feed The feed lists a new activity (120ms) (passed after polling: "the feed lists it" 4 attempts)',
+    )
   })
 
   it('rewrites one progress line on a TTY, with the elapsed time and an estimate, and clears it before the summary', async () => {
@@ -108,10 +131,14 @@ describe('console reporter', () => {
     expect(out).toContain('"size": 40,')
     expect(out).toContain('Authorization: Bearer $FITCONFORM_TOKEN')
     // A check filed under no rule and a timeout are listed apart, never blamed on a rule.
-    expect(out).toContain('✘ activity-read, step 1 "read the activity" could not be judged: no response headers within 5000 ms')
+    expect(out).toContain(
+      '✘ activity-read, step 1 "read the activity" could not be judged: no response headers within 5000 ms',
+    )
     expect(out).not.toContain('✘ ACTIVITY-READ')
     expect(out).toContain('- revoked-feed: no --revoked-token given')
-    expect(out).toContain('! FEED-ITEM-START-TIME-IRREGULAR: 1 in 1 scenario, e.g. feed item 2 carries startTime instead of start_time')
+    expect(out).toContain(
+      '! FEED-ITEM-START-TIME-IRREGULAR: 1 in 1 scenario, e.g. feed item 2 carries startTime instead of start_time',
+    )
   })
 
   it('prints every failure with its full evidence under --verbose', async () => {
@@ -125,11 +152,22 @@ describe('console reporter', () => {
     expect(out).toContain('warning[E_CHECK_FAILED]: feed item 2 carries startTime instead of start_time')
   })
 
-  it('counts a failure under the section of the rule it broke, not the scenario\'s own section', async () => {
+  it("counts a failure under the section of the rule it broke, not the scenario's own section", async () => {
     // An activity read (§4 endpoint 3) that breaks has_map (§2.2): a §2.2 failure; a passing one stays under §4 endpoint 3.
-    const brokenHasMap = step({ status: 'failed', assertions: [assertion(), assertion({ ok: false, rules: ['FEED-ITEM-HAS-MAP-TEXT'], message: 'has_map must be text' })] })
+    const brokenHasMap = step({
+      status: 'failed',
+      assertions: [
+        assertion(),
+        assertion({ ok: false, rules: ['FEED-ITEM-HAS-MAP-TEXT'], message: 'has_map must be text' }),
+      ],
+    })
     const result = runResult([
-      scenario({ id: 'activity-read-broken', status: 'failed', rules: ['ACTIVITY-READ', 'FEED-ITEM-HAS-MAP-TEXT'], steps: [brokenHasMap] }),
+      scenario({
+        id: 'activity-read-broken',
+        status: 'failed',
+        rules: ['ACTIVITY-READ', 'FEED-ITEM-HAS-MAP-TEXT'],
+        steps: [brokenHasMap],
+      }),
       scenario({ id: 'activity-read-ok', rules: ['ACTIVITY-READ'] }),
     ])
     const screen = testScreen()
@@ -140,7 +178,16 @@ describe('console reporter', () => {
 
   it('states the rule coverage line before the closing line', async () => {
     const screen = testScreen()
-    await play(createConsoleReporter({ screen, mode: 'summary' }), runResult([scenario({ id: 'user-read', rules: ['USER-READ'], steps: [step({ assertions: [assertion({ rules: ['USER-READ'] })] })] })]))
+    await play(
+      createConsoleReporter({ screen, mode: 'summary' }),
+      runResult([
+        scenario({
+          id: 'user-read',
+          rules: ['USER-READ'],
+          steps: [step({ assertions: [assertion({ rules: ['USER-READ'] })] })],
+        }),
+      ]),
+    )
     const lines = screen.stdout().trimEnd().split('\n')
     expect(lines.at(-3)).toBe('Rule coverage: 1 of 6 rules covered (1 passed); 5 not covered')
   })
@@ -153,8 +200,23 @@ describe('console reporter', () => {
         rules: ['FEED-ITEM-HAS-MAP-TEXT'],
         steps: [
           step({
-            response: { status: 200, headers: { 'content-type': 'application/json' }, body: { items }, bodyBytes: 9000 },
-            assertions: Array.from({ length: 5 }, (_, check) => assertion({ ok: false, rules: ['FEED-ITEM-HAS-MAP-TEXT'], target: `body.items[${check}].has_map`, matcher: 'schema', expected: 'FitnessActivityFeed', actual: undefined, message: `check ${check} failed` })),
+            response: {
+              status: 200,
+              headers: { 'content-type': 'application/json' },
+              body: { items },
+              bodyBytes: 9000,
+            },
+            assertions: Array.from({ length: 5 }, (_, check) =>
+              assertion({
+                ok: false,
+                rules: ['FEED-ITEM-HAS-MAP-TEXT'],
+                target: `body.items[${check}].has_map`,
+                matcher: 'schema',
+                expected: 'FitnessActivityFeed',
+                actual: undefined,
+                message: `check ${check} failed`,
+              }),
+            ),
           }),
         ],
       }),
@@ -169,16 +231,30 @@ describe('console reporter', () => {
 
   it('names the missing token flags at the top and the bottom, and says when most of the run was skipped', async () => {
     const screen = testScreen()
-    const result = runResult([scenario(), ...['a', 'b', 'c'].map((id) => scenario({ id, status: 'skipped', skipReason: 'needs --other-token (or FITCONFORM_OTHER_TOKEN)', steps: [] }))])
+    const result = runResult([
+      scenario(),
+      ...['a', 'b', 'c'].map((id) =>
+        scenario({ id, status: 'skipped', skipReason: 'needs --other-token (or FITCONFORM_OTHER_TOKEN)', steps: [] }),
+      ),
+    ])
     const reporter = createConsoleReporter({ screen, mode: 'summary' })
-    const plan = { ...planOf(result), missingTokens: [{ flag: '--other-token', env: 'FITCONFORM_OTHER_TOKEN', scenarios: 3, cells: 0, rules: ['USER-ISOLATION'] }] }
+    const plan = {
+      ...planOf(result),
+      missingTokens: [
+        { flag: '--other-token', env: 'FITCONFORM_OTHER_TOKEN', scenarios: 3, cells: 0, rules: ['USER-ISOLATION'] },
+      ],
+    }
     await reporter.onRunStart?.(plan)
     await reporter.onRunEnd?.(reported(result), plan)
     const lines = screen.stdout().trimEnd().split('\n')
     expect(lines[0]).toBe('NOT TESTED: what the tokens not given leave untested')
-    expect(lines[1]).toBe('  --other-token (or FITCONFORM_OTHER_TOKEN) not given: 3 scenarios skipped; rules left untested: USER-ISOLATION')
+    expect(lines[1]).toBe(
+      '  --other-token (or FITCONFORM_OTHER_TOKEN) not given: 3 scenarios skipped; rules left untested: USER-ISOLATION',
+    )
     expect(lines.at(-3)).toBe(lines[1])
-    expect(lines.at(-1)).toBe('1 passed, 0 failed, 3 skipped, 0 warnings (3.4s) — more than half of the scenarios were skipped, so most of the spec was not tested')
+    expect(lines.at(-1)).toBe(
+      '1 passed, 0 failed, 3 skipped, 0 warnings (3.4s) — more than half of the scenarios were skipped, so most of the spec was not tested',
+    )
     expect(screen.stdout()).toContain('- 3 scenarios (a, b, c): needs --other-token (or FITCONFORM_OTHER_TOKEN)')
   })
 
@@ -210,7 +286,11 @@ describe('console reporter', () => {
 
   it('prints diagnostics to stderr as they come', async () => {
     const screen = testScreen()
-    await createConsoleReporter({ screen }).onDiagnostic?.({ code: 'E_REPORTER', kind: 'internal', message: 'reporter "html" failed in onRunEnd: disk full' })
+    await createConsoleReporter({ screen }).onDiagnostic?.({
+      code: 'E_REPORTER',
+      kind: 'internal',
+      message: 'reporter "html" failed in onRunEnd: disk full',
+    })
     expect(screen.stderr()).toBe('error[E_REPORTER]: reporter "html" failed in onRunEnd: disk full\n')
   })
 
@@ -239,9 +319,15 @@ describe('console reporter with known failures', () => {
     await play(createConsoleReporter({ screen }), sampleRun(), { known })
     const out = screen.stdout()
     expect(out).toContain('✘ activity-read An activity can be read (120ms) [failed as expected]')
-    expect(out).toContain('Unexpectedly passed (1)\n✘ user-entry-point The entry point lists the user data sets: passed, but is listed as a known failure (was broken); remove it from the list')
-    expect(out).toContain('Known failures, not failing the run (1)\n✘ activity-read An activity can be read: staging is slow (https://tracker/3)')
+    expect(out).toContain(
+      'Unexpectedly passed (1)\n✘ user-entry-point The entry point lists the user data sets: passed, but is listed as a known failure (was broken); remove it from the list',
+    )
+    expect(out).toContain(
+      'Known failures, not failing the run (1)\n✘ activity-read An activity can be read: staging is slow (https://tracker/3)',
+    )
     expect(out).not.toContain('error[E_TIMEOUT]')
-    expect(out.trimEnd().split('\n').at(-1)).toBe('2 passed, 2 failed, 1 skipped, 1 warning, 1 expected failure, 1 unexpectedly passed (3.4s)')
+    expect(out.trimEnd().split('\n').at(-1)).toBe(
+      '2 passed, 2 failed, 1 skipped, 1 warning, 1 expected failure, 1 unexpectedly passed (3.4s)',
+    )
   })
 })

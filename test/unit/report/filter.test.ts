@@ -1,18 +1,41 @@
 import { describe, expect, it } from 'vitest'
 import { filterScriptSource } from '../../../src/report/html/html-reporter.js'
-import { collectTags, countMatching, matchesFilter, matchesText, type FilterableScenario, type ScenarioFilter } from '../../../src/report/html/filter.js'
+import {
+  collectTags,
+  countMatching,
+  matchesFilter,
+  matchesText,
+  type FilterableScenario,
+  type ScenarioFilter,
+} from '../../../src/report/html/filter.js'
 
 const scenarios: FilterableScenario[] = [
-  { outcome: 'passed', warningCount: 0, tags: ['user', 'smoke'], searchText: 'user-entry-point the entry point user-read' },
-  { outcome: 'failed', warningCount: 0, tags: ['feed'], searchText: 'feed-page-size the feed honours pagesize feed-page-size' },
+  {
+    outcome: 'passed',
+    warningCount: 0,
+    tags: ['user', 'smoke'],
+    searchText: 'user-entry-point the entry point user-read',
+  },
+  {
+    outcome: 'failed',
+    warningCount: 0,
+    tags: ['feed'],
+    searchText: 'feed-page-size the feed honours pagesize feed-page-size',
+  },
   { outcome: 'passed', warningCount: 2, tags: ['feed', 'smoke'], searchText: 'feed-read the feed is readable' },
   { outcome: 'skipped', warningCount: 0, tags: ['auth'], searchText: 'revoked-feed no --revoked-token given' },
   { outcome: 'expected-failure', warningCount: 0, tags: ['activity'], searchText: 'activity-read known slow' },
   { outcome: 'unexpectedly-passed', warningCount: 1, tags: ['activity'], searchText: 'activity-edit fixed' },
 ]
 
-const filter = (overrides: Partial<ScenarioFilter>): ScenarioFilter => ({ status: 'all', tag: '', text: '', ...overrides })
-const kept = (f: ScenarioFilter): number[] => scenarios.flatMap((scenario, index) => (matchesFilter(scenario, f) ? [index] : []))
+const filter = (overrides: Partial<ScenarioFilter>): ScenarioFilter => ({
+  status: 'all',
+  tag: '',
+  text: '',
+  ...overrides,
+})
+const kept = (f: ScenarioFilter): number[] =>
+  scenarios.flatMap((scenario, index) => (matchesFilter(scenario, f) ? [index] : []))
 
 describe('matchesFilter', () => {
   it.each([
@@ -55,7 +78,9 @@ describe('the page copy of the filter functions', () => {
       countMatching: typeof countMatching
       collectTags: typeof collectTags
     }
-    expect(scenarios.map((scenario) => page.matchesFilter(scenario, filter({ status: 'failed', text: 'activity' })))).toEqual([false, false, false, false, true, true])
+    expect(
+      scenarios.map((scenario) => page.matchesFilter(scenario, filter({ status: 'failed', text: 'activity' }))),
+    ).toEqual([false, false, false, false, true, true])
     expect(page.countMatching(scenarios, filter({ tag: 'feed' }))).toBe(2)
     expect(page.collectTags(scenarios)).toEqual(collectTags(scenarios))
   })

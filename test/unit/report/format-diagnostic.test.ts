@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { describeRule, formatAssertion, formatDiagnostic, indexRules, valueAtTarget } from '../../../src/report/format-diagnostic.js'
+import {
+  describeRule,
+  formatAssertion,
+  formatDiagnostic,
+  indexRules,
+  valueAtTarget,
+} from '../../../src/report/format-diagnostic.js'
 import { assertion, RULES } from '../../fixtures/report/build-result.js'
 
 const rules = indexRules(RULES)
@@ -7,10 +13,24 @@ const rules = indexRules(RULES)
 describe('formatDiagnostic', () => {
   it('lays a diagnostic out like hurl: code, location, details, hint', () => {
     const text = formatDiagnostic(
-      { code: 'E_TIMEOUT', kind: 'error', message: 'no response within 5000 ms', at: { file: 'suites/a.yaml', line: 12, column: 7 }, details: ['GET http://x/y'], hint: 'raise --timeout' },
+      {
+        code: 'E_TIMEOUT',
+        kind: 'error',
+        message: 'no response within 5000 ms',
+        at: { file: 'suites/a.yaml', line: 12, column: 7 },
+        details: ['GET http://x/y'],
+        hint: 'raise --timeout',
+      },
       { colors: false },
     )
-    expect(text).toBe(['error[E_TIMEOUT]: no response within 5000 ms', '  --> suites/a.yaml:12:7', '   = GET http://x/y', '   = hint: raise --timeout'].join('\n'))
+    expect(text).toBe(
+      [
+        'error[E_TIMEOUT]: no response within 5000 ms',
+        '  --> suites/a.yaml:12:7',
+        '   = GET http://x/y',
+        '   = hint: raise --timeout',
+      ].join('\n'),
+    )
   })
 
   it('colours only when asked', () => {
@@ -23,7 +43,16 @@ describe('formatDiagnostic', () => {
 describe('formatAssertion', () => {
   it('names the rule with its section and quote, and shows expected against actual', () => {
     const text = formatAssertion(
-      assertion({ ok: false, rules: ['FEED-PAGE-SIZE'], target: 'body.items', matcher: 'length', expected: 4, actual: 25, message: 'body.items: expected length 4, got 25', at: { file: 'suites/feed/page-size.yaml', line: 14, column: 15 } }),
+      assertion({
+        ok: false,
+        rules: ['FEED-PAGE-SIZE'],
+        target: 'body.items',
+        matcher: 'length',
+        expected: 4,
+        actual: 25,
+        message: 'body.items: expected length 4, got 25',
+        at: { file: 'suites/feed/page-size.yaml', line: 14, column: 15 },
+      }),
       { colors: false, rules },
     )
     expect(text).toBe(
@@ -38,13 +67,24 @@ describe('formatAssertion', () => {
   })
 
   it('falls back to the scenario rules when the check names none', () => {
-    const text = formatAssertion(assertion({ ok: false, rules: [] }), { colors: false, rules, fallbackRules: ['USER-READ'] })
+    const text = formatAssertion(assertion({ ok: false, rules: [] }), {
+      colors: false,
+      rules,
+      fallbackRules: ['USER-READ'],
+    })
     expect(text).toContain('= rule USER-READ (§4 endpoint 1): "GET /user returns the User."')
   })
 
   it('shows a short diff of structured values', () => {
     const text = formatAssertion(
-      assertion({ ok: false, target: 'body', matcher: 'equals', expected: { a: 1, b: [1, 2] }, actual: { a: 2, b: [1, 2, 3], c: true }, message: 'body differs' }),
+      assertion({
+        ok: false,
+        target: 'body',
+        matcher: 'equals',
+        expected: { a: 1, b: [1, 2] },
+        actual: { a: 2, b: [1, 2, 3], c: true },
+        message: 'body differs',
+      }),
       { colors: false },
     )
     expect(text).toContain('   = diff .a: expected 1, actual 2')
@@ -54,7 +94,15 @@ describe('formatAssertion', () => {
 
   it('takes the value a schema problem points at from the response body', () => {
     const text = formatAssertion(
-      assertion({ ok: false, rules: ['FEED-ITEM-HAS-MAP-TEXT'], target: 'body.items[0].has_map', matcher: 'schema', expected: 'FitnessActivityFeed', actual: undefined, message: 'has_map must be the text "true" or "false"' }),
+      assertion({
+        ok: false,
+        rules: ['FEED-ITEM-HAS-MAP-TEXT'],
+        target: 'body.items[0].has_map',
+        matcher: 'schema',
+        expected: 'FitnessActivityFeed',
+        actual: undefined,
+        message: 'has_map must be the text "true" or "false"',
+      }),
       { colors: false, rules, responseBody: { items: [{ has_map: true }] } },
     )
     expect(text).toContain('   = checked: body.items[0].has_map')
@@ -63,7 +111,10 @@ describe('formatAssertion', () => {
   })
 
   it('labels warnings and documented irregularities', () => {
-    const text = formatAssertion(assertion({ ok: false, severity: 'warning', irregularity: true, message: 'startTime instead of start_time' }), { colors: false })
+    const text = formatAssertion(
+      assertion({ ok: false, severity: 'warning', irregularity: true, message: 'startTime instead of start_time' }),
+      { colors: false },
+    )
     expect(text.split('\n')[0]).toBe('warning[E_CHECK_FAILED]: startTime instead of start_time')
     expect(text).toContain('documented irregularity (§2.2): a warning here, a failure under --strict')
   })

@@ -5,7 +5,16 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { indexRules } from '../../../src/report/format-diagnostic.js'
 import { createJunitReporter, renderJunit } from '../../../src/report/junit-reporter.js'
 import { escapeXmlAttribute, escapeXmlText, stripInvalidXmlChars } from '../../../src/report/xml.js'
-import { assertion, planOf, reported, RULES, runResult, sampleRun, scenario, step } from '../../fixtures/report/build-result.js'
+import {
+  assertion,
+  planOf,
+  reported,
+  RULES,
+  runResult,
+  sampleRun,
+  scenario,
+  step,
+} from '../../fixtures/report/build-result.js'
 import { findAll, parseXml, type XmlElement } from '../../fixtures/report/parse-xml.js'
 
 const rules = indexRules(RULES)
@@ -53,18 +62,29 @@ describe('renderJunit', () => {
   })
 
   it('gives skips their reason and warnings a <system-out>', () => {
-    expect(findAll(testcase(root, 'A revoked token reads nothing'), 'skipped')[0]?.attributes['message']).toBe('no --revoked-token given')
-    expect(findAll(testcase(root, 'The feed is readable'), 'system-out')[0]?.text).toContain('warning[E_CHECK_FAILED]: feed item 2 carries startTime')
+    expect(findAll(testcase(root, 'A revoked token reads nothing'), 'skipped')[0]?.attributes['message']).toBe(
+      'no --revoked-token given',
+    )
+    expect(findAll(testcase(root, 'The feed is readable'), 'system-out')[0]?.text).toContain(
+      'warning[E_CHECK_FAILED]: feed item 2 carries startTime',
+    )
   })
 
   it('carries the id, rule ids and tags as properties', () => {
-    const properties = findAll(testcase(root, 'The feed is readable'), 'property').map((p) => `${p.attributes['name']}=${p.attributes['value']}`)
+    const properties = findAll(testcase(root, 'The feed is readable'), 'property').map(
+      (p) => `${p.attributes['name']}=${p.attributes['value']}`,
+    )
     expect(properties).toEqual(['id=feed-read', 'rule=FEED-ITEM-HAS-MAP-TEXT', 'tag=feed', 'tag=smoke'])
   })
 
   it("names the rules a scenario broke, from the run's rule verdicts", () => {
-    const properties = findAll(testcase(root, 'The feed honours pageSize & "quotes" <b>'), 'property').map((p) => `${p.attributes['name']}=${p.attributes['value']}`)
-    expect(properties.filter((p) => p.startsWith('failed-rule='))).toEqual(['failed-rule=FEED-PAGE-SIZE', 'failed-rule=FEED-ITEM-HAS-MAP-TEXT'])
+    const properties = findAll(testcase(root, 'The feed honours pageSize & "quotes" <b>'), 'property').map(
+      (p) => `${p.attributes['name']}=${p.attributes['value']}`,
+    )
+    expect(properties.filter((p) => p.startsWith('failed-rule='))).toEqual([
+      'failed-rule=FEED-PAGE-SIZE',
+      'failed-rule=FEED-ITEM-HAS-MAP-TEXT',
+    ])
   })
 
   it('escapes markup and drops characters XML 1.0 forbids', () => {
@@ -85,11 +105,21 @@ describe('renderJunit', () => {
 
   it('reports a known failure as skipped and one that now passes as a failure', () => {
     const known = reported(
-      runResult([scenario({ id: 'a', title: 'known', steps: [step({ assertions: [assertion({ ok: false })] })] }), scenario({ id: 'b', title: 'fixed' })]),
-      { known: [{ scenario: 'a', reason: 'tracked', link: 'https://tracker/1', at: { file: 'k.yaml', line: 1, column: 3 } }, { scenario: 'b', reason: 'was broken', at: { file: 'k.yaml', line: 2, column: 3 } }] },
+      runResult([
+        scenario({ id: 'a', title: 'known', steps: [step({ assertions: [assertion({ ok: false })] })] }),
+        scenario({ id: 'b', title: 'fixed' }),
+      ]),
+      {
+        known: [
+          { scenario: 'a', reason: 'tracked', link: 'https://tracker/1', at: { file: 'k.yaml', line: 1, column: 3 } },
+          { scenario: 'b', reason: 'was broken', at: { file: 'k.yaml', line: 2, column: 3 } },
+        ],
+      },
     )
     const parsed = parseXml(renderJunit(known, rules))
-    expect(findAll(testcase(parsed, 'known'), 'skipped')[0]?.attributes['message']).toBe('known failure: tracked (https://tracker/1)')
+    expect(findAll(testcase(parsed, 'known'), 'skipped')[0]?.attributes['message']).toBe(
+      'known failure: tracked (https://tracker/1)',
+    )
     expect(findAll(testcase(parsed, 'known'), 'system-out')[0]?.text).toContain('error[E_CHECK_FAILED]')
     expect(findAll(testcase(parsed, 'fixed'), 'failure')[0]?.attributes['message']).toBe(
       'unexpectedly passed: listed as a known failure (was broken); remove it from the list',
@@ -125,7 +155,10 @@ describe('junit reporter', () => {
     dir = await mkdtemp(path.join(tmpdir(), 'fitconform-junit-'))
     const result = reported(sampleRun())
     await createJunitReporter({ outputDir: 'reports', cwd: dir }).onRunEnd?.(result, planOf(result))
-    await createJunitReporter({ outputDir: 'reports', output: 'out/nested/ci.xml', cwd: dir }).onRunEnd?.(result, planOf(result))
+    await createJunitReporter({ outputDir: 'reports', output: 'out/nested/ci.xml', cwd: dir }).onRunEnd?.(
+      result,
+      planOf(result),
+    )
     const written = await readFile(path.join(dir, 'reports', 'junit.xml'), 'utf8')
     expect(() => parseXml(written)).not.toThrow()
     expect(written).not.toContain('Lovelace')
@@ -134,7 +167,10 @@ describe('junit reporter', () => {
 })
 
 describe('the well-formedness check used above', () => {
-  it.each(['<a>&</a>', '<a><b></a></b>', '<a x=1/>', '<a>x</a><b/>', '<a>\u0001</a>', '<a x="<"/>', '<a>'])('rejects %j', (xml) => {
-    expect(() => parseXml(xml)).toThrow()
-  })
+  it.each(['<a>&</a>', '<a><b></a></b>', '<a x=1/>', '<a>x</a><b/>', '<a>\u0001</a>', '<a x="<"/>', '<a>'])(
+    'rejects %j',
+    (xml) => {
+      expect(() => parseXml(xml)).toThrow()
+    },
+  )
 })

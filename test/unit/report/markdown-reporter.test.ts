@@ -4,7 +4,16 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { indexRules } from '../../../src/report/format-diagnostic.js'
 import { createMarkdownReporter, escapeMarkdown, renderMarkdown } from '../../../src/report/markdown-reporter.js'
-import { assertion, planOf, reported, RULES, runResult, sampleRun, scenario, step } from '../../fixtures/report/build-result.js'
+import {
+  assertion,
+  planOf,
+  reported,
+  RULES,
+  runResult,
+  sampleRun,
+  scenario,
+  step,
+} from '../../fixtures/report/build-result.js'
 
 const rules = indexRules(RULES)
 
@@ -13,7 +22,9 @@ describe('renderMarkdown', () => {
 
   it('opens with the closing line and has a table per spec section', () => {
     expect(text.split('\n')[0]).toBe('## fitconform: 2 passed, 3 failed, 1 skipped, 1 warning (3.4s)')
-    expect(text).toContain('### §4 endpoint 1\n\n| | Scenario | Result | Time |\n|---|---|---|---|\n| ✅ | <code>user-entry-point</code> The entry point lists the user data sets | passed | 120ms |\n| ⏭️ | <code>revoked-feed</code>')
+    expect(text).toContain(
+      '### §4 endpoint 1\n\n| | Scenario | Result | Time |\n|---|---|---|---|\n| ✅ | <code>user-entry-point</code> The entry point lists the user data sets | passed | 120ms |\n| ⏭️ | <code>revoked-feed</code>',
+    )
     expect(text).toContain('| ✅ | <code>feed-read</code> The feed is readable | passed, 1 warning | 120ms |')
   })
 
@@ -31,14 +42,26 @@ describe('renderMarkdown', () => {
     expect(byRule).toBeGreaterThan(0)
     expect(byRule).toBeLessThan(text.indexOf('### §4 endpoint 1'))
     expect(text).toContain('> When the pageSize parameter is given, the page holds that many entries')
-    expect(text).toContain('<details><summary>❌ <code>FEED-PAGE-SIZE</code> (§4 rule 2): broken in 1 scenario (feed-page-size)</summary>')
+    expect(text).toContain(
+      '<details><summary>❌ <code>FEED-PAGE-SIZE</code> (§4 rule 2): broken in 1 scenario (feed-page-size)</summary>',
+    )
     expect(text).toContain('example: feed-page-size, step 1 "read a page of 4" failed')
   })
 
   it('fits a pull-request comment (64 KB) whatever the server sends', () => {
     const huge = 'x'.repeat(30_000)
     const many = Array.from({ length: 300 }, (_, index) =>
-      scenario({ id: `s-${index}`, title: huge.slice(0, 200), rules: [`RULE-${index}`], steps: [step({ response: { status: 500, headers: {}, body: huge, bodyBytes: huge.length }, assertions: [assertion({ ok: false, rules: [`RULE-${index}`], message: huge })] })] }),
+      scenario({
+        id: `s-${index}`,
+        title: huge.slice(0, 200),
+        rules: [`RULE-${index}`],
+        steps: [
+          step({
+            response: { status: 500, headers: {}, body: huge, bodyBytes: huge.length },
+            assertions: [assertion({ ok: false, rules: [`RULE-${index}`], message: huge })],
+          }),
+        ],
+      }),
     )
     const rendered = renderMarkdown(reported(runResult(many)), rules)
     expect(rendered.length).toBeLessThanOrEqual(64_000)
@@ -49,12 +72,17 @@ describe('renderMarkdown', () => {
   it('lists warnings and skips with their reasons', () => {
     expect(text).toContain('### Warnings (1)')
     expect(text).toContain('<details><summary>⚠️ <code>feed-read</code> The feed is readable: 1 warning</summary>')
-    expect(text).toContain('### Skipped\n\n- <code>revoked-feed</code> A revoked token reads nothing: no --revoked-token given')
+    expect(text).toContain(
+      '### Skipped\n\n- <code>revoked-feed</code> A revoked token reads nothing: no --revoked-token given',
+    )
   })
 
   it('escapes markup in titles and fences evidence holding backticks', () => {
     const nasty = runResult([
-      scenario({ title: 'a | b <img src=x onerror=alert(1)> *bold*', steps: [step({ assertions: [assertion({ ok: false, message: 'has ``` and ```` in it' })] })] }),
+      scenario({
+        title: 'a | b <img src=x onerror=alert(1)> *bold*',
+        steps: [step({ assertions: [assertion({ ok: false, message: 'has ``` and ```` in it' })] })],
+      }),
     ])
     const rendered = renderMarkdown(reported(nasty), rules)
     expect(rendered).toContain('a \\| b &lt;img src=x onerror=alert(1)&gt; \\*bold\\*')
@@ -63,13 +91,24 @@ describe('renderMarkdown', () => {
   })
 
   it('shows known failures and known failures that now pass', () => {
-    const result = reported(sampleRun(), { known: [
-      { scenario: 'activity-read', reason: 'staging is slow', at: { file: 'k.yaml', line: 1, column: 3 } },
-      { scenario: 'user-entry-point', reason: 'was broken', link: 'https://tracker/7', at: { file: 'k.yaml', line: 3, column: 3 } },
-    ] })
+    const result = reported(sampleRun(), {
+      known: [
+        { scenario: 'activity-read', reason: 'staging is slow', at: { file: 'k.yaml', line: 1, column: 3 } },
+        {
+          scenario: 'user-entry-point',
+          reason: 'was broken',
+          link: 'https://tracker/7',
+          at: { file: 'k.yaml', line: 3, column: 3 },
+        },
+      ],
+    })
     const rendered = renderMarkdown(result, rules)
-    expect(rendered.split('\n')[0]).toBe('## fitconform: 2 passed, 2 failed, 1 skipped, 1 warning, 1 expected failure, 1 unexpectedly passed (3.4s)')
-    expect(rendered).toContain('<summary>☑️ <code>activity-read</code> An activity can be read: known failure, staging is slow</summary>')
+    expect(rendered.split('\n')[0]).toBe(
+      '## fitconform: 2 passed, 2 failed, 1 skipped, 1 warning, 1 expected failure, 1 unexpectedly passed (3.4s)',
+    )
+    expect(rendered).toContain(
+      '<summary>☑️ <code>activity-read</code> An activity can be read: known failure, staging is slow</summary>',
+    )
     expect(rendered).toContain('listed as a known failure (was broken (https://tracker/7)); remove it from the list')
   })
 })

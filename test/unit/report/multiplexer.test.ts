@@ -42,7 +42,11 @@ describe('multiplexer', () => {
     const multiplexer = createMultiplexer([first, broken, last])
     const result = reported(sampleRun())
     await multiplexer.onRunEnd(result, planOf(result))
-    const expected: Diagnostic = { code: 'E_REPORTER', kind: 'internal', message: 'reporter "html" failed in onRunEnd: template missing' }
+    const expected: Diagnostic = {
+      code: 'E_REPORTER',
+      kind: 'internal',
+      message: 'reporter "html" failed in onRunEnd: template missing',
+    }
     expect(calls).toEqual(['first.onRunEnd', 'last.onRunEnd'])
     expect(multiplexer.errors()).toEqual([expected])
     expect(first.diagnostics).toEqual([expected])
@@ -71,6 +75,8 @@ describe('multiplexer', () => {
 
   it('prints to stdout when any of its reporters does', () => {
     expect(createMultiplexer([{ printsToStdout: () => false }]).printsToStdout()).toBe(false)
-    expect(createMultiplexer([{ printsToStdout: () => false }, { printsToStdout: () => true }]).printsToStdout()).toBe(true)
+    expect(createMultiplexer([{ printsToStdout: () => false }, { printsToStdout: () => true }]).printsToStdout()).toBe(
+      true,
+    )
   })
 })

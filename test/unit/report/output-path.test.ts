@@ -20,13 +20,25 @@ describe('resolveOutputFile', () => {
   })
 
   it('prefers the path given with the reporter, relative to the working directory', async () => {
-    const file = await resolveOutputFile({ explicit: 'out/deep/mine.xml', outputDir: 'reports', defaultName: 'junit.xml', cwd: dir })
+    const file = await resolveOutputFile({
+      explicit: 'out/deep/mine.xml',
+      outputDir: 'reports',
+      defaultName: 'junit.xml',
+      cwd: dir,
+    })
     expect(file).toBe(path.join(dir, 'out', 'deep', 'mine.xml'))
     expect((await stat(path.dirname(file))).isDirectory()).toBe(true)
   })
 
   it('keeps an absolute path as it is', async () => {
     const absolute = path.join(dir, 'abs.json')
-    expect(await resolveOutputFile({ explicit: absolute, outputDir: 'reports', defaultName: 'results.json', cwd: '/elsewhere' })).toBe(absolute)
+    expect(
+      await resolveOutputFile({
+        explicit: absolute,
+        outputDir: 'reports',
+        defaultName: 'results.json',
+        cwd: '/elsewhere',
+      }),
+    ).toBe(absolute)
   })
 })

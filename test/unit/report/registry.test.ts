@@ -2,7 +2,12 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createReporters, DEFAULT_REPORTERS, parseReporterList, type ReporterContext } from '../../../src/report/registry.js'
+import {
+  createReporters,
+  DEFAULT_REPORTERS,
+  parseReporterList,
+  type ReporterContext,
+} from '../../../src/report/registry.js'
 import { planOf, sampleRun, testScreen, reported } from '../../fixtures/report/build-result.js'
 
 describe('parseReporterList', () => {
@@ -10,7 +15,12 @@ describe('parseReporterList', () => {
     { list: 'console,json,junit', specs: [{ name: 'console' }, { name: 'json' }, { name: 'junit' }] },
     {
       list: 'json:out/results.json, junit:out/junit.xml,html,markdown',
-      specs: [{ name: 'json', option: 'out/results.json' }, { name: 'junit', option: 'out/junit.xml' }, { name: 'html' }, { name: 'markdown' }],
+      specs: [
+        { name: 'json', option: 'out/results.json' },
+        { name: 'junit', option: 'out/junit.xml' },
+        { name: 'html' },
+        { name: 'markdown' },
+      ],
     },
     { list: ' json: ,,', specs: [{ name: 'json' }] },
     { list: './my-reporter.js', specs: [{ name: './my-reporter.js' }] },
@@ -44,7 +54,12 @@ describe('createReporters', () => {
 
   it('writes each file reporter to its default name in the output directory', async () => {
     expect(await runAll('json,junit,html,markdown')).toEqual(['json', 'junit', 'html', 'markdown', 'console'])
-    expect((await readdir(path.join(dir, 'reports'))).sort()).toEqual(['junit.xml', 'report.html', 'results.json', 'summary.md'])
+    expect((await readdir(path.join(dir, 'reports'))).sort()).toEqual([
+      'junit.xml',
+      'report.html',
+      'results.json',
+      'summary.md',
+    ])
   })
 
   it('adds the console reporter in summary mode when nothing prints to stdout', async () => {
@@ -74,13 +89,17 @@ describe('createReporters', () => {
 
   it('lists the reporters for an unknown name, without any internal path', async () => {
     const error = await createReporters('console,jsno', context).catch((caught: unknown) => caught)
-    expect((error as Error).message).toBe('unknown reporter "jsno"; the reporters are console, json, junit, html, markdown, or a module path such as ./my-reporter.js')
+    expect((error as Error).message).toBe(
+      'unknown reporter "jsno"; the reporters are console, json, junit, html, markdown, or a module path such as ./my-reporter.js',
+    )
   })
 
   it('names the module and keeps the cause when it cannot be imported', async () => {
     const error = await createReporters('console,./missing-reporter.js', context).catch((caught: unknown) => caught)
     expect(error).toBeInstanceOf(Error)
-    expect((error as Error).message).toMatch(/^reporter module \.\/missing-reporter\.js not found \(relative to .*\); the built-in reporters are console, json, junit, html, markdown$/)
+    expect((error as Error).message).toMatch(
+      /^reporter module \.\/missing-reporter\.js not found \(relative to .*\); the built-in reporters are console, json, junit, html, markdown$/,
+    )
     expect((error as Error).cause).toBeInstanceOf(Error)
   })
 

@@ -18,7 +18,11 @@ describe('diffValues', () => {
     { expected: { a: 1 }, actual: { a: 1 }, lines: [] },
     { expected: { a: 1 }, actual: {}, lines: ['.a: expected 1, actual (absent)'] },
     { expected: [1, 2], actual: [1, 3], lines: ['[1]: expected 2, actual 3'] },
-    { expected: { a: { b: 'x' } }, actual: { a: { b: 'y' }, c: 1 }, lines: ['.a.b: expected "x", actual "y"', '.c: not expected, actual 1'] },
+    {
+      expected: { a: { b: 'x' } },
+      actual: { a: { b: 'y' }, c: 1 },
+      lines: ['.a.b: expected "x", actual "y"', '.c: not expected, actual 1'],
+    },
     { expected: { a: 1 }, actual: { a: 1, extra: 2 }, ignoreExtraKeys: true, lines: [] },
   ])('$expected vs $actual', ({ expected, actual, ignoreExtraKeys, lines }) => {
     expect(diffValues(expected, actual, { ignoreExtraKeys: ignoreExtraKeys ?? false })).toEqual(lines)

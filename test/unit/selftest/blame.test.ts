@@ -38,26 +38,50 @@ describe('judgeBlame', () => {
   ])
 
   it('is exact when only the own rule failed', () => {
-    expect(judgeBlame('OWN', ['OWN'], catalogue)).toEqual({ ownRuleFailed: true, others: [], untied: [], exact: true, withinBudget: true })
+    expect(judgeBlame('OWN', ['OWN'], catalogue)).toEqual({
+      ownRuleFailed: true,
+      others: [],
+      untied: [],
+      exact: true,
+      withinBudget: true,
+    })
   })
 
   it('allows up to the budget of other rules tied by a section', () => {
     const blame = judgeBlame('OWN', ['SAME-SECTION', 'OWN', 'WHOLE-SECTION'], catalogue)
     expect(BLAME_BUDGET).toBe(2)
-    expect(blame).toEqual({ ownRuleFailed: true, others: ['SAME-SECTION', 'WHOLE-SECTION'], untied: [], exact: false, withinBudget: true })
+    expect(blame).toEqual({
+      ownRuleFailed: true,
+      others: ['SAME-SECTION', 'WHOLE-SECTION'],
+      untied: [],
+      exact: false,
+      withinBudget: true,
+    })
   })
 
   it('is over budget with more tied rules than the budget', () => {
     const blame = judgeBlame('OWN', ['OWN', 'SAME-SECTION', 'WHOLE-SECTION', 'CONTAINED'], catalogue)
-    expect(blame).toMatchObject({ others: ['CONTAINED', 'SAME-SECTION', 'WHOLE-SECTION'], untied: [], withinBudget: false })
+    expect(blame).toMatchObject({
+      others: ['CONTAINED', 'SAME-SECTION', 'WHOLE-SECTION'],
+      untied: [],
+      withinBudget: false,
+    })
   })
 
   it('names a failed rule that shares no section as untied', () => {
-    expect(judgeBlame('OWN', ['OWN', 'ELSEWHERE'], catalogue)).toMatchObject({ untied: ['ELSEWHERE'], exact: false, withinBudget: false })
+    expect(judgeBlame('OWN', ['OWN', 'ELSEWHERE'], catalogue)).toMatchObject({
+      untied: ['ELSEWHERE'],
+      exact: false,
+      withinBudget: false,
+    })
   })
 
   it('never passes a fault whose own rule did not fail, however few others did', () => {
-    expect(judgeBlame('OWN', ['SAME-SECTION'], catalogue)).toMatchObject({ ownRuleFailed: false, exact: false, withinBudget: false })
+    expect(judgeBlame('OWN', ['SAME-SECTION'], catalogue)).toMatchObject({
+      ownRuleFailed: false,
+      exact: false,
+      withinBudget: false,
+    })
   })
 
   it('treats a rule missing from the catalogue as untied', () => {

@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest'
 import { headerMap, joinHeaders, rawHeaderValues } from '../../../src/shared/headers.js'
 
-const raw = ['Content-Type', 'application/json', 'Vary', 'Accept', 'set-cookie', 'a=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT', 'VARY', 'Accept-Encoding', 'Set-Cookie', 'b=2']
+const raw = [
+  'Content-Type',
+  'application/json',
+  'Vary',
+  'Accept',
+  'set-cookie',
+  'a=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT',
+  'VARY',
+  'Accept-Encoding',
+  'Set-Cookie',
+  'b=2',
+]
 
 describe('headers', () => {
   it('finds every value of a header whatever the case of its name', () => {
@@ -25,7 +36,10 @@ describe('headers', () => {
     })
   })
 
-  it('takes undici\'s header object (a value or a list, names in any case)', () => {
-    expect(joinHeaders(Object.entries({ 'X-A': ['1', '2'], 'x-b': '3', 'x-c': undefined }))).toEqual({ 'x-a': '1, 2', 'x-b': '3' })
+  it("takes undici's header object (a value or a list, names in any case)", () => {
+    expect(joinHeaders(Object.entries({ 'X-A': ['1', '2'], 'x-b': '3', 'x-c': undefined }))).toEqual({
+      'x-a': '1, 2',
+      'x-b': '3',
+    })
   })
 })

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { ANY, parseJsonPath, pathOfPointer, valueAtPath } from '../../../src/shared/json-path.js'
-import { escapePointerSegment, pointerOf, pointerSegments, unescapePointerSegment } from '../../../src/shared/json-pointer.js'
+import {
+  escapePointerSegment,
+  pointerOf,
+  pointerSegments,
+  unescapePointerSegment,
+} from '../../../src/shared/json-pointer.js'
 
 describe('JSON paths', () => {
   it.each([

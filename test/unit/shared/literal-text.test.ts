@@ -25,10 +25,16 @@ describe('literal text (the escape rule of fuzz and scaffold)', () => {
 
   it('gives back any text, alone or between placeholders', () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom('$', '{', '}', '|', "'", 'a', ' ', '\n', 'é') }), fc.string(), (weird, any) => {
-        expect(renderTemplate(literalText(weird), scope)).toBe(weird)
-        expect(renderTemplate(`\${run.marker} ${literalText(weird)}\${id}${literalText(any)}`, scope)).toBe(`fc-run-1 ${weird}12${any}`)
-      }),
+      fc.property(
+        fc.string({ unit: fc.constantFrom('$', '{', '}', '|', "'", 'a', ' ', '\n', 'é') }),
+        fc.string(),
+        (weird, any) => {
+          expect(renderTemplate(literalText(weird), scope)).toBe(weird)
+          expect(renderTemplate(`\${run.marker} ${literalText(weird)}\${id}${literalText(any)}`, scope)).toBe(
+            `fc-run-1 ${weird}12${any}`,
+          )
+        },
+      ),
       { numRuns: 500 },
     )
   })

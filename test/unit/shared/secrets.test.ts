@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest'
 import { createScrub, scrubDeep } from '../../../src/shared/secrets.js'
 
 const SECRET = "o'Brien tok/+="
-const scrub = createScrub([[SECRET, '[R]'], ['abcd', '[A]']])
+const scrub = createScrub([
+  [SECRET, '[R]'],
+  ['abcd', '[A]'],
+])
 
 describe('createScrub', () => {
   it.each([
@@ -25,7 +28,11 @@ describe('createScrub', () => {
 
   it.each([
     ['a few spaces', 'Bearer a b c d', 'x Bearer+a b+c+d, application/x+json'],
-    ['more spaces than are spelled out', 'one two three four five six', 'x one+two three+four five+six, application/x+json'],
+    [
+      'more spaces than are spelled out',
+      'one two three four five six',
+      'x one+two three+four five+six, application/x+json',
+    ],
   ])('finds a secret with %s written with + for spaces', (_what, secret, text) => {
     expect(createScrub([[secret, '[S]']])(text)).toBe('x [S], application/x+json')
   })
@@ -35,7 +42,11 @@ describe('createScrub', () => {
     ['PascalCase', '{"AccessToken": "v1"}', '{"AccessToken": "[X]"}'],
     ['kebab-case', '{"access-token":"v1"}', '{"access-token":"[X]"}'],
     ['upper snake case in a query', '/cb?ACCESS_TOKEN=v1&x=1', '/cb?ACCESS_TOKEN=[X]&x=1'],
-    ['a URL fragment', 'https://app.example/cb#access_token=v1&token_type=bearer', 'https://app.example/cb#access_token=[X]&token_type=bearer'],
+    [
+      'a URL fragment',
+      'https://app.example/cb#access_token=v1&token_type=bearer',
+      'https://app.example/cb#access_token=[X]&token_type=bearer',
+    ],
     ['clientSecret', '{"clientSecret":"v1"}', '{"clientSecret":"[X]"}'],
   ])('redacts a credential field named in %s', (_style, text, expected) => {
     expect(createScrub([], '[X]')(text)).toBe(expected)
@@ -46,7 +57,9 @@ describe('createScrub', () => {
     const scrubJwt = createScrub([], '[X]')
     expect(scrubJwt(`{"note":"${jwt}","n":1}`)).toBe('{"note":"[X]","n":1}')
     expect(scrubJwt(`see ${jwt}.`)).toBe('see [X].')
-    expect(scrubJwt('eyJhbGciOi is not a token, nor is a.b.c or eyJ.x.y')).toBe('eyJhbGciOi is not a token, nor is a.b.c or eyJ.x.y')
+    expect(scrubJwt('eyJhbGciOi is not a token, nor is a.b.c or eyJ.x.y')).toBe(
+      'eyJhbGciOi is not a token, nor is a.b.c or eyJ.x.y',
+    )
   })
 
   it('leaves a secret shorter than four characters to redaction by name', () => {
@@ -73,9 +86,21 @@ describe('scrubDeep', () => {
 describe('redaction by name', () => {
   const byName = createScrub([], '[redacted]')
   it.each([
-    ['an OAuth form body', 'grant_type=refresh_token&refresh_token=r1&client_secret=s2', 'grant_type=refresh_token&refresh_token=[redacted]&client_secret=[redacted]'],
-    ['query parameters', '/x?token=ab&api_key=k&access_token=t&page=2', '/x?token=[redacted]&api_key=[redacted]&access_token=[redacted]&page=2'],
-    ['a JSON token response', '{"access_token": "a", "token_type": "bearer", "refresh_token":"b\\"c"}', '{"access_token": "[redacted]", "token_type": "bearer", "refresh_token":"[redacted]"}'],
+    [
+      'an OAuth form body',
+      'grant_type=refresh_token&refresh_token=r1&client_secret=s2',
+      'grant_type=refresh_token&refresh_token=[redacted]&client_secret=[redacted]',
+    ],
+    [
+      'query parameters',
+      '/x?token=ab&api_key=k&access_token=t&page=2',
+      '/x?token=[redacted]&api_key=[redacted]&access_token=[redacted]&page=2',
+    ],
+    [
+      'a JSON token response',
+      '{"access_token": "a", "token_type": "bearer", "refresh_token":"b\\"c"}',
+      '{"access_token": "[redacted]", "token_type": "bearer", "refresh_token":"[redacted]"}',
+    ],
     ['an unrelated field', 'notes=token+talk&tokens=3', 'notes=token+talk&tokens=3'],
   ])('redacts credential fields of %s whatever their length', (_what, text, expected) => {
     expect(byName(text)).toBe(expected)

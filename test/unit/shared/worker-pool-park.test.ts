@@ -4,7 +4,10 @@
 import { describe, expect, it } from 'vitest'
 import { forEachInSlots, type Park } from '../../../src/shared/worker-pool.js'
 
-interface Gate { readonly opened: Promise<void>; open(): void }
+interface Gate {
+  readonly opened: Promise<void>
+  open(): void
+}
 function gate(): Gate {
   let open!: () => void
   const opened = new Promise<void>((resolve) => (open = resolve))
@@ -81,11 +84,13 @@ describe('forEachInSlots', () => {
 
   it('rejects with the first error, after the items started have ended', async () => {
     const ended: string[] = []
-    await expect(forEachInSlots(['fails', 'fine'], 2, async (item) => {
-      await turn()
-      if (item === 'fails') throw new Error('scenario broke')
-      ended.push(item)
-    })).rejects.toThrow('scenario broke')
+    await expect(
+      forEachInSlots(['fails', 'fine'], 2, async (item) => {
+        await turn()
+        if (item === 'fails') throw new Error('scenario broke')
+        ended.push(item)
+      }),
+    ).rejects.toThrow('scenario broke')
     expect(ended).toEqual(['fine'])
   })
 })

@@ -36,8 +36,10 @@ describe('forEachInSlots', () => {
 
   it('does nothing for no items, and rejects with the first error', async () => {
     await expect(forEachInSlots([], 4, () => Promise.reject(new Error('never called')))).resolves.toBeUndefined()
-    await expect(forEachInSlots([1, 2], 1, async (item) => {
-      if (item === 2) throw new Error('item 2 broke')
-    })).rejects.toThrow('item 2 broke')
+    await expect(
+      forEachInSlots([1, 2], 1, async (item) => {
+        if (item === 2) throw new Error('item 2 broke')
+      }),
+    ).rejects.toThrow('item 2 broke')
   })
 })

@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 
 const root = join(import.meta.dirname, '../../..')
-const ruleIds = (parse(readFileSync(join(root, 'suites/rules.yaml'), 'utf8')) as { rules: { id: string }[] }).rules.map((rule) => rule.id)
+const ruleIds = (parse(readFileSync(join(root, 'suites/rules.yaml'), 'utf8')) as { rules: { id: string }[] }).rules.map(
+  (rule) => rule.id,
+)
 // A rule id stands alone: CREATE-STATUS must not be found inside CREATE-STATUS-X, nor the other way round.
 const fitnessWords = [/\/fitnessActivities/, ...ruleIds.map((id) => new RegExp(`(?<![A-Z0-9-])${id}(?![A-Z0-9-])`))]
 
@@ -18,9 +20,11 @@ function mentions(folder: string): string[] {
     if (!entry.isFile()) continue
     const file = join(entry.parentPath, entry.name)
     const shown = relative(root, file).split(sep).join('/')
-    readFileSync(file, 'utf8').split('\n').forEach((line, index) => {
-      if (fitnessWords.some((word) => word.test(line))) found.push(`${shown}:${index + 1}: ${line.trim()}`)
-    })
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .forEach((line, index) => {
+        if (fitnessWords.some((word) => word.test(line))) found.push(`${shown}:${index + 1}: ${line.trim()}`)
+      })
   }
   return found
 }

@@ -30,15 +30,21 @@ describe('isProfileUrlUnder', () => {
 })
 
 describe('the marker sweep', () => {
-  it('reads the far year month by month, each window ending on the month\'s last day', () => {
+  it("reads the far year month by month, each window ending on the month's last day", () => {
     const reads = markerSweepReads(1988)
     expect(reads).toHaveLength(12)
-    expect(reads[1]).toEqual({ path: '/fitnessActivities', query: { noEarlierThan: '1988-02-01', noLaterThan: '1988-02-29' }, accept: 'application/vnd.com.service.FitnessActivityFeed+json' })
+    expect(reads[1]).toEqual({
+      path: '/fitnessActivities',
+      query: { noEarlierThan: '1988-02-01', noLaterThan: '1988-02-29' },
+      accept: 'application/vnd.com.service.FitnessActivityFeed+json',
+    })
     expect(reads[11]!.query).toEqual({ noEarlierThan: '1988-12-01', noLaterThan: '1988-12-31' })
   })
 
   it('takes the last segment of each item uri, skipping items without one', () => {
-    expect(activityIdsOfFeed({ items: [{ uri: '/fitnessActivities/7' }, { uri: '/activities/8' }, {}, null, { uri: 9 }] })).toEqual(['7', '8'])
+    expect(
+      activityIdsOfFeed({ items: [{ uri: '/fitnessActivities/7' }, { uri: '/activities/8' }, {}, null, { uri: 9 }] }),
+    ).toEqual(['7', '8'])
     expect(activityIdsOfFeed({ size: 0 })).toBeUndefined()
   })
 })

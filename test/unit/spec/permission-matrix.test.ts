@@ -54,7 +54,11 @@ describe('expandPermissionMatrix', () => {
     expect(scenarios).toHaveLength(1)
     const feed = scenarios[0]!
     expect(feed.id).toBe('grid-feed')
-    expect(feed.matrixRow?.cells.map((cell) => `${cell.credential}${cell.open ? ' open' : ''}`)).toEqual(['none', 'revoked-token', 'other-token open'])
+    expect(feed.matrixRow?.cells.map((cell) => `${cell.credential}${cell.open ? ' open' : ''}`)).toEqual([
+      'none',
+      'revoked-token',
+      'other-token open',
+    ])
     expect(feed.steps.map((step) => [step.cell?.credential, step.request?.auth ?? 'no request'])).toEqual([
       ['none', 'none'],
       ['revoked-token', 'revoked-token'],
@@ -66,7 +70,10 @@ describe('expandPermissionMatrix', () => {
 
   it('asks an exact 403 ErrorMessage of the revoked token on its own data', () => {
     const revoked = expand(FEED).scenarios[0]!.steps[1]!
-    const checks = revoked.expect.checks.map((check) => `${check.path} ${check.matcher} ${JSON.stringify(check.expected)} ${check.rules.join(',')}${check.when ? ' when 403' : ''}`)
+    const checks = revoked.expect.checks.map(
+      (check) =>
+        `${check.path} ${check.matcher} ${JSON.stringify(check.expected)} ${check.rules.join(',')}${check.when ? ' when 403' : ''}`,
+    )
     expect(checks).toEqual([
       'status equals 403 ERROR-403-REVOKED',
       'headers.content-type mediaType "ErrorMessage" ERROR-MEDIA-TYPE',
@@ -77,23 +84,47 @@ describe('expandPermissionMatrix', () => {
     expect(revoked.expect.schema?.representation).toBe('ErrorMessage')
   })
 
-  it('gives a write cell a fresh activity and a read-back, and on the main user\'s activity judges the reason only on a 403', () => {
+  it("gives a write cell a fresh activity and a read-back, and on the main user's activity judges the reason only on a 403", () => {
     const edit = expand(EDIT).scenarios[0]!
     const revokedSteps = edit.steps.filter((step) => step.cell?.credential === 'revoked-token')
-    expect(revokedSteps.map((step) => `${step.request?.method} ${step.request?.auth}`)).toEqual(['POST token', 'GET token', 'PUT revoked-token', 'GET token'])
+    expect(revokedSteps.map((step) => `${step.request?.method} ${step.request?.auth}`)).toEqual([
+      'POST token',
+      'GET token',
+      'PUT revoked-token',
+      'GET token',
+    ])
     // Before the attempt, the create's own record is read (CREATE-RECORDS): "untouched" is judged against it.
-    expect(revokedSteps[1]!.expect.checks.map((check) => `${check.path} ${check.rules.join(',')}`)).toEqual(['status CREATE-RECORDS', 'body.notes CREATE-RECORDS', 'body.path CREATE-RECORDS'])
+    expect(revokedSteps[1]!.expect.checks.map((check) => `${check.path} ${check.rules.join(',')}`)).toEqual([
+      'status CREATE-RECORDS',
+      'body.notes CREATE-RECORDS',
+      'body.path CREATE-RECORDS',
+    ])
     const attempt = revokedSteps[2]!
-    expect(attempt.expect.checks.find((check) => check.path === 'status')).toMatchObject({ matcher: 'notStatusClass', expected: '2xx' })
-    expect(attempt.expect.checks.find((check) => check.path === 'body.reason')?.when).toEqual({ path: 'status', matcher: 'equals', expected: 403 })
+    expect(attempt.expect.checks.find((check) => check.path === 'status')).toMatchObject({
+      matcher: 'notStatusClass',
+      expected: '2xx',
+    })
+    expect(attempt.expect.checks.find((check) => check.path === 'body.reason')?.when).toEqual({
+      path: 'status',
+      matcher: 'equals',
+      expected: 403,
+    })
     expect(attempt.expect.schema).toBeUndefined()
     // No data is judged by what the body is: not labelled as the activity, whatever generic fields it has.
-    const labelled = attempt.expect.checks.find((check) => check.path === "headers.content-type ?? ''" && check.rules.includes('ERROR-403-REVOKED'))
+    const labelled = attempt.expect.checks.find(
+      (check) => check.path === "headers.content-type ?? ''" && check.rules.includes('ERROR-403-REVOKED'),
+    )
     expect(labelled?.matcher).toBe('notMatches')
-    expect(new RegExp(String(labelled?.expected)).test('application/vnd.com.service.fitnessactivity+json; charset=utf-8')).toBe(true)
+    expect(
+      new RegExp(String(labelled?.expected)).test('application/vnd.com.service.fitnessactivity+json; charset=utf-8'),
+    ).toBe(true)
     expect(new RegExp(String(labelled?.expected)).test('application/problem+json')).toBe(false)
     const readBack = revokedSteps[3]!
-    expect(readBack.expect.checks.map((check) => `${check.path} ${check.matcher}`)).toEqual(['status equals', 'body.notes equals', 'body.path length'])
+    expect(readBack.expect.checks.map((check) => `${check.path} ${check.matcher}`)).toEqual([
+      'status equals',
+      'body.notes equals',
+      'body.path length',
+    ])
     expect(readBack.expect.checks.find((check) => check.path === 'body.notes')?.expected).toBe(
       (revokedSteps[0]!.request?.json as { notes: string }).notes,
     )
@@ -102,25 +133,53 @@ describe('expandPermissionMatrix', () => {
   })
 
   it('judges only the status of a HEAD', () => {
-    const head = expand(EDIT.replace('PUT /fitnessActivities', 'HEAD /fitnessActivities').replace('method: PUT', 'method: HEAD').replace(', json: { notes: x }', '')).scenarios[0]!
+    const head = expand(
+      EDIT.replace('PUT /fitnessActivities', 'HEAD /fitnessActivities')
+        .replace('method: PUT', 'method: HEAD')
+        .replace(', json: { notes: x }', ''),
+    ).scenarios[0]!
     // A read shares one activity, created first.
     expect(head.steps[0]!.cell).toBeUndefined()
     for (const step of head.steps.slice(1)) expect(step.expect.checks.map((check) => check.path)).toEqual(['status'])
   })
 
   it.each([
-    { what: 'a missing cell', routes: FEED.replace(', other-token: { open: "their own feed" }', ''), messages: ['the row GET /fitnessActivities has no cell for other-token'], line: 15 },
-    { what: 'an activity row without its day', routes: EDIT.replace('      date: 12-12\n', ''), messages: ['the row PUT /fitnessActivities/<id> acts on an activity, so it needs "date" (the far-past day its activities start on)'], line: 10 },
-    { what: 'a create row without a day for a judged cell', routes: FEED.replace('target: account', 'target: new-activity'), messages: ['the create row needs a day of its own in "dates" for none', 'the create row needs a day of its own in "dates" for revoked-token'], line: 10 },
+    {
+      what: 'a missing cell',
+      routes: FEED.replace(', other-token: { open: "their own feed" }', ''),
+      messages: ['the row GET /fitnessActivities has no cell for other-token'],
+      line: 15,
+    },
+    {
+      what: 'an activity row without its day',
+      routes: EDIT.replace('      date: 12-12\n', ''),
+      messages: [
+        'the row PUT /fitnessActivities/<id> acts on an activity, so it needs "date" (the far-past day its activities start on)',
+      ],
+      line: 10,
+    },
+    {
+      what: 'a create row without a day for a judged cell',
+      routes: FEED.replace('target: account', 'target: new-activity'),
+      messages: [
+        'the create row needs a day of its own in "dates" for none',
+        'the create row needs a day of its own in "dates" for revoked-token',
+      ],
+      line: 10,
+    },
   ])('reports $what at its line', ({ routes, messages, line }) => {
     const { diagnostics } = expand(routes)
     expect(diagnostics.map((d) => [d.message, d.at?.line])).toEqual(messages.map((message) => [message, line]))
   })
 
   it('reports an unknown rule and an unknown outcome with their lines', () => {
-    expect(expand(FEED, HEAD.replace('rule: AUTH-REQUIRED', 'rule: AUTH-REQUIRD')).diagnostics.map((d) => [d.code, d.hint, d.at?.line])).toEqual([
-      ['E_UNKNOWN_RULE', 'did you mean "AUTH-REQUIRED"?', 6],
-    ])
+    expect(
+      expand(FEED, HEAD.replace('rule: AUTH-REQUIRED', 'rule: AUTH-REQUIRD')).diagnostics.map((d) => [
+        d.code,
+        d.hint,
+        d.at?.line,
+      ]),
+    ).toEqual([['E_UNKNOWN_RULE', 'did you mean "AUTH-REQUIRED"?', 6]])
     const unknownOutcome = expand(FEED.replace('none: refused', 'none: denied')).diagnostics
     expect(unknownOutcome.length).toBeGreaterThan(0)
     expect(unknownOutcome.every((d) => d.code === 'E_SCENARIO_SCHEMA' && d.at?.line === 15)).toBe(true)

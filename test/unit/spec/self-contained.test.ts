@@ -6,7 +6,21 @@ import { describe, expect, it } from 'vitest'
 import { REPO_ROOT } from '../../helpers/cli.js'
 
 const SPEC = 'docs/spec/fitness-data-service.md'
-const SCANNED = ['README.md', 'action.yml', 'package.json', 'docs', 'src', 'test', 'suites', 'scripts', 'bench', 'proxy', 'reference-server', 'schemas', '.ci']
+const SCANNED = [
+  'README.md',
+  'action.yml',
+  'package.json',
+  'docs',
+  'src',
+  'test',
+  'suites',
+  'scripts',
+  'bench',
+  'proxy',
+  'reference-server',
+  'schemas',
+  '.ci',
+]
 /** The workspace's shared folder, by a relative or an absolute path (src/shared/ is the repository's own). */
 const OUTSIDE = /(\.\.\/)+shared\/spec|\/work\/shared\//
 const TEXT = /\.(ts|js|mjs|cjs|md|yaml|yml|json|sh)$|^run$/
@@ -14,7 +28,9 @@ const TEXT = /\.(ts|js|mjs|cjs|md|yaml|yml|json|sh)$|^run$/
 function filesUnder(path: string): string[] {
   if (!existsSync(path)) return []
   if (!statSync(path).isDirectory()) return [path]
-  return readdirSync(path).flatMap((name) => (name === 'node_modules' || name === 'golden' ? [] : filesUnder(join(path, name))))
+  return readdirSync(path).flatMap((name) =>
+    name === 'node_modules' || name === 'golden' ? [] : filesUnder(join(path, name)),
+  )
 }
 
 it('holds the spec, which starts with its own title', () => {
@@ -39,7 +55,15 @@ describe('the README is the short manual a user reads', () => {
   const manual = readme.split('\n## Benchmarks\n')[0]!
 
   it('has the parts a user needs, in a few hundred lines', () => {
-    for (const heading of ['## Quick start', '## Running against a server', '### Exit codes', '### GitHub Actions and GitLab CI', '## Recording proxy', '## Troubleshooting', '### Colour']) {
+    for (const heading of [
+      '## Quick start',
+      '## Running against a server',
+      '### Exit codes',
+      '### GitHub Actions and GitLab CI',
+      '## Recording proxy',
+      '## Troubleshooting',
+      '### Colour',
+    ]) {
       expect(manual).toContain(`\n${heading}\n`)
     }
     expect(manual.split('\n').length).toBeLessThan(400)
@@ -52,7 +76,10 @@ describe('the README is the short manual a user reads', () => {
   })
 
   it('shows every command .ci/run runs', () => {
-    const commands = readFileSync(join(REPO_ROOT, '.ci', 'run'), 'utf8').split('\n').map((line) => line.trim()).filter((line) => /^(npm|npx) /.test(line))
+    const commands = readFileSync(join(REPO_ROOT, '.ci', 'run'), 'utf8')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => /^(npm|npx) /.test(line))
     expect(commands.length).toBeGreaterThan(4)
     for (const command of commands) expect(readme).toContain(command)
   })

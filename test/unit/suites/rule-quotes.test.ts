@@ -25,7 +25,10 @@ function partsNotFoundInOrder(quote: string, text: string): string[] {
   const haystack = normalize(text)
   const missing: string[] = []
   let from = 0
-  for (const part of quote.split('...').map(normalize).filter((piece) => piece.length > 0)) {
+  for (const part of quote
+    .split('...')
+    .map(normalize)
+    .filter((piece) => piece.length > 0)) {
     const at = haystack.indexOf(part, from)
     if (at < 0) missing.push(part)
     else from = at + part.length
@@ -51,10 +54,13 @@ describe.each(rules.map((rule) => ({ ...rule, name: rule.id })))('rule $name', (
     expect(partsNotFoundInOrder(rule.quote, spec)).toEqual([])
   })
 
-  it.runIf(rule.http !== undefined || /RFC/.test(rule.section))('cites RFC 9110 with a section for its HTTP basis, in section and in http', () => {
-    const citation = /^RFC 9110 §\d+(\.\d+)*/.exec(rule.http ?? '')?.[0]
-    expect(citation, `${rule.id}: http must start with "RFC 9110 §<section>"`).toBeDefined()
-    expect(rule.section).toContain(citation)
-    expect(rule.http!.length).toBeGreaterThan(citation!.length + 10)
-  })
+  it.runIf(rule.http !== undefined || /RFC/.test(rule.section))(
+    'cites RFC 9110 with a section for its HTTP basis, in section and in http',
+    () => {
+      const citation = /^RFC 9110 §\d+(\.\d+)*/.exec(rule.http ?? '')?.[0]
+      expect(citation, `${rule.id}: http must start with "RFC 9110 §<section>"`).toBeDefined()
+      expect(rule.section).toContain(citation)
+      expect(rule.http!.length).toBeGreaterThan(citation!.length + 10)
+    },
+  )
 })

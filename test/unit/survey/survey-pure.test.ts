@@ -28,7 +28,8 @@ describe('page sizes of the survey walks', () => {
   })
 })
 
-const item = (id: number, start: string, uri = `/fitnessActivities/${id}`): SurveyItem => toSurveyItem({ uri, start_time: start })!
+const item = (id: number, start: string, uri = `/fitnessActivities/${id}`): SurveyItem =>
+  toSurveyItem({ uri, start_time: start })!
 
 describe('the sample', () => {
   const items = [
@@ -54,8 +55,24 @@ describe('the sample', () => {
   })
 
   it('adds what only a read shows, and keeps only candidates with a reason', () => {
-    const read = (c: { item: SurveyItem; reasons: readonly string[] }, activity: Record<string, unknown>, bodyBytes: number, lagDays = 0): ReadCandidate => ({
-      ...c, activity, bodyBytes, read: { request: { method: 'GET', url: c.item.uri, headers: {} }, curl: '', status: 200, headers: {}, body: activity, wireBytes: bodyBytes, bodyBytes },
+    const read = (
+      c: { item: SurveyItem; reasons: readonly string[] },
+      activity: Record<string, unknown>,
+      bodyBytes: number,
+      lagDays = 0,
+    ): ReadCandidate => ({
+      ...c,
+      activity,
+      bodyBytes,
+      read: {
+        request: { method: 'GET', url: c.item.uri, headers: {} },
+        curl: '',
+        status: 200,
+        headers: {},
+        body: activity,
+        wireBytes: bodyBytes,
+        bodyBytes,
+      },
       lastModified: c.item.start! + lagDays * 86_400_000,
     })
     const spread = { item: item(9, 'Wed, 9 Mar 2011 10:00:00'), reasons: [] }
@@ -65,7 +82,15 @@ describe('the sample', () => {
     ])
     expect(sample.map((s) => [s.item.id, s.reasons])).toEqual([
       ['1', ['oldest start time']],
-      ['9', ['largest body read (5000 bytes)', 'most path points read (3)', 'notes with non-ASCII text', 'Last-Modified 12 days after its start']],
+      [
+        '9',
+        [
+          'largest body read (5000 bytes)',
+          'most path points read (3)',
+          'notes with non-ASCII text',
+          'Last-Modified 12 days after its start',
+        ],
+      ],
     ])
   })
 })

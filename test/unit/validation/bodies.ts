@@ -2,8 +2,15 @@
 import type { RepresentationName } from '../../../src/spec/representations.js'
 
 const teammates = Object.fromEntries(
-  ['strength_training_activities', 'background_activities', 'sleep', 'nutrition', 'weight', 'general_measurements', 'diabetes']
-    .map((name) => [`nearest_teammate_${name}`, []]),
+  [
+    'strength_training_activities',
+    'background_activities',
+    'sleep',
+    'nutrition',
+    'weight',
+    'general_measurements',
+    'diabetes',
+  ].map((name) => [`nearest_teammate_${name}`, []]),
 )
 
 export const feedItem = {
@@ -37,7 +44,10 @@ export const completeBodies: Readonly<Record<RepresentationName, Record<string, 
   },
   FitnessActivityFeed: {
     size: 40,
-    items: [feedItem, { ...feedItem, start_time: 'Wednesday, 02 March 2011 18:30:00', has_map: 'false', uri: '/fitnessActivities/18' }],
+    items: [
+      feedItem,
+      { ...feedItem, start_time: 'Wednesday, 02 March 2011 18:30:00', has_map: 'false', uri: '/fitnessActivities/18' },
+    ],
     previous: 'https://api.example/fitnessActivities?page=1&pageSize=2',
   },
   FitnessActivity: {

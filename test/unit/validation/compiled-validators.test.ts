@@ -19,12 +19,39 @@ function yamlFiles(dir: string): string[] {
 /** Scenario documents, valid and not: the built-in suites, the loader's fixtures, and a few hand-made mistakes. */
 const documents: [string, unknown][] = [
   ...[...yamlFiles(join(ROOT, 'suites')), ...yamlFiles(join(ROOT, 'test', 'fixtures', 'load'))]
-    .map((file): [string, ReturnType<typeof parseDocument>] => [file.slice(ROOT.length + 1), parseDocument(readFileSync(file, 'utf8'))])
+    .map((file): [string, ReturnType<typeof parseDocument>] => [
+      file.slice(ROOT.length + 1),
+      parseDocument(readFileSync(file, 'utf8')),
+    ])
     .filter(([, document]) => document.errors.length === 0)
     .map(([name, document]): [string, unknown] => [name, document.toJS()]),
   ['an empty scenario list', { scenarios: [] }],
-  ['a status of the wrong type', { scenarios: [{ id: 'x', title: 't', rules: ['USER-READ'], steps: [{ name: 'n', request: { method: 'GET', url: '/user' }, expect: { status: 'ok' } }] }] }],
-  ['an unknown method', { scenarios: [{ id: 'x', title: 't', rules: ['USER-READ'], steps: [{ name: 'n', request: { method: 'FETCH', url: '/user' } }] }] }],
+  [
+    'a status of the wrong type',
+    {
+      scenarios: [
+        {
+          id: 'x',
+          title: 't',
+          rules: ['USER-READ'],
+          steps: [{ name: 'n', request: { method: 'GET', url: '/user' }, expect: { status: 'ok' } }],
+        },
+      ],
+    },
+  ],
+  [
+    'an unknown method',
+    {
+      scenarios: [
+        {
+          id: 'x',
+          title: 't',
+          rules: ['USER-READ'],
+          steps: [{ name: 'n', request: { method: 'FETCH', url: '/user' } }],
+        },
+      ],
+    },
+  ],
   ['both scenarios and a permission matrix', { scenarios: [], permissionMatrix: {} }],
   ['not a map', ['scenarios']],
 ]

@@ -8,8 +8,13 @@ import { REPRESENTATION_NAMES, schemaIdOf } from '../../../src/spec/representati
 import { resolveSchemaId, validateAgainstSchemaFile } from '../../../src/validation/schema-registry.js'
 
 const apiDir = join(import.meta.dirname, '../../../schemas/api')
-const files = readdirSync(apiDir).filter((file) => file.endsWith('.schema.json')).sort()
-const schemas = files.map((file) => ({ file, schema: JSON.parse(readFileSync(join(apiDir, file), 'utf8')) as Record<string, unknown> }))
+const files = readdirSync(apiDir)
+  .filter((file) => file.endsWith('.schema.json'))
+  .sort()
+const schemas = files.map((file) => ({
+  file,
+  schema: JSON.parse(readFileSync(join(apiDir, file), 'utf8')) as Record<string, unknown>,
+}))
 const catalogue = parse(readFileSync(join(import.meta.dirname, '../../../suites/rules.yaml'), 'utf8')) as {
   rules: { id: string; retired?: boolean }[]
 }
@@ -24,7 +29,10 @@ function objectsIn(value: unknown): Record<string, unknown>[] {
 
 function localTarget(schema: Record<string, unknown>, node: Record<string, unknown>): Record<string, unknown> {
   if (typeof node.$ref !== 'string' || !node.$ref.startsWith('#/')) return node
-  return node.$ref.slice(2).split('/').reduce<Record<string, unknown>>((at, key) => at[key] as Record<string, unknown>, schema)
+  return node.$ref
+    .slice(2)
+    .split('/')
+    .reduce<Record<string, unknown>>((at, key) => at[key] as Record<string, unknown>, schema)
 }
 
 describe('schemas/api', () => {
@@ -75,13 +83,28 @@ describe('resolveSchemaId and validateAgainstSchemaFile', () => {
 
   it('refuses a schema file of the user that breaks the 2020-12 meta-schema, saying why', () => {
     const file = join(tempDir, 'typo.schema.json')
-    writeFileSync(file, JSON.stringify({ $schema: 'https://json-schema.org/draft/2020-12/schema', $id: 'https://fitconform.dev/test/typo.schema.json', type: 'objekt' }))
-    expect(() => validateAgainstSchemaFile(file, {})).toThrow(/schema is invalid: data\/type must be equal to one of the allowed values/)
+    writeFileSync(
+      file,
+      JSON.stringify({
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        $id: 'https://fitconform.dev/test/typo.schema.json',
+        type: 'objekt',
+      }),
+    )
+    expect(() => validateAgainstSchemaFile(file, {})).toThrow(
+      /schema is invalid: data\/type must be equal to one of the allowed values/,
+    )
   })
 
   it('loads a 2020-12 schema file outside schemas/api by absolute path, once', () => {
     const file = join(tempDir, 'har.schema.json')
-    const schema = { $schema: 'https://json-schema.org/draft/2020-12/schema', $id: 'https://fitconform.dev/test/har.schema.json', type: 'object', properties: { log: { type: 'object' }, banned: false }, required: ['log'] }
+    const schema = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      $id: 'https://fitconform.dev/test/har.schema.json',
+      type: 'object',
+      properties: { log: { type: 'object' }, banned: false },
+      required: ['log'],
+    }
     writeFileSync(file, JSON.stringify(schema))
     expect(validateAgainstSchemaFile(file, { log: {} })).toEqual([])
     expect(validateAgainstSchemaFile(file, { log: [] })).toHaveLength(1)
@@ -95,7 +118,13 @@ describe('resolveSchemaId and validateAgainstSchemaFile', () => {
 
   it('refuses a schema file of another dialect', () => {
     const file = join(tempDir, 'draft7.schema.json')
-    writeFileSync(file, JSON.stringify({ $schema: 'http://json-schema.org/draft-07/schema#', $id: 'https://fitconform.dev/test/d7.json' }))
+    writeFileSync(
+      file,
+      JSON.stringify({
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        $id: 'https://fitconform.dev/test/d7.json',
+      }),
+    )
     expect(() => validateAgainstSchemaFile(file, {})).toThrow(/2020-12/)
   })
 })

@@ -76,8 +76,18 @@ describe('parseHttpDate (RFC 9110 §5.6.7)', () => {
   })
 
   it.each([
-    ['a year more than 50 years ahead is in the past century', 'Sunday, 06-Nov-94 08:49:37 GMT', Date.UTC(2026, 0, 1), 1994],
-    ['a year less than 50 years ahead is in this century', 'Thursday, 06-Nov-59 08:49:37 GMT', Date.UTC(2026, 0, 1), 2059],
+    [
+      'a year more than 50 years ahead is in the past century',
+      'Sunday, 06-Nov-94 08:49:37 GMT',
+      Date.UTC(2026, 0, 1),
+      1994,
+    ],
+    [
+      'a year less than 50 years ahead is in this century',
+      'Thursday, 06-Nov-59 08:49:37 GMT',
+      Date.UTC(2026, 0, 1),
+      2059,
+    ],
     ['years wrap at the century', 'Monday, 06-Nov-05 08:49:37 GMT', Date.UTC(2099, 0, 1), 2105],
   ])('reads a two-digit year: %s', (_title, text, now, year) => {
     const ms = parseHttpDate(text, now)

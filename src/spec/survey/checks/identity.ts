@@ -16,7 +16,12 @@ export const checkIdentity: SurveyCheck = async (facts) => {
   if (facts.reader.hasToken('other-token')) steps.push(await sameUserSameOwner(facts))
   if (facts.reader.hasToken('limited-token')) steps.push(...(await limitedTokenOutsideItsDataSet(facts)))
   return surveyScenario(
-    { id: 'survey-identity', title: 'Tokens that /user names as one user list activities of that one owner; the limited token is refused only the fitness activities', rules: ['ACTIVITY-OWNER', 'ERROR-403-INSUFFICIENT'] },
+    {
+      id: 'survey-identity',
+      title:
+        'Tokens that /user names as one user list activities of that one owner; the limited token is refused only the fitness activities',
+      rules: ['ACTIVITY-OWNER', 'ERROR-403-INSUFFICIENT'],
+    },
     steps,
     started,
     steps.length === 0 ? 'neither --other-token nor --limited-token was given' : undefined,
@@ -24,37 +29,87 @@ export const checkIdentity: SurveyCheck = async (facts) => {
 }
 
 async function sameUserSameOwner(facts: SurveyFacts): Promise<SurveyStep> {
-  const step = new SurveyStep('when the main and the other token name one userID, their activities name it too', surveySource('identity'), ['ACTIVITY-OWNER'])
-  const other = step.show(await facts.reader.send({ method: 'GET', target: '/user', accept: 'User', auth: 'other-token' }))
+  const step = new SurveyStep(
+    'when the main and the other token name one userID, their activities name it too',
+    surveySource('identity'),
+    ['ACTIVITY-OWNER'],
+  )
+  const other = step.show(
+    await facts.reader.send({ method: 'GET', target: '/user', accept: 'User', auth: 'other-token' }),
+  )
   const otherId = (other.body as { userID?: unknown } | undefined)?.userID
   if (other.status !== 200 || !Number.isInteger(otherId) || !Number.isInteger(facts.userId)) {
-    step.skip(`/user answered ${other.status} for the other token${Number.isInteger(otherId) ? '' : ' without an integer userID'}${Number.isInteger(facts.userId) ? '' : ' and no integer userID for the main token'}, so the two users cannot be compared`)
+    step.skip(
+      `/user answered ${other.status} for the other token${Number.isInteger(otherId) ? '' : ' without an integer userID'}${Number.isInteger(facts.userId) ? '' : ' and no integer userID for the main token'}, so the two users cannot be compared`,
+    )
     return step
   }
   if (otherId !== facts.userId) {
-    step.check({ ok: true, rule: 'ACTIVITY-OWNER', target: 'userID', matcher: 'notEquals', expected: facts.userId, actual: otherId, message: 'the two tokens are two users' })
+    step.check({
+      ok: true,
+      rule: 'ACTIVITY-OWNER',
+      target: 'userID',
+      matcher: 'notEquals',
+      expected: facts.userId,
+      actual: otherId,
+      message: 'the two tokens are two users',
+    })
     return step
   }
-  step.check({ ok: false, warning: true, rule: 'ACTIVITY-OWNER', target: 'userID', matcher: 'notEquals', expected: `not ${String(facts.userId)}`, actual: otherId, message: `/user names userID ${String(otherId)} for both the main and the other token: the user-isolation scenarios cannot tell two users apart with them; give --other-token a token of another user` })
+  step.check({
+    ok: false,
+    warning: true,
+    rule: 'ACTIVITY-OWNER',
+    target: 'userID',
+    matcher: 'notEquals',
+    expected: `not ${String(facts.userId)}`,
+    actual: otherId,
+    message: `/user names userID ${String(otherId)} for both the main and the other token: the user-isolation scenarios cannot tell two users apart with them; give --other-token a token of another user`,
+  })
   const owners = new Map<TokenRole, unknown>()
   for (const role of ['token', 'other-token'] as const) {
-    const feed = await facts.reader.send({ method: 'GET', target: '/fitnessActivities', query: { pageSize: '1' }, accept: 'FitnessActivityFeed', auth: role })
-    const uri = ((feed.body as { items?: { uri?: unknown }[] } | undefined)?.items?.[0])?.uri
+    const feed = await facts.reader.send({
+      method: 'GET',
+      target: '/fitnessActivities',
+      query: { pageSize: '1' },
+      accept: 'FitnessActivityFeed',
+      auth: role,
+    })
+    const uri = (feed.body as { items?: { uri?: unknown }[] } | undefined)?.items?.[0]?.uri
     if (typeof uri !== 'string') continue
-    const activity = step.show(await facts.reader.send({ method: 'GET', target: uri, accept: 'FitnessActivity', auth: role }))
+    const activity = step.show(
+      await facts.reader.send({ method: 'GET', target: uri, accept: 'FitnessActivity', auth: role }),
+    )
     owners.set(role, (activity.body as { userID?: unknown } | undefined)?.userID)
   }
   for (const [role, owner] of owners) {
     const ok = owner === otherId
-    step.check({ ok, rule: 'ACTIVITY-OWNER', target: 'userID', matcher: 'equals', expected: otherId, actual: owner, message: ok ? `the ${role}'s activity names the shared userID` : `/user names userID ${String(otherId)} for both tokens, but an activity of the ${role}'s feed names ${JSON.stringify(owner)} as its owner (§2.1, §2.3 userID): either the tokens are two users and /user misnames one, or the activities carry the wrong owner` })
+    step.check({
+      ok,
+      rule: 'ACTIVITY-OWNER',
+      target: 'userID',
+      matcher: 'equals',
+      expected: otherId,
+      actual: owner,
+      message: ok
+        ? `the ${role}'s activity names the shared userID`
+        : `/user names userID ${String(otherId)} for both tokens, but an activity of the ${role}'s feed names ${JSON.stringify(owner)} as its owner (§2.1, §2.3 userID): either the tokens are two users and /user misnames one, or the activities carry the wrong owner`,
+    })
   }
   return step
 }
 
 async function limitedTokenOutsideItsDataSet(facts: SurveyFacts): Promise<SurveyStep[]> {
   const steps: SurveyStep[] = []
-  for (const [target, accept] of [['/user', 'User'], ['/profile', 'Profile']] as const) {
-    const step = new SurveyStep(`GET ${target} with the token lacking the fitness-activities permission`, surveySource('identity'), ['ERROR-403-INSUFFICIENT'])
+  for (const [target, accept] of [
+    ['/user', 'User'],
+    ['/profile', 'Profile'],
+  ] as const) {
+    const step = new SurveyStep(
+      `GET ${target} with the token lacking the fitness-activities permission`,
+      surveySource('identity'),
+      ['ERROR-403-INSUFFICIENT'],
+    )
     const exchange = step.show(await facts.reader.send({ method: 'GET', target, accept, auth: 'limited-token' }))
     const refused = exchange.status === 403
     step.check({

@@ -11,7 +11,11 @@ const SHARED_FIELDS = ['type', 'total_distance', 'duration', 'source', 'entry_mo
 export const checkItemMatchesActivity: SurveyCheck = async (facts) => {
   const started = performance.now()
   const steps = facts.sample.map((sampled) => {
-    const step = new SurveyStep(`the feed item of ${describeSampled(sampled)} shows its activity's values`, surveySource('item-matches-activity'), [RULE])
+    const step = new SurveyStep(
+      `the feed item of ${describeSampled(sampled)} shows its activity's values`,
+      surveySource('item-matches-activity'),
+      [RULE],
+    )
     const { item } = sampled.item
     const itemStart = item.start_time ?? item.startTime
     const activityStart = sampled.activity.start_time
@@ -21,15 +25,44 @@ export const checkItemMatchesActivity: SurveyCheck = async (facts) => {
     const activityInstant = typeof activityStart === 'string' ? parseSpecTime(activityStart) : undefined
     if (itemInstant !== undefined && activityInstant !== undefined) {
       const same = itemInstant === activityInstant
-      step.check({ ok: same, rule: RULE, target: 'start_time', matcher: 'sameInstant', expected: activityStart, actual: itemStart, message: same ? 'the item shows the activity\'s start time' : `the feed item shows start time "${itemStart}" but the activity shows "${activityStart}" (§2.3 start_time: "same format as in 2.2"); a server must show one start time, not convert it for the feed` })
+      step.check({
+        ok: same,
+        rule: RULE,
+        target: 'start_time',
+        matcher: 'sameInstant',
+        expected: activityStart,
+        actual: itemStart,
+        message: same
+          ? "the item shows the activity's start time"
+          : `the feed item shows start time "${itemStart}" but the activity shows "${activityStart}" (§2.3 start_time: "same format as in 2.2"); a server must show one start time, not convert it for the feed`,
+      })
     }
     for (const field of SHARED_FIELDS) {
       if (item[field] === undefined || sampled.activity[field] === undefined) continue
       // has_map's type (text) is judged by its own rules; here only the value.
       const same = String(item[field]) === String(sampled.activity[field])
-      step.check({ ok: same, rule: RULE, target: field, matcher: 'equals', expected: sampled.activity[field], actual: item[field], message: same ? `the item shows the activity's ${field}` : `the feed item shows ${field} ${JSON.stringify(item[field])} but the activity shows ${JSON.stringify(sampled.activity[field])}: both name the same activity (§2.2, §2.3), so they must show one value` })
+      step.check({
+        ok: same,
+        rule: RULE,
+        target: field,
+        matcher: 'equals',
+        expected: sampled.activity[field],
+        actual: item[field],
+        message: same
+          ? `the item shows the activity's ${field}`
+          : `the feed item shows ${field} ${JSON.stringify(item[field])} but the activity shows ${JSON.stringify(sampled.activity[field])}: both name the same activity (§2.2, §2.3), so they must show one value`,
+      })
     }
     return step
   })
-  return surveyScenario({ id: 'survey-item-matches-activity', title: 'Each sampled existing activity shows the same values as its feed item', rules: [RULE] }, steps, started, nothingSampled(facts))
+  return surveyScenario(
+    {
+      id: 'survey-item-matches-activity',
+      title: 'Each sampled existing activity shows the same values as its feed item',
+      rules: [RULE],
+    },
+    steps,
+    started,
+    nothingSampled(facts),
+  )
 }
