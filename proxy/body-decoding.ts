@@ -1,6 +1,7 @@
 /**
  * Undoes `Content-Encoding` on a captured body (after it was forwarded, with the decoder the runner
- * uses too: src/shared/content-decoding.ts) and decides whether it is text. HAR 1.2 `content.text` holds the decoded body; binary goes as base64.
+ * uses too: src/shared/content-decoding.ts) and decides whether it is text. HAR 1.2 `content.text` holds the decoded
+ * body; binary goes as base64.
  */
 import { decodeContent } from '../src/shared/content-decoding.js'
 import type { CapturedBody } from './recorder.js'

@@ -56,7 +56,10 @@ export interface ReadOptions {
   readonly bodies?: boolean
 }
 
-/** Streams the well-formed entries of the files in order; each other line goes to `onSkipped`. A line past the bounds throws a load-kind ConformanceError (exit 2). */
+/**
+ * Streams the well-formed entries of the files in order; each other line goes to `onSkipped`. A line past the bounds
+ * throws a load-kind ConformanceError (exit 2).
+ */
 export async function* readExchanges(
   files: readonly string[],
   onSkipped: (skipped: SkippedLine) => void,

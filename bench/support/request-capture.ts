@@ -7,7 +7,8 @@
  * channels, not by wrapping our code: `undici:request:create` for the keep-alive client and
  * `net.client.socket` for the raw-socket probes (HEAD, `noBody`), whose bytes are kept as written.
  * Waits come from the scenario model: a step's `wait` goes before the step's first request, and each
- * extra `eventually` attempt adds its `every`, each `untilServerDateAfter` resend its 50 ms. Cleanup steps report no events, so a wait in one could
+ * extra `eventually` attempt adds its `every`, each `untilServerDateAfter` resend its 50 ms. Cleanup steps report no
+ * events, so a wait in one could
  * not be placed: the capture refuses such a suite rather than replay it without the wait.
  */
 import diagnosticsChannel from 'node:diagnostics_channel'

@@ -159,7 +159,8 @@ export function rulesOfStep(x: Pick<ScaffoldExchange, 'endpoint' | 'findings'>, 
 /**
  * A recorded body as a request body: every `post_to_<network>` flag false (nothing is published), a
  * `notes` text replaced by the run marker so the run's data can be found and removed (a `notes` of
- * another type is a deliberately bad value and stays), recorded text written as literal text (src/shared/literal-text.ts: it is data, not a template).
+ * another type is a deliberately bad value and stays), recorded text written as literal text
+ * (src/shared/literal-text.ts: it is data, not a template).
  */
 function sanitizeBody(body: unknown, notes: string | undefined): unknown {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return literalValue(body)

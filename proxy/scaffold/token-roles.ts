@@ -11,7 +11,10 @@ export interface TokenUse {
   count: number
   /** Whether any answer to it was other than 401: a token the server knows. */
   known: boolean
-  /** The role a 403 body's §7 reason named for this token: its other exchanges (a HEAD's bodiless 403, a 200 elsewhere) are that role's too. */
+  /**
+   * The role a 403 body's §7 reason named for this token: its other exchanges (a HEAD's bodiless 403, a 200
+   * elsewhere) are that role's too.
+   */
   reasonRole?: TokenRole
 }
 

@@ -44,7 +44,10 @@ const REFERENCE_FLAG_OF_ROLE: Record<TokenRole, keyof DiffFlags> = {
   'limited-token': 'referenceLimitedToken',
 }
 
-/** `fitconform diff`: returns the exit code (0 no difference at --fail-on's level, 1 some, 2 usage, 3 a side unreachable, 130 interrupted). */
+/**
+ * `fitconform diff`: returns the exit code (0 no difference at --fail-on's level, 1 some, 2 usage, 3 a side
+ * unreachable, 130 interrupted).
+ */
 export async function diffCommand(
   paths: readonly string[],
   flags: DiffFlags,

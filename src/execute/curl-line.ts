@@ -38,7 +38,10 @@ export function curlLine(request: ReproducedRequest, auth: AuthChoice): string {
   return parts.join(' ')
 }
 
-/** `bash -c '…'`: the request written to /dev/tcp, then every line the server sends until it closes or is silent for 5 s (bash only: no nc or timeout needed). */
+/**
+ * `bash -c '…'`: the request written to /dev/tcp, then every line the server sends until it closes or is silent for 5
+ * s (bash only: no nc or timeout needed).
+ */
 function rawSocketLine(request: ReproducedRequest, auth: AuthChoice): string {
   const url = new URL(request.url)
   const port = url.port || '80'

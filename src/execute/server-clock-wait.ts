@@ -51,7 +51,8 @@ const MARGIN_MS = 100
 
 /**
  * Sends, then resends while the answer's `Date` is not later than `afterMs`, up to the bound; the
- * last answer is the step's, and once it is dated later the wait lasts the margin more. No new failure of its own: a server whose clock never turns is judged
+ * last answer is the step's, and once it is dated later the wait lasts the margin more. No new failure of its own: a
+ * server whose clock never turns is judged
  * by the step's checks on its last answer. A server without a parseable `Date` (or a step whose
  * date is none) gets one resend after the fixed fallback wait instead, so it neither fails nor hangs.
  */

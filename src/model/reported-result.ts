@@ -25,7 +25,10 @@ export interface ReportedScenarioResult extends ScenarioResult {
 export interface ReportedRunSummary extends RunSummary {
   /** Failed scenarios covered by a known failure; not counted in `failed`. */
   readonly expectedFailures: number
-  /** Known failures that now pass, failing the run: scenarios listed by id that passed (counted in `passed` too), and rule entries whose every scenario passed (one each). */
+  /**
+   * Known failures that now pass, failing the run: scenarios listed by id that passed (counted in `passed` too), and
+   * rule entries whose every scenario passed (one each).
+   */
   readonly unexpectedlyPassed: number
 }
 

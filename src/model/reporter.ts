@@ -40,7 +40,10 @@ export interface Reporter {
   onScenarioEnd?(result: ReportedScenarioResult): Awaitable<void>
   /** Load, internal and other reporters' errors; never thrown at a reporter. */
   onDiagnostic?(diagnostic: Diagnostic): Awaitable<void>
-  /** Once, at the end, with the finalized result (known failures applied, rules judged, personal data masked); file reporters write here. */
+  /**
+   * Once, at the end, with the finalized result (known failures applied, rules judged, personal data masked); file
+   * reporters write here.
+   */
   onRunEnd?(result: ReportedRunResult, plan: RunPlanView): Awaitable<void>
   /** False for file-only reporters, so the CLI can add the console reporter. */
   printsToStdout?(): boolean

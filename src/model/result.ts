@@ -38,7 +38,10 @@ export interface AssertionResult {
   readonly at?: SourceRef
 }
 
-/** `blocked`: the step was not judged (an earlier step of its scenario failed, or its answer could not be read); its rules are not judged either. */
+/**
+ * `blocked`: the step was not judged (an earlier step of its scenario failed, or its answer could not be read); its
+ * rules are not judged either.
+ */
 export type StepStatus = 'passed' | 'failed' | 'error' | 'skipped' | 'blocked'
 
 /** Why a step was not judged. */

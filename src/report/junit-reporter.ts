@@ -20,7 +20,8 @@
  * Sample:
  *
  *   <testsuites name="fitconform" tests="2" failures="1" errors="0" skipped="0" time="0.350" timestamp="2026-01-02T10:00:00.000Z">
- *     <testsuite name="suites/feed/page-size.yaml" file="suites/feed/page-size.yaml" tests="2" failures="1" errors="0" skipped="0" time="0.350">
+ * <testsuite name="suites/feed/page-size.yaml" file="suites/feed/page-size.yaml" tests="2" failures="1" errors="0"
+ * skipped="0" time="0.350">
  *       <testcase classname="suites/feed/page-size.yaml" name="The feed honours pageSize" file="suites/feed/page-size.yaml" time="0.120">
  *         <properties><property name="id" value="feed-page-size"/><property name="rule" value="<its rule id>"/></properties>
  *         <failure message="body.items has 25 elements, expected 4" type="E_CHECK_FAILED">step 1 "read a page" failed

@@ -32,7 +32,10 @@ export interface ReporterSpec {
 
 type Factory = (context: ReporterContext, option: string | undefined) => Reporter | Promise<Reporter>
 
-/** The default reporters (console, json, junit) are loaded with the CLI; html and markdown only when asked for, as start-up counts on every run. */
+/**
+ * The default reporters (console, json, junit) are loaded with the CLI; html and markdown only when asked for, as
+ * start-up counts on every run.
+ */
 const BUILTIN: Readonly<Record<string, Factory>> = {
   console: (context, option) =>
     createConsoleReporter({ screen: context.screen, mode: consoleMode(option), verbose: context.verbose ?? false }),

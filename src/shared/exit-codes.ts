@@ -9,7 +9,10 @@ export const EXIT = {
    * Also a report the file system refused at the end (a full disk): the user's to fix, as a bad --output-dir is.
    */
   usage: 2,
-  /** Before the first scenario: the server could not be reached, or GET /user with a main token did not answer 2xx in time (the preflight). */
+  /**
+   * Before the first scenario: the server could not be reached, or GET /user with a main token did not answer 2xx in
+   * time (the preflight).
+   */
   unreachable: 3,
   /** SIGINT/SIGTERM: the run stopped early, after undoing what it had changed. */
   interrupted: 130,

@@ -30,10 +30,16 @@ export class RepeatTally {
   readonly #groups = new Map<string, { problem: SchemaProblem; count: number }>()
   /** Per severity (errors, warnings, irregularities, as validateRepresentation lists them), the groups of a sliced body in order. */
   readonly #bySeverity: { problem: SchemaProblem; count: number }[][] = [[], [], []]
-  /** Per severity, where the next group of the sliced array goes: after its groups so far, before what follows the array; undefined until the array has one. */
+  /**
+   * Per severity, where the next group of the sliced array goes: after its groups so far, before what follows the
+   * array; undefined until the array has one.
+   */
   readonly #arrayEnd: (number | undefined)[] = [undefined, undefined, undefined]
   #sliced = false
-  /** Groups of array items by rule and severity, each with its pointer after the item and its message between the pointer and the found value. */
+  /**
+   * Groups of array items by rule and severity, each with its pointer after the item and its message between the
+   * pointer and the found value.
+   */
   readonly #itemShapes = new Map<string, Map<string, ItemShape[]>>()
 
   /**

@@ -18,7 +18,10 @@ export interface TalliedProblems {
   readonly repeated: RepeatedProblem[]
   /** Every rule the judging evaluated (checkRepresentation's checkedRules, over all slices). */
   readonly checkedRules: readonly string[]
-  /** Set when the judging stopped before the end (the run was interrupted): the first `judged` items of the array at `pointer` were judged. */
+  /**
+   * Set when the judging stopped before the end (the run was interrupted): the first `judged` items of the array at
+   * `pointer` were judged.
+   */
   readonly stopped?: { readonly pointer: string; readonly judged: number; readonly of: number }
 }
 
@@ -83,7 +86,10 @@ function itemEndOf(pointer: string, prefix: string): number | undefined {
   return wellFormed ? end : undefined
 }
 
-/** A problem of the item ending at `itemEnd` of a slice starting at `offset`, told at its place in the whole array (messages open with their path). */
+/**
+ * A problem of the item ending at `itemEnd` of a slice starting at `offset`, told at its place in the whole array
+ * (messages open with their path).
+ */
 function movedBy(problem: SchemaProblem, prefix: string, itemEnd: number, offset: number): SchemaProblem {
   if (offset === 0) return problem
   const local = problem.pointer.slice(0, itemEnd)

@@ -259,7 +259,10 @@ function wrongTyped(type: string): fc.Arbitrary<unknown> {
   return byType[type] ?? fc.constant(null)
 }
 
-/** Ways a write body can be wrong. `not-json` must be refused (4xx, nothing stored); the others only must not be answered 5xx (§7 rules 5–6). */
+/**
+ * Ways a write body can be wrong. `not-json` must be refused (4xx, nothing stored); the others only must not be
+ * answered 5xx (§7 rules 5–6).
+ */
 export type InvalidKind =
   | 'not-json'
   | 'wrong-types'
@@ -330,27 +333,23 @@ export function invalidBody(
     fc
       .constantFrom('[]', '42', '"text"', 'null', 'true', JSON.stringify([valid]))
       .map((text) => ({ kind: 'not-an-object' as const, text })),
-    fc
-      .integer({ min: 500, max: 5_000 })
-      .map((depth) => ({
-        kind: 'deep-nesting' as const,
-        text: JSON.stringify({ ...valid, nested: 0 }).replace(
-          '"nested":0',
-          `"nested":${'['.repeat(depth)}${']'.repeat(depth)}`,
-        ),
-      })),
+    fc.integer({ min: 500, max: 5_000 }).map((depth) => ({
+      kind: 'deep-nesting' as const,
+      text: JSON.stringify({ ...valid, nested: 0 }).replace(
+        '"nested":0',
+        `"nested":${'['.repeat(depth)}${']'.repeat(depth)}`,
+      ),
+    })),
     fc
       .constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/xml')
       .map((contentType) => ({ kind: 'wrong-media-type' as const, text: JSON.stringify(valid), contentType })),
   ]
   if (required.length > 0) {
     kinds.push(
-      fc
-        .constantFrom(...required)
-        .map((missing) => ({
-          kind: 'missing-fields' as const,
-          text: JSON.stringify(Object.fromEntries(Object.entries(valid).filter(([key]) => key !== missing))),
-        })),
+      fc.constantFrom(...required).map((missing) => ({
+        kind: 'missing-fields' as const,
+        text: JSON.stringify(Object.fromEntries(Object.entries(valid).filter(([key]) => key !== missing))),
+      })),
     )
   }
   return fc.oneof(...kinds)

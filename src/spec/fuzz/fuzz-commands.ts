@@ -361,7 +361,10 @@ interface ScopeChoice {
   readonly pageSize: number | null
 }
 
-/** A feed read scoped to days of the fuzz month (and maybe the modification date): exactly the model's activities in scope, up to the page size. */
+/**
+ * A feed read scoped to days of the fuzz month (and maybe the modification date): exactly the model's activities in
+ * scope, up to the page size.
+ */
 class ScopedFeedRead extends Command {
   constructor(readonly scope: ScopeChoice) {
     super()

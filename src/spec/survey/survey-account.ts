@@ -48,7 +48,10 @@ const CHECKS: readonly SurveyCheck[] = [
   checkIdentity,
 ]
 
-/** Surveys the account and runs every check over the sample, handing each result on as it ends; the first lists the sample and why each was picked. */
+/**
+ * Surveys the account and runs every check over the sample, handing each result on as it ends; the first lists the
+ * sample and why each was picked.
+ */
 export async function surveyAccount(
   reader: SurveyReader,
   settings: SurveySettings,

@@ -139,7 +139,8 @@ describe('diff of a mutant against the reference', () => {
   const mutant = mutants.find((m) => m.name === 'no-last-modified-on-read')!
 
   it("shows a conformance difference on the mutant's rule, and blames nothing else", async () => {
-    // The activity scenarios read activities (and so judge Last-Modified) and those reads' rules: enough to see the blame, in a fifth of the time.
+    // The activity scenarios read activities (and so judge Last-Modified) and those reads' rules: enough to see the
+    // blame, in a fifth of the time.
     const result = await diffOf({ mode: 'reference', mutant: mutant.name }, 'reference', '^activity-')
     expect(result.summary.conformance).toBe(1)
     expect(result.rules.find((rule) => rule.rule === mutant.rule)).toMatchObject({ new: 'failed', reference: 'passed' })

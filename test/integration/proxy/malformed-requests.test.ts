@@ -94,7 +94,10 @@ const header = fc.oneof(
   ),
   junk,
 )
-/** Mostly the characters a URL is made of, with the ones that trip a URL parser (`[`, `]`, `%`, `@`, `:`) and any visible byte now and then. */
+/**
+ * Mostly the characters a URL is made of, with the ones that trip a URL parser (`[`, `]`, `%`, `@`, `:`) and any
+ * visible byte now and then.
+ */
 const visible = fc.string({
   unit: fc.oneof(
     { arbitrary: fc.constantFrom(...'abcxyz019-._~/?=&'), weight: 6 },

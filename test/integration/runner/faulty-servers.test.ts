@@ -150,16 +150,14 @@ describe('a faulty server gives a failed scenario with a clear message, within t
     let reads = 0
     server = await serverThatBreaksOnRead((_, response) => {
       if (++reads === 1) return void response.writeHead(429, { 'retry-after': '1' }).end()
-      response
-        .writeHead(200, { 'content-type': ACTIVITY })
-        .end(
-          JSON.stringify({
-            uri: '/fitnessActivities/7',
-            type: 'Running',
-            start_time: createdStart,
-            notes: createdNotes,
-          }),
-        )
+      response.writeHead(200, { 'content-type': ACTIVITY }).end(
+        JSON.stringify({
+          uri: '/fitnessActivities/7',
+          type: 'Running',
+          start_time: createdStart,
+          notes: createdNotes,
+        }),
+      )
     })
     const result = ranResult(await run(server.url, 3_000))
     expect(result.summary.failed).toBe(0)

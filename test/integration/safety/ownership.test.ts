@@ -21,7 +21,10 @@ afterEach(async () => {
   ledgerDir = undefined
 })
 
-/** The run's result, its ledger's path, and the ledger as it stood after the last scenario (a ledger with nothing owed is removed at the end). */
+/**
+ * The run's result, its ledger's path, and the ledger as it stood after the last scenario (a ledger with nothing owed
+ * is removed at the end).
+ */
 async function runAgainst(
   lies: Lies,
 ): Promise<{ result: RunResult; ledger: string; ledgerText: string; ledgerMode: number }> {

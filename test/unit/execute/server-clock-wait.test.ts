@@ -21,7 +21,10 @@ afterEach(async () => {
   server = undefined
 })
 
-/** A server whose n-th answer (0-based) carries `dateFor(n)` as Date, or no Date at all when undefined; it records when each request came. */
+/**
+ * A server whose n-th answer (0-based) carries `dateFor(n)` as Date, or no Date at all when undefined; it records
+ * when each request came.
+ */
 async function startClockServer(
   dateFor: (n: number) => string | undefined,
 ): Promise<{ url: string; arrivals: number[] }> {
