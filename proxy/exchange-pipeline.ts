@@ -51,8 +51,8 @@ export interface ExchangePipeline {
 
 /**
  * A sleeping recording thread is woken this long after the first exchange it has not seen, not at
- * each: waking a thread costs both threads more than recording a small exchange (measured: ~15 µs
- * an exchange on each side when woken per exchange at saturation). It is as long as live findings lag.
+ * each: waking a thread costs both threads more than recording a small exchange (docs/benchmarks.md).
+ * It is as long as live findings lag.
  */
 const WAKE_DELAY_MS = 2
 

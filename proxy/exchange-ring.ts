@@ -1,9 +1,9 @@
 /**
  * How a captured exchange crosses from the forwarding thread to the recording thread: appended, as
  * bytes, to a ring in shared memory, one writer (the forwarding thread) and one reader (the recording
- * thread). Measured on 2 cores at saturation (docs/benchmarks.md), a `postMessage` of the captured
- * objects cost the forwarding thread ~35 µs an exchange (structured clone, one ArrayBuffer moved per
- * body, the message, the acknowledgement, the garbage) against ~3 µs for this append; the reader
+ * thread). A `postMessage` of the captured objects cost the forwarding thread ten times this append
+ * (structured clone, one ArrayBuffer moved per body, the message, the acknowledgement, the garbage;
+ * docs/benchmarks.md); the reader
  * copies each exchange out and frees its room at once.
  *
  * Records start on 4-byte boundaries: a u32 payload length, then the payload (see `encode`). A record

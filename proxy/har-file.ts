@@ -32,7 +32,7 @@ export async function writeHarFile(
   failed.catch(() => {})
   // `once` rejects when the stream fails while we wait. Not a race with `failed`: every race leaves a
   // reaction on that pending promise until the end, one per drain, and memory grew with the recording
-  // (issue 30: 109 MB over 100,000 lines, 191 MB over 1,000,000).
+  // (docs/benchmarks.md, memory at scale).
   const write = async (text: string): Promise<void> => {
     if (out.write(text)) return
     if (out.errored) throw out.errored

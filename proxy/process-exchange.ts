@@ -183,7 +183,7 @@ function printExchangeLine(
 
 /**
  * Request-targets (and finding messages, which may quote the path) longer than these are cut on the
- * console (issue 25: an 8 KiB request-target filled every line); the recording keeps them whole.
+ * console (an 8 KiB request-target filled every line); the recording keeps them whole.
  */
 const CONSOLE_TARGET_CHARS = 200
 const CONSOLE_MESSAGE_CHARS = 500

@@ -2,10 +2,10 @@
  * The recorded exchanges of one or more recording files, for the tools that read recordings (`analyze`,
  * `har`, `scaffold`, `mock`). A line that is not JSON, is cut short (a crash, a full disk), or is JSON
  * without the shape the tools rely on (`{"request":null,"response":null}`) is skipped and told with its
- * `file:line` (issue 11, item 5): a hand-edited or damaged recording never stops a tool with E_INTERNAL.
+ * `file:line`: a hand-edited or damaged recording never stops a tool with E_INTERNAL.
  *
- * A line is read within two bounds (issue 25, item 6): at most `maxLineBytes()` bytes (readline held a
- * whole line, so one 300 MB line cost 1.0–1.9 GB), and nested at most MAX_NESTING_DEPTH levels, in the
+ * A line is read within two bounds: at most `maxLineBytes()` bytes (readline held a
+ * whole line in memory, several times over), and nested at most MAX_NESTING_DEPTH levels, in the
  * line and, for `scaffold`, in the JSON bodies it holds (100,000 levels ran the stack out).
  * A line past either bound stops the tool with exit 2 and says which line, rather than being skipped
  * like a damaged one: it is a whole exchange the tools cannot judge, and a summary, HAR or scaffold

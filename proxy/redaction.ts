@@ -1,5 +1,5 @@
 /**
- * Secrets out before anything is written (issue 5, item 2).
+ * Secrets out before anything is written.
  *
  * - Credential headers (`authorization`, `proxy-authorization`, `cookie`, `set-cookie` and any added by
  *   `--redact-header`) keep their presence and, for `Authorization`, their scheme; values become

@@ -1,7 +1,7 @@
 // Build step after tsc: the CLI that bin/fitconform.js starts, bundled from dist/ into dist/cli/, and
 // the V8 code cache bin/fitconform.js compiles it with.
 //
-// Why (issue 15, the 500-test workload): start-up is a large part of a short run. Node 20's ES module
+// Why (docs/benchmarks.md, the 500-test workload): start-up is a large part of a short run. Node 20's ES module
 // loader spends about a millisecond on each module (resolve, stat, read, compile, link), and every
 // function a run calls is parsed and compiled again in every process. So:
 // - our modules are one CommonJS file, dist/cli/fitconform.cjs: one read, one compile. A command's
@@ -12,10 +12,10 @@
 // - the cache is recorded by running the main job once, `fitconform run` against the embedded
 //   reference server, so it holds every function such a run compiled.
 // - the file is ASCII without comments, so bin/fitconform.js reads it as latin1: a third of the bytes
-//   of the commented bundle, and no UTF-8 decoding (reading the 2.4 MB UTF-8 bundle took ~45 ms).
+//   of the commented bundle, and no UTF-8 decoding.
 // - packages stay in node_modules (lazyRequires below), except commander, which every command needs.
-// Measured side by side on the 500-test workload: 0.85 -> 0.78 s wall, 1.26 -> 1.16 s CPU; the code
-// cache saves compiling, the small ASCII file saves reading (README § Benchmarks).
+// The code cache saves compiling, the small ASCII file saves reading (docs/benchmarks.md, the 500-test
+// workload).
 // The library API (`import … from 'fitconform'`) and the benchmarks keep using dist/src/ as tsc wrote it.
 //
 // The proxy's recording thread is a second bundle: proxy/exchange-pipeline.ts starts

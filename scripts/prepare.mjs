@@ -5,7 +5,7 @@
 // 11, libnpmexec) links this folder into its npx cache (~/.npm/_npx/<hash>/node_modules/fitconform, a
 // symbolic link to here) to get a bin link, and Arborist runs `prepare` on a linked folder. The first
 // `npx fitconform run` after `npm ci` then built everything a second time, silently (npm pipes the
-// output): 51 s instead of 13 s. npm marks the command that runs a script in `npm_command`: `ci` and
+// output). npm marks the command that runs a script in `npm_command`: `ci` and
 // `install` build as ever; `exec` builds only when no build is here (e.g. after `npm ci --ignore-scripts`).
 // `npm run build` always builds.
 import { spawnSync } from 'node:child_process'

@@ -1,7 +1,7 @@
 /**
  * Where `proxy`, `mock` and `serve` listen, and what they say when they cannot: one helper, so the
- * three commands print the same warning and the same errors (issue 17: `--host`; issue 13: "port N is
- * in use" is exit 2 for every command that listens).
+ * three commands print the same warning (`--host`) and the same errors ("port N is in use" is exit 2 for
+ * every command that listens).
  */
 
 import { isIP } from 'node:net'

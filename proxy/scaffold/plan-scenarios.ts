@@ -1,5 +1,5 @@
 /**
- * Recorded exchanges, in recording order → scenario drafts, one per meaningful flow (issue 5, item 6):
+ * Recorded exchanges, in recording order → scenario drafts, one per meaningful flow:
  *
  * - activity flow: a create (201) and every later exchange on the activity it created, in order; the
  *   Location is captured (`${activity}`) instead of the literal id, registered with `creates:`, and a
@@ -16,7 +16,7 @@
  * not create (scaffolding them would change someone's data).
  *
  * The planner takes one exchange at a time and holds state per open flow and per distinct shape only
- * (issue 8, item 4): a flow ends with its successful DELETE, or at the end of the recording.
+ *: a flow ends with its successful DELETE, or at the end of the recording.
  */
 import type { Finding } from '../../src/model/exchange.js'
 import { parseHttpDate } from '../../src/validation/time-formats.js'

@@ -1,6 +1,6 @@
 /**
  * A recording → scenario files (name and YAML text); the command writes them. Streams the recording
- * twice, line by line, and never holds its exchanges (issue 8, item 4): the first pass counts what needs
+ * twice, line by line, and never holds its exchanges: the first pass counts what needs
  * the whole recording (token uses for the roles, base path votes), the second plans the scenarios,
  * holding state per open flow and per distinct shape. What is returned is one file per distinct shape,
  * and a bounded list of the exchanges left out.

@@ -57,7 +57,7 @@ function readModuleConfig(path: string): ConfigSource {
     // Synchronous on purpose: options are resolved before anything runs. Node 20.19 can require() the
     // ES modules a config imports (`fitconform` itself); jiti transforms only what Node cannot load.
     // No cache on disk: a config is one small file, and we write nothing into the user's node_modules.
-    // Loaded here, not at start-up: most runs have no config module, and jiti costs ~0.1 s to load (issue 15).
+    // Loaded here, not at start-up: most runs have no config module, and jiti is slow to load.
     const { createJiti } = createRequire(import.meta.url)('jiti') as typeof import('jiti')
     const jiti = createJiti(path, { fsCache: false, moduleCache: false, tryNative: true, interopDefault: false })
     const module = jiti(path) as { default?: unknown }

@@ -20,8 +20,8 @@ import type { ServeOptions } from './serve-command.js'
 
 /**
  * Every command of the CLI; each action hands its exit code to process.exitCode. Each action imports
- * its command's module when it runs: a process loads only what its one command needs (issue 8 measured
- * `--version` at about 0.2 s when every command's modules, the reference server's included, loaded up front).
+ * its command's module when it runs: a process loads only what its one command needs (every command's modules, the reference server's
+ * included, loaded up front made `--version` slow).
  */
 export function createProgram(): Command {
   const program = new Command('fitconform')
@@ -128,7 +128,7 @@ export function createProgram(): Command {
       const { runCommand } = await import('./run-command.js')
       process.exitCode = await runCommand(paths, flags)
       // The run is over and its reports are written: end now, once stdout and stderr are out, rather
-      // than let Node free a large run's heap page by page (~50 ms of every run, issue 15).
+      // than let Node free a large run's heap page by page (docs/benchmarks.md).
       await Promise.all(
         [process.stdout, process.stderr].map((stream) => new Promise((resolve) => stream.write('', resolve))),
       )

@@ -8,7 +8,7 @@ import { REPORT_FILE_NAMES } from '../report/report-file-names.js'
  * Creates the folders a run writes into (the output folder, which also holds the cleanup ledger, and
  * the folder of each built-in reporter's own path) before anything is sent, and answers why one cannot
  * be, or undefined when all can. `--output-dir /dev/full/x` or a path under a regular file used to end
- * the run with E_INTERNAL once the server had been asked (issue 25, item 6).
+ * the run with E_INTERNAL once the server had been asked.
  */
 export async function prepareReportFolders(
   reporterList: string,

@@ -81,8 +81,8 @@ interface RawResponse {
 
 /**
  * One request through undici's `dispatch` with a handler of our own, not its `request` API: no
- * stream, async resource or promise per chunk between the socket and our buffer (a 500-scenario run
- * went from 0.97 to 0.90 s, issue 15). The body is read to the end (the socket goes back to the pool)
+ * stream, async resource or promise per chunk between the socket and our buffer (docs/benchmarks.md, the
+ * 500-test workload). The body is read to the end (the socket goes back to the pool)
  * unless it passes the cap, when the request is aborted at once.
  *
  * The whole exchange, headers and body, ends within the timeout (undici's own timeouts count only

@@ -11,7 +11,7 @@ import { PATH_POINT_PERSONAL_FIELDS, PROFILE_PERSONAL_FIELDS } from '../model/pe
 import { parseJsonPath } from '../shared/json-path.js'
 
 /*
- * Personal data in report files (issue 6), from the field list the proxy's `--redact-personal` uses
+ * Personal data in report files, from the field list the proxy's `--redact-personal` uses
  * (src/model/personal-data-fields.ts): profile texts (name, location, birthday, profile and picture
  * URLs) keep their first character, GPS coordinates are rounded to 0.1° (about 11 km), altitudes to
  * 100 m, and a `path` keeps its first points. Values are masked where they sit in bodies and in both
@@ -77,8 +77,8 @@ const MASKED_FIELDS = ['steps', 'cleanup', 'warnings', 'skipReason'] as const
 /**
  * maskScenarioPersonalData, done when a reporter first reads a field it changes. A progress event is
  * read for its id and status far more often than for its evidence (the console prints a line only for
- * a failure, a skip or a warning), and masking every scenario as it ended cost a 500-scenario run ~30
- * ms of its ~0.9 s (issue 15). Each masked field is an enumerable getter, so reading, spreading,
+ * a failure, a skip or a warning), and masking every scenario as it ended was a measurable part of a
+ * short run (docs/benchmarks.md). Each masked field is an enumerable getter, so reading, spreading,
  * JSON.stringify and structuredClone all see the masked values, never the raw ones.
  */
 export function maskScenarioPersonalDataOnRead<S extends ScenarioResult>(scenario: S): S {

@@ -72,7 +72,7 @@ export async function runPlan(plan: RunPlan, options: RunPlanOptions): Promise<S
  * that waits out a clock has started and is parked in its wait (or done): those writes that must come
  * before such a wait are made before the gate closes, the wait passes during the exclusive ones, and
  * the writes after it follow when the gate opens, so the exclusive chain and the others' clock waits
- * share the same seconds instead of following each other (issue 15). Until then nothing else starts,
+ * share the same seconds instead of following each other. Until then nothing else starts,
  * so that the chain starts as soon as it can; the scenarios without a wait start with it. The
  * exclusive lane takes one of the `concurrency` slots while it runs.
  */
@@ -118,8 +118,7 @@ async function runExclusiveBesideTheRest(
  * Knows when every scenario that waits out a clock has started and is in a wait, past its last wait, or
  * done. Past its last wait a scenario has only clock-free work left, which may as well follow the chain
  * (its writes are held at the gate); on a distant server its wait may already be over when it reaches it,
- * and holding the chain until such a scenario ends made every scenario after the chain start late
- * (issue 30: 2.9 s at 100 ms a round trip).
+ * and holding the chain until such a scenario ends made every scenario after the chain start late.
  */
 function trackWaiters(waiters: readonly Scenario[]): {
   allParked: Promise<void>

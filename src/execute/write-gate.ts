@@ -1,4 +1,4 @@
-// While the exclusive scenarios run, the other scenarios' writes wait here (issue 15). An exclusive
+// While the exclusive scenarios run, the other scenarios' writes wait here. An exclusive
 // scenario needs an account nothing of ours writes to from its first clock gap to its last check
 // (docs/benchmarks.md): closing the gate lets the writes in flight finish, then holds every later
 // write (a step's POST, PUT or DELETE, a cleanup deletion, a restore) until the gate opens again.

@@ -1,6 +1,6 @@
-// The quick way through a scenario file (issue 15). The `yaml` package's composer (parseDocument +
-// toJS) builds a node per value and then copies it into plain data; even its CST parser costs about
-// half a second on a 5,000-line file. Scenario files use a small part of YAML, so this reads that part
+// The quick way through a scenario file. The `yaml` package's composer (parseDocument +
+// toJS) builds a node per value and then copies it into plain data; even its CST parser is slow on a
+// large file (docs/benchmarks.md, the 500-test workload). Scenario files use a small part of YAML, so this reads that part
 // straight from the text into plain data, noting where each value starts, without loading `yaml` at
 // all. The part: block maps and sequences indented with spaces (a sequence may sit at its key's
 // indentation, a map may start on a `- ` line), one-line flow maps and sequences, one-line plain,

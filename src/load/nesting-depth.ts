@@ -1,5 +1,5 @@
 // How deep a YAML (or JSON) text nests, found in one pass over the text before anything parses it
-// (issue 25, item 6). The quick reader, the `yaml` composer, the schema validator and the loader all
+//. The quick reader, the `yaml` composer, the schema validator and the loader all
 // walk a document by recursion; a file nested some thousands of levels deep (`[[[[…]]]]`, `- - - - x`,
 // `{"a": {"a": …}}`, or block maps indented one more space a line) ran the stack out and ended the
 // run with E_INTERNAL. So the depth is measured on the text, without recursion, and a file that nests

@@ -7,7 +7,7 @@ import { findTooDeepNesting, MAX_NESTING_DEPTH } from './nesting-depth.js'
 
 // `yaml` (the composer) is loaded on first need: a file outside the quick subset, or a diagnostic
 // that points at a key. A run whose files all stay inside the subset does not pay for loading it
-// (issue 15). It is CommonJS under Node, so require() loads it synchronously, as import would.
+//. It is CommonJS under Node, so require() loads it synchronously, as import would.
 let yamlModule: typeof import('yaml') | undefined
 function yaml(): typeof import('yaml') {
   yamlModule ??= createRequire(import.meta.url)('yaml') as typeof import('yaml')

@@ -15,8 +15,8 @@ export interface Sectioned {
 }
 
 /**
- * A failed scenario counts under the section of the first rule it broke (issue 28: a broken rule of
- * §2.3 met in a §4 lifecycle is a §2.3 failure); any other scenario under its first rule's section.
+ * A failed scenario counts under the section of the first rule it broke (a broken rule of §2.3 met
+ * in a §4 lifecycle is a §2.3 failure); any other scenario under its first rule's section.
  * Only the section's first part counts ("§2.2; §4 rule 2" → "§2.2").
  */
 function sectionOf(scenario: Sectioned, rules: RuleIndex): string {

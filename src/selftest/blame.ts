@@ -1,7 +1,7 @@
 import type { Rule } from '../model/scenario.js'
 
 /*
- * Blame exactly, judged over one-fault servers (issue 13's goal): a server whose only fault breaks
+ * Blame exactly, judged over one-fault servers: a server whose only fault breaks
  * rule R must fail R, and may fail at most BLAME_BUDGET other rules, each tied to R by a section of
  * the spec. Pure: the self-test verdict and the in-`npm test` subset read this one definition.
  */

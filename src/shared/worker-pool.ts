@@ -2,8 +2,8 @@
 // self-test's targets). An item waiting on something that is not work (the runner's clock waits and
 // writes held at its write gate, execute/write-gate.ts) can `park`: it gives its slot up for the wait,
 // so that the next item can start, and takes one back, before any item not started yet, when the
-// wait is over (issue 15: six scenarios of the suite wait for the server's next second; on four
-// slots, two of them waited for a slot and then for a second more). With one slot nothing runs
+// wait is over (several scenarios of the suite wait for the server's next second: without parking,
+// some waited for a slot and then for a second more). With one slot nothing runs
 // beside anything: a wait keeps its slot, and `--concurrency 1` stays one scenario at a time.
 
 /** Runs `wait` with the scenario's slot given up; resolves once the slot is back. */

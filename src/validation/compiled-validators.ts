@@ -1,4 +1,4 @@
-// Validators compiled at build time (issue 15). Compiling schemas/scenario.schema.json with Ajv costs
+// Validators compiled at build time. Compiling schemas/scenario.schema.json with Ajv costs
 // about a third of a second at every start; `npm run build` writes Ajv's standalone code for it to
 // dist/validators/ (write-compiled-validators.ts), and a run loads that instead, without loading Ajv.
 // The code carries a digest of the schema text it was made from: when the schema has changed since

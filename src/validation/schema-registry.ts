@@ -41,7 +41,7 @@ function getRegistry(): Registry {
 }
 
 function createAjv(): Ajv2020 {
-  // Loaded on first use, not at start-up: a run whose scenarios check no schema does not pay ~0.1 s for them (issue 15).
+  // Loaded on first use, not at start-up: a run whose scenarios check no schema does not pay for compiling them.
   const require = createRequire(import.meta.url)
   const { Ajv2020, _ } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')
   const addFormats = require('ajv-formats') as typeof import('ajv-formats').default
@@ -56,7 +56,7 @@ function createAjv(): Ajv2020 {
   ajv.addVocabulary([
     // The rule id (suites/rules.yaml) a violation inside this subschema breaks; the nearest wins.
     // Evaluating the subschema also notes the id as checked: a rule judged by a schema keyword is
-    // covered when its keyword ran (issue 28). Inline code, one call with the id per evaluation: a
+    // covered when its keyword ran. Inline code, one call with the id per evaluation: a
     // `validate` function would get a fresh data-context object per item of a page.
     {
       keyword: 'x-rule',

@@ -1,6 +1,6 @@
-// A large array judged a slice at a time (issue 25). A feed page of 400,000 items with one fault each
-// used to become 2.4 million problem objects (1.3 GB) before they were collapsed, and held the event
-// loop for ~9 s of CPU: the other scenarios' answers, which had come in meanwhile, were read only after
+// A large array judged a slice at a time. A feed page of hundreds of thousands of items with a fault
+// each used to become a problem object per fault before they were collapsed, and held the event loop
+// for seconds: the other scenarios' answers, which had come in meanwhile, were read only after
 // their timeouts had fired and were reported as the server's. Here each slice's problems are counted
 // into their groups (repeated-problems.ts) and dropped, and the loop is given back between slices, so
 // other answers are read and signals handled while a page is judged.

@@ -32,7 +32,7 @@ export interface SurveySettings {
    * How many reads and check classes may be at work at once (the run's --concurrency; absent: 1). Every
    * request is a read and nothing writes before the survey ends, so their order cannot change an answer;
    * results are still handed on in the order of CHECKS. On a distant server the survey is otherwise a
-   * long chain of round trips ahead of every scenario (issue 30: 26.6 s of a 55 s run at 100 ms).
+   * long chain of round trips ahead of every scenario (docs/benchmarks.md, the suite behind 50 ms each way).
    */
   readonly concurrency?: number
 }
