@@ -113,6 +113,8 @@ const srcBoundaries = [
   },
 ]
 
+const noCliImport = reachesInto(['cli'], 'src/api is the library the CLI calls; it never imports src/cli')
+
 function restrict(patterns) {
   return { 'no-restricted-imports': ['error', { patterns }] }
 }
@@ -176,4 +178,7 @@ export default tseslint.config(
     ]),
   },
   { files: ['proxy/forwarder.ts'], rules: restrict(PROXY_BOUNDARIES) },
+  // The CLI is a thin layer over the library (flags → run() options → exit code): src/api never imports src/cli.
+  { files: ['src/api/**'], ignores: REFERENCE_SERVER_USERS, rules: restrict([noCliImport, noReferenceServer]) },
+  { files: ['src/api/embedded-target.ts'], rules: restrict([noCliImport]) },
 )

@@ -13,7 +13,7 @@ import { createReporters } from '../report/registry.js'
 import type { Reporter } from '../model/reporter.js'
 import { startEmbeddedTarget } from './embedded-target.js'
 import { exitOfRun } from './exit-code.js'
-import { processScreen } from '../cli/screen.js'
+import { processScreen } from './screen.js'
 import { runConformance, type ConformanceTarget } from '../execute/run-conformance.js'
 import { missingMainToken } from '../execute/require-token.js'
 

@@ -14,7 +14,7 @@ import { parseDiffReporters, writeDiffReports } from '../diff/report/write-diff-
 import { builtInSuites, cleanupLine } from './run-command.js'
 import { listenForInterrupt } from './interrupt.js'
 import { resolveRunOptions, type RunFlags } from './run-options.js'
-import { processScreen } from './screen.js'
+import { processScreen } from '../api/screen.js'
 
 export type FailOn = 'conformance' | 'open-choice' | 'any'
 export type EmbeddedMode = 'reference' | 'quirky' | 'other-choices'

@@ -15,7 +15,7 @@ import { EXIT } from '../shared/exit-codes.js'
 import { listenForInterrupt } from './interrupt.js'
 import { resolveRunOptions, type RunFlags } from './run-options.js'
 import { prepareReportFolders } from './report-folders.js'
-import { processScreen } from './screen.js'
+import { processScreen } from '../api/screen.js'
 
 export interface FuzzFlags extends Pick<
   RunFlags,

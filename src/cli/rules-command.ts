@@ -4,7 +4,7 @@ import { formatDiagnostic } from '../report/format-diagnostic.js'
 import type { Screen } from '../model/reporter.js'
 import { EXIT } from '../shared/exit-codes.js'
 import { builtInSuites } from './run-command.js'
-import { processScreen } from './screen.js'
+import { processScreen } from '../api/screen.js'
 
 export interface RuleCoverage {
   readonly rule: Rule

@@ -18,7 +18,7 @@ import { EXIT } from '../shared/exit-codes.js'
 import { listenForInterrupt } from './interrupt.js'
 import { resolveRunOptions, type RunFlags, type RunOptions } from './run-options.js'
 import { surveysByDefault } from '../spec/survey/survey-default.js'
-import { processScreen } from './screen.js'
+import { processScreen } from '../api/screen.js'
 import { isWriteFailure, prepareReportFolders } from './report-folders.js'
 
 export function builtInSuites(): string {

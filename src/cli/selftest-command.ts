@@ -7,7 +7,7 @@ import { selftestTargets } from '../selftest/selftest-targets.js'
 import { BLAME_BUDGET } from '../selftest/blame.js'
 import { EXIT } from '../shared/exit-codes.js'
 import { builtInSuites } from './run-command.js'
-import { processScreen } from './screen.js'
+import { processScreen } from '../api/screen.js'
 
 export interface SelftestFlags {
   only?: string[]
