@@ -14,7 +14,7 @@ import { startEmbeddedTarget, type EmbeddedTarget } from '../api/embedded-target
 import { EXIT } from '../shared/exit-codes.js'
 import { listenForInterrupt } from './interrupt.js'
 import { resolveRunOptions, type RunFlags } from './run-options.js'
-import { prepareReportFolders } from './report-folders.js'
+import { prepareReportFolders } from '../api/report-folders.js'
 import { processScreen } from '../api/screen.js'
 
 export interface FuzzFlags extends Pick<

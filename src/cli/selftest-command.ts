@@ -6,7 +6,7 @@ import { runSelftest, type SelftestRow } from '../selftest/run-selftest.js'
 import { selftestTargets } from '../selftest/selftest-targets.js'
 import { BLAME_BUDGET } from '../selftest/blame.js'
 import { EXIT } from '../shared/exit-codes.js'
-import { builtInSuites } from './run-command.js'
+import { builtInSuites } from '../api/run.js'
 import { processScreen } from '../api/screen.js'
 
 export interface SelftestFlags {
