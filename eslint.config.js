@@ -181,4 +181,15 @@ export default tseslint.config(
   // The CLI is a thin layer over the library (flags → run() options → exit code): src/api never imports src/cli.
   { files: ['src/api/**'], ignores: REFERENCE_SERVER_USERS, rules: restrict([noCliImport, noReferenceServer]) },
   { files: ['src/api/embedded-target.ts'], rules: restrict([noCliImport]) },
+  // The run session (client, run values, preflight, ledger, cleanup) is shared by run, fuzz and the self-test below the CLI.
+  {
+    files: ['src/session/**'],
+    rules: restrict([
+      reachesInto(
+        ['load', 'report', 'cli', 'api'],
+        'src/session opens a run for run, fuzz and the self-test; it loads and reports nothing',
+      ),
+      noReferenceServer,
+    ]),
+  },
 )

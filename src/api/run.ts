@@ -21,7 +21,8 @@ import { exitOfRun } from './exit-code.js'
 import { processScreen } from './screen.js'
 import { isWriteFailure, prepareReportFolders } from './report-folders.js'
 import { RUN_DEFAULTS } from './defaults.js'
-import { runConformance, type ConformanceTarget } from '../execute/run-conformance.js'
+import { runConformance } from '../execute/run-conformance.js'
+import type { ConformanceTarget } from '../session/run-session.js'
 import { missingMainToken } from '../execute/require-token.js'
 
 export interface RunOptions {

@@ -9,7 +9,7 @@ import { createReporters } from '../report/registry.js'
 import { formatDiagnostic } from '../report/format-diagnostic.js'
 import type { RunPlanView, Screen } from '../model/reporter.js'
 import { runFuzz, type FuzzProgress } from '../fuzz/run-fuzz.js'
-import type { FuzzTarget } from '../fuzz/fuzz-session.js'
+import type { ConformanceTarget } from '../session/run-session.js'
 import { startEmbeddedTarget, type EmbeddedTarget } from '../api/embedded-target.js'
 import { EXIT } from '../shared/exit-codes.js'
 import { listenForInterrupt } from './interrupt.js'
@@ -71,7 +71,7 @@ export async function fuzzCommand(flags: FuzzFlags, screen: Screen = processScre
   const interrupt = listenForInterrupt(screen, 'the sequence in flight')
   let embedded: EmbeddedTarget | undefined
   try {
-    let target: FuzzTarget
+    let target: ConformanceTarget
     if (options.baseUrl) {
       target = { baseUrl: options.baseUrl, tokens: options.tokens, label: withoutUserinfo(options.baseUrl.toString()) }
     } else {
