@@ -4,7 +4,7 @@ import { loadRules } from '../load/load-rules.js'
 import { createMultiplexer } from '../report/multiplexer.js'
 import { createFinalizer } from '../execute/finalize-run.js'
 import { isFailingRun } from '../model/reported-result.js'
-import { DEFAULT_REPORTERS } from '../report/default-reporters.js'
+import { RUN_DEFAULTS } from '../api/defaults.js'
 import { createReporters } from '../report/registry.js'
 import { formatDiagnostic } from '../report/format-diagnostic.js'
 import type { RunPlanView, Screen } from '../model/reporter.js'
@@ -51,12 +51,12 @@ export async function fuzzCommand(flags: FuzzFlags, screen: Screen = processScre
     printDiagnostic(toDiagnostic(error))
     return error instanceof ConformanceError ? EXIT.usage : EXIT.failed
   }
-  const folderProblem = await prepareReportFolders(options.reporter ?? DEFAULT_REPORTERS, options.outputDir)
+  const folderProblem = await prepareReportFolders(options.reporter ?? RUN_DEFAULTS.reporters, options.outputDir)
   if (folderProblem !== undefined) {
     printDiagnostic({ code: 'E_USAGE', kind: 'load', message: folderProblem })
     return EXIT.usage
   }
-  const reporters = await createReporters(options.reporter ?? DEFAULT_REPORTERS, {
+  const reporters = await createReporters(options.reporter ?? RUN_DEFAULTS.reporters, {
     outputDir: options.outputDir,
     screen,
     showPersonalData: options.showPersonalData,
