@@ -47,7 +47,10 @@ export interface SessionOptions {
   readonly run?: RunValues
   /** Whether the run may write: only then is a far year chosen and the ledger opened. */
   readonly writes: boolean
-  /** The suite's mode: the client waits out a busy server, near-miss tokens are redacted, restricted tokens are checked, polling has a budget. */
+  /**
+   * The suite's mode: the client waits out a busy server, near-miss tokens are redacted, restricted tokens
+   * are checked, and `eventually` steps share a polling budget.
+   */
   readonly suite?: { readonly maxPollingMs: number }
 }
 

@@ -1,4 +1,4 @@
-// One road (issue 29 point 1): every flag of `fitconform run` reaches an option of the library's run(), so the
+// One road: every flag of `fitconform run` reaches an option of the library's run(), so the
 // CLI can be nothing but flags → run() → exit code. A new flag without its option fails here.
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
