@@ -114,6 +114,8 @@ const srcBoundaries = [
   },
 ]
 
+const noCliImport = reachesInto(['cli'], 'src/api is the library the CLI calls; it never imports src/cli')
+
 function restrict(patterns) {
   return { 'no-restricted-imports': ['error', { patterns }] }
 }
@@ -187,4 +189,18 @@ export default tseslint.config(
     ]),
   },
   { files: ['proxy/forwarder.ts'], rules: restrict(PROXY_BOUNDARIES) },
+  // The CLI is a thin layer over the library (flags → run() options → exit code): src/api never imports src/cli.
+  { files: ['src/api/**'], ignores: REFERENCE_SERVER_USERS, rules: restrict([noCliImport, noReferenceServer]) },
+  { files: ['src/api/embedded-target.ts'], rules: restrict([noCliImport]) },
+  // The run session (client, run values, preflight, ledger, cleanup) is shared by run, fuzz and the self-test below the CLI.
+  {
+    files: ['src/session/**'],
+    rules: restrict([
+      reachesInto(
+        ['load', 'report', 'cli', 'api'],
+        'src/session opens a run for run, fuzz and the self-test; it loads and reports nothing',
+      ),
+      noReferenceServer,
+    ]),
+  },
 )

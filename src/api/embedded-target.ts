@@ -1,5 +1,5 @@
 import type { TokenRole } from '../model/scenario.js'
-import type { ConformanceTarget } from '../execute/run-conformance.js'
+import type { ConformanceTarget } from '../session/run-session.js'
 import type { ServerMode } from '../../reference-server/index.js'
 
 export interface EmbeddedTarget {

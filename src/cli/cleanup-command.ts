@@ -6,7 +6,7 @@ import { formatDiagnostic } from '../report/format-diagnostic.js'
 import type { Screen } from '../model/reporter.js'
 import { EXIT } from '../shared/exit-codes.js'
 import { resolveRunOptions, type RunFlags } from './run-options.js'
-import { processScreen } from './screen.js'
+import { processScreen } from '../api/screen.js'
 
 /**
  * `fitconform cleanup`: finishes what a killed run left open, from the ledgers in --output-dir.

@@ -4,18 +4,18 @@ import { loadRules } from '../load/load-rules.js'
 import { createMultiplexer } from '../report/multiplexer.js'
 import { createFinalizer } from '../execute/finalize-run.js'
 import { isFailingRun } from '../model/reported-result.js'
-import { DEFAULT_REPORTERS } from '../report/default-reporters.js'
+import { RUN_DEFAULTS } from '../api/defaults.js'
 import { createReporters } from '../report/registry.js'
 import { formatDiagnostic } from '../report/format-diagnostic.js'
 import type { RunPlanView, Screen } from '../model/reporter.js'
 import { runFuzz, type FuzzProgress } from '../fuzz/run-fuzz.js'
-import type { FuzzTarget } from '../fuzz/fuzz-session.js'
+import type { ConformanceTarget } from '../session/run-session.js'
 import { startEmbeddedTarget, type EmbeddedTarget } from '../api/embedded-target.js'
 import { EXIT } from '../shared/exit-codes.js'
 import { listenForInterrupt } from './interrupt.js'
 import { resolveRunOptions, type RunFlags } from './run-options.js'
-import { prepareReportFolders } from './report-folders.js'
-import { processScreen } from './screen.js'
+import { prepareReportFolders } from '../api/report-folders.js'
+import { processScreen } from '../api/screen.js'
 
 export interface FuzzFlags extends Pick<
   RunFlags,
@@ -51,12 +51,12 @@ export async function fuzzCommand(flags: FuzzFlags, screen: Screen = processScre
     printDiagnostic(toDiagnostic(error))
     return error instanceof ConformanceError ? EXIT.usage : EXIT.failed
   }
-  const folderProblem = await prepareReportFolders(options.reporter ?? DEFAULT_REPORTERS, options.outputDir)
+  const folderProblem = await prepareReportFolders(options.reporter ?? RUN_DEFAULTS.reporters, options.outputDir)
   if (folderProblem !== undefined) {
     printDiagnostic({ code: 'E_USAGE', kind: 'load', message: folderProblem })
     return EXIT.usage
   }
-  const reporters = await createReporters(options.reporter ?? DEFAULT_REPORTERS, {
+  const reporters = await createReporters(options.reporter ?? RUN_DEFAULTS.reporters, {
     outputDir: options.outputDir,
     screen,
     showPersonalData: options.showPersonalData,
@@ -71,7 +71,7 @@ export async function fuzzCommand(flags: FuzzFlags, screen: Screen = processScre
   const interrupt = listenForInterrupt(screen, 'the sequence in flight')
   let embedded: EmbeddedTarget | undefined
   try {
-    let target: FuzzTarget
+    let target: ConformanceTarget
     if (options.baseUrl) {
       target = { baseUrl: options.baseUrl, tokens: options.tokens, label: withoutUserinfo(options.baseUrl.toString()) }
     } else {

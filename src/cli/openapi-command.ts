@@ -7,7 +7,7 @@ import { packageRoot, packageVersion } from '../shared/package-root.js'
 import { formatDiagnostic } from '../report/format-diagnostic.js'
 import type { Screen } from '../model/reporter.js'
 import { EXIT } from '../shared/exit-codes.js'
-import { processScreen } from './screen.js'
+import { processScreen } from '../api/screen.js'
 
 export interface OpenApiFlags {
   /** A file to write (`.yaml`/`.yml` → YAML, anything else JSON); absent or `-` → stdout. */

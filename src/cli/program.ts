@@ -1,15 +1,8 @@
 import { Command, Option } from 'commander'
 import { packageVersion } from '../shared/package-root.js'
-import { DEFAULT_REPORTERS } from '../report/default-reporters.js'
-import {
-  collect,
-  parseBaseUrl,
-  parseDuration,
-  parsePort,
-  parsePositiveInt,
-  parseSeed,
-  parseShard,
-} from './option-parsers.js'
+import { RUN_DEFAULTS } from '../api/defaults.js'
+import { sharedOption, sharedOptions } from './shared-options.js'
+import { collect, parseDuration, parsePort, parsePositiveInt, parseSeed, parseShard } from './option-parsers.js'
 import { addProxyCommands } from './proxy-commands.js'
 import { addDiffCommand } from './diff-program.js'
 import type { OpenApiFlags } from './openapi-command.js'
@@ -44,17 +37,12 @@ export function createProgram(): Command {
     // Throw instead of exiting, so main.ts maps usage errors to exit code 2 (commander would use 1).
     .exitOverride()
 
-  program
+  const run = program
     .command('run')
     .description('run the conformance scenarios against a server (default: the embedded reference server)')
     .argument('[paths...]', 'scenario files or folders (default: the built-in suites)')
-    .addOption(
-      new Option('--base-url <url>', 'server under test, may carry a path prefix')
-        .env('FITCONFORM_BASE_URL')
-        .argParser(parseBaseUrl),
-    )
-    .addOption(new Option('--token <token>', 'a normal user with all permissions').env('FITCONFORM_TOKEN'))
-    .addOption(new Option('--other-token <token>', 'a second user').env('FITCONFORM_OTHER_TOKEN'))
+  addOptions(run, sharedOptions('baseUrl', 'token', 'otherToken'))
+  run
     .addOption(
       new Option('--revoked-token <token>', 'a user who disconnected the app without asking for deletion').env(
         'FITCONFORM_REVOKED_TOKEN',
@@ -70,32 +58,30 @@ export function createProgram(): Command {
         'FITCONFORM_LIMITED_TOKEN',
       ),
     )
-    .option('--config <file>', 'config file (default: fitconform.config.ts or .yaml when present)')
-    .option(
-      '--reporter <list>',
-      `comma-separated reporters: console, json, junit, html, markdown, or a module path; name:file sets the output (default ${DEFAULT_REPORTERS})`,
-    )
-    .option('--output-dir <dir>', 'where report files go (default reports/)')
+  addOptions(run, sharedOptions('config', 'reporter', 'outputDir'))
+  run
     .option(
       '--grep <text>',
       'only scenarios whose id or title contains the text (case-insensitive; a|b for either, ^ and $ to anchor; not a regular expression)',
     )
     .option(
       '--max-body-bytes <n>',
-      'a response body larger than this is not read on and its step is not judged (default 8388608 = 8 MiB)',
+      `a response body larger than this is not read on and its step is not judged (default ${RUN_DEFAULTS.maxBodyBytes} = ${RUN_DEFAULTS.maxBodyBytes / 1024 / 1024} MiB)`,
       parsePositiveInt,
     )
     .option('--tag <tag>', 'only scenarios with this tag (repeatable, or comma-separated)', collect)
     .option('--shard <i/n>', 'run the i-th of n slices of the scenarios', parseShard)
     .option(
       '--concurrency <n>',
-      "scenarios at work at once (default 4; one waiting out the server's clock lends its place)",
+      `scenarios at work at once (default ${RUN_DEFAULTS.concurrency}; one waiting out the server's clock lends its place)`,
       parsePositiveInt,
     )
-    .option('--timeout <ms>', 'per-request timeout in milliseconds (default 10000)', parsePositiveInt)
+  addOptions(run, sharedOptions('timeout'))
+  run
     .option('--bail', 'stop starting scenarios after the first failure')
     .option('--strict', 'the documented irregularities of §2.2 fail instead of warn')
-    .option('--read-only', 'run only scenarios that change nothing (GET/HEAD), for production accounts')
+  addOptions(run, sharedOptions('readOnly'))
+  run
     .option(
       '--survey',
       "judge the account's existing activities first, read-only (default: on when no path, --grep, --tag or --shard narrows the run; docs/account-survey.md)",
@@ -103,23 +89,21 @@ export function createProgram(): Command {
     .option('--no-survey', "do not survey the account's existing activities")
     .option(
       '--survey-max-activities <n>',
-      'the survey walks the feed up to this many activities, then stops and says so (default 2500)',
+      `the survey walks the feed up to this many activities, then stops and says so (default ${RUN_DEFAULTS.surveyMaxActivities})`,
       parsePositiveInt,
     )
     .option('--fail-on-skip', 'exit 1 when a scenario is skipped (e.g. a token role was not given)')
-    .option('--ca <file>', 'PEM file of certificate authorities to trust')
-    .option('--insecure', 'do not verify TLS certificates (staging servers)')
+  addOptions(run, sharedOptions('ca', 'insecure'))
+  run
     .option('--expect-failures <file>', 'YAML list of known failures that do not fail the run')
     .option('--verbose', 'print every failure with its evidence, not one evidence block per broken rule')
     .option(
       '--max-polling <seconds>',
-      'how long all `eventually` steps of the run may keep resending, together (default 60)',
+      `how long all \`eventually\` steps of the run may keep resending, together (default ${RUN_DEFAULTS.maxPollingSeconds})`,
       parsePositiveInt,
     )
-    .option(
-      '--show-personal-data',
-      'keep personal data (GPS points, profile name, location, birthday, pictures) in report files',
-    )
+  addOptions(run, sharedOptions('showPersonalData'))
+  run
     .addHelpText(
       'after',
       '\nExit codes: 0 no failure (warnings allowed), 1 a scenario failed (or --fail-on-skip saw a skip), 2 usage/config/scenario-file error, an output folder that cannot be made, or no token for --base-url (nothing was sent), or a report file the file system refused (a full disk), 3 the server could not be reached or the preflight refused a main token, 130 interrupted (SIGINT/SIGTERM; what the run changed was undone first).',
@@ -135,20 +119,16 @@ export function createProgram(): Command {
       process.exit()
     })
 
-  program
+  const fuzz = program
     .command('fuzz')
     .description(
       'generate request sequences, check every answer against a model of the spec, shrink a failure to a scenario file (default: the embedded reference server)',
     )
-    .addOption(
-      new Option('--base-url <url>', 'server under test, may carry a path prefix')
-        .env('FITCONFORM_BASE_URL')
-        .argParser(parseBaseUrl),
-    )
-    .addOption(new Option('--token <token>', 'a normal user with all permissions').env('FITCONFORM_TOKEN'))
-    .addOption(
-      new Option('--other-token <token>', 'a second user (redacted like the first)').env('FITCONFORM_OTHER_TOKEN'),
-    )
+  addOptions(fuzz, [
+    ...sharedOptions('baseUrl', 'token'),
+    sharedOption('otherToken', 'a second user (redacted like the first)'),
+  ])
+  fuzz
     .option('--runs <n>', 'sequences to try (default 100)', parsePositiveInt)
     .option('--time <duration>', 'fuzz for this long instead, e.g. 60s or 2m', parseDuration)
     .option(
@@ -156,14 +136,19 @@ export function createProgram(): Command {
       'seed of the generation (default: random, printed); the same seed replays the same sequences',
       parseSeed,
     )
-    .option('--config <file>', 'config file (default: fitconform.config.yaml when present)')
-    .option('--reporter <list>', `comma-separated reporters (default ${DEFAULT_REPORTERS})`)
-    .option('--output-dir <dir>', 'where reports, the ledger and fuzz/<rule>-<seed>.yaml go (default reports/)')
-    .option('--timeout <ms>', 'per-request timeout in milliseconds (default 10000)', parsePositiveInt)
-    .option('--read-only', 'fuzz only reads (GET/HEAD), for production accounts')
-    .option('--ca <file>', 'PEM file of certificate authorities to trust')
-    .option('--insecure', 'do not verify TLS certificates (staging servers)')
-    .option('--show-personal-data', 'keep personal data in report files')
+  addOptions(fuzz, [
+    sharedOption('config', 'config file (default: fitconform.config.yaml when present)'),
+    sharedOption('reporter', `comma-separated reporters (default ${RUN_DEFAULTS.reporters})`),
+    sharedOption(
+      'outputDir',
+      `where reports, the ledger and fuzz/<rule>-<seed>.yaml go (default ${RUN_DEFAULTS.outputDir}/)`,
+    ),
+    sharedOption('timeout'),
+    sharedOption('readOnly', 'fuzz only reads (GET/HEAD), for production accounts'),
+    ...sharedOptions('ca', 'insecure'),
+    sharedOption('showPersonalData', 'keep personal data in report files'),
+  ])
+  fuzz
     .addHelpText(
       'after',
       '\nExit codes: 0 no failure, 1 a failure was found (its shrunk scenario is in <output-dir>/fuzz/), 2 usage error, 3 the server could not be reached.',
@@ -200,27 +185,21 @@ export function createProgram(): Command {
       process.exitCode = options.listMutants ? listMutants() : await serveCommand(options)
     })
 
-  program
+  const cleanup = program
     .command('cleanup')
     .description('finish the cleanup of a run that was killed, from the ledger in --output-dir')
-    .option('--output-dir <dir>', 'where the run wrote its ledger (default reports/)')
-    .addOption(
-      new Option('--base-url <url>', 'the server to clean up (required: a ledger file is not trusted to name it)')
-        .env('FITCONFORM_BASE_URL')
-        .argParser(parseBaseUrl),
-    )
-    .addOption(
-      new Option('--token <token>', 'token of the user whose activities the run created').env('FITCONFORM_TOKEN'),
-    )
-    .addOption(new Option('--other-token <token>', 'token of the second user').env('FITCONFORM_OTHER_TOKEN'))
-    .option('--config <file>', 'config file (default: fitconform.config.ts or .yaml when present)')
-    .option('--timeout <ms>', 'per-request timeout in milliseconds (default 10000)', parsePositiveInt)
-    .option('--ca <file>', 'PEM file of certificate authorities to trust')
-    .option('--insecure', 'do not verify TLS certificates')
-    .action(async (flags: RunFlags) => {
-      const { cleanupCommand } = await import('./cleanup-command.js')
-      process.exitCode = await cleanupCommand(flags)
-    })
+  addOptions(cleanup, [
+    sharedOption('outputDir', `where the run wrote its ledger (default ${RUN_DEFAULTS.outputDir}/)`),
+    sharedOption('baseUrl', 'the server to clean up (required: a ledger file is not trusted to name it)'),
+    sharedOption('token', 'token of the user whose activities the run created'),
+    sharedOption('otherToken', 'token of the second user'),
+    ...sharedOptions('config', 'timeout', 'ca'),
+    sharedOption('insecure', 'do not verify TLS certificates'),
+  ])
+  cleanup.action(async (flags: RunFlags) => {
+    const { cleanupCommand } = await import('./cleanup-command.js')
+    process.exitCode = await cleanupCommand(flags)
+  })
 
   program
     .command('selftest')
@@ -270,4 +249,8 @@ export function createProgram(): Command {
   addProxyCommands(program)
   addDiffCommand(program)
   return program
+}
+
+function addOptions(command: Command, options: readonly Option[]): void {
+  for (const option of options) command.addOption(option)
 }

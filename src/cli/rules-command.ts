@@ -3,8 +3,8 @@ import { loadSuites } from '../load/load-suites.js'
 import { formatDiagnostic } from '../report/format-diagnostic.js'
 import type { Screen } from '../model/reporter.js'
 import { EXIT } from '../shared/exit-codes.js'
-import { builtInSuites } from './run-command.js'
-import { processScreen } from './screen.js'
+import { builtInSuites } from '../api/run.js'
+import { processScreen } from '../api/screen.js'
 
 export interface RuleCoverage {
   readonly rule: Rule

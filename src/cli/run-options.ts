@@ -6,9 +6,8 @@ import type { Shard } from '../plan/plan-run.js'
 import { DEFAULT_CONFIG_VALUES } from '../spec/config-defaults.js'
 import { readConfigFile } from './config-file.js'
 import { parseGrep, type GrepFilter } from '../plan/grep-filter.js'
-import { DEFAULT_MAX_BODY_BYTES } from '../execute/http-client.js'
+import { RUN_DEFAULTS } from '../api/defaults.js'
 import { MIN_SCRUBBED_SECRET_LENGTH } from '../shared/secrets.js'
-import { DEFAULT_SURVEY_MAX_ACTIVITIES } from '../spec/survey/survey-account.js'
 import { missingMainToken } from '../execute/require-token.js'
 
 /** The flags of `fitconform run` as commander hands them over (names are a public contract for CI scripts). */
@@ -121,18 +120,18 @@ export function resolveRunOptions(flags: RunFlags): RunOptions {
     ...(baseUrl ? { baseUrl } : {}),
     tokens,
     ...((flags.reporter ?? config.reporter) ? { reporter: (flags.reporter ?? config.reporter)! } : {}),
-    outputDir: flags.outputDir ?? config.outputDir ?? 'reports',
+    outputDir: flags.outputDir ?? config.outputDir ?? RUN_DEFAULTS.outputDir,
     ...(flags.grep ? { grep: compileGrep(flags.grep) } : {}),
-    maxBodyBytes: flags.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    maxBodyBytes: flags.maxBodyBytes ?? RUN_DEFAULTS.maxBodyBytes,
     tags: flags.tag ?? [],
     ...(flags.shard ? { shard: flags.shard } : {}),
-    concurrency: flags.concurrency ?? config.concurrency ?? 4,
-    timeoutMs: flags.timeout ?? config.timeout ?? 10_000,
+    concurrency: flags.concurrency ?? config.concurrency ?? RUN_DEFAULTS.concurrency,
+    timeoutMs: flags.timeout ?? config.timeout ?? RUN_DEFAULTS.timeoutMs,
     bail: flags.bail ?? false,
     strict: flags.strict ?? config.strict ?? false,
     readOnly: flags.readOnly ?? false,
     ...(flags.survey !== undefined ? { survey: flags.survey } : {}),
-    surveyMaxActivities: flags.surveyMaxActivities ?? DEFAULT_SURVEY_MAX_ACTIVITIES,
+    surveyMaxActivities: flags.surveyMaxActivities ?? RUN_DEFAULTS.surveyMaxActivities,
     failOnSkip: flags.failOnSkip ?? false,
     ...(flags.ca ? { ca: readCa(flags.ca) } : {}),
     insecure: flags.insecure ?? false,
@@ -140,7 +139,7 @@ export function resolveRunOptions(flags: RunFlags): RunOptions {
     ...(flags.expectFailures ? { expectFailures: flags.expectFailures } : {}),
     showPersonalData: flags.showPersonalData ?? false,
     verbose: flags.verbose ?? false,
-    maxPollingMs: (flags.maxPolling ?? 60) * 1000,
+    maxPollingMs: (flags.maxPolling ?? RUN_DEFAULTS.maxPollingSeconds) * 1000,
   }
 }
 

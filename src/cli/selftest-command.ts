@@ -6,8 +6,8 @@ import { runSelftest, type SelftestRow } from '../selftest/run-selftest.js'
 import { selftestTargets } from '../selftest/selftest-targets.js'
 import { BLAME_BUDGET } from '../selftest/blame.js'
 import { EXIT } from '../shared/exit-codes.js'
-import { builtInSuites } from './run-command.js'
-import { processScreen } from './screen.js'
+import { builtInSuites } from '../api/run.js'
+import { processScreen } from '../api/screen.js'
 
 export interface SelftestFlags {
   only?: string[]

@@ -9,7 +9,7 @@ import {
 } from '../../reference-server/index.js'
 import type { Screen } from '../model/reporter.js'
 import { EXIT } from '../shared/exit-codes.js'
-import { processScreen } from './screen.js'
+import { processScreen } from '../api/screen.js'
 
 export interface ServeOptions {
   port: number

@@ -7,34 +7,22 @@ import {
   type RunResult,
   type ScenarioResult,
 } from '../model/result.js'
-import { createBusyBudget, retryingWhileBusy, type BusyBudget } from './busy-retry.js'
-import { nearMissSecrets } from './near-miss-token.js'
 import type { Rule, Scenario, TokenRole } from '../model/scenario.js'
+import type { BusyBudget } from './busy-retry.js'
+import { openRunSession, type ConformanceTarget } from '../session/run-session.js'
 import { createFinalizer } from './finalize-run.js'
-import { createHttpClient } from './http-client.js'
-import { guardRun } from './guard-run.js'
 import { countSkips } from '../model/skip-count.js'
 import { notTestedForMissingTokens } from '../plan/not-tested.js'
-import { finishCleanup } from './finish-cleanup.js'
-import { createRunValues } from './run-values.js'
-import { createRedactor } from './redact.js'
 import type { RunContext, RunValues } from './run-context.js'
-import { DEFAULT_CONFIG_VALUES } from '../spec/config-defaults.js'
+
+export type { ConformanceTarget } from '../session/run-session.js'
 import { runPlan } from './run-plan.js'
-import { checkRestrictedTokens, preflight } from './preflight.js'
 import type { KnownFailure } from '../expectations/known-failures.js'
 import { planRun, type RunFilter, type RunPlan } from '../plan/plan-run.js'
 import type { Reporter, RunPlanView } from '../model/reporter.js'
 import { packageVersion } from '../shared/package-root.js'
 import { runSurvey } from '../survey/run-survey.js'
 import type { SurveySettings } from '../spec/survey/survey-account.js'
-
-export interface ConformanceTarget {
-  readonly baseUrl: URL
-  readonly tokens: Readonly<Partial<Record<TokenRole, string>>>
-  /** How reports name the target; never holds a token. */
-  readonly label: string
-}
 
 export interface ConformanceSettings {
   readonly target: ConformanceTarget
@@ -89,52 +77,22 @@ export async function runConformance(
   const plan = planRun(scenarios, { ...settings.filter, availableRoles })
   if (plan.order.length === 0) return { kind: 'nothing-selected', plan }
   const notTested = notTestedForMissingTokens(plan, availableRoles)
-  const secrets = new Map<string, string>()
-  for (const [role, token] of Object.entries(settings.target.tokens)) if (token) secrets.set(token, role)
-  // The near misses the auth scenarios send hold all but one character of the main token.
-  if (settings.target.tokens.token)
-    for (const [value, label] of nearMissSecrets(settings.target.tokens.token, 'token'))
-      if (!secrets.has(value)) secrets.set(value, label)
-  const busy = createBusyBudget()
-  const client = retryingWhileBusy(
-    createHttpClient({
-      timeoutMs: settings.timeoutMs,
-      insecure: settings.insecure,
-      ...(settings.ca ? { ca: settings.ca } : {}),
-      ...(settings.maxBodyBytes ? { maxBodyBytes: settings.maxBodyBytes } : {}),
-    }),
-    busy,
-    { perRequestMs: settings.timeoutMs },
-  )
-  const run = settings.run ?? createRunValues(startedAt)
-  const probeContext: RunContext = {
-    baseUrl: settings.target.baseUrl,
-    tokens: settings.target.tokens,
-    client,
-    timeoutMs: settings.timeoutMs,
+  const opened = await openRunSession(settings, {
+    startedAt,
     strict: settings.strict,
-    run,
-    config: { ...DEFAULT_CONFIG_VALUES, ...settings.configValues },
-    redact: createRedactor(secrets),
-    interrupted: settings.interrupted ?? new AbortController().signal,
-    polling: { spentMs: 0, capMs: settings.maxPollingMs ?? DEFAULT_MAX_POLLING_MS, cappedSteps: 0 },
-  }
+    run: settings.run,
+    writes: plan.order.some((scenario) => scenario.writes),
+    suite: { maxPollingMs: settings.maxPollingMs ?? DEFAULT_MAX_POLLING_MS },
+  })
+  if ('unreachable' in opened) return { kind: 'unreachable', diagnostic: opened.unreachable }
+  const { session } = opened
+  const { context, notices } = session
   const finalizer = createFinalizer({
     knownFailures: settings.knownFailures ?? [],
     showPersonalData: settings.showPersonalData ?? false,
     rules,
   })
   try {
-    const unreachable = await preflight(probeContext)
-    if (unreachable) return { kind: 'unreachable', diagnostic: unreachable }
-    const notices = await checkRestrictedTokens(probeContext)
-    // Only now, with a server there, is there anything to write down.
-    const guarded = await guardRun(probeContext, {
-      ...(settings.ledgerDir ? { ledgerDir: settings.ledgerDir } : {}),
-      writes: plan.order.some((scenario) => scenario.writes),
-    })
-    if ('problem' in guarded) return { kind: 'unreachable', diagnostic: guarded.problem }
-    const { context } = guarded
     const view: RunPlanView = {
       target: settings.target.label,
       strict: settings.strict,
@@ -169,7 +127,7 @@ export async function runConformance(
     )
     // Only a POST can have created something whose Location never reached us.
     const posted = results.some((result) => result.steps.some((step) => step.request?.method === 'POST'))
-    const cleanup = await finishCleanup(context, { wrote, posted, notes: guarded.notes })
+    const cleanup = await session.finish({ wrote, posted })
     const polling = pollingSummary(context)
     // Redacted whole before it is finalized: cleanup messages and diagnostics name URLs a server chose (a Location may carry a token).
     // The step results in it were redacted as they ended: the redactor keeps those and walks only what is new around them.
@@ -180,13 +138,13 @@ export async function runConformance(
         ...(notices.length > 0 ? { notices } : {}),
         ...(cleanup.summary ? { cleanup: cleanup.summary } : {}),
         ...(polling ? { polling } : {}),
-        ...busySummary(busy),
+        ...busySummary(session.busy),
       }),
     )
     await reporter.onRunEnd?.(result, view)
     return { kind: 'ran', result, plan }
   } finally {
-    await client.close()
+    await session.close()
   }
 }
 
@@ -198,8 +156,8 @@ function pollingSummary(context: RunContext): PollingSummary | undefined {
 }
 
 /** Reported only when the server answered busy at least once. */
-function busySummary(budget: BusyBudget): { busy?: BusySummary } {
-  if (budget.answers === 0) return {}
+function busySummary(budget: BusyBudget | undefined): { busy?: BusySummary } {
+  if (!budget || budget.answers === 0) return {}
   return {
     busy: {
       answers: budget.answers,

@@ -13,7 +13,7 @@ import { loadScenarioFile } from '../load/load-suites.js'
 import { packageVersion } from '../shared/package-root.js'
 import { fuzzCommands } from '../spec/fuzz/fuzz-commands.js'
 import { createModel } from '../spec/fuzz/fuzz-model.js'
-import { openSession, type SessionSettings } from './fuzz-session.js'
+import { openRunSession, type SessionSettings } from '../session/run-session.js'
 import { createDraft, draftToYaml, loadDraftText, type ScenarioDraft } from './scenario-draft.js'
 
 export interface FuzzSettings extends SessionSettings {
@@ -72,7 +72,8 @@ const SHRINK_BUDGET_MS = 60_000
 
 export async function runFuzz(settings: FuzzSettings): Promise<FuzzOutcome> {
   const startedAt = new Date()
-  const opened = await openSession(settings)
+  // The fuzzer writes; it runs with neither busy retries nor a polling budget, as its model judges each answer.
+  const opened = await openRunSession(settings, { startedAt, writes: true })
   if ('unreachable' in opened) return { kind: 'unreachable', diagnostic: opened.unreachable }
   const { session } = opened
   const knownRules = new Set(settings.rules.filter((rule) => !rule.retired).map((rule) => rule.id))
@@ -149,7 +150,8 @@ export async function runFuzz(settings: FuzzSettings): Promise<FuzzOutcome> {
     const failure = lastFailing
       ? await writeReproduction(lastFailing, { ...settings, ...generation }, session.context, knownRules)
       : undefined
-    const cleanup = await session.finish(wrote)
+    // Only creates can leave something behind whose Location never reached us: the sweep runs when the fuzzer wrote.
+    const cleanup = await session.finish({ wrote, posted: wrote })
     const scenarios = failure
       ? [failure.result]
       : [summaryResult(runs, settings.seed, Date.now() - startedAt.getTime())]

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { wantsColor } from '../../../src/cli/screen.js'
+import { wantsColor } from '../../../src/api/screen.js'
 import { runCli } from '../../helpers/cli.js'
 
 describe('colour follows the conventions: --color/--no-color, then FORCE_COLOR, then NO_COLOR, then the terminal', () => {
