@@ -15,7 +15,6 @@ import { countSkips } from '../model/skip-count.js'
 import { notTestedForMissingTokens } from '../plan/not-tested.js'
 import type { RunContext, RunValues } from './run-context.js'
 
-export type { ConformanceTarget } from '../session/run-session.js'
 import { runPlan } from './run-plan.js'
 import type { KnownFailure } from '../expectations/known-failures.js'
 import { planRun, type RunFilter, type RunPlan } from '../plan/plan-run.js'

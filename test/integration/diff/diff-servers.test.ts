@@ -16,7 +16,7 @@ import {
   type RunningReferenceServer,
   type ServerMode,
 } from '../../../reference-server/index.js'
-import type { ConformanceTarget } from '../../../src/execute/run-conformance.js'
+import type { ConformanceTarget } from '../../../src/session/run-session.js'
 
 /** Where each documented choice of modes.ts shows in a diff (undefined: matched by role, never a difference). */
 const KIND_OF_CHOICE: Record<keyof ModeBehaviour, readonly string[] | undefined> = {

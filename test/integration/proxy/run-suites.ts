@@ -2,7 +2,8 @@
 import { expect } from 'vitest'
 import type { RunningReferenceServer } from '../../../reference-server/index.js'
 import { loadSuites } from '../../../src/load/load-suites.js'
-import { runConformance, type ConformanceTarget } from '../../../src/execute/run-conformance.js'
+import { runConformance } from '../../../src/execute/run-conformance.js'
+import type { ConformanceTarget } from '../../../src/session/run-session.js'
 
 export function targetOf(server: RunningReferenceServer, baseUrl: string): ConformanceTarget {
   const { tokens } = server
