@@ -2,8 +2,8 @@ import type { ReportedRunResult, ReportedScenarioResult } from '../model/reporte
 import type { RunResult, ScenarioResult } from '../model/result.js'
 import { computeRuleVerdicts } from '../model/rule-verdicts.js'
 import type { Rule } from '../model/scenario.js'
-import { applyKnownFailures, markScenario } from '../expectations/apply-known-failures.js'
-import type { KnownFailure } from '../expectations/known-failures.js'
+import { applyKnownFailures, markScenario } from '../known-failures/apply-known-failures.js'
+import type { KnownFailure } from '../known-failures/known-failures.js'
 import { maskPersonalData, maskScenarioPersonalDataOnRead } from './personal-data.js'
 
 /*

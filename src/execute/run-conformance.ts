@@ -16,7 +16,7 @@ import { notTestedForMissingTokens } from '../plan/not-tested.js'
 import type { RunContext, RunValues } from './run-context.js'
 
 import { runPlan } from './run-plan.js'
-import type { KnownFailure } from '../expectations/known-failures.js'
+import type { KnownFailure } from '../known-failures/known-failures.js'
 import { planRun, type RunFilter, type RunPlan } from '../plan/plan-run.js'
 import type { Reporter, RunPlanView } from '../model/reporter.js'
 import { packageVersion } from '../shared/package-root.js'

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import type { KnownFailure } from '../../../src/expectations/known-failures.js'
+import type { KnownFailure } from '../../../src/known-failures/known-failures.js'
 import type { RunResult } from '../../../src/model/result.js'
 import { createConsoleReporter } from '../../../src/report/console-reporter.js'
 import type { Reporter } from '../../../src/model/reporter.js'

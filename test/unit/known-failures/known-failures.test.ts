@@ -7,7 +7,7 @@ import {
   checkKnownFailureIds,
   loadKnownFailures,
   parseKnownFailures,
-} from '../../../src/expectations/known-failures.js'
+} from '../../../src/known-failures/known-failures.js'
 
 describe('parseKnownFailures', () => {
   it('reads scenario and rule entries with their positions', () => {
