@@ -11,8 +11,8 @@ import { createHmac, randomBytes } from 'node:crypto'
 import http from 'node:http'
 import https from 'node:https'
 import type { AddressInfo } from 'node:net'
-import type { ExchangeEntry } from '../src/model/exchange.js'
-import { DEFAULT_HOST, listenUrl } from './commands/listen-address.js'
+import type { ExchangeEntry } from '../../src/model/exchange.js'
+import { DEFAULT_HOST, listenUrl } from '../commands/listen-address.js'
 import {
   CONDITIONAL_HEADERS,
   credentialIdentities,
@@ -23,9 +23,9 @@ import {
   type RecordedFacts,
   type RequestFacts,
 } from './mock-matching.js'
-import { readExchanges, type SkippedLine } from './read-exchanges.js'
-import { basePathOfRecording, stripBasePath } from './recording-paths.js'
-import { Redactor } from './redaction.js'
+import { readExchanges, type SkippedLine } from '../reading/read-exchanges.js'
+import { basePathOfRecording, stripBasePath } from '../recording/recording-paths.js'
+import { Redactor } from '../recording/redaction.js'
 
 interface MockResponse {
   readonly status: number

@@ -23,11 +23,11 @@ import type {
   HarRequest,
   HarResponse,
   HarTimings,
-} from '../src/model/exchange.js'
-import type { DecodedBody } from './body-decoding.js'
-import type { CapturedExchange } from './recorder.js'
-import { cookiePairs, type Redactor } from './redaction.js'
-import { rawHeaderValues } from '../src/shared/headers.js'
+} from '../../src/model/exchange.js'
+import type { DecodedBody } from '../recording/body-decoding.js'
+import type { CapturedExchange } from '../recording/recorder.js'
+import { cookiePairs, type Redactor } from '../recording/redaction.js'
+import { rawHeaderValues } from '../../src/shared/headers.js'
 
 export interface EntryInput {
   readonly exchange: CapturedExchange

@@ -13,7 +13,7 @@
  */
 import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readdirSync, renameSync, writeSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
-import type { ExchangeEntry } from '../src/model/exchange.js'
+import type { ExchangeEntry } from '../../src/model/exchange.js'
 import type { Redactor } from './redaction.js'
 import { stableStringify } from './stable-json.js'
 

@@ -56,7 +56,7 @@ export interface ExchangePipeline {
  */
 const WAKE_DELAY_MS = 2
 
-// Compiled, the worker is dist/proxy/pipeline-worker.js; in the CLI's bundle, dist/cli/pipeline-worker.cjs
+// Compiled, the worker is dist/proxy/recording/pipeline-worker.js; in the CLI's bundle, dist/cli/pipeline-worker.cjs
 // (scripts/bundle-cli.mjs); run from the TypeScript sources (the tests), it is the .ts file, which
 // test/helpers/register-typescript.js teaches Node to load.
 const WORKER_FILE = new URL(`./pipeline-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url)

@@ -20,7 +20,7 @@ import { openExchangeLog, type ExchangeLog, type FlushResult } from './exchange-
 import { emptyStats, type PipelineStats } from './process-exchange.js'
 import { RingReader, type RingMemory } from './exchange-ring.js'
 import { RingRecording } from './ring-recording.js'
-import { ObservedRelations } from './analyze/relations/observed-relations.js'
+import { ObservedRelations } from '../analyze/relations/observed-relations.js'
 import { Redactor, type RedactionSettings } from './redaction.js'
 
 export interface PipelineWorkerData {

@@ -2,22 +2,22 @@
  * What happens to one exchange once the client has its response: decode, analyze, redact, then hand
  * the entry to the log and the live lines to `print`. Runs on the recording thread (pipeline-worker.ts).
  */
-import type { EndpointRef, ExchangeEntry, Finding, FindingKind } from '../src/model/exchange.js'
-import { analyzeExchange } from './analyze/index.js'
-import { matchEndpoint } from './analyze/endpoints.js'
-import { bodyFromText, NO_BODY, type BodyView, type ExchangeView } from './analyze/exchange-view.js'
-import { applyStrict } from './analyze/findings.js'
-import type { ObservedRelations } from './analyze/relations/observed-relations.js'
-import { responseRepresentationOf } from './analyze/rules/response-body.js'
+import type { EndpointRef, ExchangeEntry, Finding, FindingKind } from '../../src/model/exchange.js'
+import { analyzeExchange } from '../analyze/index.js'
+import { matchEndpoint } from '../analyze/endpoints.js'
+import { bodyFromText, NO_BODY, type BodyView, type ExchangeView } from '../analyze/exchange-view.js'
+import { applyStrict } from '../analyze/findings.js'
+import type { ObservedRelations } from '../analyze/relations/observed-relations.js'
+import { responseRepresentationOf } from '../analyze/rules/response-body.js'
 import { decodeBody, type DecodedBody } from './body-decoding.js'
 import type { ExchangeLog } from './exchange-log.js'
 import type { RecordClock } from './exchange-ring.js'
-import { clockMembers, toExchangeEntry } from './har-entry.js'
+import { clockMembers, toExchangeEntry } from '../reading/har-entry.js'
 import type { CapturedExchange } from './recorder.js'
 import { joinLine, lineParts, type LineParts } from './recording-line.js'
 import type { Redactor } from './redaction.js'
-import { apiPathOf } from './target.js'
-import { headerMap, rawHeaderValues } from '../src/shared/headers.js'
+import { apiPathOf } from '../forward/target.js'
+import { headerMap, rawHeaderValues } from '../../src/shared/headers.js'
 
 export interface ProcessOptions {
   readonly target: URL

@@ -13,8 +13,8 @@
  * cut is next to a `,` or `:` of the JSON syntax), so the head and the body of an exchange seen
  * before are taken as they were scrubbed then (process-exchange.ts).
  */
-import type { ExchangeEntry } from '../src/model/exchange.js'
-import { clockMembers, type ClockInput } from './har-entry.js'
+import type { ExchangeEntry } from '../../src/model/exchange.js'
+import { clockMembers, type ClockInput } from '../reading/har-entry.js'
 import type { Redactor } from './redaction.js'
 import { stableStringify } from './stable-json.js'
 

@@ -15,7 +15,7 @@
  *   same JSON type (`"[redacted]"`, `0`, `false`), so a redacted body still has the recorded shape.
  */
 import { createHmac, randomBytes } from 'node:crypto'
-import { PATH_POINT_PERSONAL_FIELDS, PROFILE_PERSONAL_FIELDS } from '../src/model/personal-data-fields.js'
+import { PATH_POINT_PERSONAL_FIELDS, PROFILE_PERSONAL_FIELDS } from '../../src/model/personal-data-fields.js'
 import {
   CREDENTIAL_HEADERS,
   createScrub,
@@ -23,10 +23,10 @@ import {
   isCredentialField,
   MIN_SCRUBBED_SECRET_LENGTH,
   type Scrub,
-} from '../src/shared/secrets.js'
-import { ANY, parseJsonPath, type JsonPathSegment } from '../src/shared/json-path.js'
-import { escapePointerSegment } from '../src/shared/json-pointer.js'
-import { TextMemo } from './analyze/text-memo.js'
+} from '../../src/shared/secrets.js'
+import { ANY, parseJsonPath, type JsonPathSegment } from '../../src/shared/json-path.js'
+import { escapePointerSegment } from '../../src/shared/json-pointer.js'
+import { TextMemo } from '../analyze/text-memo.js'
 
 /** `a=1&b=2`: a form-encoded body (no spaces, no JSON). */
 const FORM_BODY = /^[\w.~%+-]+=[^&\s]*(?:&[\w.~%+-]+=[^&\s]*)*$/

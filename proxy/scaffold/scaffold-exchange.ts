@@ -1,7 +1,7 @@
 /** A recorded entry, reduced to what the scaffolder decides on. */
 import type { EndpointRef, ExchangeEntry, Finding } from '../../src/model/exchange.js'
 import { matchEndpoint, type EndpointDefinition } from '../analyze/endpoints.js'
-import { pathnameOf, stripBasePath } from '../recording-paths.js'
+import { pathnameOf, stripBasePath } from '../recording/recording-paths.js'
 import { parseJsonOrUndefined } from '../../src/shared/parse-json.js'
 
 export interface ScaffoldExchange {

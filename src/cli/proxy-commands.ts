@@ -3,7 +3,7 @@
 // `--version`, `run` and the rest pay nothing for it (the help texts' constants come from a light module).
 import type { Command } from 'commander'
 import type { ProxyCommandOptions } from '../../proxy/commands/proxy-command.js'
-import { DEFAULT_HOST, DEFAULT_MAX_BODY_BYTES, REDACT_KEY_ENV } from '../../proxy/proxy-defaults.js'
+import { DEFAULT_HOST, DEFAULT_MAX_BODY_BYTES, REDACT_KEY_ENV } from '../../proxy/forward/proxy-defaults.js'
 import { collect, parseBaseUrl, parsePort, parsePositiveInt } from './option-parsers.js'
 
 /** `proxy`, `analyze`, `har`, `scaffold` and `mock`. */

@@ -5,8 +5,8 @@ import http from 'node:http'
 import https from 'node:https'
 import { join } from 'node:path'
 import type { ExchangeEntry } from '../../../src/model/exchange.js'
-import { startProxy, type ProxyOptions, type RunningProxy } from '../../../proxy/proxy-server.js'
-import { Redactor } from '../../../proxy/redaction.js'
+import { startProxy, type ProxyOptions, type RunningProxy } from '../../../proxy/forward/proxy-server.js'
+import { Redactor } from '../../../proxy/recording/redaction.js'
 import { makeTempDir } from '../../helpers/temp-dir.js'
 
 export interface Received {

@@ -11,7 +11,7 @@ import type { ExchangeEntry } from '../../../src/model/exchange.js'
 import { startReferenceServer, type ReferenceServerOptions } from '../../../reference-server/index.js'
 import { packageRoot } from '../../../src/shared/package-root.js'
 import { runAnalyzeCommand } from '../../../proxy/commands/analyze-command.js'
-import { Redactor } from '../../../proxy/redaction.js'
+import { Redactor } from '../../../proxy/recording/redaction.js'
 import { media, request, startTestProxy } from './helpers.js'
 import { runSuites, targetOf } from './run-suites.js'
 

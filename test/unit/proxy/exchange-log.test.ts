@@ -1,9 +1,9 @@
 import { appendFileSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { openExchangeLog, recordingFiles } from '../../../proxy/exchange-log.js'
-import { readExchanges } from '../../../proxy/read-exchanges.js'
-import { Redactor } from '../../../proxy/redaction.js'
+import { openExchangeLog, recordingFiles } from '../../../proxy/recording/exchange-log.js'
+import { readExchanges } from '../../../proxy/reading/read-exchanges.js'
+import { Redactor } from '../../../proxy/recording/redaction.js'
 import type { ExchangeEntry } from '../../../src/model/exchange.js'
 import { makeTempDir } from '../../helpers/temp-dir.js'
 

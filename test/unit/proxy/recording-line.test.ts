@@ -1,12 +1,23 @@
 import { describe, expect, it } from 'vitest'
-import { ExchangeMemo } from '../../../proxy/exchange-memo.js'
-import { createRingMemory, recordClock, recordIdentity, RingReader, RingWriter } from '../../../proxy/exchange-ring.js'
-import type { ExchangeLog } from '../../../proxy/exchange-log.js'
-import { emptyStats, processAgain, processExchange, type ProcessOptions } from '../../../proxy/process-exchange.js'
-import type { CapturedExchange } from '../../../proxy/recorder.js'
-import { joinLine, lineParts } from '../../../proxy/recording-line.js'
-import { Redactor } from '../../../proxy/redaction.js'
-import { stableStringify } from '../../../proxy/stable-json.js'
+import { ExchangeMemo } from '../../../proxy/recording/exchange-memo.js'
+import {
+  createRingMemory,
+  recordClock,
+  recordIdentity,
+  RingReader,
+  RingWriter,
+} from '../../../proxy/recording/exchange-ring.js'
+import type { ExchangeLog } from '../../../proxy/recording/exchange-log.js'
+import {
+  emptyStats,
+  processAgain,
+  processExchange,
+  type ProcessOptions,
+} from '../../../proxy/recording/process-exchange.js'
+import type { CapturedExchange } from '../../../proxy/recording/recorder.js'
+import { joinLine, lineParts } from '../../../proxy/recording/recording-line.js'
+import { Redactor } from '../../../proxy/recording/redaction.js'
+import { stableStringify } from '../../../proxy/recording/stable-json.js'
 import type { ExchangeEntry } from '../../../src/model/exchange.js'
 
 const TOKEN = 'secret-token-0123456789'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { Redactor } from '../../../proxy/redaction.js'
+import { Redactor } from '../../../proxy/recording/redaction.js'
 import { PATH_POINT_PERSONAL_FIELDS, PROFILE_PERSONAL_FIELDS } from '../../../src/model/personal-data-fields.js'
 
 const TOKEN = 'abcDEF123-secret.token'
