@@ -29,7 +29,7 @@ import { gzipSync } from 'node:zlib'
 import { createForwarder } from '../proxy/forward/forwarder.js'
 import { upstreamPathFor } from '../proxy/forward/target.js'
 import { startProxy } from '../proxy/forward/proxy-server.js'
-import { Redactor } from '../proxy/recording/redaction.js'
+import { SecretScrubber } from '../proxy/recording/redaction.js'
 
 const require = createRequire(import.meta.url)
 
@@ -164,7 +164,7 @@ async function startRecordingProxy(target: string): Promise<Running> {
   const proxy = await startProxy({
     target: new URL(target),
     record: join(dir, 'bench.ndjson'),
-    redactor: new Redactor(),
+    redactor: new SecretScrubber(),
   })
   return {
     url: proxy.url,

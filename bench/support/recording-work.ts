@@ -16,7 +16,7 @@ import { createRingMemory, RingReader, RingWriter } from '../../proxy/recording/
 import { ObservedRelations } from '../../proxy/analyze/relations/observed-relations.js'
 import { emptyStats } from '../../proxy/recording/process-exchange.js'
 import type { CapturedExchange } from '../../proxy/recording/recorder.js'
-import { Redactor } from '../../proxy/recording/redaction.js'
+import { SecretScrubber } from '../../proxy/recording/redaction.js'
 import { RingRecording } from '../../proxy/recording/ring-recording.js'
 
 /** How the recording thread writes: one append per this many exchanges (pipeline-worker.ts). */
@@ -66,7 +66,7 @@ async function measure(
   exchange: (id: number) => CapturedExchange,
 ): Promise<RecordingWork> {
   const dir = mkdtempSync(join(tmpdir(), 'fitconform-recording-work-'))
-  const redactor = new Redactor()
+  const redactor = new SecretScrubber()
   const log = openExchangeLog({ file: join(dir, 'work.ndjson'), redactor })
   const stats = emptyStats()
   // The session's relations too, as the recording thread judges each exchange against earlier ones (pipeline-worker.ts).

@@ -18,13 +18,13 @@ import { createRingMemory, ringBytesFor, RingWriter } from './exchange-ring.js'
 import type { FromWorker, PipelineWorkerData, ToWorker } from './pipeline-worker.js'
 import { emptyStats, type PipelineStats } from './process-exchange.js'
 import type { CapturedExchange } from './recorder.js'
-import type { Redactor } from './redaction.js'
+import type { SecretScrubber } from './redaction.js'
 
 export type { PipelineStats } from './process-exchange.js'
 
 export interface PipelineOptions {
   readonly target: URL
-  readonly redactor: Redactor
+  readonly redactor: SecretScrubber
   /** NDJSON recording file; nothing is written without it. */
   readonly record?: string
   readonly maxBytes?: number

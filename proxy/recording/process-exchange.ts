@@ -15,13 +15,13 @@ import type { RecordClock } from './exchange-ring.js'
 import { clockMembers, toExchangeEntry } from '../reading/har-entry.js'
 import type { CapturedExchange } from './recorder.js'
 import { joinLine, lineParts, type LineParts } from './recording-line.js'
-import type { Redactor } from './redaction.js'
+import type { SecretScrubber } from './redaction.js'
 import { apiPathOf } from '../forward/target.js'
 import { headerMap, rawHeaderValues } from '../../src/shared/headers.js'
 
 export interface ProcessOptions {
   readonly target: URL
-  readonly redactor: Redactor
+  readonly redactor: SecretScrubber
   readonly log?: ExchangeLog
   readonly strict: boolean
   /** The session's memory for judging an exchange against earlier ones (analyze/relations/). */
@@ -58,7 +58,7 @@ export function emptyStats(): PipelineStats {
  * What an exchange that completed normally leaves to record the same exchange made again
  * (`processAgain`): its findings and the parts of its line, scrubbed with the secrets of `generation`.
  */
-export interface KnownExchange {
+export interface RecordingTemplate {
   readonly generation: number
   readonly method: string
   readonly apiPath: string
@@ -78,7 +78,7 @@ export async function processExchange(
   exchange: CapturedExchange,
   options: ProcessOptions,
   stats: PipelineStats,
-): Promise<KnownExchange | undefined> {
+): Promise<RecordingTemplate | undefined> {
   stats.exchanges += 1
   if (exchange.error !== undefined) stats.failed += 1
   const { log, redactor } = options
@@ -120,7 +120,7 @@ export async function processExchange(
  * the secrets known), so only what differs is computed.
  */
 export function processAgain(
-  known: KnownExchange,
+  known: RecordingTemplate,
   clock: RecordClock,
   options: ProcessOptions,
   stats: PipelineStats,

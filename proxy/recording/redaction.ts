@@ -60,7 +60,7 @@ export interface RedactionOptions {
   readonly personal?: boolean
 }
 
-/** Everything a `Redactor` is made of, as plain data (`settings()`, `fromSettings()`). */
+/** Everything a `SecretScrubber` is made of, as plain data (`settings()`, `fromSettings()`). */
 export interface RedactionSettings {
   readonly key: Uint8Array | string
   readonly headers: readonly string[]
@@ -85,7 +85,7 @@ function scrubMemo(): TextMemo<string> {
 }
 
 /** Holds the key and the secrets seen so far; one per recording session. */
-export class Redactor {
+export class SecretScrubber {
   readonly #key: Buffer | string
   readonly #headers: ReadonlySet<string>
   readonly #bodyPaths: readonly JsonPathSegment[][]
@@ -125,9 +125,9 @@ export class Redactor {
   }
 
   /** A redactor equal to the one `settings()` came from. */
-  static fromSettings(settings: RedactionSettings): Redactor {
+  static fromSettings(settings: RedactionSettings): SecretScrubber {
     const key = typeof settings.key === 'string' ? settings.key : Buffer.from(settings.key)
-    const redactor = new Redactor({ ...settings, key })
+    const redactor = new SecretScrubber({ ...settings, key })
     for (const [secret, replacement] of settings.secrets ?? []) {
       redactor.#secrets.set(secret, replacement)
       redactor.#separatorInSecret ||= SEPARATOR.test(secret)

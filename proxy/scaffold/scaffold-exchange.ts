@@ -4,7 +4,7 @@ import { matchEndpoint, type EndpointDefinition } from '../analyze/endpoints.js'
 import { pathnameOf, stripBasePath } from '../recording/recording-paths.js'
 import { parseJsonOrUndefined } from '../../src/shared/parse-json.js'
 
-export interface ScaffoldExchange {
+export interface ScaffoldEntry {
   readonly id: number
   readonly startedDateTime: string
   readonly method: string
@@ -25,7 +25,7 @@ export interface ScaffoldExchange {
   readonly hasAuthorization: boolean
 }
 
-export function toScaffoldExchange(entry: ExchangeEntry, basePath: string): ScaffoldExchange {
+export function toScaffoldExchange(entry: ExchangeEntry, basePath: string): ScaffoldEntry {
   const url = new URL(entry.request.url)
   const path = stripBasePath(pathnameOf(entry.request.url), basePath)
   const requestHeaders = firstValues(entry.request.headers)
