@@ -95,6 +95,40 @@ const PROXY_BOUNDARIES = [
   ),
 ]
 
+const FORWARDING_LIBRARY = packages(
+  ['undici', 'http-proxy', 'http-proxy-3'],
+  'only proxy/forward/forwarder.ts knows the forwarding library',
+)
+/** Per room of proxy/: which sibling rooms its files may not import. */
+const PROXY_ROOMS = {
+  forward: [
+    reachesInto(
+      ['reading', 'mock', 'analyze', 'scaffold', 'commands'],
+      'proxy/forward passes traffic on and hands it to recording/; it reads no recording',
+    ),
+  ],
+  recording: [
+    reachesInto(
+      ['mock', 'scaffold', 'commands'],
+      'proxy/recording writes exchanges down; it serves and scaffolds nothing',
+    ),
+  ],
+  reading: [
+    reachesInto(
+      ['forward', 'mock', 'scaffold', 'commands'],
+      'proxy/reading reads a recording; it forwards and serves nothing',
+    ),
+  ],
+  analyze: [
+    reachesInto(
+      ['forward', 'recording', 'reading', 'mock', 'scaffold', 'commands'],
+      'proxy/analyze judges exchange views it is given; it forwards, records and reads nothing',
+    ),
+  ],
+  scaffold: [reachesInto(['forward', 'mock', 'commands'], 'proxy/scaffold writes scenarios from a recording it reads')],
+  mock: [reachesInto(['analyze', 'scaffold'], 'proxy/mock answers from a recording; it judges and scaffolds nothing')],
+}
+
 const srcBoundaries = [
   // Folders without a row of their own (api, cli, expression, known-failures, validation, …) still may not start the reference server.
   { files: ['src/**'], ignores: REFERENCE_SERVER_USERS, rules: restrict([noReferenceServer]) },
@@ -183,12 +217,16 @@ export default tseslint.config(
   },
   {
     files: ['proxy/**'],
-    rules: restrict([
-      ...PROXY_BOUNDARIES,
-      packages(['undici', 'http-proxy', 'http-proxy-3'], 'only proxy/forwarder.ts knows the forwarding library'),
-    ]),
+    rules: restrict([...PROXY_BOUNDARIES, FORWARDING_LIBRARY]),
   },
-  { files: ['proxy/forwarder.ts'], rules: restrict(PROXY_BOUNDARIES) },
+  { files: ['proxy/forward/forwarder.ts'], rules: restrict(PROXY_BOUNDARIES) },
+  // The proxy's rooms: forward/ passes traffic on, recording/ writes it down, reading/ and the tools beside it
+  // (analyze/, scaffold/) read what was written, mock/ answers from it; commands/ wires them to the CLI.
+  ...Object.entries(PROXY_ROOMS).map(([room, rows]) => ({
+    files: [`proxy/${room}/**`],
+    rules: restrict([...PROXY_BOUNDARIES, ...rows, ...(room === 'forward' ? [] : [FORWARDING_LIBRARY])]),
+  })),
+  { files: ['proxy/forward/forwarder.ts'], rules: restrict([...PROXY_BOUNDARIES, ...PROXY_ROOMS.forward]) },
   // The CLI is a thin layer over the library (flags → run() options → exit code): src/api never imports src/cli.
   { files: ['src/api/**'], ignores: REFERENCE_SERVER_USERS, rules: restrict([noCliImport, noReferenceServer]) },
   { files: ['src/api/embedded-target.ts'], rules: restrict([noCliImport]) },

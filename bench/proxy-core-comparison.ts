@@ -1,9 +1,9 @@
 /**
- * Which proxy core should proxy/forwarder.ts use? Measures three candidates on loopback:
+ * Which proxy core should proxy/forward/forwarder.ts use? Measures three candidates on loopback:
  *
  *   http-proxy    http-proxy 1.18.1 with a keep-alive http.Agent and an error listener
  *   http-proxy-3  http-proxy-3 1.x with a keep-alive http.Agent and an error listener
- *   undici        node:http server + undici Pool (proxy/forwarder.ts as shipped)
+ *   undici        node:http server + undici Pool (proxy/forward/forwarder.ts as shipped)
  *   undici + recording   the whole `fitconform proxy --record` (throughput only: the cost of recording)
  *
  * Throughput and latency: autocannon (programmatic) against a plain node:http upstream answering 1 KB and
@@ -26,10 +26,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
 import { gzipSync } from 'node:zlib'
-import { createForwarder } from '../proxy/forwarder.js'
-import { upstreamPathFor } from '../proxy/target.js'
-import { startProxy } from '../proxy/proxy-server.js'
-import { Redactor } from '../proxy/redaction.js'
+import { createForwarder } from '../proxy/forward/forwarder.js'
+import { upstreamPathFor } from '../proxy/forward/target.js'
+import { startProxy } from '../proxy/forward/proxy-server.js'
+import { SecretScrubber } from '../proxy/recording/redaction.js'
 
 const require = createRequire(import.meta.url)
 
@@ -164,7 +164,7 @@ async function startRecordingProxy(target: string): Promise<Running> {
   const proxy = await startProxy({
     target: new URL(target),
     record: join(dir, 'bench.ndjson'),
-    redactor: new Redactor(),
+    redactor: new SecretScrubber(),
   })
   return {
     url: proxy.url,

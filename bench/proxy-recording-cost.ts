@@ -55,7 +55,7 @@ import {
 } from './support/proxy-load.js'
 import { CLI } from './support/processes.js'
 import { measureRecordingWork, type RecordingWork } from './support/recording-work.js'
-import type { CapturedExchange } from '../proxy/recorder.js'
+import type { CapturedExchange } from '../proxy/recording/recorder.js'
 import { createRealisticExchanges } from './support/realistic-exchanges.js'
 import { createRealisticUpstream, meanBodyBytes, realisticRequests } from './support/realistic-traffic.js'
 
@@ -77,7 +77,7 @@ export interface RecordingCostOptions {
   /**
    * `realistic` (the default, and the traffic the goals are judged on): every exchange differs
    * (support/realistic-traffic.ts). `polled`: one ~1 KB feed page polled again and again, which all but
-   * the first exchange of each second records from the first (proxy/exchange-memo.ts).
+   * the first exchange of each second records from the first (proxy/recording/exchange-memo.ts).
    */
   readonly traffic?: Traffic
 }
@@ -369,7 +369,7 @@ function polledFigures(result: RecordingCostResult): Figure[] {
       value: result.recordingWork.repeated.micros,
       unit: 'µs',
       samples: result.recordingWork.repeated.rounds,
-      note: "the same, for this bench's traffic as it is: the same exchange but for its id and clock, recorded from what the first one left (proxy/exchange-memo.ts)",
+      note: "the same, for this bench's traffic as it is: the same exchange but for its id and clock, recorded from what the first one left (proxy/recording/exchange-memo.ts)",
     }),
   ]
   if (result.mitmdump !== 'not installed') {
@@ -496,7 +496,7 @@ export function recordingCostFigures(result: RecordingCostResult): Figure[] {
       value: result.recordingWork.distinct.micros,
       unit: 'µs',
       samples: result.recordingWork.distinct.rounds,
-      note: "CPU of this process per exchange of the same traffic (polled traffic: each with a request header of its own), through the recording thread's step (proxy/ring-recording.ts); the least of the rounds: other work on the machine only adds to a round",
+      note: "CPU of this process per exchange of the same traffic (polled traffic: each with a request header of its own), through the recording thread's step (proxy/recording/ring-recording.ts); the least of the rounds: other work on the machine only adds to a round",
     }),
     figure({
       benchmark: 'proxy',

@@ -18,7 +18,7 @@
 // workload).
 // The library API (`import … from 'fitconform'`) and the benchmarks keep using dist/src/ as tsc wrote it.
 //
-// The proxy's recording thread is a second bundle: proxy/exchange-pipeline.ts starts
+// The proxy's recording thread is a second bundle: proxy/recording/exchange-pipeline.ts starts
 // `./pipeline-worker.<its own extension>` next to its own file, which in the bundle is dist/cli/.
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -29,7 +29,7 @@ import { rolldown } from 'rolldown'
 const OUT_DIR = 'dist/cli'
 const ENTRIES = {
   fitconform: 'dist/src/cli/main.js',
-  'pipeline-worker': 'dist/proxy/pipeline-worker.js',
+  'pipeline-worker': 'dist/proxy/recording/pipeline-worker.js',
   // import() cannot run inside the code-cached script on Node 20 (it fails, "A dynamic import callback
   // was not specified"), so the one module that calls it is a file of its own, run by Node's loader.
   'import-module': 'dist/src/shared/import-module.js',

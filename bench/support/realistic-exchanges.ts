@@ -2,7 +2,7 @@
  * Exchanges of the realistic mix (realistic-traffic.ts) as the forwarding thread captures them, for
  * the recording work measured without the network (recording-work.ts) and for profiling it.
  */
-import type { CapturedExchange } from '../../proxy/recorder.js'
+import type { CapturedExchange } from '../../proxy/recording/recorder.js'
 import { createAnswers, realisticMix } from './realistic-traffic.js'
 
 /** The `id`-th exchange of the mix (cycling), with a request id of its own and buffers of its own. */

@@ -1,6 +1,6 @@
 /**
  * The recording thread's work per exchange, without the network: exchanges as the proxy captures
- * them, appended to a ring and recorded by the recording thread's own step (proxy/ring-recording.ts:
+ * them, appended to a ring and recorded by the recording thread's own step (proxy/recording/ring-recording.ts:
  * decoded, validated, redacted and written, or, for an exchange made again, its line rebuilt from the
  * first one's) in this process, one after the other. Two figures: every exchange new (its request
  * carries a header of its own), and every exchange the same page polled again (the proxy bench's
@@ -11,13 +11,13 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openExchangeLog } from '../../proxy/exchange-log.js'
-import { createRingMemory, RingReader, RingWriter } from '../../proxy/exchange-ring.js'
+import { openExchangeLog } from '../../proxy/recording/exchange-log.js'
+import { createRingMemory, RingReader, RingWriter } from '../../proxy/recording/exchange-ring.js'
 import { ObservedRelations } from '../../proxy/analyze/relations/observed-relations.js'
-import { emptyStats } from '../../proxy/process-exchange.js'
-import type { CapturedExchange } from '../../proxy/recorder.js'
-import { Redactor } from '../../proxy/redaction.js'
-import { RingRecording } from '../../proxy/ring-recording.js'
+import { emptyStats } from '../../proxy/recording/process-exchange.js'
+import type { CapturedExchange } from '../../proxy/recording/recorder.js'
+import { SecretScrubber } from '../../proxy/recording/redaction.js'
+import { RingRecording } from '../../proxy/recording/ring-recording.js'
 
 /** How the recording thread writes: one append per this many exchanges (pipeline-worker.ts). */
 const EXCHANGES_PER_WRITE = 64
@@ -66,7 +66,7 @@ async function measure(
   exchange: (id: number) => CapturedExchange,
 ): Promise<RecordingWork> {
   const dir = mkdtempSync(join(tmpdir(), 'fitconform-recording-work-'))
-  const redactor = new Redactor()
+  const redactor = new SecretScrubber()
   const log = openExchangeLog({ file: join(dir, 'work.ndjson'), redactor })
   const stats = emptyStats()
   // The session's relations too, as the recording thread judges each exchange against earlier ones (pipeline-worker.ts).

@@ -1,5 +1,5 @@
-import { createSkipWarnings, refusalLines } from '../read-exchanges.js'
-import { formatSummary, summarizeRecordings } from '../summarize-recording.js'
+import { createSkipWarnings, refusalLines } from '../reading/read-exchanges.js'
+import { formatSummary, summarizeRecordings } from '../reading/summarize-recording.js'
 import { EXIT } from '../../src/shared/exit-codes.js'
 import { processIO, type CommandIO } from './io.js'
 import { recordingParts } from './recording-parts.js'

@@ -5,7 +5,7 @@
  */
 
 import { isIP } from 'node:net'
-import { DEFAULT_HOST } from '../proxy-defaults.js'
+import { DEFAULT_HOST } from '../forward/proxy-defaults.js'
 
 /** Loopback only unless the user asks: the traffic carries tokens. */
 export { DEFAULT_HOST }

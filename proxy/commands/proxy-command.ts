@@ -1,7 +1,7 @@
 import { withoutUserinfo } from '../../src/shared/secrets.js'
-import { REDACT_KEY_ENV } from '../proxy-defaults.js'
-import { startProxy } from '../proxy-server.js'
-import { Redactor } from '../redaction.js'
+import { REDACT_KEY_ENV } from '../forward/proxy-defaults.js'
+import { startProxy } from '../forward/proxy-server.js'
+import { SecretScrubber } from '../recording/redaction.js'
 import { EXIT } from '../../src/shared/exit-codes.js'
 import { processIO, type CommandIO } from './io.js'
 import { readTlsFiles } from './tls-files.js'
@@ -50,9 +50,9 @@ export async function runProxyCommand(options: ProxyCommandOptions, io: CommandI
   const tlsFiles = readTlsFiles(options, io)
   if (tlsFiles === undefined) return EXIT.usage
   const { tls } = tlsFiles
-  let redactor: Redactor
+  let redactor: SecretScrubber
   try {
-    redactor = new Redactor({
+    redactor = new SecretScrubber({
       key: process.env[REDACT_KEY_ENV] || undefined,
       bodyPaths: options.redact,
       headers: options.redactHeader,

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { recordingFiles } from '../exchange-log.js'
+import { recordingFiles } from '../recording/exchange-log.js'
 import type { CommandIO } from './io.js'
 
 /**

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join, relative, resolve, sep } from 'node:path'
 import { packageRoot } from '../../src/shared/package-root.js'
-import { createSkipWarnings, refusalLines } from '../read-exchanges.js'
+import { createSkipWarnings, refusalLines } from '../reading/read-exchanges.js'
 import { scaffoldRecording } from '../scaffold/scaffold-recording.js'
 import { EXIT } from '../../src/shared/exit-codes.js'
 import { processIO, type CommandIO } from './io.js'

@@ -5,7 +5,7 @@
  */
 import { mediaTypeOf, REPRESENTATION_NAMES, type RepresentationName } from '../../src/spec/representations.js'
 import { literalText, literalValue } from '../../src/shared/literal-text.js'
-import type { ScaffoldExchange } from './scaffold-exchange.js'
+import type { ScaffoldEntry } from './scaffold-exchange.js'
 
 export type TokenRole =
   'token' | 'other-token' | 'revoked-token' | 'revoked-delete-token' | 'limited-token' | 'none' | 'invalid'
@@ -30,7 +30,7 @@ export type StepObject = Record<string, unknown>
  * If-Modified-Since) as the client sent them, so a deliberately wrong media type (a recorded 415)
  * is sent wrong again; the representation's name where the value is exactly §4's media type.
  */
-export function buildStep(x: ScaffoldExchange, options: StepOptions): StepObject {
+export function buildStep(x: ScaffoldEntry, options: StepOptions): StepObject {
   const request: Record<string, unknown> = { method: x.method, url: options.url }
   if (x.query.length > 0)
     request.query = Object.fromEntries(x.query.map(([name, value]) => [name, queryValue(x, name, value)]))
@@ -68,7 +68,7 @@ function representationNamed(value: string, preferred: RepresentationName | unde
  * A modification-date scope (§4 rule 1) names days relative to when it was sent: sent again later, the
  * same distance from the run's day. Start-time scopes name the data's own dates and stay as recorded.
  */
-function queryValue(x: ScaffoldExchange, name: string, value: string): string {
+function queryValue(x: ScaffoldEntry, name: string, value: string): string {
   if (!/^modifiedNo(Earlier|Later)Than$/.test(name) || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return literalText(value)
   const sent = Date.parse(`${x.startedDateTime.slice(0, 10)}T00:00:00Z`)
   const days = Math.round((Date.parse(`${value}T00:00:00Z`) - sent) / 86_400_000)
@@ -76,7 +76,7 @@ function queryValue(x: ScaffoldExchange, name: string, value: string): string {
   return days === 0 ? '${run.now | ymd}' : `\${run.now | addDays(${days}) | ymd}`
 }
 
-function expectFor(x: ScaffoldExchange, options: StepOptions): Record<string, unknown> {
+function expectFor(x: ScaffoldEntry, options: StepOptions): Record<string, unknown> {
   const endpoint = x.endpoint
   if (endpoint === undefined) return { status: x.status }
   if ((options.role === 'none' || options.role === 'invalid') && x.status >= 400) {
@@ -133,7 +133,7 @@ function expectFor(x: ScaffoldExchange, options: StepOptions): Record<string, un
 }
 
 /** Rule ids a step built by `buildStep` is evidence for. */
-export function rulesOfStep(x: Pick<ScaffoldExchange, 'endpoint' | 'findings'>, step: StepObject): string[] {
+export function rulesOfStep(x: Pick<ScaffoldEntry, 'endpoint' | 'findings'>, step: StepObject): string[] {
   const endpoint = x.endpoint
   if (endpoint === undefined) return []
   const expect = step.expect as Record<string, unknown>

@@ -21,12 +21,12 @@
 import type { Finding } from '../../src/model/exchange.js'
 import { parseHttpDate } from '../../src/validation/time-formats.js'
 import { buildStep, rulesOfStep, type StepObject, type StepOptions, type TokenRole } from './build-step.js'
-import type { ScaffoldExchange } from './scaffold-exchange.js'
+import type { ScaffoldEntry } from './scaffold-exchange.js'
 import { countTokenUse, createTokenRoles, type TokenUses } from './token-roles.js'
 
 /** What a kept step remembers of its exchange (not its bodies or headers). */
 export type StepSource = Pick<
-  ScaffoldExchange,
+  ScaffoldEntry,
   'id' | 'startedDateTime' | 'method' | 'path' | 'status' | 'endpoint' | 'findings'
 >
 
@@ -60,14 +60,14 @@ export interface ScaffoldPlan {
 
 export interface ScaffoldPlanner {
   /** The next exchange of the recording. */
-  add(x: ScaffoldExchange): void
+  add(x: ScaffoldEntry): void
   /** Ends the flows still open; the scenarios, in the order their shapes were first complete. */
   finish(): readonly ScenarioDraft[]
 }
 
 export interface PlannerOptions {
   readonly idPrefix: string
-  readonly roles: (x: ScaffoldExchange) => TokenRole
+  readonly roles: (x: ScaffoldEntry) => TokenRole
   /** Told of each exchange left out, as it is met (the planner keeps no list). */
   readonly onLeftOut: (item: LeftOut) => void
 }
@@ -100,7 +100,7 @@ interface SeenLastModified {
 const DELETED_FLOWS_KEPT = 64
 
 /** All exchanges at once (tests, small recordings); `scaffoldRecording` streams instead. */
-export function planScaffold(exchanges: readonly ScaffoldExchange[], options: { idPrefix: string }): ScaffoldPlan {
+export function planScaffold(exchanges: readonly ScaffoldEntry[], options: { idPrefix: string }): ScaffoldPlan {
   const uses: TokenUses = new Map()
   for (const x of exchanges) countTokenUse(uses, x)
   const leftOut: LeftOut[] = []
@@ -155,7 +155,7 @@ export function createScaffoldPlanner(options: PlannerOptions): ScaffoldPlanner 
     flowShapes.set(shape, draft)
   }
 
-  const add = (x: ScaffoldExchange): void => {
+  const add = (x: ScaffoldEntry): void => {
     const endpoint = x.endpoint
     if (endpoint === undefined) {
       onLeftOut({ exchange: x.id, reason: `${x.method} ${x.path} is no endpoint of §4` })
@@ -312,7 +312,7 @@ export function createScaffoldPlanner(options: PlannerOptions): ScaffoldPlanner 
   }
 }
 
-function addFlowStep(flow: ActivityFlow, x: ScaffoldExchange, role: TokenRole): void {
+function addFlowStep(flow: ActivityFlow, x: ScaffoldEntry, role: TokenRole): void {
   const endpoint = x.endpoint
   if (endpoint === undefined) return
   const steps = flow.steps
@@ -346,7 +346,7 @@ function addFlowStep(flow: ActivityFlow, x: ScaffoldExchange, role: TokenRole): 
   }
 }
 
-function addStep(steps: StepDraft[], x: ScaffoldExchange, step: StepObject, withFindings = true): void {
+function addStep(steps: StepDraft[], x: ScaffoldEntry, step: StepObject, withFindings = true): void {
   const comments = [
     `recorded ${x.startedDateTime} as exchange #${x.id}: ${x.method} ${x.path}${querySuffix(x)} → ${x.status}`,
   ]
@@ -372,7 +372,7 @@ function addStep(steps: StepDraft[], x: ScaffoldExchange, step: StepObject, with
  * and for a date before it (200); a later date is left open. Without a Last-Modified to lean on, the
  * date keeps its distance from the request's own time.
  */
-function flowDate(flow: ActivityFlow, x: ScaffoldExchange): Pick<StepOptions, 'ifModifiedSince' | 'conditionalStatus'> {
+function flowDate(flow: ActivityFlow, x: ScaffoldEntry): Pick<StepOptions, 'ifModifiedSince' | 'conditionalStatus'> {
   const ims = x.requestHeaders.get('if-modified-since')
   const sent = ims === undefined ? undefined : parseHttpDate(ims)
   if (ims === undefined || sent === undefined) return {}
@@ -403,7 +403,7 @@ function flowDate(flow: ActivityFlow, x: ScaffoldExchange): Pick<StepOptions, 'i
 }
 
 /** A recorded If-Modified-Since as the same distance from the run's start as it had from its request. */
-function runTimeDate(x: ScaffoldExchange): Pick<StepOptions, 'ifModifiedSince'> {
+function runTimeDate(x: ScaffoldEntry): Pick<StepOptions, 'ifModifiedSince'> {
   const ims = x.requestHeaders.get('if-modified-since')
   const sent = ims === undefined ? undefined : parseHttpDate(ims)
   const at = Date.parse(x.startedDateTime)
@@ -415,7 +415,7 @@ function runTimeDate(x: ScaffoldExchange): Pick<StepOptions, 'ifModifiedSince'> 
 }
 
 /** A read or write of an activity the recording did not create, answered "not found": it names a missing activity. */
-function isMissingActivity(x: ScaffoldExchange, role: TokenRole): boolean {
+function isMissingActivity(x: ScaffoldEntry, role: TokenRole): boolean {
   const row = x.endpoint?.row
   const onActivity = row === 3 || row === 5 || row === 7 || row === 8 || row === 9
   return onActivity && (x.status === 404 || x.status === 410) && (role === 'token' || role === 'other-token')
@@ -425,7 +425,7 @@ function isMissingActivity(x: ScaffoldExchange, role: TokenRole): boolean {
  * A flow step without its recorded values: method, §4 row, status, response media type, token role,
  * query names, whether If-Modified-Since repeats a captured date, and what the step asserts.
  */
-function stepShape(x: ScaffoldExchange, step: StepObject): string {
+function stepShape(x: ScaffoldEntry, step: StepObject): string {
   const request = step.request as { auth?: string; headers?: Record<string, string> }
   const ims = request.headers?.['if-modified-since']
   const mediaType = (x.responseHeaders.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase()
@@ -450,7 +450,7 @@ export function rulesOfDraft(draft: ScenarioDraft): string[] {
   return [...new Set(draft.steps.flatMap((s) => rulesOfStep(s.exchange, s.step)))].sort()
 }
 
-function groupKind(x: ScaffoldExchange): string {
+function groupKind(x: ScaffoldEntry): string {
   switch (x.endpoint?.row) {
     case 1:
       return 'user'
@@ -471,7 +471,7 @@ function groupKind(x: ScaffoldExchange): string {
   }
 }
 
-function groupTitle(kind: string, x: ScaffoldExchange): string {
+function groupTitle(kind: string, x: ScaffoldEntry): string {
   const byId = kind === 'activity-read' || kind === 'activity-missing'
   const request = `${x.method} ${byId ? '/fitnessActivities/<activity_id>' : x.path}${byId ? '' : querySuffix(x)}`
   if (kind === 'activity-missing')
@@ -479,7 +479,7 @@ function groupTitle(kind: string, x: ScaffoldExchange): string {
   return `A recorded ${request} answers as §4 states (status ${x.status} recorded)`
 }
 
-function stepName(kind: string, x?: ScaffoldExchange): string {
+function stepName(kind: string, x?: ScaffoldEntry): string {
   if (kind === 'flow' && x !== undefined) {
     return (
       {
@@ -504,24 +504,24 @@ function stepName(kind: string, x?: ScaffoldExchange): string {
   )
 }
 
-function describe(x: ScaffoldExchange, what: string): string {
+function describe(x: ScaffoldEntry, what: string): string {
   return `${what} (recorded #${x.id}, ${x.status})`
 }
 
-function querySuffix(x: ScaffoldExchange): string {
+function querySuffix(x: ScaffoldEntry): string {
   return x.query.length === 0
     ? ''
     : `?${new URLSearchParams(x.query.map(([a, b]): [string, string] => [a, b])).toString()}`
 }
 
-function queryShape(x: ScaffoldExchange): string {
+function queryShape(x: ScaffoldEntry): string {
   return [...x.query]
     .map(([a, b]) => `${a}=${b}`)
     .sort()
     .join('&')
 }
 
-function bodyShape(x: ScaffoldExchange): string {
+function bodyShape(x: ScaffoldEntry): string {
   const body = x.requestJson
   return body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body).sort().join(',') : ''
 }

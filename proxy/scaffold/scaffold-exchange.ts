@@ -1,10 +1,10 @@
 /** A recorded entry, reduced to what the scaffolder decides on. */
 import type { EndpointRef, ExchangeEntry, Finding } from '../../src/model/exchange.js'
 import { matchEndpoint, type EndpointDefinition } from '../analyze/endpoints.js'
-import { pathnameOf, stripBasePath } from '../recording-paths.js'
+import { pathnameOf, stripBasePath } from '../recording/recording-paths.js'
 import { parseJsonOrUndefined } from '../../src/shared/parse-json.js'
 
-export interface ScaffoldExchange {
+export interface ScaffoldEntry {
   readonly id: number
   readonly startedDateTime: string
   readonly method: string
@@ -25,7 +25,7 @@ export interface ScaffoldExchange {
   readonly hasAuthorization: boolean
 }
 
-export function toScaffoldExchange(entry: ExchangeEntry, basePath: string): ScaffoldExchange {
+export function toScaffoldExchange(entry: ExchangeEntry, basePath: string): ScaffoldEntry {
   const url = new URL(entry.request.url)
   const path = stripBasePath(pathnameOf(entry.request.url), basePath)
   const requestHeaders = firstValues(entry.request.headers)

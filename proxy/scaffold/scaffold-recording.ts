@@ -7,8 +7,8 @@
  */
 import { basename } from 'node:path'
 import type { ExchangeEntry } from '../../src/model/exchange.js'
-import { readExchanges, type SkippedLine } from '../read-exchanges.js'
-import { voteBasePath, winningBasePath, type BasePathVotes } from '../recording-paths.js'
+import { readExchanges, type SkippedLine } from '../reading/read-exchanges.js'
+import { voteBasePath, winningBasePath, type BasePathVotes } from '../recording/recording-paths.js'
 import { buildScenarioDocument, renderScenarioDocument } from './build-document.js'
 import { createScaffoldPlanner, type LeftOut } from './plan-scenarios.js'
 import { toScaffoldExchange } from './scaffold-exchange.js'

@@ -4,7 +4,7 @@
  * exchange) and decides roles from the counts in the second.
  */
 import type { TokenRole } from './build-step.js'
-import type { ScaffoldExchange } from './scaffold-exchange.js'
+import type { ScaffoldEntry } from './scaffold-exchange.js'
 
 export interface TokenUse {
   /** Uses, the 403 answers left out (their role comes from the §7 reason). */
@@ -39,7 +39,7 @@ export function countTokenUse(
  * → the role its §7 reason names; otherwise the most used token is `token` and the next one
  * `other-token` (a second user).
  */
-export function createTokenRoles(uses: ReadonlyMap<string, TokenUse>): (x: ScaffoldExchange) => TokenRole {
+export function createTokenRoles(uses: ReadonlyMap<string, TokenUse>): (x: ScaffoldEntry) => TokenRole {
   const ranked = [...uses]
     .filter(([, use]) => use.known && use.reasonRole === undefined)
     .sort((a, b) => b[1].count - a[1].count)

@@ -3,7 +3,7 @@
 // `--version`, `run` and the rest pay nothing for it (the help texts' constants come from a light module).
 import type { Command } from 'commander'
 import type { ProxyCommandOptions } from '../../proxy/commands/proxy-command.js'
-import { DEFAULT_HOST, DEFAULT_MAX_BODY_BYTES, REDACT_KEY_ENV } from '../../proxy/proxy-defaults.js'
+import { DEFAULT_HOST, DEFAULT_RECORDED_BODY_BYTES, REDACT_KEY_ENV } from '../../proxy/forward/proxy-defaults.js'
 import { collect, parseBaseUrl, parsePort, parsePositiveInt } from './option-parsers.js'
 
 /** `proxy`, `analyze`, `har`, `scaffold` and `mock`. */
@@ -34,7 +34,7 @@ export function addProxyCommands(program: Command): void {
     .option('--redact-personal', 'redact GPS path points and profile names, locations, birthdays and pictures')
     .option(
       '--max-body-bytes <n>',
-      `record bodies up to this size, marked truncated beyond (default ${DEFAULT_MAX_BODY_BYTES})`,
+      `record bodies up to this size, marked truncated beyond (default ${DEFAULT_RECORDED_BODY_BYTES})`,
       parsePositiveInt,
     )
     .option('--max-bytes <n>', 'rotate the recording to <file>.1, <file>.2, … past this size', parsePositiveInt)

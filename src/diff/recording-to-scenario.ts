@@ -1,6 +1,6 @@
 import type { ExchangeEntry } from '../model/exchange.js'
 import type { RequestTemplate, Scenario, Step, TokenRole } from '../model/scenario.js'
-import type { RecordedExchange } from '../../proxy/read-exchanges.js'
+import type { RecordedExchange } from '../../proxy/reading/read-exchanges.js'
 import { literalText, literalValue } from '../shared/literal-text.js'
 import type { SkippedExchange } from './diff-result.js'
 import { activityIdOf } from './volatile-values.js'

@@ -1,7 +1,7 @@
 /**
  * Undoes `Content-Encoding` (gzip, deflate, br; listed codings in reverse order) with the decoded
  * size capped: one decoder for the runner (src/execute/http-client.ts) and the proxy
- * (proxy/body-decoding.ts), so a decompression bomb is stopped in both the same way.
+ * (proxy/recording/body-decoding.ts), so a decompression bomb is stopped in both the same way.
  */
 import zlib from 'node:zlib'
 

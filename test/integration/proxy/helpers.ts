@@ -5,8 +5,8 @@ import http from 'node:http'
 import https from 'node:https'
 import { join } from 'node:path'
 import type { ExchangeEntry } from '../../../src/model/exchange.js'
-import { startProxy, type ProxyOptions, type RunningProxy } from '../../../proxy/proxy-server.js'
-import { Redactor } from '../../../proxy/redaction.js'
+import { startProxy, type ProxyOptions, type RunningProxy } from '../../../proxy/forward/proxy-server.js'
+import { SecretScrubber } from '../../../proxy/recording/redaction.js'
 import { makeTempDir } from '../../helpers/temp-dir.js'
 
 export interface Received {
@@ -64,7 +64,7 @@ export async function startTestProxy(
   const proxy = await startProxy({
     target: new URL(target),
     record: file,
-    redactor: options.redactor ?? new Redactor(),
+    redactor: options.redactor ?? new SecretScrubber(),
     print: (line) => printed.push(line),
     ...options,
   })

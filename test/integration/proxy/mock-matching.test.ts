@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { join } from 'node:path'
 import { runMockCommand } from '../../../proxy/commands/mock-command.js'
 import { runProxyCommand } from '../../../proxy/commands/proxy-command.js'
-import { REDACT_KEY_ENV } from '../../../proxy/proxy-defaults.js'
-import { Redactor } from '../../../proxy/redaction.js'
+import { REDACT_KEY_ENV } from '../../../proxy/forward/proxy-defaults.js'
+import { SecretScrubber } from '../../../proxy/recording/redaction.js'
 import { startReferenceServer, type RunningReferenceServer } from '../../../reference-server/index.js'
 import { serveCommand } from '../../../src/cli/serve-command.js'
 import { media, request, startTestProxy } from './helpers.js'
@@ -72,7 +72,7 @@ describe('mock matching', () => {
 
   beforeAll(async () => {
     server = await startReferenceServer()
-    const proxy = await startTestProxy(server.url, { redactor: new Redactor({ key: KEY }) })
+    const proxy = await startTestProxy(server.url, { redactor: new SecretScrubber({ key: KEY }) })
     const base = proxy.proxy.url
     const { token, otherToken } = server.tokens
     const as = (who: string | undefined, type: string, extra: Record<string, string> = {}) => ({
@@ -207,7 +207,7 @@ describe('mock and the users of a recording', () => {
 
   // The issue's client: polls /user while the recording also holds a revoked token's 403 for /user.
   async function record(key: string | undefined): Promise<string> {
-    const proxy = await startTestProxy(server.url, key === undefined ? {} : { redactor: new Redactor({ key }) })
+    const proxy = await startTestProxy(server.url, key === undefined ? {} : { redactor: new SecretScrubber({ key }) })
     const user = (who: string) =>
       request(`${proxy.proxy.url}/user`, { headers: { authorization: `Bearer ${who}`, accept: media('User') } })
     await user(server.tokens.token)

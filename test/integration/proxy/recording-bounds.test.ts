@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { runAnalyzeCommand } from '../../../proxy/commands/analyze-command.js'
 import { runHarCommand } from '../../../proxy/commands/har-command.js'
 import { runScaffoldCommand } from '../../../proxy/commands/scaffold-command.js'
-import { MAX_LINE_BYTES_ENV } from '../../../proxy/read-exchanges.js'
+import { MAX_LINE_BYTES_ENV } from '../../../proxy/reading/read-exchanges.js'
 import { MAX_NESTING_DEPTH } from '../../../src/load/nesting-depth.js'
 import { makeTempDir } from '../../helpers/temp-dir.js'
 

@@ -11,7 +11,7 @@ import type { ExchangeEntry } from '../../../src/model/exchange.js'
 import { startReferenceServer, type ReferenceServerOptions } from '../../../reference-server/index.js'
 import { packageRoot } from '../../../src/shared/package-root.js'
 import { runAnalyzeCommand } from '../../../proxy/commands/analyze-command.js'
-import { Redactor } from '../../../proxy/redaction.js'
+import { SecretScrubber } from '../../../proxy/recording/redaction.js'
 import { media, request, startTestProxy } from './helpers.js'
 import { runSuites, targetOf } from './run-suites.js'
 
@@ -168,7 +168,7 @@ describe('a Profile read, a route §4 does not list', () => {
   it('is validated as a Profile and masked by --redact-personal', async () => {
     const reference = await startReferenceServer()
     try {
-      const proxy = await startTestProxy(reference.url, { redactor: new Redactor({ personal: true }) })
+      const proxy = await startTestProxy(reference.url, { redactor: new SecretScrubber({ personal: true }) })
       const read = await request(`${proxy.proxy.url}/profile`, {
         headers: { authorization: `Bearer ${reference.tokens.token}`, accept: media('Profile') },
       })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ExchangeEntry } from '../../../src/model/exchange.js'
-import type { RecordedExchange } from '../../../proxy/read-exchanges.js'
+import type { RecordedExchange } from '../../../proxy/reading/read-exchanges.js'
 import { planReplay } from '../../../src/diff/recording-to-scenario.js'
 
 let line = 0

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { decodeBody } from '../../../proxy/body-decoding.js'
+import { decodeBody } from '../../../proxy/recording/body-decoding.js'
 
 const captured = (bytes: Buffer, size = bytes.length) => ({ bytes, size, truncated: size > bytes.length })
 

@@ -1,9 +1,9 @@
 import { appendFileSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { openExchangeLog, recordingFiles } from '../../../proxy/exchange-log.js'
-import { readExchanges } from '../../../proxy/read-exchanges.js'
-import { Redactor } from '../../../proxy/redaction.js'
+import { openExchangeLog, recordingFiles } from '../../../proxy/recording/exchange-log.js'
+import { readExchanges } from '../../../proxy/reading/read-exchanges.js'
+import { SecretScrubber } from '../../../proxy/recording/redaction.js'
 import type { ExchangeEntry } from '../../../src/model/exchange.js'
 import { makeTempDir } from '../../helpers/temp-dir.js'
 
@@ -40,7 +40,7 @@ const entry = (id: number, text: string): ExchangeEntry => ({
 describe('exchange log', () => {
   it('writes sorted keys, scrubs known secrets from the whole line, and reads past a cut last line', async () => {
     const file = join(makeTempDir('fitconform-log-'), 'r.ndjson')
-    const redactor = new Redactor()
+    const redactor = new SecretScrubber()
     redactor.learn([['authorization', 'Bearer very-secret-token']])
     const log = openExchangeLog({ file, redactor })
     log.append(entry(1, 'echo: very-secret-token'))
@@ -58,7 +58,7 @@ describe('exchange log', () => {
 
   it('writes gathered lines only on flush, and rotates between them without losing or cutting one', async () => {
     const file = join(makeTempDir('fitconform-log-'), 'r.ndjson')
-    const log = openExchangeLog({ file, redactor: new Redactor(), maxBytes: 1200 })
+    const log = openExchangeLog({ file, redactor: new SecretScrubber(), maxBytes: 1200 })
     for (let id = 1; id <= 6; id += 1) log.append(entry(id, 'x'.repeat(200)))
     expect(readFileSync(file, 'utf8')).toBe('')
     log.flush()

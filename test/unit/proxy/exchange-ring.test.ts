@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createRingMemory, RingReader, RingWriter } from '../../../proxy/exchange-ring.js'
-import type { CapturedExchange } from '../../../proxy/recorder.js'
+import { createRingMemory, RingReader, RingWriter } from '../../../proxy/recording/exchange-ring.js'
+import type { CapturedExchange } from '../../../proxy/recording/recorder.js'
 
 /** An exchange whose every field depends on `id`, with a response body of `size` bytes. */
 function exchange(id: number, size: number): CapturedExchange {

@@ -1,10 +1,10 @@
 import { gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { decodeBody } from '../../../proxy/body-decoding.js'
-import { toExchangeEntry, type EntryInput } from '../../../proxy/har-entry.js'
-import type { CapturedExchange } from '../../../proxy/recorder.js'
-import { Redactor } from '../../../proxy/redaction.js'
-import { stableStringify } from '../../../proxy/stable-json.js'
+import { decodeBody } from '../../../proxy/recording/body-decoding.js'
+import { toExchangeEntry, type EntryInput } from '../../../proxy/reading/har-entry.js'
+import type { CapturedExchange } from '../../../proxy/recording/recorder.js'
+import { SecretScrubber } from '../../../proxy/recording/redaction.js'
+import { stableStringify } from '../../../proxy/recording/stable-json.js'
 
 const times = { start: 10, requestSent: 11, responseStart: 12, end: 13 }
 const body = (bytes: Buffer, truncated = false) => ({ bytes, size: bytes.length, truncated })
@@ -64,7 +64,7 @@ describe('toExchangeEntry', () => {
   it.each(Object.entries(exchanges))(
     'builds every object of the entry with its keys in the order they are written: %s',
     async (_title, exchange) => {
-      const redactor = new Redactor({ bodyPaths: ['path[*].latitude'] })
+      const redactor = new SecretScrubber({ bodyPaths: ['path[*].latitude'] })
       const encoding = (raw: readonly string[]) =>
         raw[raw.findIndex((name, i) => i % 2 === 0 && name.toLowerCase() === 'content-encoding') + 1]
       const input: EntryInput = {

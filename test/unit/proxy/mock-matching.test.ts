@@ -4,7 +4,7 @@ import {
   matchRequest,
   type RecordedFacts,
   type RequestFacts,
-} from '../../../proxy/mock-matching.js'
+} from '../../../proxy/mock/mock-matching.js'
 
 const request = (extra: Partial<RequestFacts> = {}): RequestFacts => ({
   method: 'GET',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { problemOfEntry } from '../../../proxy/read-exchanges.js'
+import { problemOfEntry } from '../../../proxy/reading/read-exchanges.js'
 
 const good = {
   _id: 1,

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 import { describe, expect, it } from 'vitest'
-import { captureExchange, type CapturedExchange } from '../../../proxy/recorder.js'
+import { captureExchange, type CapturedExchange } from '../../../proxy/recording/recorder.js'
 
 const BYTES = Buffer.from('0123456789abcdefghijklmnopqrstuvwxyz')
 

@@ -1,12 +1,23 @@
 import { describe, expect, it } from 'vitest'
-import { ExchangeMemo } from '../../../proxy/exchange-memo.js'
-import { createRingMemory, recordClock, recordIdentity, RingReader, RingWriter } from '../../../proxy/exchange-ring.js'
-import type { ExchangeLog } from '../../../proxy/exchange-log.js'
-import { emptyStats, processAgain, processExchange, type ProcessOptions } from '../../../proxy/process-exchange.js'
-import type { CapturedExchange } from '../../../proxy/recorder.js'
-import { joinLine, lineParts } from '../../../proxy/recording-line.js'
-import { Redactor } from '../../../proxy/redaction.js'
-import { stableStringify } from '../../../proxy/stable-json.js'
+import { ExchangeMemo } from '../../../proxy/recording/exchange-memo.js'
+import {
+  createRingMemory,
+  recordClock,
+  recordIdentity,
+  RingReader,
+  RingWriter,
+} from '../../../proxy/recording/exchange-ring.js'
+import type { ExchangeLog } from '../../../proxy/recording/exchange-log.js'
+import {
+  emptyStats,
+  processAgain,
+  processExchange,
+  type ProcessOptions,
+} from '../../../proxy/recording/process-exchange.js'
+import type { CapturedExchange } from '../../../proxy/recording/recorder.js'
+import { joinLine, lineParts } from '../../../proxy/recording/recording-line.js'
+import { SecretScrubber } from '../../../proxy/recording/redaction.js'
+import { stableStringify } from '../../../proxy/recording/stable-json.js'
 import type { ExchangeEntry } from '../../../src/model/exchange.js'
 
 const TOKEN = 'secret-token-0123456789'
@@ -68,7 +79,7 @@ function exchange(id: number, startedAt = 1_700_000_000_000 + id): CapturedExcha
 }
 
 /** Processing options that keep the lines written and the lines printed. */
-function collecting(redactor: Redactor): {
+function collecting(redactor: SecretScrubber): {
   options: ProcessOptions
   written: string[]
   entries: ExchangeEntry[]
@@ -101,7 +112,7 @@ function collecting(redactor: Redactor): {
 
 describe('a recording line in parts', () => {
   it('is the whole line scrubbed at once, secrets in the head, the body, the id and the clock included', async () => {
-    const redactor = new Redactor({ key: 'k' })
+    const redactor = new SecretScrubber({ key: 'k' })
     // Learnt before, so that the id (19700) and the clock (1970-…) hold a secret too.
     redactor.learn([['x-api-key', '1970']])
     const { options, written } = collecting(redactor)
@@ -111,7 +122,7 @@ describe('a recording line in parts', () => {
     expect(line).not.toContain(TOKEN)
 
     // The same exchange, the line built whole by the old path: the redactor told to refuse parts.
-    const whole = new Redactor({ key: 'k' })
+    const whole = new SecretScrubber({ key: 'k' })
     whole.learn([['x-api-key', '1970']])
     whole.learn([['x-api-key', 'a:b:c:d']]) // a secret with a `:`: lines are then scrubbed whole
     expect(whole.scrubsLineInParts()).toBe(false)
@@ -122,8 +133,8 @@ describe('a recording line in parts', () => {
   })
 
   it('joins to stableStringify of the entry when there is nothing to scrub', async () => {
-    const redactor = new Redactor({ key: 'k' })
-    const whole = collecting(new Redactor({ key: 'k' }))
+    const redactor = new SecretScrubber({ key: 'k' })
+    const whole = collecting(new SecretScrubber({ key: 'k' }))
     whole.options.redactor.learn([['x-api-key', 'a,b,c,d']])
     await processExchange(exchange(3), whole.options, emptyStats())
     const entry = whole.entries[0] as ExchangeEntry
@@ -135,14 +146,14 @@ describe('a recording line in parts', () => {
 describe('an exchange made again', () => {
   it('is recorded, counted and printed exactly as processing it anew would', async () => {
     const stats = emptyStats()
-    const redactor = new Redactor({ key: 'k' })
+    const redactor = new SecretScrubber({ key: 'k' })
     const again = collecting(redactor)
     const known = await processExchange(exchange(1), again.options, stats)
     expect(known?.generation).toBe(redactor.generation)
     const second = exchange(2, 1_700_000_123_456)
     processAgain(known!, { id: second.id, startedAt: second.startedAt, times: second.times }, again.options, stats)
 
-    const fresh = collecting(Redactor.fromSettings(redactor.settings()))
+    const fresh = collecting(SecretScrubber.fromSettings(redactor.settings()))
     const freshStats = emptyStats()
     await processExchange(exchange(1), fresh.options, freshStats)
     await processExchange(second, fresh.options, freshStats)

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { Redactor } from '../../../proxy/redaction.js'
+import { SecretScrubber } from '../../../proxy/recording/redaction.js'
 import { PATH_POINT_PERSONAL_FIELDS, PROFILE_PERSONAL_FIELDS } from '../../../src/model/personal-data-fields.js'
 
 const TOKEN = 'abcDEF123-secret.token'
 
-function learnt(options: ConstructorParameters<typeof Redactor>[0] = {}): Redactor {
-  const redactor = new Redactor({ key: 'fixed-test-key', ...options })
+function learnt(options: ConstructorParameters<typeof SecretScrubber>[0] = {}): SecretScrubber {
+  const redactor = new SecretScrubber({ key: 'fixed-test-key', ...options })
   redactor.learn([
     ['Authorization', `Bearer ${TOKEN}`],
     ['Cookie', 'session=cookie-value-1; theme=dark-mode'],
@@ -13,7 +13,7 @@ function learnt(options: ConstructorParameters<typeof Redactor>[0] = {}): Redact
   return redactor
 }
 
-describe('Redactor', () => {
+describe('SecretScrubber', () => {
   it.each([
     { name: 'authorization', value: `Bearer ${TOKEN}`, expected: /^Bearer \[redacted tok_[0-9a-f]{12}\]$/ },
     { name: 'Authorization', value: TOKEN, expected: /^\[redacted tok_[0-9a-f]{12}\]$/ },
@@ -34,14 +34,14 @@ describe('Redactor', () => {
   })
 
   it('names a token by a keyed hash: same key, same id; other key, other id; never the token', () => {
-    const a = new Redactor({ key: 'k1' })
-    const b = new Redactor({ key: 'k1' })
-    const c = new Redactor({ key: 'k2' })
+    const a = new SecretScrubber({ key: 'k1' })
+    const b = new SecretScrubber({ key: 'k1' })
+    const c = new SecretScrubber({ key: 'k2' })
     const id = a.learn([['authorization', `Bearer ${TOKEN}`]])
     expect(id).toBe(b.learn([['authorization', `Bearer ${TOKEN}`]]))
     expect(id).not.toBe(c.learn([['authorization', `Bearer ${TOKEN}`]]))
     expect(id).not.toContain(TOKEN.slice(0, 6))
-    expect(new Redactor().learn([['authorization', `Bearer ${TOKEN}`]])).not.toBe(id)
+    expect(new SecretScrubber().learn([['authorization', `Bearer ${TOKEN}`]])).not.toBe(id)
   })
 
   it('replaces a known secret wherever it appears: text, URL-encoded, bytes, JSON-escaped', () => {
@@ -49,13 +49,13 @@ describe('Redactor', () => {
     expect(redactor.scrub(`{"notes":"${TOKEN}"}`)).not.toContain(TOKEN)
     expect(redactor.scrub(`/x?t=${encodeURIComponent('cookie-value-1')}`)).not.toContain('cookie-value-1')
     expect(redactor.scrubBytes(Buffer.from(`\u0000\u0001${TOKEN}\u0002`)).includes(Buffer.from(TOKEN))).toBe(false)
-    const slashy = new Redactor()
+    const slashy = new SecretScrubber()
     slashy.learn([['authorization', 'Bearer a/b"c\\d-long']])
     expect(slashy.scrubLine(JSON.stringify({ v: 'a/b"c\\d-long' }))).not.toContain('a/b\\"c\\\\d-long')
   })
 
   it('scrubs a text seen before again once a new secret is learnt (scrubbed texts are kept only while the secrets stay the same)', () => {
-    const redactor = new Redactor({ key: 'fixed-test-key' })
+    const redactor = new SecretScrubber({ key: 'fixed-test-key' })
     const text = `{"notes":"${TOKEN}"}`
     expect(redactor.scrub(text)).toBe(text)
     expect(redactor.scrub(text)).toBe(text)
@@ -67,7 +67,7 @@ describe('Redactor', () => {
   it('hands its key and what it learnt to another thread: the copy names and replaces alike', () => {
     const original = learnt()
     original.learnFromBody({ access_token: 'issued-in-a-body-42' })
-    const copy = Redactor.fromSettings(structuredClone(original.settings()))
+    const copy = SecretScrubber.fromSettings(structuredClone(original.settings()))
     expect(copy.idOf(TOKEN)).toBe(original.idOf(TOKEN))
     expect(copy.scrub(`${TOKEN} issued-in-a-body-42 cookie-value-1`)).toBe(
       original.scrub(`${TOKEN} issued-in-a-body-42 cookie-value-1`),
@@ -75,7 +75,7 @@ describe('Redactor', () => {
     expect(copy.scrub('issued-in-a-body-42')).not.toContain('issued-in-a-body-42')
     expect(copy.isRedactedHeader('x-session-secret')).toBe(false)
     expect(
-      Redactor.fromSettings(new Redactor({ headers: ['X-Session-Secret'] }).settings()).isRedactedHeader(
+      SecretScrubber.fromSettings(new SecretScrubber({ headers: ['X-Session-Secret'] }).settings()).isRedactedHeader(
         'x-session-secret',
       ),
     ).toBe(true)
@@ -86,19 +86,19 @@ describe('Redactor', () => {
     { title: 'a field name in capitals', text: '{"data":{"ACCESS_TOKEN":"body-token-123456"}}' },
     { title: 'a field name written with an escape', text: '{"access\\u005ftoken":"body-token-123456"}' },
   ])('learns a token field of a JSON body: $title', ({ text }) => {
-    const redactor = new Redactor()
+    const redactor = new SecretScrubber()
     redactor.learnFromBody(JSON.parse(text), text)
     expect(redactor.scrub('body-token-123456')).toMatch(/^\[redacted tok_/)
   })
 
   it('learns an access_token query parameter (RFC 6750 §2.3)', () => {
-    const redactor = new Redactor()
+    const redactor = new SecretScrubber()
     redactor.learn([], new URL('http://x/user?access_token=query-token-123'))
     expect(redactor.scrub('http://x/user?access_token=query-token-123')).not.toContain('query-token-123')
   })
 
   it('does not search for very short secrets elsewhere (they would shred the recording)', () => {
-    const redactor = new Redactor()
+    const redactor = new SecretScrubber()
     redactor.learn([['authorization', 'Bearer ab']])
     expect(redactor.redactHeader('authorization', 'Bearer ab')).toMatch(/^Bearer \[redacted tok_/)
     expect(redactor.scrub('about')).toBe('about')
@@ -107,7 +107,7 @@ describe('Redactor', () => {
 
 describe('body paths', () => {
   it('replaces values with ones of the same type and lists the pointers', () => {
-    const redactor = new Redactor({ bodyPaths: ['path[*].latitude', 'notes', 'missing.field'] })
+    const redactor = new SecretScrubber({ bodyPaths: ['path[*].latitude', 'notes', 'missing.field'] })
     const body = {
       notes: 'hi',
       path: [
@@ -128,7 +128,7 @@ describe('body paths', () => {
   })
 
   it('redacts personal data by representation with --redact-personal', () => {
-    const redactor = new Redactor({ personal: true })
+    const redactor = new SecretScrubber({ personal: true })
     expect(redactor.redactBody({ name: 'Alice', athlete_type: 'Runner' }, 'Profile').value).toEqual({
       name: '[redacted]',
       athlete_type: 'Runner',
@@ -145,7 +145,7 @@ describe('body paths', () => {
   })
 
   it('redacts every personal field of src/model, in a profile edit as in a profile', () => {
-    const redactor = new Redactor({ personal: true })
+    const redactor = new SecretScrubber({ personal: true })
     const edit = Object.fromEntries(PROFILE_PERSONAL_FIELDS.map((field) => [field, `https://example.org/${field}`]))
     const { value, pointers } = redactor.redactBody({ ...edit, athlete_type: 'Runner' }, 'ProfileEdit')
     expect(value).toEqual({
@@ -162,7 +162,7 @@ describe('body paths', () => {
 
 describe('tokens in bodies', () => {
   it('learns access and refresh tokens from a JSON body before they are ever sent', () => {
-    const redactor = new Redactor()
+    const redactor = new SecretScrubber()
     redactor.learnFromBody({
       token_type: 'bearer',
       access_token: 'fresh-access-token',
@@ -174,9 +174,9 @@ describe('tokens in bodies', () => {
   })
 })
 
-describe('Redactor: secrets a proxy sees beyond the Authorization header (issue 11)', () => {
+describe('SecretScrubber: secrets a proxy sees beyond the Authorization header (issue 11)', () => {
   it('learns an OAuth form body and redacts its values everywhere, in every encoded form', () => {
-    const redactor = new Redactor({ key: 'k' })
+    const redactor = new SecretScrubber({ key: 'k' })
     const body = 'grant_type=refresh_token&refresh_token=rt-9f8e7d&client_secret=cs%2Fsl%27sh'
     redactor.learnFromBody(undefined, body)
     const written = redactor.scrubLine(
@@ -189,7 +189,7 @@ describe('Redactor: secrets a proxy sees beyond the Authorization header (issue 
   it.each(['token', 'api_key', 'access_token', 'apikey'])(
     'learns a %s query parameter and scrubs it from the console line too',
     (name) => {
-      const redactor = new Redactor({ key: 'k' })
+      const redactor = new SecretScrubber({ key: 'k' })
       redactor.learn([], new URL(`http://127.0.0.1/x?${name}=query-secret-77&page=2`))
       expect(redactor.scrub(`GET /x?${name}=query-secret-77&page=2`)).toMatch(
         new RegExp(`^GET /x\\?${name}=\\[redacted tok_[0-9a-f]{12}\\]&page=2$`),
@@ -198,19 +198,19 @@ describe('Redactor: secrets a proxy sees beyond the Authorization header (issue 
   )
 
   it('redacts a credential query parameter or form field even when it is too short to search for', () => {
-    const redactor = new Redactor({ key: 'k' })
+    const redactor = new SecretScrubber({ key: 'k' })
     expect(redactor.scrub('/x?token=ab&api_key=c')).toBe('/x?token=[redacted]&api_key=[redacted]')
   })
 
   it('redacts X-Api-Key by default and scrubs its value elsewhere', () => {
-    const redactor = new Redactor({ key: 'k' })
+    const redactor = new SecretScrubber({ key: 'k' })
     redactor.learn([['X-Api-Key', 'api-key-value-31']])
     expect(redactor.redactHeader('X-Api-Key', 'api-key-value-31')).toMatch(/^\[redacted hdr_[0-9a-f]{12}\]$/)
     expect(redactor.scrub('echo api-key-value-31')).not.toContain('api-key-value-31')
   })
 
   it('redacts the Authorization header of a token shorter than four characters', () => {
-    const redactor = new Redactor({ key: 'k' })
+    const redactor = new SecretScrubber({ key: 'k' })
     redactor.learn([['Authorization', 'Bearer ab']])
     expect(redactor.redactHeader('Authorization', 'Bearer ab')).toMatch(/^Bearer \[redacted tok_[0-9a-f]{12}\]$/)
   })
@@ -218,7 +218,7 @@ describe('Redactor: secrets a proxy sees beyond the Authorization header (issue 
   it('learns a token field of a JSON body nested 100,000 levels deep without overflowing', () => {
     let body: unknown = { access_token: 'deep-token-1234' }
     for (let i = 0; i < 100_000; i++) body = { a: [body] }
-    const redactor = new Redactor({ key: 'k' })
+    const redactor = new SecretScrubber({ key: 'k' })
     redactor.learnFromBody(body)
     expect(redactor.scrub('deep-token-1234')).toMatch(/^\[redacted tok_/)
   })

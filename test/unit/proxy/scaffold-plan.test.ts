@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { matchEndpoint } from '../../../proxy/analyze/endpoints.js'
 import { planScaffold } from '../../../proxy/scaffold/plan-scenarios.js'
-import type { ScaffoldExchange } from '../../../proxy/scaffold/scaffold-exchange.js'
+import type { ScaffoldEntry } from '../../../proxy/scaffold/scaffold-exchange.js'
 import type { Finding } from '../../../src/model/exchange.js'
 
 let nextId = 1
@@ -9,8 +9,8 @@ function x(
   method: string,
   path: string,
   status: number,
-  extra: Partial<ScaffoldExchange> & { headers?: Record<string, string>; response?: Record<string, string> } = {},
-): ScaffoldExchange {
+  extra: Partial<ScaffoldEntry> & { headers?: Record<string, string>; response?: Record<string, string> } = {},
+): ScaffoldEntry {
   const { headers, response, ...rest } = extra
   return {
     id: nextId++,

@@ -6,8 +6,8 @@ import {
   HAS_BODY,
   upstreamPathFor,
   upstreamRequestHead,
-} from '../../../proxy/target.js'
-import { stableStringify } from '../../../proxy/stable-json.js'
+} from '../../../proxy/forward/target.js'
+import { stableStringify } from '../../../proxy/recording/stable-json.js'
 
 describe('paths under the target', () => {
   it.each([

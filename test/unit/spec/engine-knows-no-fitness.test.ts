@@ -2,7 +2,7 @@
 // knows HTTP, YAML, schemas and checks. Checked the way issue 14 states it: no file outside src/spec/
 // names the activity path or a rule id of suites/rules.yaml, not even in a comment.
 import { readdirSync, readFileSync } from 'node:fs'
-import { join, relative, sep } from 'node:path'
+import { dirname, join, relative, sep } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 
@@ -45,4 +45,29 @@ describe('the engine knows no fitness', () => {
     const outside = mentions('src').filter((line) => !line.startsWith('src/spec/'))
     expect(outside).toEqual([])
   })
+
+  it('is not reached by an import from the stages that hold no API knowledge, however indirect', () => {
+    const reached = (from: string) => reachable(from).filter((file) => file.startsWith('src/spec/'))
+    for (const folder of NO_SPEC_FOLDERS) {
+      const files = readdirSync(join(root, folder), { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+        .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'))
+      expect(files.length, folder).toBeGreaterThan(0)
+      for (const file of files) expect(reached(file), file).toEqual([])
+    }
+  })
 })
+
+// The bottom of the pipeline and the reporters: data, pure planning and output, no Fitness Data Service in them.
+const NO_SPEC_FOLDERS = ['src/model', 'src/shared', 'src/plan', 'src/report', 'src/expression']
+
+/** Every src/ file `file` imports, directly or through others (relative imports, types included). */
+function reachable(file: string, seen = new Set<string>()): string[] {
+  for (const match of readFileSync(join(root, file), 'utf8').matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)) {
+    const target = join(dirname(file), match[1]!).split(sep).join('/').replace(/\.js$/, '.ts')
+    if (seen.has(target) || !target.endsWith('.ts')) continue
+    seen.add(target)
+    reachable(target, seen)
+  }
+  return [...seen]
+}

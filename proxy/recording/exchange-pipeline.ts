@@ -18,13 +18,13 @@ import { createRingMemory, ringBytesFor, RingWriter } from './exchange-ring.js'
 import type { FromWorker, PipelineWorkerData, ToWorker } from './pipeline-worker.js'
 import { emptyStats, type PipelineStats } from './process-exchange.js'
 import type { CapturedExchange } from './recorder.js'
-import type { Redactor } from './redaction.js'
+import type { SecretScrubber } from './redaction.js'
 
 export type { PipelineStats } from './process-exchange.js'
 
 export interface PipelineOptions {
   readonly target: URL
-  readonly redactor: Redactor
+  readonly redactor: SecretScrubber
   /** NDJSON recording file; nothing is written without it. */
   readonly record?: string
   readonly maxBytes?: number
@@ -56,7 +56,7 @@ export interface ExchangePipeline {
  */
 const WAKE_DELAY_MS = 2
 
-// Compiled, the worker is dist/proxy/pipeline-worker.js; in the CLI's bundle, dist/cli/pipeline-worker.cjs
+// Compiled, the worker is dist/proxy/recording/pipeline-worker.js; in the CLI's bundle, dist/cli/pipeline-worker.cjs
 // (scripts/bundle-cli.mjs); run from the TypeScript sources (the tests), it is the .ts file, which
 // test/helpers/register-typescript.js teaches Node to load.
 const WORKER_FILE = new URL(`./pipeline-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url)

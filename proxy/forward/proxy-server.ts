@@ -12,11 +12,11 @@ import http from 'node:http'
 import https from 'node:https'
 import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
-import { createExchangePipeline, type PipelineStats } from './exchange-pipeline.js'
+import { createExchangePipeline, type PipelineStats } from '../recording/exchange-pipeline.js'
 import { createForwarder } from './forwarder.js'
-import { DEFAULT_HOST, DEFAULT_MAX_BODY_BYTES } from './proxy-defaults.js'
-import { captureExchange } from './recorder.js'
-import type { Redactor } from './redaction.js'
+import { DEFAULT_HOST, DEFAULT_RECORDED_BODY_BYTES } from './proxy-defaults.js'
+import { captureExchange } from '../recording/recorder.js'
+import type { SecretScrubber } from '../recording/redaction.js'
 import { upstreamPathFor } from './target.js'
 
 export interface ProxyOptions {
@@ -38,7 +38,7 @@ export interface ProxyOptions {
   readonly insecure?: boolean
   /** Listen with TLS (`--tls-cert`, `--tls-key`), PEM contents. */
   readonly tls?: { readonly cert: string | Buffer; readonly key: string | Buffer }
-  readonly redactor: Redactor
+  readonly redactor: SecretScrubber
   /** Live output: one or more lines (joined by newlines) per call, already redacted. */
   readonly print?: (lines: string) => void
   /** Print only the finding lines, not one line per exchange (`--quiet`). */
@@ -63,7 +63,7 @@ export interface RunningProxy {
 }
 
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_RECORDED_BODY_BYTES
   const print = options.print ?? (() => {})
   const printProblem = options.printProblem ?? print
   const pipeline = await createExchangePipeline({

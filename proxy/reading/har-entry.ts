@@ -23,11 +23,11 @@ import type {
   HarRequest,
   HarResponse,
   HarTimings,
-} from '../src/model/exchange.js'
-import type { DecodedBody } from './body-decoding.js'
-import type { CapturedExchange } from './recorder.js'
-import { cookiePairs, type Redactor } from './redaction.js'
-import { rawHeaderValues } from '../src/shared/headers.js'
+} from '../../src/model/exchange.js'
+import type { DecodedBody } from '../recording/body-decoding.js'
+import type { CapturedExchange } from '../recording/recorder.js'
+import { cookiePairs, type SecretScrubber } from '../recording/redaction.js'
+import { rawHeaderValues } from '../../src/shared/headers.js'
 
 export interface EntryInput {
   readonly exchange: CapturedExchange
@@ -49,7 +49,7 @@ export interface EntryInput {
  * with the same keys every time: a member that does not apply is `undefined`, which JSON leaves out.
  * (Spreading optional members in costs more than the rest of building the entry.)
  */
-export function toExchangeEntry(input: EntryInput, redactor: Redactor): ExchangeEntry {
+export function toExchangeEntry(input: EntryInput, redactor: SecretScrubber): ExchangeEntry {
   const { exchange } = input
   const { endpoint, tokenId } = input
   const error = exchange.error
@@ -84,7 +84,7 @@ export function clockMembers(exchange: ClockInput): Pick<ExchangeEntry, 'started
   }
 }
 
-function sortedFinding(f: Finding, redactor: Redactor): Finding {
+function sortedFinding(f: Finding, redactor: SecretScrubber): Finding {
   return {
     kind: f.kind,
     message: redactor.scrub(f.message),
@@ -95,7 +95,7 @@ function sortedFinding(f: Finding, redactor: Redactor): Finding {
   }
 }
 
-function harRequest(input: EntryInput, redactor: Redactor): HarRequest {
+function harRequest(input: EntryInput, redactor: SecretScrubber): HarRequest {
   const { exchange, url } = input
   const contentType = rawHeaderValues(exchange.requestHeaders, 'content-type')[0]
   const postData: HarPostData | undefined =
@@ -131,7 +131,7 @@ function harRequest(input: EntryInput, redactor: Redactor): HarRequest {
   }
 }
 
-function harResponse(input: EntryInput, redactor: Redactor): HarResponse {
+function harResponse(input: EntryInput, redactor: SecretScrubber): HarResponse {
   const { exchange } = input
   const response = exchange.response
   if (response === undefined || exchange.generated !== undefined) {
@@ -201,7 +201,7 @@ interface RecordedBody {
 
 function recordBody(
   decoded: DecodedBody,
-  options: { redactor: Redactor; representation?: string; mimeType?: string },
+  options: { redactor: SecretScrubber; representation?: string; mimeType?: string },
 ): RecordedBody {
   const { redactor } = options
   if (decoded.text === undefined) {
@@ -230,7 +230,7 @@ function recordBody(
   return { text: redactor.scrub(text), base64: false, truncated: decoded.truncated, redactedPaths }
 }
 
-function harHeaders(rawHeaders: readonly string[], redactor: Redactor): HarNameValue[] {
+function harHeaders(rawHeaders: readonly string[], redactor: SecretScrubber): HarNameValue[] {
   const headers: HarNameValue[] = []
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
     const name = (rawHeaders[i] as string).toLowerCase()
@@ -239,7 +239,11 @@ function harHeaders(rawHeaders: readonly string[], redactor: Redactor): HarNameV
   return headers
 }
 
-function harCookies(rawHeaders: readonly string[], header: 'cookie' | 'set-cookie', redactor: Redactor): HarCookie[] {
+function harCookies(
+  rawHeaders: readonly string[],
+  header: 'cookie' | 'set-cookie',
+  redactor: SecretScrubber,
+): HarCookie[] {
   const cookies: HarCookie[] = []
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
     if ((rawHeaders[i] as string).toLowerCase() !== header) continue

@@ -2,7 +2,7 @@
  * Paths of a recording relative to {base_url} (§1 rule 5). A recording stores the full upstream URL;
  * the target's base path (e.g. `/api/v1`) is found again from the exchanges matched to §4 endpoints.
  */
-import type { ExchangeEntry } from '../src/model/exchange.js'
+import type { ExchangeEntry } from '../../src/model/exchange.js'
 
 /** The most common prefix in front of the §4 paths of the recording, '' if none. */
 export function basePathOfRecording(entries: Iterable<ExchangeEntry>): string {

@@ -16,8 +16,8 @@
  * (each credential the mock receives), so one client's calls never move another's along. A miss names
  * the nearest recorded request and every way it differs. Pure: no I/O, so it is tested with tables.
  */
-import { REDACT_KEY_ENV } from './proxy-defaults.js'
-import { parseMediaType } from '../src/validation/media-type.js'
+import { REDACT_KEY_ENV } from '../forward/proxy-defaults.js'
+import { parseMediaType } from '../../src/validation/media-type.js'
 
 export const CONDITIONAL_HEADERS = [
   'if-modified-since',

@@ -11,8 +11,8 @@ import { createHmac, randomBytes } from 'node:crypto'
 import http from 'node:http'
 import https from 'node:https'
 import type { AddressInfo } from 'node:net'
-import type { ExchangeEntry } from '../src/model/exchange.js'
-import { DEFAULT_HOST, listenUrl } from './commands/listen-address.js'
+import type { ExchangeEntry } from '../../src/model/exchange.js'
+import { DEFAULT_HOST, listenUrl } from '../commands/listen-address.js'
 import {
   CONDITIONAL_HEADERS,
   credentialIdentities,
@@ -23,9 +23,9 @@ import {
   type RecordedFacts,
   type RequestFacts,
 } from './mock-matching.js'
-import { readExchanges, type SkippedLine } from './read-exchanges.js'
-import { basePathOfRecording, stripBasePath } from './recording-paths.js'
-import { Redactor } from './redaction.js'
+import { readExchanges, type SkippedLine } from '../reading/read-exchanges.js'
+import { basePathOfRecording, stripBasePath } from '../recording/recording-paths.js'
+import { SecretScrubber } from '../recording/redaction.js'
 
 interface MockResponse {
   readonly status: number
@@ -112,7 +112,7 @@ export interface RunningMock {
 /** Starts listening; rejects with the listen error (EADDRINUSE …) for the command to explain. */
 export async function startMockServer(recording: MockRecording, options: MockServerOptions = {}): Promise<RunningMock> {
   const served = new Map<string, number>()
-  const redactor = options.redactKey === undefined ? undefined : new Redactor({ key: options.redactKey })
+  const redactor = options.redactKey === undefined ? undefined : new SecretScrubber({ key: options.redactKey })
   // Without the key, several recorded users cannot be told apart: no credential is answered as one of them.
   const identify = redactor === undefined && recording.credentials.length > 1 ? 'refuse' : 'match'
   // Who asks, for the recorded-order counters: a hash of the credential under a key that dies with the mock.
@@ -178,7 +178,7 @@ export async function startMockServer(recording: MockRecording, options: MockSer
 function requestFacts(
   req: http.IncomingMessage,
   basePath: string,
-  redactor: Redactor | undefined,
+  redactor: SecretScrubber | undefined,
   identify: 'match' | 'refuse',
   callerKey: Buffer,
 ): RequestFacts {

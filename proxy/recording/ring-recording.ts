@@ -9,7 +9,7 @@ import { decodeRecord, recordClock, recordIdentity, type RingReader } from './ex
 import {
   processAgain,
   processExchange,
-  type KnownExchange,
+  type RecordingTemplate,
   type PipelineStats,
   type ProcessOptions,
 } from './process-exchange.js'
@@ -22,7 +22,7 @@ const SEEN_BYTES = 8 * 1024 * 1024
 
 export class RingRecording {
   readonly #ring: RingReader
-  readonly #seen = new ExchangeMemo<KnownExchange>({ maxBytes: SEEN_BYTES })
+  readonly #seen = new ExchangeMemo<RecordingTemplate>({ maxBytes: SEEN_BYTES })
 
   constructor(ring: RingReader) {
     this.#ring = ring

@@ -4,7 +4,7 @@
  */
 
 /** Bodies are recorded up to this size (`--max-body-bytes`), marked truncated beyond. */
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
+export const DEFAULT_RECORDED_BODY_BYTES = 1024 * 1024
 
 /** Env var holding a fixed HMAC key for token ids, so ids match across recordings. */
 export const REDACT_KEY_ENV = 'FITCONFORM_REDACT_KEY'

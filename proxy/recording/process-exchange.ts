@@ -2,26 +2,26 @@
  * What happens to one exchange once the client has its response: decode, analyze, redact, then hand
  * the entry to the log and the live lines to `print`. Runs on the recording thread (pipeline-worker.ts).
  */
-import type { EndpointRef, ExchangeEntry, Finding, FindingKind } from '../src/model/exchange.js'
-import { analyzeExchange } from './analyze/index.js'
-import { matchEndpoint } from './analyze/endpoints.js'
-import { bodyFromText, NO_BODY, type BodyView, type ExchangeView } from './analyze/exchange-view.js'
-import { applyStrict } from './analyze/findings.js'
-import type { ObservedRelations } from './analyze/relations/observed-relations.js'
-import { responseRepresentationOf } from './analyze/rules/response-body.js'
+import type { EndpointRef, ExchangeEntry, Finding, FindingKind } from '../../src/model/exchange.js'
+import { analyzeExchange } from '../analyze/index.js'
+import { matchEndpoint } from '../analyze/endpoints.js'
+import { bodyFromText, NO_BODY, type BodyView, type ExchangeView } from '../analyze/exchange-view.js'
+import { applyStrict } from '../analyze/findings.js'
+import type { ObservedRelations } from '../analyze/relations/observed-relations.js'
+import { responseRepresentationOf } from '../analyze/rules/response-body.js'
 import { decodeBody, type DecodedBody } from './body-decoding.js'
 import type { ExchangeLog } from './exchange-log.js'
 import type { RecordClock } from './exchange-ring.js'
-import { clockMembers, toExchangeEntry } from './har-entry.js'
+import { clockMembers, toExchangeEntry } from '../reading/har-entry.js'
 import type { CapturedExchange } from './recorder.js'
 import { joinLine, lineParts, type LineParts } from './recording-line.js'
-import type { Redactor } from './redaction.js'
-import { apiPathOf } from './target.js'
-import { headerMap, rawHeaderValues } from '../src/shared/headers.js'
+import type { SecretScrubber } from './redaction.js'
+import { apiPathOf } from '../forward/target.js'
+import { headerMap, rawHeaderValues } from '../../src/shared/headers.js'
 
 export interface ProcessOptions {
   readonly target: URL
-  readonly redactor: Redactor
+  readonly redactor: SecretScrubber
   readonly log?: ExchangeLog
   readonly strict: boolean
   /** The session's memory for judging an exchange against earlier ones (analyze/relations/). */
@@ -58,7 +58,7 @@ export function emptyStats(): PipelineStats {
  * What an exchange that completed normally leaves to record the same exchange made again
  * (`processAgain`): its findings and the parts of its line, scrubbed with the secrets of `generation`.
  */
-export interface KnownExchange {
+export interface RecordingTemplate {
   readonly generation: number
   readonly method: string
   readonly apiPath: string
@@ -78,7 +78,7 @@ export async function processExchange(
   exchange: CapturedExchange,
   options: ProcessOptions,
   stats: PipelineStats,
-): Promise<KnownExchange | undefined> {
+): Promise<RecordingTemplate | undefined> {
   stats.exchanges += 1
   if (exchange.error !== undefined) stats.failed += 1
   const { log, redactor } = options
@@ -120,7 +120,7 @@ export async function processExchange(
  * the secrets known), so only what differs is computed.
  */
 export function processAgain(
-  known: KnownExchange,
+  known: RecordingTemplate,
   clock: RecordClock,
   options: ProcessOptions,
   stats: PipelineStats,

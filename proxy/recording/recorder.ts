@@ -4,9 +4,9 @@
  * stays in memory until the exchange is over, then is appended to the exchange pipeline's ring.
  */
 import type { IncomingMessage } from 'node:http'
-import type { ExchangeError } from '../src/model/exchange.js'
-import type { ForwardObserver, ForwardOutcome, ForwardTimes, ResponseHead } from './forwarder.js'
-import { rawHeaderValues } from '../src/shared/headers.js'
+import type { ExchangeError } from '../../src/model/exchange.js'
+import type { ForwardObserver, ForwardOutcome, ForwardTimes, ResponseHead } from '../forward/forwarder.js'
+import { rawHeaderValues } from '../../src/shared/headers.js'
 
 /** The first bytes of a body and its full length. */
 export interface CapturedBody {

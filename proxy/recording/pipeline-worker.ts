@@ -20,8 +20,8 @@ import { openExchangeLog, type ExchangeLog, type FlushResult } from './exchange-
 import { emptyStats, type PipelineStats } from './process-exchange.js'
 import { RingReader, type RingMemory } from './exchange-ring.js'
 import { RingRecording } from './ring-recording.js'
-import { ObservedRelations } from './analyze/relations/observed-relations.js'
-import { Redactor, type RedactionSettings } from './redaction.js'
+import { ObservedRelations } from '../analyze/relations/observed-relations.js'
+import { SecretScrubber, type RedactionSettings } from './redaction.js'
 
 export interface PipelineWorkerData {
   readonly target: string
@@ -85,7 +85,7 @@ function yieldToForwarding(): void {
 function startWorker(port: NonNullable<typeof parentPort>, data: PipelineWorkerData): void {
   const post = (message: FromWorker): void => port.postMessage(message)
   yieldToForwarding()
-  const redactor = Redactor.fromSettings(data.redaction)
+  const redactor = SecretScrubber.fromSettings(data.redaction)
   let log: ExchangeLog | undefined
   try {
     log =

@@ -12,9 +12,9 @@
  * without it would pass for the whole recording.
  */
 import { createReadStream } from 'node:fs'
-import { ConformanceError } from '../src/model/diagnostic.js'
-import type { ExchangeEntry } from '../src/model/exchange.js'
-import { findTooDeepJson, isNestedDeeperThan, MAX_NESTING_DEPTH } from '../src/load/nesting-depth.js'
+import { ConformanceError } from '../../src/model/diagnostic.js'
+import type { ExchangeEntry } from '../../src/model/exchange.js'
+import { findTooDeepJson, isNestedDeeperThan, MAX_NESTING_DEPTH } from '../../src/load/nesting-depth.js'
 
 export interface SkippedLine {
   readonly file: string

@@ -15,7 +15,7 @@
  *   same JSON type (`"[redacted]"`, `0`, `false`), so a redacted body still has the recorded shape.
  */
 import { createHmac, randomBytes } from 'node:crypto'
-import { PATH_POINT_PERSONAL_FIELDS, PROFILE_PERSONAL_FIELDS } from '../src/model/personal-data-fields.js'
+import { PATH_POINT_PERSONAL_FIELDS, PROFILE_PERSONAL_FIELDS } from '../../src/model/personal-data-fields.js'
 import {
   CREDENTIAL_HEADERS,
   createScrub,
@@ -23,10 +23,10 @@ import {
   isCredentialField,
   MIN_SCRUBBED_SECRET_LENGTH,
   type Scrub,
-} from '../src/shared/secrets.js'
-import { ANY, parseJsonPath, type JsonPathSegment } from '../src/shared/json-path.js'
-import { escapePointerSegment } from '../src/shared/json-pointer.js'
-import { TextMemo } from './analyze/text-memo.js'
+} from '../../src/shared/secrets.js'
+import { ANY, parseJsonPath, type JsonPathSegment } from '../../src/shared/json-path.js'
+import { escapePointerSegment } from '../../src/shared/json-pointer.js'
+import { TextMemo } from '../analyze/text-memo.js'
 
 /** `a=1&b=2`: a form-encoded body (no spaces, no JSON). */
 const FORM_BODY = /^[\w.~%+-]+=[^&\s]*(?:&[\w.~%+-]+=[^&\s]*)*$/
@@ -60,7 +60,7 @@ export interface RedactionOptions {
   readonly personal?: boolean
 }
 
-/** Everything a `Redactor` is made of, as plain data (`settings()`, `fromSettings()`). */
+/** Everything a `SecretScrubber` is made of, as plain data (`settings()`, `fromSettings()`). */
 export interface RedactionSettings {
   readonly key: Uint8Array | string
   readonly headers: readonly string[]
@@ -85,7 +85,7 @@ function scrubMemo(): TextMemo<string> {
 }
 
 /** Holds the key and the secrets seen so far; one per recording session. */
-export class Redactor {
+export class SecretScrubber {
   readonly #key: Buffer | string
   readonly #headers: ReadonlySet<string>
   readonly #bodyPaths: readonly JsonPathSegment[][]
@@ -125,9 +125,9 @@ export class Redactor {
   }
 
   /** A redactor equal to the one `settings()` came from. */
-  static fromSettings(settings: RedactionSettings): Redactor {
+  static fromSettings(settings: RedactionSettings): SecretScrubber {
     const key = typeof settings.key === 'string' ? settings.key : Buffer.from(settings.key)
-    const redactor = new Redactor({ ...settings, key })
+    const redactor = new SecretScrubber({ ...settings, key })
     for (const [secret, replacement] of settings.secrets ?? []) {
       redactor.#secrets.set(secret, replacement)
       redactor.#separatorInSecret ||= SEPARATOR.test(secret)

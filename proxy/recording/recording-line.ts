@@ -9,13 +9,13 @@
  * entry's keys are in sorted order (har-entry.ts), the members are cut at the `_id` and at
  * `startedDateTime`, and each member is written as stable-json.ts writes it.
  *
- * Each part is scrubbed on its own when the redactor allows it (`Redactor.scrubsLineInParts`: every
+ * Each part is scrubbed on its own when the redactor allows it (`SecretScrubber.scrubsLineInParts`: every
  * cut is next to a `,` or `:` of the JSON syntax), so the head and the body of an exchange seen
  * before are taken as they were scrubbed then (process-exchange.ts).
  */
-import type { ExchangeEntry } from '../src/model/exchange.js'
-import { clockMembers, type ClockInput } from './har-entry.js'
-import type { Redactor } from './redaction.js'
+import type { ExchangeEntry } from '../../src/model/exchange.js'
+import { clockMembers, type ClockInput } from '../reading/har-entry.js'
+import type { SecretScrubber } from './redaction.js'
 import { stableStringify } from './stable-json.js'
 
 /** The parts of a line that depend only on the exchange, scrubbed. */
@@ -31,7 +31,7 @@ const FIRST_CLOCK_MEMBER = 'startedDateTime'
 const CLOCK_MEMBERS: ReadonlySet<string> = new Set([FIRST_CLOCK_MEMBER, 'time', 'timings'])
 
 /** Scrubbed parts of an entry's line (`scrubsLineInParts` must hold). */
-export function lineParts(entry: ExchangeEntry, redactor: Redactor): LineParts {
+export function lineParts(entry: ExchangeEntry, redactor: SecretScrubber): LineParts {
   let head = '{'
   let body = ''
   let afterId = false
@@ -55,7 +55,7 @@ export function lineParts(entry: ExchangeEntry, redactor: Redactor): LineParts {
 }
 
 /** The whole line of an exchange: its parts, and its id and clock scrubbed here. */
-export function joinLine(parts: LineParts, id: number, clock: ClockInput, redactor: Redactor): string {
+export function joinLine(parts: LineParts, id: number, clock: ClockInput, redactor: SecretScrubber): string {
   const { startedDateTime, time, timings } = clockMembers(clock)
   const tail = `,"startedDateTime":${JSON.stringify(startedDateTime)},"time":${JSON.stringify(time)},"timings":${stableStringify(timings)}}`
   return `${parts.head}${redactor.scrubLine(JSON.stringify(id))}${parts.body}${redactor.scrubLine(tail)}`

@@ -3,7 +3,7 @@
  * uses too: src/shared/content-decoding.ts) and decides whether it is text. HAR 1.2 `content.text` holds the decoded
  * body; binary goes as base64.
  */
-import { decodeContent } from '../src/shared/content-decoding.js'
+import { decodeContent } from '../../src/shared/content-decoding.js'
 import type { CapturedBody } from './recorder.js'
 
 export interface DecodedBody {

@@ -2,8 +2,8 @@
  * `analyze`: a summary of one or more recordings, read line by line. Memory is bounded by the number
  * of endpoints, statuses and rules (and a capped number of unknown paths), not by the recording.
  */
-import type { ExchangeEntry, FindingKind } from '../src/model/exchange.js'
-import { wildcardPointer } from '../src/validation/repeated-problems.js'
+import type { ExchangeEntry, FindingKind } from '../../src/model/exchange.js'
+import { wildcardPointer } from '../../src/validation/repeated-problems.js'
 import { readExchanges, type SkippedLine } from './read-exchanges.js'
 
 const EXAMPLES_PER_GROUP = 3

@@ -14,8 +14,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { performance } from 'node:perf_hooks'
 import { Pool, type Dispatcher } from 'undici'
-import type { ExchangeError, ExchangeErrorCode } from '../src/model/exchange.js'
-import { classifyTransportError } from '../src/shared/transport-failure.js'
+import type { ExchangeError, ExchangeErrorCode } from '../../src/model/exchange.js'
+import { classifyTransportError } from '../../src/shared/transport-failure.js'
 import { CONDITIONAL, endToEndHeaders, HAS_BODY, upstreamRequestHead } from './target.js'
 
 export interface ForwarderOptions {

@@ -13,15 +13,15 @@
  */
 import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readdirSync, renameSync, writeSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
-import type { ExchangeEntry } from '../src/model/exchange.js'
-import type { Redactor } from './redaction.js'
+import type { ExchangeEntry } from '../../src/model/exchange.js'
+import type { SecretScrubber } from './redaction.js'
 import { stableStringify } from './stable-json.js'
 
 export interface ExchangeLogOptions {
   readonly file: string
   /** Rotate once the file would grow past this many bytes (`--max-bytes`). */
   readonly maxBytes?: number
-  readonly redactor: Redactor
+  readonly redactor: SecretScrubber
 }
 
 /** What became of the lines appended since the last flush. */
