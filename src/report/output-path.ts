@@ -28,8 +28,6 @@ export interface FileReporterOptions {
   readonly outputDir: string
   /** Overrides `<outputDir>/<default name>`. */
   readonly output?: string
-  /** Keep names, locations and GPS paths as the server sent them. */
-  readonly showPersonalData?: boolean
   readonly cwd?: string
 }
 

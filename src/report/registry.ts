@@ -122,7 +122,6 @@ async function loadCustomReporter(spec: ReporterSpec, context: ReporterContext):
 function fileOptions(context: ReporterContext, option: string | undefined): FileReporterOptions {
   return {
     outputDir: context.outputDir,
-    showPersonalData: context.showPersonalData,
     ...(option === undefined ? {} : { output: option }),
     ...(context.cwd === undefined ? {} : { cwd: context.cwd }),
   }
