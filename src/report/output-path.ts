@@ -40,8 +40,8 @@ export async function writeReportFile(
   const file = await resolveOutputFile({
     outputDir: options.outputDir,
     defaultName,
-    ...(options.output === undefined ? {} : { explicit: options.output }),
-    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    explicit: options.output,
+    cwd: options.cwd,
   })
   await writeFile(file, text, 'utf8')
   return file
