@@ -71,30 +71,13 @@ export function maskScenarioPersonalData<S extends ScenarioResult>(scenario: S):
   return masker.scenarioText(masker.scenario(scenario))
 }
 
-/** The fields of a scenario result that masking can change; the others (id, title, status, …) it never does. */
-const MASKED_FIELDS = ['steps', 'cleanup', 'warnings', 'skipReason'] as const
-
 /**
- * maskScenarioPersonalData, done when a reporter first reads a field it changes. A progress event is
- * read for its id and status far more often than for its evidence (the console prints a line only for
- * a failure, a skip or a warning), and masking every scenario as it ended was a measurable part of a
- * short run (docs/benchmarks.md). Each masked field is an enumerable getter, so reading, spreading,
- * JSON.stringify and structuredClone all see the masked values, never the raw ones.
+ * The progress event reporters receive: masked at once, as plain data (no getters), so that a reported
+ * result reads the same however it is read. Same as maskScenarioPersonalData; kept under this name until
+ * finalize-run.ts calls that one.
  */
 export function maskScenarioPersonalDataOnRead<S extends ScenarioResult>(scenario: S): S {
-  let masked: S | undefined
-  const view: S = { ...scenario }
-  for (const field of MASKED_FIELDS) {
-    const raw = scenario[field]
-    // Nothing in an empty list or an absent reason to mask: left as it is, so reading it costs nothing.
-    if (raw === undefined || (Array.isArray(raw) && raw.length === 0)) continue
-    Object.defineProperty(view, field, {
-      enumerable: true,
-      configurable: true,
-      get: () => (masked ??= maskScenarioPersonalData(scenario))[field],
-    })
-  }
-  return view
+  return maskScenarioPersonalData(scenario)
 }
 
 class Masker {
@@ -122,7 +105,6 @@ class Masker {
     return this.replacements
   }
 
-  // This and scenarioText change only the fields MASKED_FIELDS names: maskScenarioPersonalDataOnRead relies on it.
   scenario<S extends ScenarioResult>(scenario: S): S {
     return withFields<ScenarioResult>(scenario, {
       steps: mapUnlessSame(scenario.steps, (step) => this.step(step)),

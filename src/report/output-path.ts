@@ -28,8 +28,6 @@ export interface FileReporterOptions {
   readonly outputDir: string
   /** Overrides `<outputDir>/<default name>`. */
   readonly output?: string
-  /** Keep names, locations and GPS paths as the server sent them. */
-  readonly showPersonalData?: boolean
   readonly cwd?: string
 }
 
@@ -42,8 +40,8 @@ export async function writeReportFile(
   const file = await resolveOutputFile({
     outputDir: options.outputDir,
     defaultName,
-    ...(options.output === undefined ? {} : { explicit: options.output }),
-    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    explicit: options.output,
+    cwd: options.cwd,
   })
   await writeFile(file, text, 'utf8')
   return file

@@ -122,9 +122,8 @@ async function loadCustomReporter(spec: ReporterSpec, context: ReporterContext):
 function fileOptions(context: ReporterContext, option: string | undefined): FileReporterOptions {
   return {
     outputDir: context.outputDir,
-    showPersonalData: context.showPersonalData,
-    ...(option === undefined ? {} : { output: option }),
-    ...(context.cwd === undefined ? {} : { cwd: context.cwd }),
+    output: option,
+    cwd: context.cwd,
   }
 }
 
