@@ -4,7 +4,7 @@ import { computeRuleVerdicts } from '../model/rule-verdicts.js'
 import type { Rule } from '../model/scenario.js'
 import { applyKnownFailures, markScenario } from '../known-failures/apply-known-failures.js'
 import type { KnownFailure } from '../known-failures/known-failures.js'
-import { maskPersonalData, maskScenarioPersonalDataOnRead } from './personal-data.js'
+import { maskPersonalData, maskScenarioPersonalData } from './personal-data.js'
 
 /*
  * The finalize stage, between execute and report: known failures applied, rules judged, personal
@@ -31,7 +31,7 @@ export function createFinalizer(options: FinalizeOptions): Finalizer {
   return {
     scenario: (result) => {
       const marked = markScenario(result, options.knownFailures)
-      return options.showPersonalData ? marked : maskScenarioPersonalDataOnRead(marked)
+      return options.showPersonalData ? marked : maskScenarioPersonalData(marked)
     },
     run: (result) => finalizeRun(result, options),
   }

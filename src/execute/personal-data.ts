@@ -71,15 +71,6 @@ export function maskScenarioPersonalData<S extends ScenarioResult>(scenario: S):
   return masker.scenarioText(masker.scenario(scenario))
 }
 
-/**
- * The progress event reporters receive: masked at once, as plain data (no getters), so that a reported
- * result reads the same however it is read. Same as maskScenarioPersonalData; kept under this name until
- * finalize-run.ts calls that one.
- */
-export function maskScenarioPersonalDataOnRead<S extends ScenarioResult>(scenario: S): S {
-  return maskScenarioPersonalData(scenario)
-}
-
 class Masker {
   private readonly found = new Map<string, string>()
   /** What text() replaces, in order; made again only after a new value is found. */
