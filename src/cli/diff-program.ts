@@ -1,5 +1,7 @@
 import { type Command, Option } from 'commander'
+import { RUN_DEFAULTS } from '../api/defaults.js'
 import { collect, parseBaseUrl, parsePositiveInt } from './option-parsers.js'
+import { sharedOption } from './shared-options.js'
 import type { DiffFlags } from './diff-command.js'
 
 const MODES = ['reference', 'quirky', 'other-choices']
@@ -84,16 +86,20 @@ export function addDiffCommand(program: Command): void {
     )
     .option(
       '--output-dir <dir>',
-      "where report files and each side's cleanup ledger (diff-new/, diff-reference/) go (default reports/)",
+      `where report files and each side's cleanup ledger (diff-new/, diff-reference/) go (default ${RUN_DEFAULTS.outputDir}/)`,
     )
     .option('--config <file>', "config file for the new server's side (values, timeout, concurrency)")
     .option('--grep <text>', 'only scenarios whose id or title contains the text')
     .option('--tag <tag>', 'only scenarios with this tag (repeatable)', collect)
-    .option('--read-only', 'run only scenarios that change nothing (GET/HEAD)')
-    .option('--concurrency <n>', 'scenarios at work at once on each side (default 4)', parsePositiveInt)
-    .option('--timeout <ms>', 'per-request timeout in milliseconds (default 10000)', parsePositiveInt)
-    .option('--ca <file>', 'PEM file of certificate authorities to trust')
-    .option('--insecure', 'do not verify TLS certificates (staging servers)')
+    .addOption(sharedOption('readOnly', 'run only scenarios that change nothing (GET/HEAD)'))
+    .option(
+      '--concurrency <n>',
+      `scenarios at work at once on each side (default ${RUN_DEFAULTS.concurrency})`,
+      parsePositiveInt,
+    )
+    .addOption(sharedOption('timeout'))
+    .addOption(sharedOption('ca'))
+    .addOption(sharedOption('insecure'))
     .addOption(new Option('--mode <mode>', "without --base-url: the embedded server's conforming mode").choices(MODES))
     .option(
       '--mutant <name>',

@@ -214,7 +214,11 @@ export function createProgram(): Command {
     )
     .option('--json <file>', 'write the table as JSON')
     .option('--concurrency <n>', 'servers tested at once (default 12)', parsePositiveInt)
-    .option('--timeout <ms>', 'per-request timeout (default 5000; with --fuzz 10000)', parsePositiveInt)
+    .option(
+      '--timeout <ms>',
+      `per-request timeout (default 5000; with --fuzz ${RUN_DEFAULTS.timeoutMs})`,
+      parsePositiveInt,
+    )
     .option(
       '--fuzz',
       "fuzz the conforming servers and the fuzz-only mutants instead (fixed seed), and report the fuzz score beside the static suite's",

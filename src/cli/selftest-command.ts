@@ -8,6 +8,7 @@ import { BLAME_BUDGET } from '../selftest/blame.js'
 import { EXIT } from '../shared/exit-codes.js'
 import { builtInSuites } from '../api/run.js'
 import { processScreen } from '../api/screen.js'
+import { RUN_DEFAULTS } from '../api/defaults.js'
 
 export interface SelftestFlags {
   only?: string[]
@@ -133,7 +134,7 @@ async function fuzzSelftestCommand(
     seeds,
     runs,
     // As `fitconform fuzz` (10 s): a thousand sequences a mode meet a loaded machine's slow seconds.
-    timeoutMs: flags.timeout ?? 10_000,
+    timeoutMs: flags.timeout ?? RUN_DEFAULTS.timeoutMs,
     outputDir: 'reports/selftest-fuzz',
     onRow: (row) => screen.err(`  ${row.target}: ${row.verdict}\n`),
   })

@@ -96,3 +96,36 @@ describe('fitconform run and the library run()', () => {
     expect(RUN_DEFAULTS.surveyMaxActivities).toBe(DEFAULT_SURVEY_MAX_ACTIVITIES)
   })
 })
+
+describe('the help texts read the one defaults object', () => {
+  const DESCRIBED = { timeoutMs: 12345, concurrency: 77, outputDir: 'elsewhere' }
+
+  /** Each command's option descriptions, built while RUN_DEFAULTS holds other values. */
+  function descriptionsWithOtherDefaults(): Map<string, string> {
+    const defaults = RUN_DEFAULTS as unknown as Record<string, unknown>
+    const saved = { ...defaults }
+    Object.assign(defaults, DESCRIBED)
+    try {
+      const descriptions = new Map<string, string>()
+      for (const command of createProgram().commands)
+        for (const option of command.options) descriptions.set(`${command.name()} ${option.long}`, option.description)
+      return descriptions
+    } finally {
+      Object.assign(defaults, saved)
+    }
+  }
+
+  it.each([
+    ['run --timeout', '(default 12345)'],
+    ['fuzz --timeout', '(default 12345)'],
+    ['cleanup --timeout', '(default 12345)'],
+    ['diff --timeout', '(default 12345)'],
+    ['selftest --timeout', 'with --fuzz 12345'],
+    ['run --concurrency', '(default 77;'],
+    ['diff --concurrency', '(default 77)'],
+    ['run --output-dir', '(default elsewhere/)'],
+    ['diff --output-dir', '(default elsewhere/)'],
+  ])('%s says %s', (option, text) => {
+    expect(descriptionsWithOtherDefaults().get(option)).toContain(text)
+  })
+})
