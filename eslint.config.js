@@ -129,6 +129,17 @@ const PROXY_ROOMS = {
   mock: [reachesInto(['analyze', 'scaffold'], 'proxy/mock answers from a recording; it judges and scaffolds nothing')],
 }
 
+const UNDICI_IN_CLIENT_ONLY = packages(['undici'], 'only execute/http/http-client.ts imports undici')
+const HTTP_ROOM = reachesInto(
+  ['step', 'safety', 'finalize'],
+  'execute/http sends requests; it knows no step, cleanup or finalizing',
+)
+const FINALIZE_ROOM = {
+  regex: String.raw`^\.\./[^.]`,
+  message:
+    'execute/finalize is a stage of its own: it shapes the run result from src/model data, nothing else of execute/',
+}
+
 const srcBoundaries = [
   // Folders without a row of their own (api, cli, expression, known-failures, validation, …) still may not start the reference server.
   { files: ['src/**'], ignores: REFERENCE_SERVER_USERS, rules: restrict([noReferenceServer]) },
@@ -139,12 +150,23 @@ const srcBoundaries = [
   })),
   {
     files: ['src/execute/**'],
-    ignores: ['src/execute/http-client.ts'],
-    rules: restrict([
-      ...SRC_BOUNDARIES.execute,
-      noReferenceServer,
-      packages(['undici'], 'only execute/http-client.ts imports undici'),
-    ]),
+    ignores: ['src/execute/http/http-client.ts'],
+    rules: restrict([...SRC_BOUNDARIES.execute, noReferenceServer, UNDICI_IN_CLIENT_ONLY]),
+  },
+  // The rooms of execute/: http/ sends (below steps and cleanup), finalize/ is a stage of its own that shapes
+  // the run's result from src/model data; step/ and safety/ use http/.
+  {
+    files: ['src/execute/http/**'],
+    ignores: ['src/execute/http/http-client.ts'],
+    rules: restrict([...SRC_BOUNDARIES.execute, noReferenceServer, UNDICI_IN_CLIENT_ONLY, HTTP_ROOM]),
+  },
+  {
+    files: ['src/execute/http/http-client.ts'],
+    rules: restrict([...SRC_BOUNDARIES.execute, noReferenceServer, HTTP_ROOM]),
+  },
+  {
+    files: ['src/execute/finalize/**'],
+    rules: restrict([...SRC_BOUNDARIES.execute, noReferenceServer, UNDICI_IN_CLIENT_ONLY, FINALIZE_ROOM]),
   },
 ]
 

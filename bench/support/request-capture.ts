@@ -18,7 +18,7 @@ import type { Scenario, Step } from '../../src/model/scenario.js'
 import type { StepResult } from '../../src/model/result.js'
 import type { Reporter, ScenarioView } from '../../src/model/reporter.js'
 import { runConformance } from '../../src/execute/run-conformance.js'
-import { CLOCK_RESEND_EVERY_MS } from '../../src/execute/server-clock-wait.js'
+import { CLOCK_RESEND_EVERY_MS } from '../../src/execute/step/server-clock-wait.js'
 import { answeredIn, type CapturedItem, type CapturedRun, type CapturedScenario } from './captured-run.js'
 import type { ServerProcess } from './processes.js'
 

@@ -4,10 +4,10 @@ import { envVarOfRole } from '../plan/plan-run.js'
 import { ENTRY_POINT_PATH } from '../spec/paths.js'
 import { mediaTypeOf } from '../spec/representations.js'
 import { FULL_ACCESS_ROLES } from '../spec/token-roles.js'
-import type { IncomingResponse } from './http-exchange.js'
+import type { IncomingResponse } from './http/http-exchange.js'
 import { authorizationFor, type RunContext } from './run-context.js'
-import { resolveUrl } from './resolve-url.js'
-import { transportDiagnostic } from './transport-error.js'
+import { resolveUrl } from './http/resolve-url.js'
+import { transportDiagnostic } from './http/transport-error.js'
 
 const BODY_SHOWN = 200
 

@@ -8,9 +8,9 @@ import {
   type ScenarioResult,
 } from '../model/result.js'
 import type { Rule, Scenario, TokenRole } from '../model/scenario.js'
-import type { BusyBudget } from './busy-retry.js'
+import type { BusyBudget } from './http/busy-retry.js'
 import { openRunSession, type ConformanceTarget } from '../session/run-session.js'
-import { createFinalizer } from './finalize-run.js'
+import { createFinalizer } from './finalize/finalize-run.js'
 import { countSkips } from '../model/skip-count.js'
 import { notTestedForMissingTokens } from '../plan/not-tested.js'
 import type { RunContext, RunValues } from './run-context.js'

@@ -1,10 +1,10 @@
 import type { AuthChoice, TokenRole } from '../model/scenario.js'
-import type { HttpClient } from './http-exchange.js'
-import type { Ledger } from './ledger.js'
-import type { OwnershipGate } from './ownership-gate.js'
-import type { ProfileGuard } from './profile-guard.js'
-import type { Redactor } from './redact.js'
-import { isNearMiss, nearMissToken } from './near-miss-token.js'
+import type { HttpClient } from './http/http-exchange.js'
+import type { Ledger } from './safety/ledger.js'
+import type { OwnershipGate } from './safety/ownership-gate.js'
+import type { ProfileGuard } from './safety/profile-guard.js'
+import type { Redactor } from './finalize/redact.js'
+import { isNearMiss, nearMissToken } from './http/near-miss-token.js'
 
 /** Per-run values scenarios can read as `run.*` (docs/scenario-format.md). */
 export interface RunValues {

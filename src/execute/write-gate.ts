@@ -4,7 +4,7 @@
 // write (a step's POST, PUT or DELETE, a cleanup deletion, a restore) until the gate opens again.
 // Reads pass at any time: they change nothing an exclusive scenario relies on. A write held here
 // is a wait like a clock wait: it is run parked, so its scenario's concurrency slot goes to others.
-import type { HttpClient, OutgoingRequest, IncomingResponse } from './http-exchange.js'
+import type { HttpClient, OutgoingRequest, IncomingResponse } from './http/http-exchange.js'
 import type { Park } from '../shared/worker-pool.js'
 
 export interface WriteGate {

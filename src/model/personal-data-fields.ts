@@ -1,6 +1,6 @@
 /**
  * Body fields that hold personal data, stated once for the proxy's `--redact-personal`
- * (proxy/recording/redaction.ts) and the reports' masking (src/execute/personal-data.ts).
+ * (proxy/recording/redaction.ts) and the reports' masking (src/execute/finalize/personal-data.ts).
  */
 
 /** §2.3: a path point is a GPS position. */

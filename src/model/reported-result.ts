@@ -2,7 +2,7 @@ import type { RunResult, RunSummary, ScenarioResult } from './result.js'
 
 /*
  * What reporters and the exit code receive: the run's result after the finalize stage
- * (src/execute/finalize-run.ts) applied known failures and personal-data masking and judged every
+ * (src/execute/finalize/finalize-run.ts) applied known failures and personal-data masking and judged every
  * rule. Computed once; nothing downstream reshapes it.
  */
 

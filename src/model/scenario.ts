@@ -4,7 +4,7 @@ import type { SourceRef } from './diagnostic.js'
 export const TOKEN_ROLES = ['token', 'other-token', 'revoked-token', 'revoked-delete-token', 'limited-token'] as const
 export type TokenRole = (typeof TOKEN_ROLES)[number]
 /**
- * The main token one character off (execute/near-miss-token.ts): its last character changed, cut
+ * The main token one character off (execute/http/near-miss-token.ts): its last character changed, cut
  * off, or one more appended. A server must refuse each like a token it never issued (§5 rules 1–2).
  */
 export const NEAR_MISS_TOKENS = ['near-miss-changed', 'near-miss-cut', 'near-miss-appended'] as const
@@ -30,7 +30,7 @@ export interface RequestTemplate {
   /** Raw body text (for malformed-body checks). */
   readonly body?: Template
   readonly auth: AuthChoice
-  /** Send over a raw socket so bytes after a HEAD/204/304 response are seen (see execute/wire-client.ts). */
+  /** Send over a raw socket so bytes after a HEAD/204/304 response are seen (see execute/http/wire-client.ts). */
   readonly wire: boolean
 }
 
@@ -107,7 +107,10 @@ export interface Step {
   readonly waitMs?: number
   readonly follow?: FollowLinks
   readonly eventually?: Eventually
-  /** GET/HEAD only: a template giving a date; the request is resent until the server's `Date` is later (execute/server-clock-wait.ts). */
+  /**
+   * GET/HEAD only: a template giving a date; the request is resent until the server's `Date` is later
+   * (execute/step/server-clock-wait.ts).
+   */
   readonly untilServerDateAfter?: string
   readonly skipIf?: SkipCondition
   readonly expect: Expectations

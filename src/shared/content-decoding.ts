@@ -1,6 +1,6 @@
 /**
  * Undoes `Content-Encoding` (gzip, deflate, br; listed codings in reverse order) with the decoded
- * size capped: one decoder for the runner (src/execute/http-client.ts) and the proxy
+ * size capped: one decoder for the runner (src/execute/http/http-client.ts) and the proxy
  * (proxy/recording/body-decoding.ts), so a decompression bomb is stopped in both the same way.
  */
 import zlib from 'node:zlib'

@@ -1,5 +1,5 @@
 /**
- * Secret scrubbing shared by the runner (src/execute/redact.ts) and the proxy (proxy/recording/redaction.ts):
+ * Secret scrubbing shared by the runner (src/execute/finalize/redact.ts) and the proxy (proxy/recording/redaction.ts):
  * one set of rules for what counts as a secret and for every form in which it can reach a byte we write.
  *
  * By value, a secret is found in any mixture of its raw characters, percent-encoding (either case of

@@ -1,6 +1,6 @@
 /**
  * The URL shapes of §4: the entry point, the activity feed, one activity (`<feed>/<activity_id>`) and the profile, under
- * the base URL's path prefix. Every write goes only to these (execute/ownership-gate.ts).
+ * the base URL's path prefix. Every write goes only to these (execute/safety/ownership-gate.ts).
  */
 
 /** §4 endpoint 1: the user's entry point, read first by the preflight. */

@@ -1,8 +1,8 @@
 // The survey's one way to the server: a GET or HEAD, recorded as a step records it, so reports show
 // the survey's evidence like any scenario's. Only GET and HEAD exist here.
-import { ServerBusyError } from '../execute/busy-retry.js'
-import { curlLine } from '../execute/curl-line.js'
-import { resolveUrl } from '../execute/resolve-url.js'
+import { ServerBusyError } from '../execute/http/busy-retry.js'
+import { curlLine } from '../execute/http/curl-line.js'
+import { resolveUrl } from '../execute/http/resolve-url.js'
 import { authorizationFor, type RunContext } from '../execute/run-context.js'
 import { parseJsonOrUndefined } from '../shared/parse-json.js'
 import { mediaTypeOf } from '../spec/representations.js'

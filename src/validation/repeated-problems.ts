@@ -1,4 +1,4 @@
-// The same schema problem on many array items, told once: the run's reports (execute/schema-check.ts)
+// The same schema problem on many array items, told once: the run's reports (execute/step/schema-check.ts)
 // and the proxy's findings (proxy/analyze/findings.ts) both group them this way.
 import { pointerSegments } from '../shared/json-pointer.js'
 import type { SchemaProblem } from './schema-problem.js'

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createHttpClient } from '../../../src/execute/http-client.js'
+import { createHttpClient } from '../../../src/execute/http/http-client.js'
 import { classifyTransportError } from '../../../src/shared/transport-failure.js'
 import { startLoopbackServer, type LoopbackServer } from '../../helpers/loopback-server.js'
 

@@ -2,10 +2,10 @@
 // the sweep for that user, so marked activities of the later months stayed on the account unnamed.
 // Now every month it can read is read, and each it could not is named.
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createHttpClient } from '../../../src/execute/http-client.js'
-import { createRedactor } from '../../../src/execute/redact.js'
+import { createHttpClient } from '../../../src/execute/http/http-client.js'
+import { createRedactor } from '../../../src/execute/finalize/redact.js'
 import type { RunContext } from '../../../src/execute/run-context.js'
-import { sweepMarked } from '../../../src/execute/undo.js'
+import { sweepMarked } from '../../../src/execute/safety/undo.js'
 import { startLoopbackServer, type LoopbackServer } from '../../helpers/loopback-server.js'
 
 const MARKER = 'fitconform-run-5eeb0a17'

@@ -3,7 +3,7 @@
 // it prints none and finishes. curl cannot show bytes after a HEAD, so the line uses bash's /dev/tcp.
 import { spawn } from 'node:child_process'
 import { afterEach, expect, it } from 'vitest'
-import { curlLine, RAW_LINE_MAX_SECONDS } from '../../../src/execute/curl-line.js'
+import { curlLine, RAW_LINE_MAX_SECONDS } from '../../../src/execute/http/curl-line.js'
 import { startReferenceServer, type RunningReferenceServer } from '../../../reference-server/index.js'
 
 const ACTIVITY = 'application/vnd.com.service.FitnessActivity+json'

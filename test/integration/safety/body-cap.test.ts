@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { loadSuites } from '../../../src/load/load-suites.js'
 import type { RunResult } from '../../../src/model/result.js'
 import { runConformance } from '../../../src/execute/run-conformance.js'
-import { MAX_RECORDED_DEPTH } from '../../../src/execute/json-depth.js'
+import { MAX_RECORDED_DEPTH } from '../../../src/execute/step/json-depth.js'
 import { answerUserEntryPoint, startLoopbackServer, type LoopbackServer } from '../../helpers/loopback-server.js'
 
 const FIXTURE = fileURLToPath(new URL('../../fixtures/runner/read-profile.yaml', import.meta.url))

@@ -9,7 +9,7 @@ import { resolveRunOptions, type RunFlags } from '../../../src/cli/run-options.j
 import { toRunOptions } from '../../../src/cli/run-command.js'
 import type { RunOptions } from '../../../src/api/run.js'
 import { RUN_DEFAULTS } from '../../../src/api/defaults.js'
-import { DEFAULT_MAX_BODY_BYTES } from '../../../src/execute/http-client.js'
+import { DEFAULT_MAX_BODY_BYTES } from '../../../src/execute/http/http-client.js'
 import { DEFAULT_SURVEY_MAX_ACTIVITIES } from '../../../src/spec/survey/survey-account.js'
 import { makeTempDir } from '../../helpers/temp-dir.js'
 

@@ -7,8 +7,8 @@ import {
   ServerBusyError,
   createBusyBudget,
   retryingWhileBusy,
-} from '../../../src/execute/busy-retry.js'
-import type { HttpClient, IncomingResponse } from '../../../src/execute/http-exchange.js'
+} from '../../../src/execute/http/busy-retry.js'
+import type { HttpClient, IncomingResponse } from '../../../src/execute/http/http-exchange.js'
 
 const REQUEST = { method: 'GET', url: 'http://127.0.0.1:1/user', headers: {}, wire: false }
 

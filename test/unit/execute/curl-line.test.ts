@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
-import { curlLine } from '../../../src/execute/curl-line.js'
+import { curlLine } from '../../../src/execute/http/curl-line.js'
 import type { AuthChoice } from '../../../src/model/scenario.js'
 
 const SECRET = 'tok-secret-3f9a7c21'

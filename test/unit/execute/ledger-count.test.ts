@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, expect, it } from 'vitest'
-import { createLedger, readOpenWork } from '../../../src/execute/ledger.js'
+import { createLedger, readOpenWork } from '../../../src/execute/safety/ledger.js'
 
 let dir = ''
 afterEach(async () => {

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { evaluateChecks } from '../../../src/execute/evaluate-checks.js'
+import { evaluateChecks } from '../../../src/execute/step/evaluate-checks.js'
 import type { Check } from '../../../src/model/scenario.js'
 
 const check = (matcher: string, expected: unknown): Check => ({

@@ -2,9 +2,9 @@
 // reaches a report or a reproduction, where they would give away all but one character of it.
 import { execFileSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
-import { curlLine } from '../../../src/execute/curl-line.js'
-import { nearMissSecrets, nearMissToken } from '../../../src/execute/near-miss-token.js'
-import { createRedactor } from '../../../src/execute/redact.js'
+import { curlLine } from '../../../src/execute/http/curl-line.js'
+import { nearMissSecrets, nearMissToken } from '../../../src/execute/http/near-miss-token.js'
+import { createRedactor } from '../../../src/execute/finalize/redact.js'
 import { NEAR_MISS_TOKENS } from '../../../src/model/scenario.js'
 
 const TOKEN = 'tok-secret-3f9a7c21'

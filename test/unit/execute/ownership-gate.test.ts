@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createOwnershipGate, WriteRefusedError } from '../../../src/execute/ownership-gate.js'
-import type { HttpClient } from '../../../src/execute/http-exchange.js'
+import { createOwnershipGate, WriteRefusedError } from '../../../src/execute/safety/ownership-gate.js'
+import type { HttpClient } from '../../../src/execute/http/http-exchange.js'
 
 const BASE = new URL('http://127.0.0.1:9/api')
 

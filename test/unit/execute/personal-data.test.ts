@@ -9,7 +9,7 @@ import {
   maskCoordinate,
   maskPersonalData,
   maskText,
-} from '../../../src/execute/personal-data.js'
+} from '../../../src/execute/finalize/personal-data.js'
 import {
   assertion,
   planOf,
@@ -19,7 +19,7 @@ import {
   testScreen,
   reported,
 } from '../../fixtures/report/build-result.js'
-import { createFinalizer } from '../../../src/execute/finalize-run.js'
+import { createFinalizer } from '../../../src/execute/finalize/finalize-run.js'
 
 const point = (latitude: number, longitude: number, type = 'gps') => ({
   timestamp: 0,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createRedactor } from '../../../src/execute/redact.js'
+import { createRedactor } from '../../../src/execute/finalize/redact.js'
 
 const TOKEN = 'tok-3f9a7c21'
 const OTHER = 'tok-3f9a7c21-other'

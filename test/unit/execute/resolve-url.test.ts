@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { resolveUrl } from '../../../src/execute/resolve-url.js'
+import { resolveUrl } from '../../../src/execute/http/resolve-url.js'
 
 describe('resolveUrl', () => {
   it.each([

@@ -7,10 +7,10 @@ import type { ScenarioResult } from '../../../src/model/result.js'
 import type { ReportedScenarioResult } from '../../../src/model/reported-result.js'
 import { planRun } from '../../../src/plan/plan-run.js'
 import { runPlan } from '../../../src/execute/run-plan.js'
-import { createRedactor } from '../../../src/execute/redact.js'
+import { createRedactor } from '../../../src/execute/finalize/redact.js'
 import { createRunValues } from '../../../src/execute/run-values.js'
 import type { RunContext } from '../../../src/execute/run-context.js'
-import type { HttpClient } from '../../../src/execute/http-exchange.js'
+import type { HttpClient } from '../../../src/execute/http/http-exchange.js'
 
 const at = { file: 'suites/x.yaml', line: 1, column: 1 }
 

@@ -1,10 +1,14 @@
-// untilServerDateAfter (src/execute/server-clock-wait.ts) against a real server on 127.0.0.1 whose
+// untilServerDateAfter (src/execute/step/server-clock-wait.ts) against a real server on 127.0.0.1 whose
 // `Date` header the test sets: resends until the server's clock shows a later second, stops at the
 // bound, and falls back to one resend after the fixed wait when the server sends no Date.
 import { afterEach, describe, expect, it } from 'vitest'
-import { createHttpClient } from '../../../src/execute/http-client.js'
-import type { HttpClient, IncomingResponse } from '../../../src/execute/http-exchange.js'
-import { clockInstant, sendUntilServerDateAfter, type ServerClockWait } from '../../../src/execute/server-clock-wait.js'
+import { createHttpClient } from '../../../src/execute/http/http-client.js'
+import type { HttpClient, IncomingResponse } from '../../../src/execute/http/http-exchange.js'
+import {
+  clockInstant,
+  sendUntilServerDateAfter,
+  type ServerClockWait,
+} from '../../../src/execute/step/server-clock-wait.js'
 import { formatHttpDate } from '../../../src/validation/time-formats.js'
 import { startLoopbackServer, type LoopbackServer } from '../../helpers/loopback-server.js'
 

@@ -3,7 +3,7 @@
 // holding every slot while one of them waits for a slot to resume.
 import { expect, it } from 'vitest'
 import { createSlots } from '../../../src/shared/worker-pool.js'
-import { shareOnePark } from '../../../src/execute/run-step-group.js'
+import { shareOnePark } from '../../../src/execute/step/run-step-group.js'
 
 function gate(): { opened: Promise<void>; open: () => void } {
   let open!: () => void

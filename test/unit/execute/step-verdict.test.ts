@@ -9,7 +9,7 @@ import {
   pollingCapNote,
   rulesOf,
   statusOf,
-} from '../../../src/execute/step-verdict.js'
+} from '../../../src/execute/step/step-verdict.js'
 
 const at = { file: 'suites/x.yaml', line: 3, column: 5 }
 const step = (fields: Partial<Step> = {}): Step => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseRawResponse } from '../../../src/execute/wire-client.js'
+import { parseRawResponse } from '../../../src/execute/http/wire-client.js'
 
 const raw = (text: string): Buffer => Buffer.from(text, 'latin1')
 

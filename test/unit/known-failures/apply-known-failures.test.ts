@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createFinalizer } from '../../../src/execute/finalize-run.js'
+import { createFinalizer } from '../../../src/execute/finalize/finalize-run.js'
 import { markScenario } from '../../../src/known-failures/apply-known-failures.js'
 import type { KnownFailure } from '../../../src/known-failures/known-failures.js'
 import { isFailingRun, staleRuleEntries, type ReportedScenarioResult } from '../../../src/model/reported-result.js'

@@ -25,7 +25,12 @@ describe('import boundaries', () => {
     ['src/execute/nested/deep-file.ts', '../../report/registry.js', 'it imports nothing from report/'],
     ['src/model/nested/deep-file.ts', '../result.js', 'src/model imports nothing'],
     ['src/plan/a/b/deep-file.ts', '../../../load/load-suites.js', 'src/plan is pure'],
-    ['src/spec/fuzz/deep-file.ts', '../../execute/run-step.js', 'the engine uses it'],
+    ['src/spec/fuzz/deep-file.ts', '../../execute/step/run-step.js', 'the engine uses it'],
+    ['src/execute/http/send-request.ts', '../step/run-step.js', 'execute/http sends requests'],
+    ['src/execute/http/http-client.ts', '../safety/ledger.js', 'execute/http sends requests'],
+    ['src/execute/finalize/finalize-run.ts', '../run-context.js', 'execute/finalize is a stage of its own'],
+    ['src/execute/finalize/redact.ts', '../http/http-client.js', 'execute/finalize is a stage of its own'],
+    ['src/execute/step/run-step.ts', 'undici', 'only execute/http/http-client.ts imports undici'],
     ['proxy/analyze/rules/deep-rule.ts', '../../../src/execute/run-plan.js', 'proxy/ uses src/model'],
     ['reference-server/a/b/deep-file.ts', '../../../src/model/scenario.js', 'node built-ins only'],
   ])('refuses %s importing %s', async (file, specifier, message) => {

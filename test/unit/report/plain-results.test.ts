@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createFinalizer } from '../../../src/execute/finalize-run.js'
+import { createFinalizer } from '../../../src/execute/finalize/finalize-run.js'
 import { runResult, scenario, step } from '../../fixtures/report/build-result.js'
 
 /** Every own property of a value, at any depth, is a data property: no getter stands between a reporter and a value. */

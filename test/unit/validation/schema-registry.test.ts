@@ -5,7 +5,7 @@ import {
   type SchemaProblem,
   validateRepresentation,
 } from '../../../src/validation/schema-registry.js'
-import { checkSchema } from '../../../src/execute/schema-check.js'
+import { checkSchema } from '../../../src/execute/step/schema-check.js'
 import { completeBodies, feedItem, pathPoint } from './bodies.js'
 
 const { User: user, FitnessActivityFeed: feed, FitnessActivity: activity, Profile: profile } = completeBodies

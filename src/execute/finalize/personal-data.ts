@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../model/diagnostic.js'
+import type { Diagnostic } from '../../model/diagnostic.js'
 import type {
   AssertionResult,
   RecordedRequest,
@@ -6,9 +6,9 @@ import type {
   RunResult,
   ScenarioResult,
   StepResult,
-} from '../model/result.js'
-import { PATH_POINT_PERSONAL_FIELDS, PROFILE_PERSONAL_FIELDS } from '../model/personal-data-fields.js'
-import { parseJsonPath } from '../shared/json-path.js'
+} from '../../model/result.js'
+import { PATH_POINT_PERSONAL_FIELDS, PROFILE_PERSONAL_FIELDS } from '../../model/personal-data-fields.js'
+import { parseJsonPath } from '../../shared/json-path.js'
 
 /*
  * Personal data in report files, from the field list the proxy's `--redact-personal` uses

@@ -4,7 +4,7 @@
 // after a pause while the answer is busy, within one budget per request and one per run. A request that
 // stays busy throws ServerBusyError: its step is not judged ("server busy"), and no rule fails for it.
 import { setTimeout as sleep } from 'node:timers/promises'
-import { parseHttpDate } from '../validation/time-formats.js'
+import { parseHttpDate } from '../../validation/time-formats.js'
 import type { HttpClient, IncomingResponse } from './http-exchange.js'
 
 /** The pauses before each resend when the server names none (or one already past): doubling, then give up. */

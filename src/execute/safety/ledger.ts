@@ -1,10 +1,10 @@
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { TOKEN_ROLES, type AuthChoice, type TokenRole } from '../model/scenario.js'
-import { EDITABLE_PROFILE_FIELDS } from '../spec/profile-fields.js'
-import { FULL_ACCESS_ROLES } from '../spec/token-roles.js'
+import { TOKEN_ROLES, type AuthChoice, type TokenRole } from '../../model/scenario.js'
+import { EDITABLE_PROFILE_FIELDS } from '../../spec/profile-fields.js'
+import { FULL_ACCESS_ROLES } from '../../spec/token-roles.js'
 import { isFarYear, isRunMarker } from './ownership.js'
-import type { Redactor } from './redact.js'
+import type { Redactor } from '../finalize/redact.js'
 
 /**
  * The cleanup ledger: one JSON line per change the suite makes, appended synchronously before the

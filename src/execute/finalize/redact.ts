@@ -1,4 +1,4 @@
-import { createScrub, isCredentialField, isCredentialHeader, scrubDeep } from '../shared/secrets.js'
+import { createScrub, isCredentialField, isCredentialHeader, scrubDeep } from '../../shared/secrets.js'
 
 /** Replaces secret values wherever they occur, by value: headers, URLs, bodies, messages. */
 export type Redactor = <T>(value: T) => T

@@ -1,9 +1,9 @@
-import type { Diagnostic } from '../model/diagnostic.js'
+import type { Diagnostic } from '../../model/diagnostic.js'
 import { chooseFarYear } from './far-year.js'
 import { createLedger } from './ledger.js'
 import { createOwnershipGate } from './ownership-gate.js'
 import { createProfileGuard } from './profile-guard.js'
-import type { RunContext } from './run-context.js'
+import type { RunContext } from '../run-context.js'
 
 export interface GuardedRun {
   readonly context: RunContext

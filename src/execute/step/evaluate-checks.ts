@@ -1,9 +1,9 @@
-import type { Check, CheckCondition } from '../model/scenario.js'
-import type { AssertionResult } from '../model/result.js'
-import { evaluateExpression, type Scope } from '../expression/evaluate-expression.js'
-import { renderTemplate, UndefinedPlaceholderError } from '../expression/render-template.js'
-import { MATCHERS } from '../matchers/index.js'
-import { formatValue } from '../shared/format-value.js'
+import type { Check, CheckCondition } from '../../model/scenario.js'
+import type { AssertionResult } from '../../model/result.js'
+import { evaluateExpression, type Scope } from '../../expression/evaluate-expression.js'
+import { renderTemplate, UndefinedPlaceholderError } from '../../expression/render-template.js'
+import { MATCHERS } from '../../matchers/index.js'
+import { formatValue } from '../../shared/format-value.js'
 
 /** Applies checks to a response scope; each gives one assertion, passed or not, with expected and actual. */
 export function evaluateChecks(checks: readonly Check[], scope: Scope): AssertionResult[] {

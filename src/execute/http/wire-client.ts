@@ -1,8 +1,8 @@
 import { connect as connectTcp, type Socket } from 'node:net'
 import { performance } from 'node:perf_hooks'
 import { connect as connectTls } from 'node:tls'
-import { headerMap, joinHeaders } from '../shared/headers.js'
-import { BodyTooLargeError, InvalidResponseError, ResponseTimeoutError } from '../shared/transport-failure.js'
+import { headerMap, joinHeaders } from '../../shared/headers.js'
+import { BodyTooLargeError, InvalidResponseError, ResponseTimeoutError } from '../../shared/transport-failure.js'
 import type { HttpClientOptions, IncomingResponse, OutgoingRequest } from './http-exchange.js'
 
 /** After the last byte, how long a server that ignores `Connection: close` gets to send stray bytes. */

@@ -1,5 +1,5 @@
-import type { Diagnostic } from '../model/diagnostic.js'
-import { classifyTransportError } from '../shared/transport-failure.js'
+import type { Diagnostic } from '../../model/diagnostic.js'
+import { classifyTransportError } from '../../shared/transport-failure.js'
 import { ServerBusyError } from './busy-retry.js'
 
 /** A failure below HTTP (src/shared/transport-failure.ts) → our diagnostic, with what the user can do about it. */

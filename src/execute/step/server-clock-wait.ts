@@ -14,10 +14,10 @@
 // left the same slack in its worst case (1.1 s after a date read at the end of its second).
 import { performance } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { Scope } from '../expression/evaluate-expression.js'
-import { renderTemplate, UndefinedPlaceholderError } from '../expression/render-template.js'
-import { toInstant } from '../expression/to-instant.js'
-import { parseHttpDate } from '../validation/time-formats.js'
+import type { Scope } from '../../expression/evaluate-expression.js'
+import { renderTemplate, UndefinedPlaceholderError } from '../../expression/render-template.js'
+import { toInstant } from '../../expression/to-instant.js'
+import { parseHttpDate } from '../../validation/time-formats.js'
 
 export interface ServerClockWait {
   /** The instant the server's `Date` must be later than; undefined when the step's value is no time (then the fallback applies). */

@@ -3,10 +3,10 @@
 // polling budget.
 import { performance } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { Step } from '../model/scenario.js'
-import type { Scope } from '../expression/evaluate-expression.js'
+import type { Step } from '../../model/scenario.js'
+import type { Scope } from '../../expression/evaluate-expression.js'
 import { fetchPages, type Exchange, type PagesOutcome } from './fetch-pages.js'
-import type { RunContext } from './run-context.js'
+import type { RunContext } from '../run-context.js'
 import { clockInstant, sendUntilServerDateAfter } from './server-clock-wait.js'
 import { isJudgedOnFirstAnswer, statusOf } from './step-verdict.js'
 

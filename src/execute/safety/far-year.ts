@@ -1,9 +1,9 @@
-import type { AuthChoice } from '../model/scenario.js'
-import { markerSweepReads } from '../spec/marker-sweep.js'
-import { FULL_ACCESS_ROLES } from '../spec/token-roles.js'
+import type { AuthChoice } from '../../model/scenario.js'
+import { markerSweepReads } from '../../spec/marker-sweep.js'
+import { FULL_ACCESS_ROLES } from '../../spec/token-roles.js'
 import { FAR_YEARS } from './ownership.js'
-import { resolveUrl } from './resolve-url.js'
-import { authorizationFor, type RunContext } from './run-context.js'
+import { resolveUrl } from '../http/resolve-url.js'
+import { authorizationFor, type RunContext } from '../run-context.js'
 
 /**
  * The run owns the days of its far year: everything it creates is dated there, its scoped reads

@@ -1,10 +1,10 @@
-import type { SchemaExpectation } from '../model/scenario.js'
-import type { AssertionResult } from '../model/result.js'
-import { isRepresentationName } from '../spec/representations.js'
-import { RULE } from '../spec/rule-ids.js'
-import { describeRepeated } from '../validation/repeated-problems.js'
-import { tallyRepresentation } from '../validation/sliced-validation.js'
-import { pathOfPointer } from '../shared/json-path.js'
+import type { SchemaExpectation } from '../../model/scenario.js'
+import type { AssertionResult } from '../../model/result.js'
+import { isRepresentationName } from '../../spec/representations.js'
+import { RULE } from '../../spec/rule-ids.js'
+import { describeRepeated } from '../../validation/repeated-problems.js'
+import { tallyRepresentation } from '../../validation/sliced-validation.js'
+import { pathOfPointer } from '../../shared/json-path.js'
 
 /**
  * The body against the representation's schema. Errors fail; listed fields that are absent warn; the

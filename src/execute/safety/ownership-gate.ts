@@ -1,4 +1,4 @@
-import type { HttpClient, IncomingResponse, OutgoingRequest } from './http-exchange.js'
+import type { HttpClient, IncomingResponse, OutgoingRequest } from '../http/http-exchange.js'
 import {
   ACTIVITY_PATH_SHAPE,
   FEED_PATH,
@@ -6,7 +6,7 @@ import {
   activityUrlUnder,
   isFeedUrlUnder,
   isProfileUrlUnder,
-} from '../spec/paths.js'
+} from '../../spec/paths.js'
 
 /**
  * The ownership gate: the one place every PUT, POST and DELETE of every mode passes (scenario steps,

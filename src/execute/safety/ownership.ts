@@ -1,8 +1,8 @@
-import type { AuthChoice } from '../model/scenario.js'
-import { ACTIVITY_PATH_SHAPE, activityUrlUnder } from '../spec/paths.js'
-import { RULE } from '../spec/rule-ids.js'
-import { mediaTypeOf } from '../spec/representations.js'
-import { authorizationFor, type RunContext } from './run-context.js'
+import type { AuthChoice } from '../../model/scenario.js'
+import { ACTIVITY_PATH_SHAPE, activityUrlUnder } from '../../spec/paths.js'
+import { RULE } from '../../spec/rule-ids.js'
+import { mediaTypeOf } from '../../spec/representations.js'
+import { authorizationFor, type RunContext } from '../run-context.js'
 
 /**
  * How an activity is proven the run's own, so that the ownership gate (ownership-gate.ts) admits

@@ -1,11 +1,11 @@
-import type { TokenRole } from '../model/scenario.js'
-import { DEFAULT_CONFIG_VALUES } from '../spec/config-defaults.js'
-import { createHttpClient } from './http-client.js'
-import { createBusyBudget, retryingWhileBusy } from './busy-retry.js'
+import type { TokenRole } from '../../model/scenario.js'
+import { DEFAULT_CONFIG_VALUES } from '../../spec/config-defaults.js'
+import { createHttpClient } from '../http/http-client.js'
+import { createBusyBudget, retryingWhileBusy } from '../http/busy-retry.js'
 import { openLedger, type OpenWork } from './ledger.js'
 import { createOwnershipGate } from './ownership-gate.js'
-import type { Redactor } from './redact.js'
-import type { RunContext } from './run-context.js'
+import type { Redactor } from '../finalize/redact.js'
+import type { RunContext } from '../run-context.js'
 import { undoOpenWork, type UndoOutcome } from './undo.js'
 
 export interface LedgerCleanupSettings {

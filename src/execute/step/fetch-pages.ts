@@ -1,18 +1,18 @@
 // A step's request sent once, or with `follow` once a page over the feed's links; each answer judged
 // (step-verdict.ts). What the ownership gate refuses or the profile guard holds back is not sent.
-import type { Diagnostic } from '../model/diagnostic.js'
-import type { Step } from '../model/scenario.js'
-import type { AssertionResult } from '../model/result.js'
-import { evaluateExpression, type Scope } from '../expression/evaluate-expression.js'
-import { UndefinedPlaceholderError } from '../expression/render-template.js'
-import { isProfileUrlUnder } from '../spec/paths.js'
+import type { Diagnostic } from '../../model/diagnostic.js'
+import type { Step } from '../../model/scenario.js'
+import type { AssertionResult } from '../../model/result.js'
+import { evaluateExpression, type Scope } from '../../expression/evaluate-expression.js'
+import { UndefinedPlaceholderError } from '../../expression/render-template.js'
+import { isProfileUrlUnder } from '../../spec/paths.js'
 import { evaluateChecks } from './evaluate-checks.js'
-import type { IncomingResponse } from './http-exchange.js'
-import type { RunContext } from './run-context.js'
+import type { IncomingResponse } from '../http/http-exchange.js'
+import type { RunContext } from '../run-context.js'
 import { checkSchema } from './schema-check.js'
-import { prepareRequest, responseScope, type PreparedRequest } from './send-request.js'
+import { prepareRequest, responseScope, type PreparedRequest } from '../http/send-request.js'
 import { collapsePages, judgeAnswer, rebaseWarning, statusOf, stepRules } from './step-verdict.js'
-import { transportDiagnostic } from './transport-error.js'
+import { transportDiagnostic } from '../http/transport-error.js'
 
 /** One request sent and its answer, judged. */
 export interface Exchange {

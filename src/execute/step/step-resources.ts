@@ -1,12 +1,12 @@
 // What a step created and deleted. A create is written to the cleanup ledger at once (so an
 // interrupted run still knows it) and its Location read before anything of the run writes to it.
-import type { AuthChoice, Step } from '../model/scenario.js'
-import type { AssertionResult } from '../model/result.js'
-import { evaluateExpression, type Scope } from '../expression/evaluate-expression.js'
+import type { AuthChoice, Step } from '../../model/scenario.js'
+import type { AssertionResult } from '../../model/result.js'
+import { evaluateExpression, type Scope } from '../../expression/evaluate-expression.js'
 import type { Exchange } from './fetch-pages.js'
-import { proveCreated } from './ownership.js'
-import { resolveUrl } from './resolve-url.js'
-import type { RunContext } from './run-context.js'
+import { proveCreated } from '../safety/ownership.js'
+import { resolveUrl } from '../http/resolve-url.js'
+import type { RunContext } from '../run-context.js'
 
 export interface CreatedResource {
   readonly url: string

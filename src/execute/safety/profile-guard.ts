@@ -1,10 +1,10 @@
-import type { AuthChoice, TokenRole } from '../model/scenario.js'
-import { PROFILE_PATH } from '../spec/paths.js'
-import { EDITABLE_PROFILE_FIELDS } from '../spec/profile-fields.js'
-import { mediaTypeOf } from '../spec/representations.js'
-import { FULL_ACCESS_ROLES } from '../spec/token-roles.js'
-import { resolveUrl } from './resolve-url.js'
-import { authorizationFor, type RunContext } from './run-context.js'
+import type { AuthChoice, TokenRole } from '../../model/scenario.js'
+import { PROFILE_PATH } from '../../spec/paths.js'
+import { EDITABLE_PROFILE_FIELDS } from '../../spec/profile-fields.js'
+import { mediaTypeOf } from '../../spec/representations.js'
+import { FULL_ACCESS_ROLES } from '../../spec/token-roles.js'
+import { resolveUrl } from '../http/resolve-url.js'
+import { authorizationFor, type RunContext } from '../run-context.js'
 
 /**
  * The profile as the run found it, and the promise to leave it so, for every user.

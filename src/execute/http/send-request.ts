@@ -1,11 +1,11 @@
-import type { RequestTemplate } from '../model/scenario.js'
-import type { Scope } from '../expression/evaluate-expression.js'
-import { renderTemplate } from '../expression/render-template.js'
-import { mediaTypeOfNameOrType } from '../spec/representations.js'
+import type { RequestTemplate } from '../../model/scenario.js'
+import type { Scope } from '../../expression/evaluate-expression.js'
+import { renderTemplate } from '../../expression/render-template.js'
+import { mediaTypeOfNameOrType } from '../../spec/representations.js'
 import type { IncomingResponse, OutgoingRequest } from './http-exchange.js'
 import { resolveUrl } from './resolve-url.js'
-import { authorizationFor, type RunContext } from './run-context.js'
-import { parseJsonOrUndefined } from '../shared/parse-json.js'
+import { authorizationFor, type RunContext } from '../run-context.js'
+import { parseJsonOrUndefined } from '../../shared/parse-json.js'
 
 export interface PreparedRequest {
   readonly outgoing: OutgoingRequest

@@ -2,7 +2,7 @@
 // the length, all but the last character) serves them; §5 rules 1–2 tie a token to a user, so each
 // must be refused like a token the server never issued. They hold all but one character of the real
 // token: the run redacts them like the token itself, and a reproduction names them by the variable.
-import { NEAR_MISS_TOKENS, type AuthChoice, type NearMissToken } from '../model/scenario.js'
+import { NEAR_MISS_TOKENS, type AuthChoice, type NearMissToken } from '../../model/scenario.js'
 
 export function isNearMiss(auth: AuthChoice): auth is NearMissToken {
   return (NEAR_MISS_TOKENS as readonly string[]).includes(auth)

@@ -1,7 +1,7 @@
-import type { ParallelBranch, Step } from '../model/scenario.js'
-import type { StepResult } from '../model/result.js'
-import type { Park } from '../shared/worker-pool.js'
-import type { RunContext } from './run-context.js'
+import type { ParallelBranch, Step } from '../../model/scenario.js'
+import type { StepResult } from '../../model/result.js'
+import type { Park } from '../../shared/worker-pool.js'
+import type { RunContext } from '../run-context.js'
 import { runStep } from './run-step.js'
 import type { ScenarioState } from './step-resources.js'
 

@@ -1,9 +1,9 @@
 import { createRequire } from 'node:module'
 import { performance } from 'node:perf_hooks'
 import type { Dispatcher } from 'undici'
-import { decodeContent } from '../shared/content-decoding.js'
-import { joinHeaders } from '../shared/headers.js'
-import { BodyTooLargeError } from '../shared/transport-failure.js'
+import { decodeContent } from '../../shared/content-decoding.js'
+import { joinHeaders } from '../../shared/headers.js'
+import { BodyTooLargeError } from '../../shared/transport-failure.js'
 import type { HttpClient, HttpClientOptions, IncomingResponse } from './http-exchange.js'
 import { sendOnWire } from './wire-client.js'
 

@@ -1,8 +1,8 @@
-import type { Diagnostic } from '../model/diagnostic.js'
-import type { CleanupItem, CleanupSummary } from '../model/result.js'
+import type { Diagnostic } from '../../model/diagnostic.js'
+import type { CleanupItem, CleanupSummary } from '../../model/result.js'
 import { openWorkOfLedger } from './ledger.js'
-import type { RunContext } from './run-context.js'
-import { FULL_ACCESS_ROLES } from '../spec/token-roles.js'
+import type { RunContext } from '../run-context.js'
+import { FULL_ACCESS_ROLES } from '../../spec/token-roles.js'
 import { sweepMarked } from './undo.js'
 
 /**

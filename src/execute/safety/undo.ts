@@ -1,5 +1,5 @@
-import type { AuthChoice, TokenRole } from '../model/scenario.js'
-import type { CleanupItem } from '../model/result.js'
+import type { AuthChoice, TokenRole } from '../../model/scenario.js'
+import type { CleanupItem } from '../../model/result.js'
 import type { OpenWork } from './ledger.js'
 import {
   activityIdsOfFeed,
@@ -7,14 +7,14 @@ import {
   mayHoldMore,
   markerSweepReads,
   type SweepRead,
-} from '../spec/marker-sweep.js'
-import { ACTIVITY_PATH_SHAPE, activityPath, activityUrlUnder } from '../spec/paths.js'
-import { RULE } from '../spec/rule-ids.js'
-import { FULL_ACCESS_ROLES } from '../spec/token-roles.js'
+} from '../../spec/marker-sweep.js'
+import { ACTIVITY_PATH_SHAPE, activityPath, activityUrlUnder } from '../../spec/paths.js'
+import { RULE } from '../../spec/rule-ids.js'
+import { FULL_ACCESS_ROLES } from '../../spec/token-roles.js'
 import { isFarYear, isRunMarker, proveByMarker, stillThere } from './ownership.js'
 import { readProfile, writeProfile } from './profile-guard.js'
-import { resolveUrl } from './resolve-url.js'
-import { authorizationFor, type RunContext } from './run-context.js'
+import { resolveUrl } from '../http/resolve-url.js'
+import { authorizationFor, type RunContext } from '../run-context.js'
 
 export interface UndoOutcome {
   deleted: number

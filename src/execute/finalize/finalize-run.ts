@@ -1,9 +1,9 @@
-import type { ReportedRunResult, ReportedScenarioResult } from '../model/reported-result.js'
-import type { RunResult, ScenarioResult } from '../model/result.js'
-import { computeRuleVerdicts } from '../model/rule-verdicts.js'
-import type { Rule } from '../model/scenario.js'
-import { applyKnownFailures, markScenario } from '../known-failures/apply-known-failures.js'
-import type { KnownFailure } from '../known-failures/known-failures.js'
+import type { ReportedRunResult, ReportedScenarioResult } from '../../model/reported-result.js'
+import type { RunResult, ScenarioResult } from '../../model/result.js'
+import { computeRuleVerdicts } from '../../model/rule-verdicts.js'
+import type { Rule } from '../../model/scenario.js'
+import { applyKnownFailures, markScenario } from '../../known-failures/apply-known-failures.js'
+import type { KnownFailure } from '../../known-failures/known-failures.js'
 import { maskPersonalData, maskScenarioPersonalData } from './personal-data.js'
 
 /*

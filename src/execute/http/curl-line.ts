@@ -1,5 +1,5 @@
-import type { AuthChoice } from '../model/scenario.js'
-import { envVarOfRole } from '../plan/plan-run.js'
+import type { AuthChoice } from '../../model/scenario.js'
+import { envVarOfRole } from '../../plan/plan-run.js'
 import { isNearMiss, nearMissShellWord } from './near-miss-token.js'
 
 interface ReproducedRequest {
