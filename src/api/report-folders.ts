@@ -2,7 +2,7 @@ import { constants } from 'node:fs'
 import { access, mkdir, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { parseReporterList } from '../report/registry.js'
-import { REPORT_FILE_NAMES } from '../report/report-file-names.js'
+import { REPORT_FILE_NAMES } from '../report/files/report-file-names.js'
 
 /**
  * Creates the folders a run writes into (the output folder, which also holds the cleanup ledger, and

@@ -2,7 +2,7 @@ import { ConformanceError, toDiagnostic, type Diagnostic } from '../model/diagno
 import type { Screen } from '../model/reporter.js'
 import { TOKEN_ROLES, type TokenRole } from '../model/scenario.js'
 import { loadSuites } from '../load/load-suites.js'
-import { formatDiagnostic } from '../report/format-diagnostic.js'
+import { formatDiagnostic } from '../report/text/format-diagnostic.js'
 import { startEmbeddedTarget, type EmbeddedTarget } from '../api/embedded-target.js'
 import type { ConformanceTarget } from '../session/run-session.js'
 import { MIN_SCRUBBED_SECRET_LENGTH } from '../shared/secrets.js'

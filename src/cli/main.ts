@@ -1,6 +1,6 @@
 import { CommanderError } from 'commander'
 import { toDiagnostic } from '../model/diagnostic.js'
-import { formatDiagnostic } from '../report/format-diagnostic.js'
+import { formatDiagnostic } from '../report/text/format-diagnostic.js'
 import { EXIT } from '../shared/exit-codes.js'
 import { createProgram } from './program.js'
 

@@ -1,6 +1,6 @@
 import type { Rule, Scenario } from '../model/scenario.js'
 import { loadSuites } from '../load/load-suites.js'
-import { formatDiagnostic } from '../report/format-diagnostic.js'
+import { formatDiagnostic } from '../report/text/format-diagnostic.js'
 import type { Screen } from '../model/reporter.js'
 import { EXIT } from '../shared/exit-codes.js'
 import { builtInSuites } from '../api/run.js'

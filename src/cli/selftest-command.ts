@@ -1,6 +1,6 @@
 import { loadSuites } from '../load/load-suites.js'
-import { formatDiagnostic } from '../report/format-diagnostic.js'
-import { writeReportFile } from '../report/output-path.js'
+import { formatDiagnostic } from '../report/text/format-diagnostic.js'
+import { writeReportFile } from '../report/files/output-path.js'
 import type { Screen } from '../model/reporter.js'
 import { runSelftest, type SelftestRow } from '../selftest/run-selftest.js'
 import { selftestTargets } from '../selftest/selftest-targets.js'

@@ -1,11 +1,11 @@
 import type { Diagnostic } from '../model/diagnostic.js'
 import { isFailingScenario, type ReportedRunResult, type ReportedScenarioResult } from '../model/reported-result.js'
-import { formatDiagnostic, indexRules, type RuleIndex } from './format-diagnostic.js'
+import { formatDiagnostic, indexRules, type RuleIndex } from './text/format-diagnostic.js'
 import type { Reporter, RunPlanView, Screen } from '../model/reporter.js'
 import { formatConsoleSummary, missingTokenBanner } from './console-summary.js'
-import { describeOutcome, markOf, outcomeOf } from './run-summary.js'
-import { createStyler, stripAnsi, type Styler } from './text-style.js'
-import { formatDuration } from './values.js'
+import { describeOutcome, markOf, outcomeOf } from './text/run-summary.js'
+import { createStyler, stripAnsi, type Styler } from './text/text-style.js'
+import { formatDuration } from './text/values.js'
 
 export interface ConsoleReporterOptions {
   readonly screen: Screen

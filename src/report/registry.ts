@@ -1,9 +1,9 @@
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { createConsoleReporter } from './console-reporter.js'
-import { createJsonReporter } from './json-reporter.js'
-import { createJunitReporter } from './junit-reporter.js'
-import type { FileReporterOptions } from './output-path.js'
+import { createJsonReporter } from './files/json-reporter.js'
+import { createJunitReporter } from './files/junit-reporter.js'
+import type { FileReporterOptions } from './files/output-path.js'
 import type { Reporter, Screen } from '../model/reporter.js'
 import { importModule } from '../shared/import-module.js'
 
@@ -44,7 +44,7 @@ const BUILTIN: Readonly<Record<string, Factory>> = {
   html: async (context, option) =>
     (await import('./html/html-reporter.js')).createHtmlReporter(fileOptions(context, option)),
   markdown: async (context, option) =>
-    (await import('./markdown-reporter.js')).createMarkdownReporter({
+    (await import('./files/markdown-reporter.js')).createMarkdownReporter({
       ...fileOptions(context, option),
       stepSummaryFile: (context.env ?? process.env)['GITHUB_STEP_SUMMARY'] || undefined,
     }),

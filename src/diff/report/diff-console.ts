@@ -1,6 +1,6 @@
 import type { DiffResult } from '../diff-result.js'
 import { formatValue } from '../../shared/format-value.js'
-import { createStyler } from '../../report/text-style.js'
+import { createStyler } from '../../report/text/text-style.js'
 import { compareSections, conformanceGroups, extensionGroups, sideCountsLine } from './diff-groups.js'
 
 /** Conformance examples printed per rule before "and N more". */

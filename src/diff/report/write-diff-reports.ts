@@ -1,5 +1,5 @@
 import { appendFile } from 'node:fs/promises'
-import { writeReportFile } from '../../report/output-path.js'
+import { writeReportFile } from '../../report/files/output-path.js'
 import type { Screen } from '../../model/reporter.js'
 import type { DiffResult } from '../diff-result.js'
 import { renderDiffConsole } from './diff-console.js'

@@ -5,7 +5,7 @@ import type {
   RuleStatus,
 } from '../../model/reported-result.js'
 import type { StepResult } from '../../model/result.js'
-import { formatAssertion, formatDiagnostic, type RuleIndex } from '../format-diagnostic.js'
+import { formatAssertion, formatDiagnostic, type RuleIndex } from '../text/format-diagnostic.js'
 import {
   describeFailedStep,
   formatRuleExample,
@@ -14,9 +14,9 @@ import {
   requestText,
   responseText,
   type EvidenceOptions,
-} from '../evidence.js'
-import { brokenRules } from '../failures-by-rule.js'
-import { describeKnownFailure } from '../known-failure-text.js'
+} from '../text/evidence.js'
+import { brokenRules } from '../text/failures-by-rule.js'
+import { describeKnownFailure } from '../text/known-failure-text.js'
 import {
   countOutcomes,
   describeOutcome,
@@ -25,11 +25,11 @@ import {
   groupBySection,
   outcomeOf,
   type Outcome,
-} from '../run-summary.js'
+} from '../text/run-summary.js'
 import type { FilterableScenario } from './filter.js'
 import { buildPermissionGrid, type PermissionGrid } from './permission-grid.js'
-import { notTestedLines } from '../not-tested-text.js'
-import { formatRuleCoverage } from '../rule-coverage-text.js'
+import { notTestedLines } from '../text/not-tested-text.js'
+import { formatRuleCoverage } from '../text/rule-coverage-text.js'
 
 /*
  * What the HTML page renders, prepared here so the page only lays text out: every string is set with

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { PROFILE_PERSONAL_FIELDS } from '../../../src/model/personal-data-fields.js'
 import { createConsoleReporter } from '../../../src/report/console-reporter.js'
-import { formatAssertion } from '../../../src/report/format-diagnostic.js'
+import { formatAssertion } from '../../../src/report/text/format-diagnostic.js'
 import {
   CURL_MASKED_NOTE,
   DIFFERENCE_MASKED_NOTE,

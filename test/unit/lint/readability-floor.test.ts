@@ -44,9 +44,11 @@ describe('npm run lint', () => {
     writeFileSync(join(project, 'src/main.ts'), "import { used } from './lib.js'\nconsole.log(used)\n")
     writeFileSync(join(project, 'src/lib.ts'), 'export const used = 1\nexport const forgotten = 2\n')
     const knip = join(root, 'node_modules/.bin/knip')
+    // knip loads its config with jiti, which caches under the temp folder: keep that cache in the project's.
     const outcome = spawnSync(knip, ['--include', 'exports,nsExports,duplicates', '--no-progress'], {
       cwd: project,
       encoding: 'utf8',
+      env: { ...process.env, TMPDIR: project },
     })
     expect(outcome.stdout).toContain('forgotten')
     expect(outcome.stdout).not.toMatch(/^used\s/m)

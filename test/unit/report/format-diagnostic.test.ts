@@ -5,7 +5,7 @@ import {
   formatDiagnostic,
   indexRules,
   valueAtTarget,
-} from '../../../src/report/format-diagnostic.js'
+} from '../../../src/report/text/format-diagnostic.js'
 import { assertion, RULES } from '../../fixtures/report/build-result.js'
 
 const rules = indexRules(RULES)

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { indexRules } from '../../../src/report/format-diagnostic.js'
+import { indexRules } from '../../../src/report/text/format-diagnostic.js'
 import { createHtmlReporter, embedJson, findTemplate, renderHtml } from '../../../src/report/html/html-reporter.js'
 import type { PageData } from '../../../src/report/html/page-data.js'
 import {

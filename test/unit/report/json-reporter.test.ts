@@ -4,7 +4,7 @@ import path from 'node:path'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createJsonReporter } from '../../../src/report/json-reporter.js'
+import { createJsonReporter } from '../../../src/report/files/json-reporter.js'
 import { createMultiplexer } from '../../../src/report/multiplexer.js'
 import {
   assertion,

@@ -1,4 +1,4 @@
-import type { RuleStatus, RuleVerdict } from '../model/reported-result.js'
+import type { RuleStatus, RuleVerdict } from '../../model/reported-result.js'
 
 /** A rule counts as covered when a check of this run judged it; the other statuses say why it was not. */
 const COVERED: readonly RuleStatus[] = ['passed', 'failed', 'expected-failure', 'warning']

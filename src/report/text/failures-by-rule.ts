@@ -1,5 +1,5 @@
-import type { ReportedRunResult, ReportedScenarioResult, RuleVerdict } from '../model/reported-result.js'
-import type { AssertionResult, StepResult } from '../model/result.js'
+import type { ReportedRunResult, ReportedScenarioResult, RuleVerdict } from '../../model/reported-result.js'
+import type { AssertionResult, StepResult } from '../../model/result.js'
 
 /*
  * "Failures by rule", the view every output starts with: each broken rule once, with how many

@@ -1,4 +1,4 @@
-import { formatValue } from '../shared/format-value.js'
+import { formatValue } from '../../shared/format-value.js'
 
 /** Size limits of rendered evidence: enough to understand a failure, short enough for a CI log. */
 const BODY_MAX_CHARS = 4000

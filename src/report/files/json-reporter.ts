@@ -1,5 +1,5 @@
-import type { ReportedRunResult } from '../model/reported-result.js'
-import type { Reporter } from '../model/reporter.js'
+import type { ReportedRunResult } from '../../model/reported-result.js'
+import type { Reporter } from '../../model/reporter.js'
 import { writeReportFile, type FileReporterOptions } from './output-path.js'
 import { REPORT_FILE_NAMES } from './report-file-names.js'
 

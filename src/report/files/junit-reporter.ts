@@ -32,8 +32,8 @@
  *
  * Evidence is the plain-text rendering of format-diagnostic.ts (no colour).
  */
-import type { ReportedRunResult, ReportedScenarioResult } from '../model/reported-result.js'
-import { indexRules, formatAssertion, type RuleIndex } from './format-diagnostic.js'
+import type { ReportedRunResult, ReportedScenarioResult } from '../../model/reported-result.js'
+import { indexRules, formatAssertion, type RuleIndex } from '../text/format-diagnostic.js'
 import {
   describeFailedStep,
   failedAssertions,
@@ -41,14 +41,14 @@ import {
   formatStepEvidence,
   type EvidenceOptions,
   type FailedStep,
-} from './evidence.js'
+} from '../text/evidence.js'
 import { writeReportFile, type FileReporterOptions } from './output-path.js'
-import type { Reporter, RunPlanView } from '../model/reporter.js'
-import { describeKnownFailure, describeStaleRuleEntry } from './known-failure-text.js'
-import { staleRuleEntries } from '../model/reported-result.js'
-import { outcomeOf } from './run-summary.js'
+import type { Reporter, RunPlanView } from '../../model/reporter.js'
+import { describeKnownFailure, describeStaleRuleEntry } from '../text/known-failure-text.js'
+import { staleRuleEntries } from '../../model/reported-result.js'
+import { outcomeOf } from '../text/run-summary.js'
 import { escapeXmlText, xmlAttributes } from './xml.js'
-import { formatRuleCoverage } from './rule-coverage-text.js'
+import { formatRuleCoverage } from '../text/rule-coverage-text.js'
 import { REPORT_FILE_NAMES } from './report-file-names.js'
 
 const JUNIT_REPORT_FILE = REPORT_FILE_NAMES['junit']!

@@ -1,4 +1,4 @@
-import type { NotTested } from '../model/result.js'
+import type { NotTested } from '../../model/result.js'
 import { plural } from './run-summary.js'
 
 export const NOT_TESTED_HEADING = 'NOT TESTED: what the tokens not given leave untested'

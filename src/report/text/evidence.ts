@@ -1,4 +1,10 @@
-import type { AssertionResult, RecordedRequest, RecordedResponse, ScenarioResult, StepResult } from '../model/result.js'
+import type {
+  AssertionResult,
+  RecordedRequest,
+  RecordedResponse,
+  ScenarioResult,
+  StepResult,
+} from '../../model/result.js'
 import { formatAssertion, formatDiagnostic, type FormatOptions } from './format-diagnostic.js'
 import { createStyler } from './text-style.js'
 import { prettyBody } from './values.js'

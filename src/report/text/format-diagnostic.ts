@@ -1,10 +1,10 @@
-import type { Diagnostic, SourceRef } from '../model/diagnostic.js'
-import type { AssertionResult } from '../model/result.js'
-import type { Rule } from '../model/scenario.js'
+import type { Diagnostic, SourceRef } from '../../model/diagnostic.js'
+import type { AssertionResult } from '../../model/result.js'
+import type { Rule } from '../../model/scenario.js'
 import { createStyler, type Styler } from './text-style.js'
-import { formatValue } from '../shared/format-value.js'
+import { formatValue } from '../../shared/format-value.js'
 import { diffValues, isPlainObject } from './values.js'
-import { parseJsonPath, valueAtPath } from '../shared/json-path.js'
+import { parseJsonPath, valueAtPath } from '../../shared/json-path.js'
 
 /** Rule id → rule, from the catalogue the plan carries (`RunPlanView.rules`). */
 export type RuleIndex = ReadonlyMap<string, Rule>

@@ -1,4 +1,4 @@
-import type { KnownFailureNote, KnownFailureReport } from '../model/reported-result.js'
+import type { KnownFailureNote, KnownFailureReport } from '../../model/reported-result.js'
 
 /** `pageSize is ignored (https://tracker/12)`: the reason a scenario is listed as a known failure. */
 export function describeKnownFailure(known: KnownFailureNote | undefined): string {

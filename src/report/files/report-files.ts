@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises'
 import path from 'node:path'
-import { parseReporterList } from './registry.js'
+import { parseReporterList } from '../registry.js'
 import { REPORT_FILE_NAMES } from './report-file-names.js'
 
 /**

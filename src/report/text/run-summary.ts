@@ -1,7 +1,7 @@
 import type { RuleIndex } from './format-diagnostic.js'
-import type { ReportedRunSummary, ReportedScenarioResult } from '../model/reported-result.js'
-import type { SkipCount, StepResult } from '../model/result.js'
-import { countSkips } from '../model/skip-count.js'
+import type { ReportedRunSummary, ReportedScenarioResult } from '../../model/reported-result.js'
+import type { SkipCount, StepResult } from '../../model/result.js'
+import { countSkips } from '../../model/skip-count.js'
 
 /** Shared by every reporter so the same run reads the same everywhere. */
 

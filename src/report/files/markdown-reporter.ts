@@ -1,14 +1,14 @@
 import { appendFile } from 'node:fs/promises'
-import type { ReportedRunResult, ReportedScenarioResult } from '../model/reported-result.js'
-import { formatAssertion, indexRules, type RuleIndex } from './format-diagnostic.js'
-import { describeFailedStep, failedAssertions, formatRuleExample, formatScenarioEvidence } from './evidence.js'
-import { brokenRules, listScenarios, unjudgedSteps, type BrokenRule } from './failures-by-rule.js'
+import type { ReportedRunResult, ReportedScenarioResult } from '../../model/reported-result.js'
+import { formatAssertion, indexRules, type RuleIndex } from '../text/format-diagnostic.js'
+import { describeFailedStep, failedAssertions, formatRuleExample, formatScenarioEvidence } from '../text/evidence.js'
+import { brokenRules, listScenarios, unjudgedSteps, type BrokenRule } from '../text/failures-by-rule.js'
 import { writeReportFile, type FileReporterOptions } from './output-path.js'
-import type { Reporter, RunPlanView } from '../model/reporter.js'
-import { describeKnownFailure, describeStaleRuleEntry } from './known-failure-text.js'
-import { staleRuleEntries } from '../model/reported-result.js'
-import { NOT_TESTED_HEADING, notTestedLines } from './not-tested-text.js'
-import { formatRuleCoverage } from './rule-coverage-text.js'
+import type { Reporter, RunPlanView } from '../../model/reporter.js'
+import { describeKnownFailure, describeStaleRuleEntry } from '../text/known-failure-text.js'
+import { staleRuleEntries } from '../../model/reported-result.js'
+import { NOT_TESTED_HEADING, notTestedLines } from '../text/not-tested-text.js'
+import { formatRuleCoverage } from '../text/rule-coverage-text.js'
 import {
   describeOutcome,
   formatClosingLine,
@@ -17,9 +17,9 @@ import {
   outcomeOf,
   plural,
   type Outcome,
-} from './run-summary.js'
-import { truncateText } from '../shared/format-value.js'
-import { formatDuration } from './values.js'
+} from '../text/run-summary.js'
+import { truncateText } from '../../shared/format-value.js'
+import { formatDuration } from '../text/values.js'
 import { REPORT_FILE_NAMES } from './report-file-names.js'
 
 const MARKDOWN_REPORT_FILE = REPORT_FILE_NAMES['markdown']!
