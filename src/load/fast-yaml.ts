@@ -272,6 +272,8 @@ class Reader {
       at = text.indexOf(String.fromCharCode(code), this.pos + 1)
       // An escaped or doubled quote, or a key over several lines: leave it to the composer.
       if (at < 0 || text.charCodeAt(at + 1) === code || text.lastIndexOf('\n', at) >= this.pos) return undefined
+      // In a double-quoted key, `\"` does not end it: a key with any escape is the composer's too.
+      if (code === DOUBLE_QUOTE && text.lastIndexOf('\\', at) > this.pos) return undefined
       at++
       if (text.charCodeAt(at) !== COLON) return undefined
     } else {

@@ -272,6 +272,8 @@ describe('the quick YAML path', () => {
     ['an indentation indicator', 'a: |2\n   one\n'],
     ['a document marker', '---\na: 1\n'],
     ['a CR line break', 'a: 1\r\nb: 2\r\n'],
+    // fast-check found it: the `\"` was taken for the key's end, so the line was read as another key.
+    ['an escaped quote in a double-quoted key', '"null\\":  { "true": "- x", ".nan": ".inf" }\n'],
   ])('leaves %s to the full composer', (_, text) => {
     expect(parseFastYaml(text)).toBeUndefined()
   })
