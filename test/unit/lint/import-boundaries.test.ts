@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { ESLint } from 'eslint'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { restrictedImports } from '../../helpers/restricted-imports.js'
 
 // The folder boundaries of eslint.config.js, asked about files at every depth: an import pattern written for
 // one folder level (`../execute/*`) let src/report/html/** and proxy/analyze/rules/** through.
@@ -10,13 +11,6 @@ let eslint: ESLint
 beforeAll(() => {
   eslint = new ESLint({ cwd: root })
 })
-
-async function restrictedImports(filePath: string, specifier: string): Promise<string[]> {
-  const [result] = await eslint.lintText(`import { x } from '${specifier}'\nexport const y = x\n`, { filePath })
-  return result!.messages
-    .filter((message) => message.ruleId === 'no-restricted-imports')
-    .map((message) => message.message)
-}
 
 describe('import boundaries', () => {
   it.each([

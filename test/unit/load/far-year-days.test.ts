@@ -7,22 +7,9 @@ import { join, relative } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { loadSuites } from '../../../src/load/load-suites.js'
 import type { Scenario, Step } from '../../../src/model/scenario.js'
+import { MONTHS } from '../../../src/validation/calendar.js'
 
 const SUITES = join(import.meta.dirname, '../../../suites')
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-]
 
 interface TableRow {
   readonly month: number
@@ -46,7 +33,7 @@ function tableOf(readme: string): TableRow[] {
   const rows: TableRow[] = []
   readme.split('\n').forEach((text, index) => {
     const cells = text.split('|').map((cell) => cell.trim())
-    const month = MONTHS.indexOf(cells[1] ?? '') + 1
+    const month = (MONTHS as readonly string[]).indexOf(cells[1] ?? '') + 1
     if (month === 0) return
     rows.push({ month, days: daysOf(cells[2]!), file: cells[3]!.replaceAll('`', ''), line: index + 1 })
   })

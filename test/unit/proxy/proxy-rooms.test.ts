@@ -1,22 +1,8 @@
-import { fileURLToPath } from 'node:url'
-import { ESLint } from 'eslint'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { restrictedImports } from '../../helpers/restricted-imports.js'
 
 // The proxy's rooms (eslint.config.js, PROXY_ROOMS): each refuses the sibling rooms it has no business with, at
 // every depth, and the forwarding library stays in forward/forwarder.ts.
-const root = fileURLToPath(new URL('../../..', import.meta.url))
-let eslint: ESLint
-
-beforeAll(() => {
-  eslint = new ESLint({ cwd: root })
-})
-
-async function restrictedImports(filePath: string, specifier: string): Promise<string[]> {
-  const [result] = await eslint.lintText(`import { x } from '${specifier}'\nexport const y = x\n`, { filePath })
-  return result!.messages
-    .filter((message) => message.ruleId === 'no-restricted-imports')
-    .map((message) => message.message)
-}
 
 describe('proxy rooms', () => {
   it.each([
