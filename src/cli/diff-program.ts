@@ -3,12 +3,14 @@ import { RUN_DEFAULTS } from '../api/defaults.js'
 import { collect, parseBaseUrl, parsePositiveInt } from './option-parsers.js'
 import { sharedOption } from './shared-options.js'
 import type { DiffFlags } from './diff-command.js'
+import { TOKEN_ROLES } from '../model/scenario.js'
+import { envVarOfRole } from '../plan/plan-run.js'
 
 const MODES = ['reference', 'quirky', 'other-choices']
 
 /** `fitconform diff`: the same scenarios against a new server and a reference (a second server, or a recording of one). */
 export function addDiffCommand(program: Command): void {
-  program
+  const diff = program
     .command('diff')
     .description(
       'run the same scenarios against a new server and a reference server (or replay a recording), and list where their answers differ: conformance, open choice of the spec, extension',
@@ -45,29 +47,15 @@ export function addDiffCommand(program: Command): void {
         .env('FITCONFORM_REFERENCE_URL')
         .argParser(parseBaseUrl),
     )
-    .addOption(
-      new Option('--reference-token <token>', 'reference server: the --token role').env('FITCONFORM_REFERENCE_TOKEN'),
-    )
-    .addOption(
-      new Option('--reference-other-token <token>', 'reference server: the --other-token role').env(
-        'FITCONFORM_REFERENCE_OTHER_TOKEN',
+  // The reference server's token twins, one per role of the new server: --reference-token, …
+  for (const role of TOKEN_ROLES) {
+    diff.addOption(
+      new Option(`--reference-${role} <token>`, `reference server: the --${role} role`).env(
+        envVarOfRole(role).replace('FITCONFORM_', 'FITCONFORM_REFERENCE_'),
       ),
     )
-    .addOption(
-      new Option('--reference-revoked-token <token>', 'reference server: the --revoked-token role').env(
-        'FITCONFORM_REFERENCE_REVOKED_TOKEN',
-      ),
-    )
-    .addOption(
-      new Option('--reference-revoked-delete-token <token>', 'reference server: the --revoked-delete-token role').env(
-        'FITCONFORM_REFERENCE_REVOKED_DELETE_TOKEN',
-      ),
-    )
-    .addOption(
-      new Option('--reference-limited-token <token>', 'reference server: the --limited-token role').env(
-        'FITCONFORM_REFERENCE_LIMITED_TOKEN',
-      ),
-    )
+  }
+  diff
     .option(
       '--recording <file>',
       'instead of a reference server: replay this proxy recording against the new server and compare with the recorded answers',

@@ -166,32 +166,11 @@ describe('fitconform run', () => {
   it('skips a permission-matrix cell whose token was not given, and --fail-on-skip counts it', async () => {
     const reference = await startReferenceProcess()
     try {
-      const lenient = await runCli([
-        'run',
-        'suites/permissions',
-        '--grep',
-        'get-user',
-        '--base-url',
-        reference.url,
-        '--token',
-        'demo-token-alice',
-        '--reporter',
-        'console',
-      ])
+      const args = ['run', 'suites/permissions', '--grep', 'get-user', '--base-url', reference.url]
+      args.push('--token', 'demo-token-alice', '--reporter', 'console')
+      const lenient = await runCli(args)
       expect(lenient.code).toBe(0)
-      const strict = await runCli([
-        'run',
-        'suites/permissions',
-        '--grep',
-        'get-user',
-        '--base-url',
-        reference.url,
-        '--token',
-        'demo-token-alice',
-        '--reporter',
-        'console',
-        '--fail-on-skip',
-      ])
+      const strict = await runCli([...args, '--fail-on-skip'])
       expect(strict.code).toBe(1)
       expect(strict.stderr).toContain('--fail-on-skip: 0 scenario(s) and 2 permission-matrix step(s) skipped')
     } finally {
