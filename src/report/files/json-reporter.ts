@@ -1,9 +1,11 @@
 import type { ReportedRunResult } from '../../model/reported-result.js'
 import type { Reporter } from '../../model/reporter.js'
+import { jsonTextParts } from './json-text.js'
 import { writeReportFile, type FileReporterOptions } from './output-path.js'
 import { REPORT_FILE_NAMES } from './report-file-names.js'
 
 const JSON_REPORT_FILE = REPORT_FILE_NAMES['json']!
+const SPREAD: ReadonlySet<string> = new Set(['scenarios'])
 
 /**
  * `results.json`: the RunResult as it is (it carries `schemaVersion`), documented by
@@ -18,7 +20,13 @@ export function createJsonReporter(options: FileReporterOptions): Reporter & { r
     printsToStdout: () => false,
     outputFiles: () => (written ? [written] : []),
     async onRunEnd(result: ReportedRunResult) {
-      written = await writeReportFile(options, JSON_REPORT_FILE, `${JSON.stringify(result, null, 2)}\n`)
+      // Written a scenario at a time: the same bytes as `JSON.stringify(result, null, 2)`, without the whole text in memory.
+      written = await writeReportFile(options, JSON_REPORT_FILE, withNewline(jsonTextParts(result, SPREAD)))
     },
   }
+}
+
+function* withNewline(parts: Iterable<string>): Generator<string> {
+  yield* parts
+  yield '\n'
 }

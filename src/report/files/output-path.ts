@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, open, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 
 export interface OutputPathOptions {
@@ -31,11 +31,14 @@ export interface FileReporterOptions {
   readonly cwd?: string
 }
 
-/** Resolves the report's path (see resolveOutputFile), writes the text and returns the absolute path. */
+/**
+ * Resolves the report's path (see resolveOutputFile), writes the text and returns the absolute path.
+ * A text given in parts is written as they come, so a large report is never one string in memory.
+ */
 export async function writeReportFile(
   options: FileReporterOptions,
   defaultName: string,
-  text: string,
+  text: string | Iterable<string>,
 ): Promise<string> {
   const file = await resolveOutputFile({
     outputDir: options.outputDir,
@@ -43,6 +46,31 @@ export async function writeReportFile(
     explicit: options.output,
     cwd: options.cwd,
   })
-  await writeFile(file, text, 'utf8')
+  if (typeof text === 'string') await writeFile(file, text, 'utf8')
+  else await writeParts(file, text)
   return file
+}
+
+/** Parts gathered into writes of about WRITE_BATCH characters: one system call per part would cost more than it saves. */
+const WRITE_BATCH = 1 << 16
+
+async function writeParts(file: string, parts: Iterable<string>): Promise<void> {
+  const handle = await open(file, 'w')
+  try {
+    const write = async (text: string): Promise<void> => {
+      const bytes = Buffer.from(text, 'utf8')
+      for (let done = 0; done < bytes.length;) done += (await handle.write(bytes, done)).bytesWritten
+    }
+    let batch = ''
+    for (const part of parts) {
+      batch += part
+      if (batch.length >= WRITE_BATCH) {
+        await write(batch)
+        batch = ''
+      }
+    }
+    await write(batch)
+  } finally {
+    await handle.close()
+  }
 }
