@@ -13,7 +13,7 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { Agent, request } from 'undici'
 import { figure, type Figure } from './support/figures.js'
-import { CLI, runNode, startServerProcess, temporaryFolder } from './support/processes.js'
+import { benchModule, CLI, PLAIN_CLI, runNode, startServerProcess, temporaryFolder } from './support/processes.js'
 import { median, round } from './support/statistics.js'
 import { installStepCi, STEP_CI_VERSION, stepCiRun, stepCiWorkflow, type StepCiInstall } from './support/step-ci.js'
 
@@ -67,6 +67,7 @@ export async function benchThroughput(options: { runs: number }): Promise<Figure
     const cpu: number[] = []
     const inRun: number[] = []
     const requestsAlone: number[] = []
+    const speedUps = newSpeedUpTimes()
     // Interleaved, so that a noisy moment of the machine touches every figure alike.
     for (let run = 0; run < options.runs; run++) {
       versions.push((await runNode([CLI, '--version'])).wallMs)
@@ -80,6 +81,7 @@ export async function benchThroughput(options: { runs: number }): Promise<Figure
           .durationMs,
       )
       requestsAlone.push(await sendRequestsAlone(server.url, server.tokens.token, THROUGHPUT_SCENARIOS))
+      await timeSpeedUps(speedUps, suite, args.slice(1))
       if (peerRun) {
         const stepCiRunResult = await runNode(peerRun.args, { env: peerRun.env, usage: true })
         if (stepCiRunResult.exitCode !== 0)
@@ -134,12 +136,109 @@ export async function benchThroughput(options: { runs: number }): Promise<Figure
         value: Math.round(THROUGHPUT_SCENARIOS / (total / 1000)),
         unit: '/s',
       }),
+      ...speedUpFigures(speedUps, total),
       ...peerFigures(stepCi, { wall: totals, cpu }, { wall: peer, cpu: peerCpu }),
     ]
   } finally {
     await server.stop()
     folder.remove()
   }
+}
+
+const YAML_READERS = ['fitconform', 'yaml', 'js-yaml'] as const
+const VALIDATORS = ['compiled', 'ajv'] as const
+const CLIS = { bundle: CLI, plain: PLAIN_CLI } as const
+
+interface CliTimes {
+  readonly version: number[]
+  readonly run: number[]
+  readonly runCpu: number[]
+}
+
+/** Each speed-up beside its plain way, in ms: a part of loading the workload's file, or the whole CLI process. */
+interface SpeedUpTimes {
+  readonly readers: Record<(typeof YAML_READERS)[number], number[]>
+  readonly validators: Record<(typeof VALIDATORS)[number], number[]>
+  /** bin/fitconform.js (the bundle and its code cache) and dist/src/cli/main.js as tsc wrote it. */
+  readonly clis: Record<keyof typeof CLIS, CliTimes>
+}
+
+function newSpeedUpTimes(): SpeedUpTimes {
+  return {
+    readers: { fitconform: [], yaml: [], 'js-yaml': [] },
+    validators: { compiled: [], ajv: [] },
+    clis: { bundle: { version: [], run: [], runCpu: [] }, plain: { version: [], run: [], runCpu: [] } },
+  }
+}
+
+/**
+ * One round of every speed-up and its plain way, one after the other; the two CLIs take turns going
+ * first, so that neither always follows the same work.
+ */
+async function timeSpeedUps(times: SpeedUpTimes, suite: string, runArgs: readonly string[]): Promise<void> {
+  const part = async (option: string, way: string): Promise<number> => {
+    const child = await runNode([benchModule('load-scenario-file-process.js'), option, way, suite])
+    if (child.exitCode !== 0)
+      throw new Error(`${option} ${way} exited ${child.exitCode}: ${child.stderr.slice(0, 500)}`)
+    const { ms, scenarios } = JSON.parse(child.stdout) as { ms: number; scenarios: number }
+    if (scenarios !== THROUGHPUT_SCENARIOS) throw new Error(`${option} ${way} read ${scenarios} scenarios`)
+    return ms
+  }
+  for (const reader of YAML_READERS) times.readers[reader].push(await part('--reader', reader))
+  for (const validator of VALIDATORS) times.validators[validator].push(await part('--validator', validator))
+  const ways = Object.keys(CLIS) as (keyof typeof CLIS)[]
+  for (const way of times.clis.bundle.run.length % 2 === 0 ? ways : ways.reverse()) {
+    const cli = times.clis[way]
+    cli.version.push((await runNode([CLIS[way], '--version'])).wallMs)
+    const run = await runNode([CLIS[way], ...runArgs], { usage: true })
+    if (run.exitCode !== 0) throw new Error(`${CLIS[way]} run exited ${run.exitCode}: ${run.stderr.slice(0, 500)}`)
+    cli.run.push(run.wallMs)
+    cli.runCpu.push(run.usage?.cpuMs ?? Number.NaN)
+  }
+}
+
+/**
+ * A row per speed-up: its plain way, then the speed-up, then the gain on the whole 500-test process
+ * (the throughput row). A gain within the spread of the whole run's samples is noise.
+ */
+function speedUpFigures(times: SpeedUpTimes, wholeRunMs: number): Figure[] {
+  const row = (name: string, samples: readonly number[], note: string): Figure =>
+    figure({
+      benchmark: 'speed-ups',
+      name,
+      value: round(median(samples)),
+      unit: 'ms',
+      samples: samples.map((ms) => round(ms)),
+      note,
+    })
+  const gain = (name: string, plain: readonly number[], fast: readonly number[]): Figure =>
+    figure({
+      benchmark: 'speed-ups',
+      name,
+      value: round((100 * (median(plain) - median(fast))) / wholeRunMs, 1),
+      unit: '% of the run',
+      note: `median ${round(median(plain) - median(fast))} ms of the ${round(wholeRunMs)} ms whole-process run`,
+    })
+  const reading = 'cold process, from loading the reader to the plain data of the 500-test file'
+  const judging = 'cold process, from loading the validator to its verdict on the 500-test file'
+  const { bundle, plain } = times.clis
+  const runCommand = 'run throughput.yaml --base-url <server> --token <token> --output-dir <tmp>'
+  return [
+    row('YAML: `yaml` alone (parseDocument + toJS, with places)', times.readers.yaml, reading),
+    row('YAML: `js-yaml` 5 (data only, no places)', times.readers['js-yaml'], reading),
+    row('YAML: the quick reader (src/load/fast-yaml.ts, with places)', times.readers.fitconform, reading),
+    gain('  the quick reader over `yaml`, gain', times.readers.yaml, times.readers.fitconform),
+    row('scenario schema: Ajv compiling at run time', times.validators.ajv, judging),
+    row('scenario schema: build-time validator (dist/validators/)', times.validators.compiled, judging),
+    gain('  the build-time validator over Ajv, gain', times.validators.ajv, times.validators.compiled),
+    row('start-up, plain dist/src CLI', plain.version, 'node dist/src/cli/main.js --version'),
+    row('start-up, bundle + code cache', bundle.version, 'node bin/fitconform.js --version'),
+    row('500-test run, plain dist/src CLI', plain.run, `node dist/src/cli/main.js ${runCommand}`),
+    row('500-test run, bundle + code cache', bundle.run, `node bin/fitconform.js ${runCommand}`),
+    gain('  the bundle over plain dist/src, 500-test run, gain', plain.run, bundle.run),
+    row('  CPU time of the plain run', plain.runCpu, 'all threads'),
+    row('  CPU time of the bundled run', bundle.runCpu, 'all threads'),
+  ]
 }
 
 interface ProcessTimes {

@@ -11,6 +11,8 @@ import type { DemoTokens } from '../../reference-server/index.js'
 /** The fitconform folder (bench/ is compiled to dist/bench/support/). */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 export const CLI = join(PROJECT_ROOT, 'bin', 'fitconform.js')
+/** The CLI as tsc wrote it, without the bundle and its code cache that bin/fitconform.js starts. */
+export const PLAIN_CLI = join(PROJECT_ROOT, 'dist', 'src', 'cli', 'main.js')
 
 /** A compiled bench module next to this one, e.g. `benchModule('reference-server-process.js')`. */
 export function benchModule(name: string): string {
