@@ -12,7 +12,8 @@
  * Every generated file lives in a temporary folder, removed at the end. Minutes, not seconds: the
  * proxy alone records a million exchanges, so `npm run bench` runs these rows only when asked
  * (`--only scale`); `node dist/bench/memory-at-scale.js --exchanges 200000 --lines 200000` runs them
- * alone at another size.
+ * alone at another size, and `node dist/bench/memory-at-scale.js --only run` the `run` rows alone
+ * (about a minute).
  */
 import { once } from 'node:events'
 import { createReadStream, createWriteStream, readFileSync, statSync, writeFileSync } from 'node:fs'
@@ -201,15 +202,18 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
       lines: { type: 'string' },
       scenarios: { type: 'string' },
       skip: { type: 'string' },
+      only: { type: 'string' },
     },
   })
+  const parts = ['proxy', 'tools', 'run']
+  const only = values.only?.split(',')
   const { formatTable } = await import('./support/figures.js')
   const number = (text: string | undefined): number | undefined => (text === undefined ? undefined : Number(text))
   const figures = await benchMemoryAtScale({
     exchanges: number(values.exchanges),
     lines: number(values.lines),
     scenarios: number(values.scenarios),
-    skip: new Set(values.skip?.split(',') ?? []),
+    skip: new Set(only ? parts.filter((part) => !only.includes(part)) : (values.skip?.split(',') ?? [])),
   })
   process.stdout.write(formatTable(figures) + '\n')
   for (const each of figures) if (each.note) process.stdout.write(`${each.name.trim()}: ${each.note}\n`)

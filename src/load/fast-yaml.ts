@@ -32,10 +32,11 @@ type ValueOffsets = Map<string, number> | number[]
 
 export interface FastYaml {
   readonly data: unknown
-  /** Offset of the root value, or undefined for an empty document. */
-  readonly rootOffset: number | undefined
-  /** The value offsets of every map and sequence of `data`. */
-  readonly offsets: WeakMap<object, ValueOffsets>
+  /**
+   * Where the value at `path` starts; a path that is not there answers its nearest ancestor that is,
+   * as the composer's document is read (yaml-source.ts). Undefined for an empty document.
+   */
+  readonly valueOffset: (path: readonly (string | number)[]) => number | undefined
 }
 
 class Unsupported extends Error {}
@@ -55,11 +56,39 @@ export function parseFastYaml(text: string): FastYaml | undefined {
   const reader = new Reader(text)
   try {
     const root = reader.document()
-    return { data: root ? root.value : null, rootOffset: root?.offset, offsets: reader.offsets }
+    const { offsets } = reader
+    return {
+      data: root ? root.value : null,
+      valueOffset: (path) => (root ? valueOffset(root, offsets, path) : undefined),
+    }
   } catch (error) {
     if (error instanceof Unsupported) return undefined
     throw error
   }
+}
+
+function valueOffset(
+  root: Located,
+  offsets: WeakMap<object, ValueOffsets>,
+  path: readonly (string | number)[],
+): number {
+  let value = root.value
+  let offset = root.offset
+  for (const step of path) {
+    const places = value !== null && typeof value === 'object' ? offsets.get(value) : undefined
+    const next =
+      places instanceof Map
+        ? typeof step === 'string'
+          ? places.get(step)
+          : undefined
+        : typeof step === 'number'
+          ? places?.[step]
+          : undefined
+    if (next === undefined) return offset
+    value = (value as Record<string | number, unknown>)[step]
+    offset = next
+  }
+  return offset
 }
 
 /** A plain scalar may not start with one of these: `-?:,[]{}#&*!|>'"%@` and the backquote. */

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module'
 import { relative } from 'node:path'
 import type { Document } from 'yaml'
 import type { Diagnostic, SourceRef } from '../model/diagnostic.js'
-import { type FastYaml, parseFastYaml } from './fast-yaml.js'
+import { parseFastYaml } from './fast-yaml.js'
 import { findTooDeepNesting, MAX_NESTING_DEPTH } from './nesting-depth.js'
 
 // `yaml` (the composer) is loaded on first need: a file outside the quick subset, or a diagnostic
@@ -49,19 +49,23 @@ export function parseYamlSource(
       ],
     }
   }
+  // The one seam of the quick reader (fast-yaml.ts): its data and value places, or undefined and the composer.
   const fast = parseFastYaml(text)
   if (fast) {
-    // Values are located from the quick parse's offsets; a key, or a path that is not there, by the
-    // full document, composed only the first time such a place is asked for (a diagnostic).
+    // A value is located from the quick parse's offsets; a key by the full document, composed only the
+    // first time one is asked for (a diagnostic). A path that is not there is reported at its nearest
+    // ancestor that is, as locate() does: the loader asks for such paths on every run (the `path` of a
+    // `status:` check it writes itself), so they must not compose.
     let document: Document | undefined
     const full = (path: YamlPath, part?: 'key' | 'value'): SourceRef => {
       document ??= yaml().parseDocument(text, { uniqueKeys: true, prettyErrors: false })
       return locate(document, path, part, at)
     }
-    return {
-      source: { file, data: fast.data, locate: (path, part) => locateFast(fast, path, part, at) ?? full(path, part) },
-      diagnostics: [],
+    const locateValue = (path: YamlPath, part?: 'key' | 'value'): SourceRef => {
+      const offset = part === 'key' ? undefined : fast.valueOffset(path)
+      return offset === undefined ? full(path, part) : at(offset)
     }
+    return { source: { file, data: fast.data, locate: locateValue }, diagnostics: [] }
   }
   const document = yaml().parseDocument(text, { uniqueKeys: true, prettyErrors: false })
   if (document.errors.length > 0) {
@@ -116,37 +120,6 @@ function lineLocator(file: string, text: string): (offset: number) => SourceRef 
     }
     return { file, line: low + 1, column: offset - lineStarts[low]! + 1 }
   }
-}
-
-/**
- * A value's place from the quick parse's offsets. A path that is not there is reported at its nearest
- * ancestor that is, as locate() does with the composed document (the loader asks for such paths on
- * every run, e.g. the `path` of a `status:` check it writes itself, so this must not compose).
- */
-function locateFast(
-  fast: FastYaml,
-  path: YamlPath,
-  part: 'key' | 'value' | undefined,
-  at: (offset: number) => SourceRef,
-): SourceRef | undefined {
-  if (part === 'key' || fast.rootOffset === undefined) return undefined
-  let value = fast.data
-  let offset = fast.rootOffset
-  for (const step of path) {
-    const offsets = value !== null && typeof value === 'object' ? fast.offsets.get(value) : undefined
-    const next =
-      offsets instanceof Map
-        ? typeof step === 'string'
-          ? offsets.get(step)
-          : undefined
-        : typeof step === 'number'
-          ? offsets?.[step]
-          : undefined
-    if (next === undefined) return at(offset)
-    value = (value as Record<string | number, unknown>)[step]
-    offset = next
-  }
-  return at(offset)
 }
 
 function locate(
