@@ -1,6 +1,8 @@
-// Validators compiled at build time. Compiling schemas/scenario.schema.json with Ajv costs
-// about a third of a second at every start; `npm run build` writes Ajv's standalone code for it to
-// dist/validators/ (write-compiled-validators.ts), and a run loads that instead, without loading Ajv.
+// Validators compiled at build time. Loading Ajv and compiling schemas/scenario.schema.json is a
+// large part of a short run (docs/benchmarks.md, the speed-ups rows); `npm run build` writes Ajv's
+// standalone code for it to dist/validators/ (write-compiled-validators.ts), and a run loads that
+// instead, without loading Ajv. The loader's one seam is loadCompiledValidator: undefined sends it to
+// Ajv. test/unit/validation/compiled-validators.test.ts holds both to the same verdicts and errors.
 // The code carries a digest of the schema text it was made from: when the schema has changed since
 // the build (a run from src/ under vitest, an edited checkout), the digest differs and the caller
 // compiles the schema with Ajv as before, so a stale build can never validate against an old schema.

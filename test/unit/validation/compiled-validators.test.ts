@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Ajv } from 'ajv'
+import fc from 'fast-check'
 import { parseDocument } from 'yaml'
 import { describe, expect, it } from 'vitest'
 import { loadCompiledValidator, SCENARIO_SCHEMA } from '../../../src/validation/compiled-validators.js'
@@ -74,7 +75,49 @@ describe('the scenario schema validator compiled at build time', () => {
     expect(compiled!.errors ?? null).toEqual(ajv.errors ?? null)
   })
 
+  it('judges generated variations of the suites exactly as Ajv compiling the schema at run time', () => {
+    // A document of the suites with one value replaced by any JSON value, or one key removed: mostly
+    // invalid, in every place, so that every branch of the schema has its errors compared.
+    const variation = fc
+      .tuple(fc.constantFrom(...documents.map(([, data]) => data)), fc.nat(), fc.option(fc.jsonValue()))
+      .map(([data, seed, replacement]) => vary(data, seed, replacement))
+    let invalid = 0
+    fc.assert(
+      fc.property(variation, (data) => {
+        const ours = compiled!(data)
+        expect(ours).toBe(ajv(data))
+        expect(compiled!.errors ?? null).toEqual(ajv.errors ?? null)
+        if (!ours) invalid++
+      }),
+      { numRuns: 1000 },
+    )
+    expect(invalid, 'most variations break the schema somewhere').toBeGreaterThan(300)
+  })
+
   it('finds the mistakes in the hand-made documents', () => {
     expect(documents.slice(-5).every(([, data]) => !compiled!(data))).toBe(true)
   })
 })
+
+/**
+ * A copy of `data` with the value at one place (chosen by `seed` among every place) replaced by
+ * `replacement`, or, when that is null and the place is a key of a map, with the key removed.
+ */
+function vary(data: unknown, seed: number, replacement: unknown): unknown {
+  const copy = structuredClone(data)
+  const places: [Record<string | number, unknown>, string | number][] = []
+  const walk = (value: unknown): void => {
+    if (value === null || typeof value !== 'object') return
+    for (const key of Object.keys(value)) {
+      const container = value as Record<string | number, unknown>
+      places.push([container, Array.isArray(value) ? Number(key) : key])
+      walk(container[key])
+    }
+  }
+  walk(copy)
+  if (places.length === 0) return replacement
+  const [container, key] = places[seed % places.length]!
+  if (replacement === null && !Array.isArray(container)) delete container[key]
+  else container[key] = replacement
+  return copy
+}
