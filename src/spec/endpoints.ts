@@ -301,6 +301,13 @@ export const ENDPOINTS: readonly Endpoint[] = ROWS.map((row) => {
   }
 })
 
+/** The row numbered `row` in §4. */
+export function endpointAt(row: number): Endpoint {
+  const endpoint = ENDPOINTS.find((candidate) => candidate.row === row)
+  if (endpoint === undefined) throw new Error(`§4 has no endpoint ${row}`)
+  return endpoint
+}
+
 /** The path in OpenAPI's template form: `/fitnessActivities/{activity_id}`. */
 export function openApiPath(path: string): string {
   return path.replace(PATH_PARAMETER, '{$1}')
