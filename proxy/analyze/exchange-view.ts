@@ -3,7 +3,7 @@
  * parsed once. Rules are pure functions of this view, so their tests are tables of hand-written views.
  */
 import type { Finding } from '../../src/model/exchange.js'
-import type { EndpointDefinition } from './endpoints.js'
+import type { Endpoint } from '../../src/spec/endpoints.js'
 
 export interface BodyView {
   /** Bytes on the wire (after transfer coding, before content coding is undone); 0: no body. */
@@ -32,7 +32,7 @@ export interface ExchangeView {
   /** Path relative to {base_url} (§1 rule 5), without the query. */
   readonly path: string
   readonly query: readonly (readonly [string, string])[]
-  readonly endpoint?: EndpointDefinition
+  readonly endpoint?: Endpoint
   readonly request: MessageView
   /** Absent when no upstream response arrived (failed exchange). */
   readonly response?: ResponseView

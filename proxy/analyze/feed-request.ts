@@ -1,4 +1,5 @@
 /** What a feed read (§4 endpoint 2) asked for, from its query (§4 rule 1; `page` from §2.2's previous link). */
+import { DEFAULT_PAGE_SIZE } from '../../src/spec/endpoints.js'
 
 export interface FeedRequest {
   /** The page size asked for, or the default of 25 (§4 rule 1, §8); undefined when pageSize is not one positive integer. */
@@ -12,7 +13,6 @@ export interface FeedRequest {
   readonly isLaterPage: boolean
 }
 
-const DEFAULT_PAGE_SIZE = 25
 const DATE = /^\d{4}-\d{2}-\d{2}$/
 const START_SCOPES = ['noEarlierThan', 'noLaterThan']
 const SCOPES = [...START_SCOPES, 'modifiedNoEarlierThan', 'modifiedNoLaterThan']

@@ -3,7 +3,7 @@
  * judge one exchange; the relations (relations/) judge it against the exchanges seen before it.
  */
 import type { Finding } from '../../src/model/exchange.js'
-import { methodsForPath } from './endpoints.js'
+import { methodsForPath } from '../../src/spec/endpoints.js'
 import type { CheckDefinition, ExchangeView } from './exchange-view.js'
 import { finding } from './findings.js'
 import type { ObservedRelations } from './relations/observed-relations.js'

@@ -4,7 +4,7 @@
  */
 import type { EndpointRef, ExchangeEntry, Finding, FindingKind } from '../../src/model/exchange.js'
 import { analyzeExchange } from '../analyze/index.js'
-import { matchEndpoint } from '../analyze/endpoints.js'
+import { matchEndpoint } from '../../src/spec/endpoints.js'
 import { bodyFromText, NO_BODY, type BodyView, type ExchangeView } from '../analyze/exchange-view.js'
 import { applyStrict } from '../analyze/findings.js'
 import type { ObservedRelations } from '../analyze/relations/observed-relations.js'

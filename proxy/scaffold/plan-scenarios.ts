@@ -23,6 +23,8 @@ import { parseHttpDate } from '../../src/validation/time-formats.js'
 import { buildStep, rulesOfStep, type StepObject, type StepOptions, type TokenRole } from './build-step.js'
 import type { ScaffoldEntry } from './scaffold-exchange.js'
 import { countTokenUse, createTokenRoles, type TokenUses } from './token-roles.js'
+import { ACTIVITY_PATH } from '../../src/spec/endpoints.js'
+import { FEED_PATH } from '../../src/spec/paths.js'
 
 /** What a kept step remembers of its exchange (not its bodies or headers). */
 export type StepSource = Pick<
@@ -232,7 +234,7 @@ export function createScaffoldPlanner(options: PlannerOptions): ScaffoldPlanner 
           name: 'create an activity to delete, so that its URI names a missing activity',
           request: {
             method: 'POST',
-            url: '/fitnessActivities',
+            url: FEED_PATH,
             contentType: 'NewFitnessActivity',
             json: {
               type: '${config.activityType}',
@@ -271,7 +273,7 @@ export function createScaffoldPlanner(options: PlannerOptions): ScaffoldPlanner 
         x,
         {
           name: 'take an activity id from the feed',
-          request: { method: 'GET', url: '/fitnessActivities', query: { pageSize: 1 }, accept: 'FitnessActivityFeed' },
+          request: { method: 'GET', url: FEED_PATH, query: { pageSize: 1 }, accept: 'FitnessActivityFeed' },
           expect: { status: 200 },
           capture: { [`activityId${n}`]: 'body.items[0].uri | lastSegment' },
         },
@@ -282,7 +284,7 @@ export function createScaffoldPlanner(options: PlannerOptions): ScaffoldPlanner 
         x,
         buildStep(x, {
           name: describe(x, 'read an activity of the account'),
-          url: `/fitnessActivities/\${activityId${n}}`,
+          url: `${FEED_PATH}/\${activityId${n}}`,
           role,
           ...runTimeDate(x),
         }),
@@ -473,7 +475,7 @@ function groupKind(x: ScaffoldEntry): string {
 
 function groupTitle(kind: string, x: ScaffoldEntry): string {
   const byId = kind === 'activity-read' || kind === 'activity-missing'
-  const request = `${x.method} ${byId ? '/fitnessActivities/<activity_id>' : x.path}${byId ? '' : querySuffix(x)}`
+  const request = `${x.method} ${byId ? ACTIVITY_PATH : x.path}${byId ? '' : querySuffix(x)}`
   if (kind === 'activity-missing')
     return `A recorded ${request} of a missing activity answers as recorded (status ${x.status} recorded)`
   return `A recorded ${request} answers as §4 states (status ${x.status} recorded)`

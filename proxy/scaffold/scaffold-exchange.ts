@@ -1,6 +1,6 @@
 /** A recorded entry, reduced to what the scaffolder decides on. */
 import type { EndpointRef, ExchangeEntry, Finding } from '../../src/model/exchange.js'
-import { matchEndpoint, type EndpointDefinition } from '../analyze/endpoints.js'
+import { matchEndpoint, type Endpoint } from '../../src/spec/endpoints.js'
 import { pathnameOf, stripBasePath } from '../recording/recording-paths.js'
 import { parseJsonOrUndefined } from '../../src/shared/parse-json.js'
 
@@ -11,7 +11,7 @@ export interface ScaffoldEntry {
   /** Path relative to {base_url}, no query. */
   readonly path: string
   readonly query: readonly (readonly [string, string])[]
-  readonly endpoint?: EndpointDefinition
+  readonly endpoint?: Endpoint
   readonly status: number
   readonly requestHeaders: ReadonlyMap<string, string>
   readonly responseHeaders: ReadonlyMap<string, string>
@@ -49,7 +49,7 @@ export function toScaffoldExchange(entry: ExchangeEntry, basePath: string): Scaf
   }
 }
 
-function endpointOf(ref: EndpointRef | undefined, method: string, path: string): EndpointDefinition | undefined {
+function endpointOf(ref: EndpointRef | undefined, method: string, path: string): Endpoint | undefined {
   return ref === undefined ? matchEndpoint(method, path) : matchEndpoint(ref.method, path)
 }
 

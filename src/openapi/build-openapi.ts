@@ -13,6 +13,7 @@ import { apiSchemaComponents } from './api-schemas.js'
 import {
   ACTIVITY_PATH,
   ENDPOINTS,
+  openApiPath,
   type Endpoint,
   type NamedParameter,
   type SuccessResponse,
@@ -40,8 +41,9 @@ export function buildOpenApi(source: OpenApiSource): OpenApiDocument {
   }
   const paths: Record<string, Record<string, unknown>> = {}
   for (const endpoint of ENDPOINTS) {
-    paths[endpoint.path] ??= endpoint.path === ACTIVITY_PATH ? { parameters: [activityIdParameter()] } : {}
-    paths[endpoint.path]![endpoint.method] = operation(endpoint, ruleIds)
+    const pathItem = (paths[openApiPath(endpoint.path)] ??=
+      endpoint.path === ACTIVITY_PATH ? { parameters: [activityIdParameter()] } : {})
+    pathItem[endpoint.method.toLowerCase()] = operation(endpoint, ruleIds)
   }
   return {
     openapi: '3.1.0',
@@ -103,8 +105,8 @@ function operation(endpoint: Endpoint, ruleIds: RuleIds): Record<string, unknown
   return {
     operationId: endpoint.operationId,
     summary: endpoint.summary,
-    description: `§4 endpoint ${endpoint.number}.`,
-    ...ruleIds(place.operation(endpoint.number)),
+    description: `§4 endpoint ${endpoint.row}.`,
+    ...ruleIds(place.operation(endpoint.row)),
     ...(endpoint.parameters
       ? { parameters: endpoint.parameters.map((parameter) => namedParameter(endpoint, parameter, ruleIds)) }
       : {}),
@@ -115,7 +117,7 @@ function operation(endpoint: Endpoint, ruleIds: RuleIds): Record<string, unknown
             content: {
               [mediaTypeOf(endpoint.requestBody)]: {
                 schema: schemaRef(endpoint.requestBody),
-                ...ruleIds(place.requestBody(endpoint.number)),
+                ...ruleIds(place.requestBody(endpoint.row)),
               },
             },
           },
@@ -133,7 +135,7 @@ function successResponse(endpoint: Endpoint, response: SuccessResponse, ruleIds:
         description: header.description,
         required: true,
         schema: header.schema,
-        ...ruleIds(place.header(endpoint.number, header.name)),
+        ...ruleIds(place.header(endpoint.row, header.name)),
       },
     ]),
   )
@@ -141,7 +143,7 @@ function successResponse(endpoint: Endpoint, response: SuccessResponse, ruleIds:
     ? {
         [mediaTypeOf(response.body)]: {
           schema: schemaRef(response.body),
-          ...ruleIds(place.responseBody(endpoint.number)),
+          ...ruleIds(place.responseBody(endpoint.row)),
         },
       }
     : response.mediaTypeOnly
@@ -161,7 +163,7 @@ function namedParameter(endpoint: Endpoint, parameter: NamedParameter, ruleIds: 
     required: false,
     description: parameter.description,
     schema: parameter.schema,
-    ...ruleIds(place.parameter(endpoint.number, parameter.name)),
+    ...ruleIds(place.parameter(endpoint.row, parameter.name)),
   }
 }
 

@@ -49,14 +49,14 @@ export function placeRules(rules: readonly Rule[]): RulePlaces {
 
 function placesOf(rule: Rule): string[] {
   const endpoints = endpointsOf(rule.section)
-  const scope = endpoints.length > 0 ? ENDPOINTS.filter((endpoint) => endpoints.includes(endpoint.number)) : ENDPOINTS
+  const scope = endpoints.length > 0 ? ENDPOINTS.filter((endpoint) => endpoints.includes(endpoint.row)) : ENDPOINTS
   const named = namedPlaces(rule, scope)
   const isClient = rule.appliesTo === 'client'
   const keys: string[] = [...named]
   if (endpoints.length > 0) {
     keys.push(
       ...scope.map((endpoint) =>
-        isClient && endpoint.requestBody ? place.requestBody(endpoint.number) : place.operation(endpoint.number),
+        isClient && endpoint.requestBody ? place.requestBody(endpoint.row) : place.operation(endpoint.row),
       ),
     )
   }
@@ -67,19 +67,17 @@ function placesOf(rule: Rule): string[] {
   if (sectionsOf(rule.section, '1').length > 0 && endpoints.length === 0) {
     if (isClient && mentions(rule.quote, 'Accept'))
       keys.push(
-        ...ENDPOINTS.filter((endpoint) => endpoint.method === 'get').map((endpoint) =>
-          place.operation(endpoint.number),
-        ),
+        ...ENDPOINTS.filter((endpoint) => endpoint.method === 'GET').map((endpoint) => place.operation(endpoint.row)),
       )
     else
       keys.push(
         ...ENDPOINTS.flatMap((endpoint) =>
           isClient
             ? endpoint.requestBody
-              ? [place.requestBody(endpoint.number)]
+              ? [place.requestBody(endpoint.row)]
               : []
             : endpoint.responses.some((r) => r.body)
-              ? [place.responseBody(endpoint.number)]
+              ? [place.responseBody(endpoint.row)]
               : [],
         ),
       )
@@ -116,19 +114,19 @@ function namedPlaces(rule: Rule, scope: readonly Endpoint[]): string[] {
   return scope.flatMap((endpoint) => [
     ...(endpoint.parameters ?? [])
       .filter((parameter) => mentions(rule.quote, parameter.name))
-      .map((parameter) => place.parameter(endpoint.number, parameter.name)),
+      .map((parameter) => place.parameter(endpoint.row, parameter.name)),
     ...endpoint.responses
       .flatMap((response) => response.headers ?? [])
       .filter((header) => mentions(rule.quote, header.name))
-      .map((header) => place.header(endpoint.number, header.name)),
+      .map((header) => place.header(endpoint.row, header.name)),
   ])
 }
 
 function bodiesOf(representation: RepresentationName, scope: readonly Endpoint[], isClient: boolean): string[] {
   return scope.flatMap((endpoint) => {
-    if (isClient) return endpoint.requestBody === representation ? [place.requestBody(endpoint.number)] : []
+    if (isClient) return endpoint.requestBody === representation ? [place.requestBody(endpoint.row)] : []
     return endpoint.responses.some((response) => response.body === representation)
-      ? [place.responseBody(endpoint.number)]
+      ? [place.responseBody(endpoint.row)]
       : []
   })
 }

@@ -1,12 +1,15 @@
-// The endpoint table of §4 as data, numbered as the spec numbers them, so that a rule's section
-// ("§4 endpoint 3") finds its operation. Only what the spec states is here: success statuses, the
-// headers it names, the query parameters of rule 1 and the conditional header of rule 3.
+// The endpoint table of §4 as data, one row per endpoint, numbered and written as the spec writes them
+// (upper-case methods, `<activity_id>` paths), so that a rule's section ("§4 endpoint 3") finds its row.
+// The runner's paths, the proxy's analyzer and scaffolder and the OpenAPI export all read this table;
+// test/unit/spec/endpoint-table.test.ts holds it to the §4 text. Only what the spec states is here:
+// success statuses, the headers it names, the query parameters of rule 1 and the conditional header
+// of rule 3, with the ids of the rules (suites/rules.yaml) the proxy judges each row by.
 import type { RepresentationName } from './representations.js'
 
 /** §8: the feed's default page size, 25 entries. */
 export const DEFAULT_PAGE_SIZE = 25
 
-export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'head'
+type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD'
 
 /** A request header or query parameter the spec names, with its type as the spec gives it. */
 export interface NamedParameter {
@@ -32,17 +35,41 @@ export interface SuccessResponse {
   readonly headers?: readonly NamedHeader[]
 }
 
-export interface Endpoint {
+/** One row of the §4 table as written here; `Endpoint` adds what is derived from it. */
+interface EndpointRow {
   /** The row number of the §4 table. */
-  readonly number: number
+  readonly row: number
   /** A stable name for client generators (the spec numbers endpoints but does not name them). */
   readonly operationId: string
   readonly method: HttpMethod
+  /** The path as §4 writes it, relative to {base_url}: `<activity_id>` stands for one segment. */
   readonly path: string
   readonly summary: string
+  /** Writes send a body of this representation, named in Content-Type (§1 rule 3). */
   readonly requestBody?: RepresentationName
   readonly parameters?: readonly NamedParameter[]
   readonly responses: readonly SuccessResponse[]
+  /** The rule that judges the success status. */
+  readonly statusRule: string
+  /** The rule checked against the request body, when the rule catalogue names one. */
+  readonly requestBodyRule?: string
+  /** The rule of the "no body" promise, for rows whose success has no body. */
+  readonly noBodyRule?: string
+  /** The rule requiring `Last-Modified` on a success (§2.3). */
+  readonly lastModifiedRule?: string
+  /** The rules of §4 rule 3, for the conditional reads (2 and 3). */
+  readonly conditional?: { readonly notModified: string; readonly modified: string }
+}
+
+export interface Endpoint extends EndpointRow {
+  /** Matches a concrete path relative to {base_url} (no query), made from `path`. */
+  readonly pattern: RegExp
+  /** Reads send Accept with this representation's media type (§4: "Reads send `Accept`"). */
+  readonly accept?: RepresentationName
+  /** The success statuses of the row, as numbers. */
+  readonly success: readonly number[]
+  /** The representation of a success body; none: the success response has no body. */
+  readonly responseBody?: RepresentationName
 }
 
 const HTTP_DATE = 'an HTTP date in GMT (RFC 9110 §5.6.7)'
@@ -107,22 +134,24 @@ const NOT_MODIFIED: SuccessResponse = {
   description: 'Not modified since If-Modified-Since: no body (§4 rule 3).',
 }
 
-export const ACTIVITY_PATH = '/fitnessActivities/{activity_id}'
+/** The path of one activity, as §4 writes it. */
+export const ACTIVITY_PATH = '/fitnessActivities/<activity_id>'
 
 /** The nine rows of the §4 table. */
-export const ENDPOINTS: readonly Endpoint[] = [
+const ROWS: readonly EndpointRow[] = [
   {
-    number: 1,
+    row: 1,
     operationId: 'readUser',
-    method: 'get',
+    method: 'GET',
     path: '/user',
     summary: "Read the user's entry-point record",
     responses: [{ status: '200', description: 'The User (§4 endpoint 1).', body: 'User' }],
+    statusRule: 'USER-READ',
   },
   {
-    number: 2,
+    row: 2,
     operationId: 'readFeed',
-    method: 'get',
+    method: 'GET',
     path: '/fitnessActivities',
     summary: 'Read a page of the activity feed',
     parameters: FEED_PARAMETERS,
@@ -130,11 +159,13 @@ export const ENDPOINTS: readonly Endpoint[] = [
       { status: '200', description: 'A page of the activity feed (§4 endpoint 2).', body: 'FitnessActivityFeed' },
       NOT_MODIFIED,
     ],
+    statusRule: 'FEED-READ',
+    conditional: { notModified: 'COND-FEED-NOT-MODIFIED', modified: 'COND-FEED-MODIFIED' },
   },
   {
-    number: 3,
+    row: 3,
     operationId: 'readActivity',
-    method: 'get',
+    method: 'GET',
     path: ACTIVITY_PATH,
     summary: 'Read one activity',
     parameters: [IF_MODIFIED_SINCE],
@@ -147,11 +178,14 @@ export const ENDPOINTS: readonly Endpoint[] = [
       },
       NOT_MODIFIED,
     ],
+    statusRule: 'ACTIVITY-READ',
+    lastModifiedRule: 'LAST-MODIFIED-READ',
+    conditional: { notModified: 'COND-ACTIVITY-NOT-MODIFIED', modified: 'COND-ACTIVITY-MODIFIED' },
   },
   {
-    number: 4,
+    row: 4,
     operationId: 'createActivity',
-    method: 'post',
+    method: 'POST',
     path: '/fitnessActivities',
     summary: 'Record a finished activity or begin a live one',
     requestBody: 'NewFitnessActivity',
@@ -168,31 +202,38 @@ export const ENDPOINTS: readonly Endpoint[] = [
         ],
       },
     ],
+    statusRule: 'CREATE-STATUS',
+    requestBodyRule: 'NEW-ACTIVITY-BODY',
+    noBodyRule: 'CREATE-NO-BODY',
   },
   {
-    number: 5,
+    row: 5,
     operationId: 'updateLiveActivity',
-    method: 'post',
+    method: 'POST',
     path: ACTIVITY_PATH,
     summary: 'Add path points to a live activity, or finish it',
     requestBody: 'LiveFitnessActivityUpdate',
     responses: [
       { status: '204', description: 'No body (§4 endpoint 5). How finishing is signalled is not shown (§4 rule 6).' },
     ],
+    statusRule: 'LIVE-UPDATE-STATUS',
+    requestBodyRule: 'LIVE-UPDATE-BODY',
+    noBodyRule: 'LIVE-UPDATE-STATUS',
   },
   {
-    number: 6,
+    row: 6,
     operationId: 'editProfile',
-    method: 'put',
+    method: 'PUT',
     path: '/profile',
     summary: 'Edit the profile with only the fields to change',
     requestBody: 'ProfileEdit',
     responses: [{ status: '200', description: 'The whole updated profile (§4 endpoint 6; rule 8).', body: 'Profile' }],
+    statusRule: 'PROFILE-EDIT-FULL',
   },
   {
-    number: 7,
+    row: 7,
     operationId: 'editActivity',
-    method: 'put',
+    method: 'PUT',
     path: ACTIVITY_PATH,
     summary: 'Edit an activity with only the fields to change',
     requestBody: 'FitnessActivityEdit',
@@ -204,19 +245,23 @@ export const ENDPOINTS: readonly Endpoint[] = [
         headers: [LAST_MODIFIED],
       },
     ],
+    statusRule: 'EDIT-STATUS',
+    lastModifiedRule: 'LAST-MODIFIED-EDIT',
   },
   {
-    number: 8,
+    row: 8,
     operationId: 'deleteActivity',
-    method: 'delete',
+    method: 'DELETE',
     path: ACTIVITY_PATH,
     summary: 'Delete an activity',
     responses: [{ status: '204', description: 'No body (§4 endpoint 8).' }],
+    statusRule: 'DELETE-STATUS',
+    noBodyRule: 'DELETE-STATUS',
   },
   {
-    number: 9,
+    row: 9,
     operationId: 'readActivityHeaders',
-    method: 'head',
+    method: 'HEAD',
     path: ACTIVITY_PATH,
     summary: "An activity's headers only",
     responses: [
@@ -234,8 +279,50 @@ export const ENDPOINTS: readonly Endpoint[] = [
         ],
       },
     ],
+    statusRule: 'HEAD-HEADERS',
+    noBodyRule: 'HEAD-NO-BODY',
+    lastModifiedRule: 'HEAD-HEADERS',
   },
 ]
+
+/** A `<name>` segment of a §4 path: one non-empty path segment. */
+const PATH_PARAMETER = /<([a-z_]+)>/g
+
+/** The nine rows of the §4 table, each with the views its readers need. */
+export const ENDPOINTS: readonly Endpoint[] = ROWS.map((row) => {
+  const [normal] = row.responses
+  const isRead = row.method === 'GET' || row.method === 'HEAD'
+  return {
+    ...row,
+    pattern: new RegExp(`^${row.path.replace(PATH_PARAMETER, '[^/?#]+')}$`),
+    accept: isRead ? (normal?.body ?? normal?.mediaTypeOnly) : undefined,
+    success: row.responses.map((response) => Number(response.status)),
+    responseBody: normal?.body,
+  }
+})
+
+/** The row numbered `row` in §4. */
+export function endpointAt(row: number): Endpoint {
+  const endpoint = ENDPOINTS.find((candidate) => candidate.row === row)
+  if (endpoint === undefined) throw new Error(`§4 has no endpoint ${row}`)
+  return endpoint
+}
+
+/** The path in OpenAPI's template form: `/fitnessActivities/{activity_id}`. */
+export function openApiPath(path: string): string {
+  return path.replace(PATH_PARAMETER, '{$1}')
+}
+
+/** The §4 row for a method and a path relative to {base_url} (no query), if any. */
+export function matchEndpoint(method: string, path: string): Endpoint | undefined {
+  const upper = method.toUpperCase()
+  return ENDPOINTS.find((endpoint) => endpoint.method === upper && endpoint.pattern.test(path))
+}
+
+/** The methods §4 lists for a path, to explain an unknown endpoint. */
+export function methodsForPath(path: string): string[] {
+  return [...new Set(ENDPOINTS.filter((endpoint) => endpoint.pattern.test(path)).map((endpoint) => endpoint.method))]
+}
 
 /**
  * The endpoints each numbered rule of §4 speaks of, in the spec's own words: "Feed reads (2)", "a read

@@ -13,6 +13,7 @@ import { checkExpression, checkTemplates } from '../load/check-expression.js'
 import { didYouMean } from '../load/did-you-mean.js'
 import type { YamlPath, YamlSource } from '../load/yaml-source.js'
 import { RULE } from './rule-ids.js'
+import { FEED_PATH } from './paths.js'
 import { mediaTypeOfNameOrType } from './representations.js'
 
 /*
@@ -391,7 +392,7 @@ class RowExpander {
       at,
       request: {
         method: 'POST',
-        url: '/fitnessActivities',
+        url: FEED_PATH,
         query: {},
         headers: {},
         contentType: 'NewFitnessActivity',
@@ -507,7 +508,7 @@ class RowExpander {
         at,
         request: {
           method: 'GET',
-          url: '/fitnessActivities',
+          url: FEED_PATH,
           query: { noEarlierThan: day, noLaterThan: day },
           headers: {},
           accept: 'FitnessActivityFeed',

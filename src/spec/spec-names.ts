@@ -2,13 +2,14 @@
  * The header and field names the spec names (§2 field tables, §4 endpoint table, §5, §7). A header or
  * body field outside these lists is an extension when only one server sends it.
  */
+import { ENDPOINTS } from './endpoints.js'
 
-/** Response headers of §2.3 and §4 (Content-Type from §1 rule 3), lower case. */
+/** Response headers of §2.3 and §4 as the endpoint table names them, and Content-Type (§1 rule 3), lower case. */
 export const SPEC_HEADERS: ReadonlySet<string> = new Set([
   'content-type',
-  'content-length',
-  'last-modified',
-  'location',
+  ...ENDPOINTS.flatMap((endpoint) => endpoint.responses.flatMap((response) => response.headers ?? [])).map((header) =>
+    header.name.toLowerCase(),
+  ),
 ])
 
 /** HTTP's own message headers (RFC 9110, RFC 9112): they carry the exchange, not the interface; never an extension. */

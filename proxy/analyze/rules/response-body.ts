@@ -4,7 +4,7 @@ import { headerOf, type CheckDefinition, type ExchangeView } from '../exchange-v
 import { TextMemo } from '../text-memo.js'
 import { mediaTypeOf, type RepresentationName } from '../../../src/spec/representations.js'
 import { sameMediaType } from '../../../src/validation/media-type.js'
-import type { EndpointDefinition } from '../endpoints.js'
+import type { Endpoint } from '../../../src/spec/endpoints.js'
 import type { Finding } from '../../../src/model/exchange.js'
 
 /**
@@ -71,7 +71,7 @@ export function responseRepresentationOf(view: ExchangeView): RepresentationName
 
 /** What §4 (a 200 of a row with a body) or §7 (a 403) promises, with the rule an empty body breaks. */
 function promisedRepresentation(
-  endpoint: EndpointDefinition | undefined,
+  endpoint: Endpoint | undefined,
   status: number,
 ): { representation: RepresentationName; emptyRule: string } | undefined {
   if (endpoint === undefined) return undefined

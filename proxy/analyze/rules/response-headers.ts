@@ -1,6 +1,10 @@
 import { isImfFixdate, isRelativeUri } from '../../../src/validation/time-formats.js'
 import { finding } from '../findings.js'
 import { headerOf, type CheckDefinition } from '../exchange-view.js'
+import { endpointAt } from '../../../src/spec/endpoints.js'
+
+/** The path of one activity (§4 endpoint 3), the form a create's Location is expected in. */
+const ONE_ACTIVITY = endpointAt(3).pattern
 
 /** §2.3 Last-Modified (read, edit, HEAD), §4 endpoint 4 Location, §4 endpoint 9 Content-Length. */
 export const responseHeaders: CheckDefinition = {
@@ -47,7 +51,7 @@ export const responseHeaders: CheckDefinition = {
             `Location "${location}" is not a relative URI (§4 endpoint 4)`,
           ),
         )
-      } else if (!/^\/fitnessActivities\/[^/?#]+$/.test(location)) {
+      } else if (!ONE_ACTIVITY.test(location)) {
         found.push(
           finding(
             'note',

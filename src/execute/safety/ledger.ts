@@ -5,6 +5,7 @@ import { EDITABLE_PROFILE_FIELDS } from '../../spec/profile-fields.js'
 import { FULL_ACCESS_ROLES } from '../../spec/token-roles.js'
 import { isFarYear, isRunMarker } from './ownership.js'
 import type { Redactor } from '../finalize/redact.js'
+import { PROFILE_PATH } from '../../spec/paths.js'
 
 /**
  * The cleanup ledger: one JSON line per change the suite makes, appended synchronously before the
@@ -291,7 +292,7 @@ function legacyProfileRestores(requests: readonly RestoreRequest[]): ProfileRest
     } catch {
       return []
     }
-    if (!path.endsWith('/profile')) return []
+    if (!path.endsWith(PROFILE_PATH)) return []
     let body: unknown
     try {
       body = JSON.parse(request.body ?? '')

@@ -29,6 +29,7 @@ import {
   type ModelActivity,
 } from './fuzz-model.js'
 import type { ScenarioDraft, StepData } from '../../fuzz/scenario-draft.js'
+import { ENTRY_POINT_PATH, FEED_PATH, PROFILE_PATH } from '../paths.js'
 
 type FuzzCommand = fc.Command<FuzzModel, ScenarioDraft>
 
@@ -63,7 +64,7 @@ class CreateActivity extends Command {
     const seconds = secondsOf(this.body.start_time)
     draft.steps.push({
       name: `create ${name}, starting on ${FUZZ_MONTH}/${this.day} of the far year`,
-      request: { method: 'POST', url: '/fitnessActivities', contentType: 'NewFitnessActivity', json: this.body },
+      request: { method: 'POST', url: FEED_PATH, contentType: 'NewFitnessActivity', json: this.body },
       creates: 'headers.location',
       skipIf: refusedSkip,
       expect: {
@@ -259,7 +260,7 @@ class InvalidWrite extends Command {
     const refused = this.body.kind === 'not-json'
     const activity =
       this.target === 'edit' || this.target === 'live-update' ? pick(liveActivities(model), this.index) : undefined
-    const url = activity ? `\${${activity.name}}` : this.target === 'profile' ? '/profile' : '/fitnessActivities'
+    const url = activity ? `\${${activity.name}}` : this.target === 'profile' ? PROFILE_PATH : FEED_PATH
     const representation = {
       create: 'NewFitnessActivity',
       edit: 'FitnessActivityEdit',
@@ -415,7 +416,7 @@ class ScopedFeedRead extends Command {
     }
     draft.steps.push({
       name: `feed scoped to ${FUZZ_MONTH}/${from}–${FUZZ_MONTH}/${to}${modifiedFrom !== null || modifiedTo !== null ? `, modified from ${modifiedFrom ?? '–'} to ${modifiedTo ?? '–'} days from today` : ''}${pageSize !== null ? `, pageSize ${pageSize}` : ''}`,
-      request: { method: 'GET', url: '/fitnessActivities', query, accept: 'FitnessActivityFeed' },
+      request: { method: 'GET', url: FEED_PATH, query, accept: 'FitnessActivityFeed' },
       expect: { mediaType: 'FitnessActivityFeed', schema: 'FitnessActivityFeed', checks },
     })
   }
@@ -436,7 +437,7 @@ class FeedWalk extends Command {
       name: `walk the feed by previous${this.pageSize !== null ? ` with pageSize ${this.pageSize}` : ''}`,
       request: {
         method: 'GET',
-        url: '/fitnessActivities',
+        url: FEED_PATH,
         ...(this.pageSize !== null ? { query: { pageSize: String(this.pageSize) } } : {}),
         accept: 'FitnessActivityFeed',
       },
@@ -480,7 +481,7 @@ class ReadUser extends Command {
     draft.steps.push({
       name: 'read the entry point',
       rule: 'USER-READ',
-      request: { method: 'GET', url: '/user', accept: 'User' },
+      request: { method: 'GET', url: ENTRY_POINT_PATH, accept: 'User' },
       expect: { status: 200, mediaType: 'User', schema: 'User' },
     })
   }
@@ -496,7 +497,7 @@ class ReadUnknown extends Command {
   run(_model: FuzzModel, draft: ScenarioDraft): void {
     draft.steps.push({
       name: 'read an activity that does not exist',
-      request: { method: 'GET', url: `/fitnessActivities/${this.id}`, accept: 'FitnessActivity' },
+      request: { method: 'GET', url: `${FEED_PATH}/${this.id}`, accept: 'FitnessActivity' },
       expect: { checks: [notServerError] },
     })
   }
@@ -512,7 +513,7 @@ class EditProfile extends Command {
     ensureProfileLearned(model, draft)
     draft.steps.push({
       name: 'edit the athlete_type of the profile',
-      request: { method: 'PUT', url: '/profile', contentType: 'ProfileEdit', accept: 'Profile', json: this.body },
+      request: { method: 'PUT', url: PROFILE_PATH, contentType: 'ProfileEdit', accept: 'Profile', json: this.body },
       skipIf: refusedSkip,
       expect: {
         mediaType: 'Profile',
@@ -533,7 +534,7 @@ class RestoreProfile extends Command {
   run(_model: FuzzModel, draft: ScenarioDraft): void {
     draft.steps.push({
       name: 'set the profile back',
-      request: { method: 'PUT', url: '/profile', contentType: 'ProfileEdit', accept: 'Profile', json: '${restore}' },
+      request: { method: 'PUT', url: PROFILE_PATH, contentType: 'ProfileEdit', accept: 'Profile', json: '${restore}' },
       expect: { checks: [{ path: 'status', equals: 200, rule: 'PROFILE-EDIT-APPLIED' }] },
     })
   }
@@ -546,7 +547,7 @@ function ensureProfileLearned(model: FuzzModel, draft: ScenarioDraft): void {
   model.profileLearned = true
   draft.steps.push({
     name: 'an edit with no field to change, to learn the athlete_type to restore',
-    request: { method: 'PUT', url: '/profile', contentType: 'ProfileEdit', accept: 'Profile', json: {} },
+    request: { method: 'PUT', url: PROFILE_PATH, contentType: 'ProfileEdit', accept: 'Profile', json: {} },
     skipIf: {
       checks: [{ path: 'status', statusClass: '4xx' }],
       reason:
@@ -556,7 +557,7 @@ function ensureProfileLearned(model: FuzzModel, draft: ScenarioDraft): void {
   })
   draft.cleanup.push({
     name: 'set the profile back',
-    request: { method: 'PUT', url: '/profile', contentType: 'ProfileEdit', accept: 'Profile', json: '${restore}' },
+    request: { method: 'PUT', url: PROFILE_PATH, contentType: 'ProfileEdit', accept: 'Profile', json: '${restore}' },
   })
 }
 

@@ -5,6 +5,7 @@
 // furthest from the start time among them.
 import type { SurveyItem } from './feed-items.js'
 import type { SurveyExchange } from './survey-exchange.js'
+import { FEED_PATH } from '../paths.js'
 
 export interface Candidate {
   readonly item: SurveyItem
@@ -52,7 +53,7 @@ export function pickCandidates(items: readonly SurveyItem[], limit: number): Can
     add(latest, `starts shortly before midnight (${clock(latest)} displayed)`)
   const sameDay = newestSharedDay(byStart)
   for (const item of sameDay) add(item, `one of ${sameDay.length} activities on ${item.day}`)
-  for (const form of ['/activities/', '/fitnessActivities/'])
+  for (const form of ['/activities/', `${FEED_PATH}/`])
     add(
       items.find((item) => item.uri.includes(form)),
       `uri form ${form}<id>`,

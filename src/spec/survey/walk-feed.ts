@@ -3,6 +3,7 @@
 import type { SurveyExchange } from './survey-exchange.js'
 import type { SurveyReader } from './survey-facts.js'
 import { toSurveyItem, type SurveyItem } from './feed-items.js'
+import { FEED_PATH } from '../paths.js'
 
 export interface FeedWalk {
   readonly items: readonly SurveyItem[]
@@ -26,7 +27,7 @@ export interface WalkOptions {
 export async function walkFeed(reader: SurveyReader, options: WalkOptions): Promise<FeedWalk> {
   const items: SurveyItem[] = []
   const seen = new Set<string>()
-  let target: string | undefined = '/fitnessActivities'
+  let target: string | undefined = FEED_PATH
   let query: Record<string, string> = options.pageSize !== undefined ? { pageSize: String(options.pageSize) } : {}
   let pages = 0
   let size: number | undefined

@@ -1,5 +1,5 @@
 // Hand-written exchange views for the analyzer's table tests (STYLE §2.12, §2.16).
-import { matchEndpoint } from '../../../proxy/analyze/endpoints.js'
+import { matchEndpoint } from '../../../src/spec/endpoints.js'
 import { bodyFromText, NO_BODY, type ExchangeView } from '../../../proxy/analyze/exchange-view.js'
 
 export const mt = (name: string): string => `application/vnd.com.service.${name}+json`

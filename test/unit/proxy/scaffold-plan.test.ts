@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { matchEndpoint } from '../../../proxy/analyze/endpoints.js'
+import { matchEndpoint } from '../../../src/spec/endpoints.js'
 import { planScaffold } from '../../../proxy/scaffold/plan-scenarios.js'
 import type { ScaffoldEntry } from '../../../proxy/scaffold/scaffold-exchange.js'
 import type { Finding } from '../../../src/model/exchange.js'

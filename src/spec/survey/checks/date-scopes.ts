@@ -9,6 +9,7 @@ import { SurveyStep, surveyScenario, surveySource } from '../survey-result.js'
 import type { SampledActivity } from '../pick-sample.js'
 import { describeSampled, nothingSampled, type SurveyCheck, type SurveyFacts } from '../survey-facts.js'
 import { parseSpecTime } from '../../../validation/time-formats.js'
+import { FEED_PATH } from '../../paths.js'
 
 interface ScopeRead {
   readonly rule: string
@@ -129,7 +130,7 @@ async function pageRoom(facts: SurveyFacts): Promise<PageRoom> {
   const pageSize = facts.walk.items.length + 1
   const exchange = await facts.reader.send({
     method: 'GET',
-    target: '/fitnessActivities',
+    target: FEED_PATH,
     query: { pageSize: String(pageSize) },
     accept: 'FitnessActivityFeed',
   })
@@ -153,7 +154,7 @@ async function judge(
   const exchange = step.show(
     await facts.reader.send({
       method: 'GET',
-      target: '/fitnessActivities',
+      target: FEED_PATH,
       query: { ...read.query, pageSize: String(pageSize) },
       accept: 'FitnessActivityFeed',
     }),

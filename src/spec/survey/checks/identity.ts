@@ -9,6 +9,7 @@
 import type { TokenRole } from '../../../model/scenario.js'
 import { SurveyStep, surveyScenario, surveySource } from '../survey-result.js'
 import type { SurveyCheck, SurveyFacts } from '../survey-facts.js'
+import { ENTRY_POINT_PATH, FEED_PATH, PROFILE_PATH } from '../../paths.js'
 
 export const checkIdentity: SurveyCheck = async (facts) => {
   const started = performance.now()
@@ -35,7 +36,7 @@ async function sameUserSameOwner(facts: SurveyFacts): Promise<SurveyStep> {
     ['ACTIVITY-OWNER'],
   )
   const other = step.show(
-    await facts.reader.send({ method: 'GET', target: '/user', accept: 'User', auth: 'other-token' }),
+    await facts.reader.send({ method: 'GET', target: ENTRY_POINT_PATH, accept: 'User', auth: 'other-token' }),
   )
   const otherId = (other.body as { userID?: unknown } | undefined)?.userID
   if (other.status !== 200 || !Number.isInteger(otherId) || !Number.isInteger(facts.userId)) {
@@ -70,7 +71,7 @@ async function sameUserSameOwner(facts: SurveyFacts): Promise<SurveyStep> {
   for (const role of ['token', 'other-token'] as const) {
     const feed = await facts.reader.send({
       method: 'GET',
-      target: '/fitnessActivities',
+      target: FEED_PATH,
       query: { pageSize: '1' },
       accept: 'FitnessActivityFeed',
       auth: role,
@@ -102,8 +103,8 @@ async function sameUserSameOwner(facts: SurveyFacts): Promise<SurveyStep> {
 async function limitedTokenOutsideItsDataSet(facts: SurveyFacts): Promise<SurveyStep[]> {
   const steps: SurveyStep[] = []
   for (const [target, accept] of [
-    ['/user', 'User'],
-    ['/profile', 'Profile'],
+    [ENTRY_POINT_PATH, 'User'],
+    [PROFILE_PATH, 'Profile'],
   ] as const) {
     const step = new SurveyStep(
       `GET ${target} with the token lacking the fitness-activities permission`,

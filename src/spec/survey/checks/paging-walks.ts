@@ -9,6 +9,7 @@ import type { SurveyExchange } from '../survey-exchange.js'
 import { SurveyStep, surveyScenario, surveySource } from '../survey-result.js'
 import { nothingSampled, type SurveyCheck, type SurveyFacts } from '../survey-facts.js'
 import { DEFAULT_PAGE_SIZE } from '../../endpoints.js'
+import { FEED_PATH } from '../../paths.js'
 
 const LARGE_PAGE_SIZE = 1000
 /** Above this many activities a walk one at a time costs more requests than it teaches. */
@@ -61,7 +62,7 @@ async function walkWith(facts: SurveyFacts, pageSize: number, size: number): Pro
   ])
   const ids: string[] = []
   const maxPages = Math.ceil(size / pageSize) + 2
-  let target: string | undefined = '/fitnessActivities'
+  let target: string | undefined = FEED_PATH
   let query: Record<string, string> = { pageSize: String(pageSize) }
   for (let page = 1; target !== undefined; page++) {
     if (page > maxPages) {
@@ -205,7 +206,7 @@ async function scopedOverPageSize(facts: SurveyFacts): Promise<SurveyStep | unde
   const exchange = step.show(
     await facts.reader.send({
       method: 'GET',
-      target: '/fitnessActivities',
+      target: FEED_PATH,
       query: { noEarlierThan: from, noLaterThan: addDays(to, 0), pageSize: '2' },
       accept: 'FitnessActivityFeed',
     }),
