@@ -12,9 +12,12 @@ import { runStep, type StepOutcome } from './step/run-step.js'
 import type { CreatedResource, ScenarioState } from './step/step-resources.js'
 import { rulesOf } from './step/step-verdict.js'
 import { runStepGroup } from './step/run-step-group.js'
+import type { PollingBudget } from './step/step-polling.js'
 
-export interface ScenarioEvents {
+export interface ScenarioOptions {
   onStepEnd?(step: StepResult, scenario: ScenarioView): void | Promise<void>
+  /** The run's polling budget (--max-polling), shared by every `eventually` step; absent: no cap. */
+  readonly polling?: PollingBudget
 }
 
 /**
@@ -25,8 +28,9 @@ export interface ScenarioEvents {
 export async function runScenario(
   scenario: Scenario,
   context: RunContext,
-  events: ScenarioEvents = {},
+  options: ScenarioOptions = {},
 ): Promise<ScenarioResult> {
+  const { polling } = options
   const started = performance.now()
   const state: ScenarioState = { scenarioId: scenario.id, variables: {}, created: [] }
   const steps: StepResult[] = []
@@ -47,10 +51,10 @@ export async function runScenario(
       }
       if (step.cell && endedCell && isSameCell(step.cell, endedCell)) continue
       if (step.parallel) {
-        const group = await runStepGroup(step, state, context)
+        const group = await runStepGroup(step, state, context, polling)
         for (const result of group.results) {
           steps.push(result)
-          await events.onStepEnd?.(result, viewOf(scenario))
+          await options.onStepEnd?.(result, viewOf(scenario))
         }
         if (group.skipReason) {
           skipReason = group.skipReason
@@ -64,10 +68,12 @@ export async function runScenario(
         break
       }
       const notSent = step.cell && unsentCellReason(step.cell, context)
-      const outcome: StepOutcome = notSent ? { result: unsentStep(step, notSent) } : await runStep(step, state, context)
+      const outcome: StepOutcome = notSent
+        ? { result: unsentStep(step, notSent) }
+        : await runStep(step, state, context, polling)
       const result = step.cell ? { ...outcome.result, cell: step.cell } : outcome.result
       steps.push(result)
-      await events.onStepEnd?.(result, viewOf(scenario))
+      await options.onStepEnd?.(result, viewOf(scenario))
       if (outcome.skipReason) {
         skipReason = outcome.skipReason
         break
@@ -86,7 +92,7 @@ export async function runScenario(
   } finally {
     // Whatever happened above, undo what the scenario did.
     deletions.push(...(await deleteCreated(scenario, state, context)))
-    cleanup.push(...deletions, ...(await runCleanupSteps(scenario.cleanup, state, context)))
+    cleanup.push(...deletions, ...(await runCleanupSteps(scenario.cleanup, state, context, polling)))
   }
   const failed = steps.some((step) => step.status === 'failed' || step.status === 'error') || deletions.some(failsARule)
   const warnings: AssertionResult[] = [...steps, ...cleanup].flatMap((step) =>
@@ -257,6 +263,7 @@ async function runCleanupSteps(
   steps: readonly Step[],
   state: ScenarioState,
   context: RunContext,
+  polling: PollingBudget | undefined,
 ): Promise<StepResult[]> {
   if (steps.length === 0) return []
   const results: StepResult[] = []
@@ -278,7 +285,7 @@ async function runCleanupSteps(
       )
       continue
     }
-    const { result } = await runStep(step, state, uninterrupted)
+    const { result } = await runStep(step, state, uninterrupted, polling)
     // A value the step would restore was never captured, so the change it undoes never happened either.
     const notNeeded = result.error?.code === 'E_TEMPLATE_UNDEFINED'
     results.push(

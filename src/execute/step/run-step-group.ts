@@ -3,6 +3,7 @@ import type { StepResult } from '../../model/result.js'
 import type { Park } from '../../shared/worker-pool.js'
 import type { RunContext } from '../run-context.js'
 import { runStep } from './run-step.js'
+import type { PollingBudget } from './step-polling.js'
 import type { ScenarioState } from './step-resources.js'
 
 export interface GroupOutcome {
@@ -19,7 +20,12 @@ export interface GroupOutcome {
  * list in `index` order for a repeated branch, whatever order the answers came in. Every create of
  * the group registers itself as any step's does (ownership gate, cleanup ledger).
  */
-export async function runStepGroup(group: Step, state: ScenarioState, context: RunContext): Promise<GroupOutcome> {
+export async function runStepGroup(
+  group: Step,
+  state: ScenarioState,
+  context: RunContext,
+  polling?: PollingBudget,
+): Promise<GroupOutcome> {
   const copies = (group.parallel ?? []).flatMap((branch) =>
     Array.from({ length: branch.repeat ?? 1 }, (_, index) => ({ branch, index })),
   )
@@ -31,7 +37,7 @@ export async function runStepGroup(group: Step, state: ScenarioState, context: R
         variables: { ...state.variables, ...(branch.repeat !== undefined ? { index } : {}) },
         created: state.created,
       }
-      const outcome = await runStep(branch.step, own, groupContext)
+      const outcome = await runStep(branch.step, own, groupContext, polling)
       return { branch, index, outcome, variables: own.variables }
     }),
   )
