@@ -137,8 +137,8 @@ export async function runConformance(
         ...buildRunResult(results, settings, startedAt, cleanup.problems),
         ...(notTested.length > 0 ? { notTested } : {}),
         ...(notices.length > 0 ? { notices } : {}),
-        ...(cleanup.summary ? { cleanup: cleanup.summary } : {}),
-        ...(polling ? { polling } : {}),
+        cleanup: cleanup.summary,
+        polling,
         ...busySummary(session.busy),
       }),
     )

@@ -369,7 +369,7 @@ export function identityOf(
   scenario: Scenario,
 ): Pick<ScenarioResult, 'id' | 'title' | 'file' | 'at' | 'rules' | 'tags' | 'matrixRow'> {
   const { id, title, file, at, rules, tags, matrixRow } = scenario
-  return { id, title, file, at, rules, tags, ...(matrixRow ? { matrixRow } : {}) }
+  return { id, title, file, at, rules, tags, matrixRow }
 }
 
 export function viewOf(scenario: Scenario): ScenarioView {

@@ -53,7 +53,7 @@ export async function runStepGroup(
     results: done.map(({ branch, index, outcome }) =>
       branch.repeat !== undefined ? { ...outcome.result, name: copyName(branch, index) } : outcome.result,
     ),
-    ...(skipReason ? { skipReason } : {}),
+    skipReason,
   }
 }
 

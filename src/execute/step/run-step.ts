@@ -76,7 +76,7 @@ async function attemptStep(
       ...fields,
       rules: rulesOf(step),
     }),
-    ...(skipReason ? { skipReason } : {}),
+    skipReason,
   })
   const waitMs = step.waitMs
   if (waitMs)
@@ -152,7 +152,7 @@ function capture(step: Step, scope: Scope, state: ScenarioState): void {
 function recordRequest(prepared: PreparedRequest, step: Step): Pick<StepResult, 'request' | 'curl'> {
   const { method, url, headers, body } = prepared.outgoing
   return {
-    request: { method, url, headers, ...(body !== undefined ? { body } : {}) },
+    request: { method, url, headers, body },
     curl: curlLine(prepared.outgoing, step.request!.auth),
   }
 }
@@ -170,7 +170,7 @@ function recordResponse(response: IncomingResponse, scope: Scope, context: RunCo
   return {
     status: response.status,
     headers: response.headers,
-    ...(body !== undefined ? { body } : {}),
+    body,
     bodyBytes: response.wireBytes,
     ...(truncated ? { truncated } : {}),
   }

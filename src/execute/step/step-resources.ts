@@ -56,10 +56,7 @@ export async function registerResources(
   context.ledger?.record({ type: 'created', url, role: request.auth, scenario: state.scenarioId })
   if (!context.ownership) return []
   const startTime = sentStartTime(sentBody)
-  const proof = await proveCreated(context, url, request.auth, {
-    markerSent,
-    ...(startTime !== undefined ? { startTime } : {}),
-  })
+  const proof = await proveCreated(context, url, request.auth, { markerSent, startTime })
   if (proof.kind === 'proven') {
     context.ownership.admit(proof.url)
     return []
