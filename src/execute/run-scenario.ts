@@ -9,7 +9,7 @@ import type { ScenarioView } from '../model/reporter.js'
 import type { RunContext } from './run-context.js'
 import { prepareRequest } from './http/send-request.js'
 import { runStep, type StepOutcome } from './step/run-step.js'
-import type { CreatedResource, ScenarioState } from './step/step-resources.js'
+import type { CreatedResource, ScenarioState, StepChange } from './step/step-resources.js'
 import { rulesOf } from './step/step-verdict.js'
 import { runStepGroup } from './step/run-step-group.js'
 import type { PollingBudget } from './step/step-polling.js'
@@ -32,7 +32,8 @@ export async function runScenario(
 ): Promise<ScenarioResult> {
   const { polling } = options
   const started = performance.now()
-  const state: ScenarioState = { scenarioId: scenario.id, variables: {}, created: [] }
+  const created: CreatedResource[] = []
+  const state: ScenarioState = { variables: {}, record: recorderOf(scenario, created, context) }
   const steps: StepResult[] = []
   let skipReason: string | undefined
   const cleanup: StepResult[] = []
@@ -91,7 +92,7 @@ export async function runScenario(
     }
   } finally {
     // Whatever happened above, undo what the scenario did.
-    deletions.push(...(await deleteCreated(scenario, state, context)))
+    deletions.push(...(await deleteCreated(scenario, created, state, context)))
     cleanup.push(...deletions, ...(await runCleanupSteps(scenario.cleanup, state, context, polling)))
   }
   const failed = steps.some((step) => step.status === 'failed' || step.status === 'error') || deletions.some(failsARule)
@@ -106,6 +107,23 @@ export async function runScenario(
     warnings,
     steps,
     cleanup,
+  }
+}
+
+/**
+ * The scenario's side of what its steps change: each change is written to the cleanup ledger the moment a
+ * step hands it over (before that step sends anything else), and what was created is kept to be deleted at
+ * the end unless a step of the scenario deleted it.
+ */
+function recorderOf(scenario: Scenario, created: CreatedResource[], context: RunContext): (change: StepChange) => void {
+  return (change) => {
+    if (change.kind === 'deleted') {
+      for (const resource of created) if (resource.url === change.url) resource.deleted = true
+      context.ledger?.record({ type: 'deleted', url: change.url })
+      return
+    }
+    created.push({ url: change.url, auth: change.auth, markerSent: change.markerSent, deleted: false })
+    context.ledger?.record({ type: 'created', url: change.url, role: change.auth, scenario: scenario.id })
   }
 }
 
@@ -145,9 +163,14 @@ function blockedSteps(rest: readonly Step[], position: number, blocker: StepResu
  * lacks the run marker, is left in place; when the create sent the marker, that is a failure of the
  * rule the read disproves. After each delete a read must no longer find it ("left behind" otherwise).
  */
-async function deleteCreated(scenario: Scenario, state: ScenarioState, context: RunContext): Promise<StepResult[]> {
+async function deleteCreated(
+  scenario: Scenario,
+  created: readonly CreatedResource[],
+  state: ScenarioState,
+  context: RunContext,
+): Promise<StepResult[]> {
   const results: StepResult[] = []
-  for (const resource of [...state.created].reverse().filter((r: CreatedResource) => !r.deleted)) {
+  for (const resource of [...created].reverse().filter((r) => !r.deleted)) {
     results.push(context.redact(await deleteOneCreated(scenario, resource, state, context)))
   }
   return results

@@ -18,7 +18,7 @@ export interface GroupOutcome {
  * the variables captured before the group (plus `index` in a repeated branch), so no copy sees
  * another's answer; once all are done, the captures land in the scenario: a value per branch, or a
  * list in `index` order for a repeated branch, whatever order the answers came in. Every create of
- * the group registers itself as any step's does (ownership gate, cleanup ledger).
+ * the group is handed to the scenario as any step's is (ownership gate, cleanup ledger).
  */
 export async function runStepGroup(
   group: Step,
@@ -33,9 +33,8 @@ export async function runStepGroup(
   const done = await Promise.all(
     copies.map(async ({ branch, index }) => {
       const own: ScenarioState = {
-        scenarioId: state.scenarioId,
         variables: { ...state.variables, ...(branch.repeat !== undefined ? { index } : {}) },
-        created: state.created,
+        record: state.record,
       }
       const outcome = await runStep(branch.step, own, groupContext, polling)
       return { branch, index, outcome, variables: own.variables }

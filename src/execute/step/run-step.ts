@@ -1,4 +1,4 @@
-// One step of a scenario: wait if it says so, send it (step-polling.ts, fetch-pages.ts), note what it
+// One step of a scenario: wait if it says so, send it (step-polling.ts, fetch-pages.ts), hand its scenario what it
 // created and deleted (step-resources.ts), capture, and record the request and answer its result shows.
 // The verdict of each answer is shaped in step-verdict.ts.
 import { performance } from 'node:perf_hooks'
