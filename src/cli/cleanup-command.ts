@@ -48,7 +48,7 @@ export async function cleanupCommand(flags: RunFlags, screen: Screen = processSc
       tokens: options.tokens,
       timeoutMs: options.timeoutMs,
       insecure: options.insecure,
-      ...(options.ca ? { ca: options.ca } : {}),
+      ca: options.ca,
       redact,
     })
     // A ledger is evidence, never authority: a line that is not of the run's own shapes is listed, and fails the cleanup.

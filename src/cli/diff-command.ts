@@ -75,14 +75,14 @@ export async function diffCommand(
       ? { baseUrl: options.baseUrl, tokens: options.tokens, label: options.baseUrl.toString() }
       : await startEmbedded(embedded, {
           mode: flags.mode ?? 'reference',
-          ...(flags.mutant ? { mutant: flags.mutant } : {}),
+          mutant: flags.mutant,
         })
     const shared: SharedSettings = {
       filter: {
         readOnly: options.readOnly,
         tags: options.tags,
-        ...(options.grep ? { grep: options.grep } : {}),
-        ...(options.shard ? { shard: options.shard } : {}),
+        grep: options.grep,
+        shard: options.shard,
       },
       strict: options.strict,
       concurrency: options.concurrency,
@@ -90,7 +90,7 @@ export async function diffCommand(
       bail: false,
       insecure: options.insecure,
       maxBodyBytes: options.maxBodyBytes,
-      ...(options.ca ? { ca: options.ca } : {}),
+      ca: options.ca,
       configValues: options.values,
       interrupted: interrupt.signal,
       showPersonalData: options.showPersonalData,
@@ -134,7 +134,7 @@ export async function diffCommand(
     const written = await writeDiffReports(result, reporters, {
       outputDir: options.outputDir,
       screen,
-      ...(process.env['GITHUB_STEP_SUMMARY'] ? { stepSummaryFile: process.env['GITHUB_STEP_SUMMARY'] } : {}),
+      stepSummaryFile: process.env['GITHUB_STEP_SUMMARY'],
     })
     if (written.length > 0) screen.err(`Reports written: ${written.join(', ')}\n`)
     if (interrupt.signal.aborted) return EXIT.interrupted

@@ -96,14 +96,14 @@ export async function fuzzCommand(flags: FuzzFlags, screen: Screen = processScre
       target,
       rules,
       seed,
-      ...(flags.runs !== undefined ? { runs: flags.runs } : {}),
-      ...(flags.time !== undefined ? { timeMs: flags.time } : {}),
+      runs: flags.runs,
+      timeMs: flags.time,
       readOnly: options.readOnly,
       outputDir: options.outputDir,
       ledgerDir: options.outputDir,
       timeoutMs: options.timeoutMs,
       insecure: options.insecure,
-      ...(options.ca ? { ca: options.ca } : {}),
+      ca: options.ca,
       configValues: options.values,
       interrupted: interrupt.signal,
       ...(options.baseUrl
@@ -125,7 +125,7 @@ export async function fuzzCommand(flags: FuzzFlags, screen: Screen = processScre
       ...view,
       scenarios: result.scenarios.map(({ id, title, file, rules: r, tags }) => ({ id, title, file, rules: r, tags })),
     })
-    screen.err(`${fuzzSummaryLine({ seed, runs: outcome.runs, ...(failure ? { failure } : {}) })}\n`)
+    screen.err(`${fuzzSummaryLine({ seed, runs: outcome.runs, failure })}\n`)
     if (failure) {
       if (failure.stoppedAfter)
         screen.err(`  the server stopped answering; last request it met: ${failure.stoppedAfter}\n`)

@@ -42,7 +42,7 @@ export async function serveCommand(options: ServeOptions, screen: Screen = proce
       port: options.port,
       host,
       mode: options.mode,
-      ...(options.mutant ? { mutant: options.mutant } : {}),
+      mutant: options.mutant,
     })
   } catch (error) {
     screen.err(

@@ -28,10 +28,7 @@ export function classifyStep(
 }
 
 function classifyRaw(d: RawDifference, step: StepContext): Difference {
-  const values = {
-    ...(d.new !== undefined ? { new: d.new } : {}),
-    ...(d.reference !== undefined ? { reference: d.reference } : {}),
-  }
+  const values = { new: d.new, reference: d.reference }
   if (isExtension(d))
     return {
       class: 'extension',
@@ -89,10 +86,10 @@ function conformanceDifferences(checks: StepChecks, rules: readonly Rule[]): Dif
         kind: rule,
         path: assertion.target,
         ...(side === 'new'
-          ? { new: assertion.actual, ...(twin ? { reference: twin.actual } : {}) }
-          : { reference: assertion.actual, ...(twin ? { new: twin.actual } : {}) }),
+          ? { new: assertion.actual, reference: twin?.actual }
+          : { reference: assertion.actual, new: twin?.actual }),
         section: catalogued?.section ?? '',
-        ...(catalogued ? { quote: catalogued.quote } : {}),
+        quote: catalogued?.quote,
         note: `fails on the ${side} server: ${assertion.message}`,
       })
     }

@@ -90,8 +90,8 @@ function compareHeaders(
       found.push({
         ...base,
         nature: 'presence',
-        ...(a !== undefined ? { new: a } : {}),
-        ...(b !== undefined ? { reference: b } : {}),
+        new: a,
+        reference: b,
       })
       continue
     }
@@ -118,8 +118,8 @@ function compareBodies(
       place: 'body',
       name: 'body',
       nature: 'presence',
-      ...(a !== undefined ? { new: a } : {}),
-      ...(b !== undefined ? { reference: b } : {}),
+      new: a,
+      reference: b,
     })
     return found
   }

@@ -134,7 +134,7 @@ export async function replayRecording(file: string, settings: ReplaySettings): P
     kind: 'diffed',
     result: redactBothSides({ new: settings.new })(result),
     warnings,
-    ...(outcome.result.cleanup ? { cleanup: outcome.result.cleanup } : {}),
+    cleanup: outcome.result.cleanup,
   }
 }
 
@@ -169,7 +169,7 @@ function recordedAsRun(answers: readonly Answer[], showPersonalData: boolean): A
   return masked.steps.map((step) => ({
     status: step.response!.status,
     headers: step.response!.headers,
-    ...(step.response!.body !== undefined ? { body: step.response!.body } : {}),
+    body: step.response!.body,
   }))
 }
 

@@ -100,10 +100,7 @@ function identifierFormat(created: DiffParts['created']): OpenChoiceSummary[] {
 }
 
 function pick(d: { new?: unknown; reference?: unknown }): { new?: unknown; reference?: unknown } {
-  return {
-    ...(d.new !== undefined ? { new: d.new } : {}),
-    ...(d.reference !== undefined ? { reference: d.reference } : {}),
-  }
+  return { new: d.new, reference: d.reference }
 }
 
 export function sideSummary(

@@ -9,11 +9,12 @@ import {
 } from '../model/result.js'
 import type { Rule, Scenario, TokenRole } from '../model/scenario.js'
 import type { BusyBudget } from './http/busy-retry.js'
+import type { PollingBudget } from './step/step-polling.js'
 import { openRunSession, type ConformanceTarget } from '../session/run-session.js'
 import { createFinalizer } from './finalize/finalize-run.js'
 import { countSkips } from '../model/skip-count.js'
 import { notTestedForMissingTokens } from '../plan/not-tested.js'
-import type { RunContext, RunValues } from './run-context.js'
+import type { RunValues } from './run-context.js'
 
 import { runPlan } from './run-plan.js'
 import type { KnownFailure } from '../known-failures/known-failures.js'
@@ -116,6 +117,7 @@ export async function runConformance(
         reporter,
         concurrency: settings.concurrency,
         bail: settings.bail,
+        polling: session.polling,
         finalizeScenario: finalizer.scenario,
       })),
     ]
@@ -127,7 +129,7 @@ export async function runConformance(
     // Only a POST can have created something whose Location never reached us.
     const posted = results.some((result) => result.steps.some((step) => step.request?.method === 'POST'))
     const cleanup = await session.finish({ wrote, posted })
-    const polling = pollingSummary(context)
+    const polling = pollingSummary(session.polling)
     // Redacted whole before it is finalized: cleanup messages and diagnostics name URLs a server chose (a Location may carry a token).
     // The step results in it were redacted as they ended: the redactor keeps those and walks only what is new around them.
     const result = finalizer.run(
@@ -135,8 +137,8 @@ export async function runConformance(
         ...buildRunResult(results, settings, startedAt, cleanup.problems),
         ...(notTested.length > 0 ? { notTested } : {}),
         ...(notices.length > 0 ? { notices } : {}),
-        ...(cleanup.summary ? { cleanup: cleanup.summary } : {}),
-        ...(polling ? { polling } : {}),
+        cleanup: cleanup.summary,
+        polling,
         ...busySummary(session.busy),
       }),
     )
@@ -148,8 +150,7 @@ export async function runConformance(
 }
 
 /** Reported only when some step polled. */
-function pollingSummary(context: RunContext): PollingSummary | undefined {
-  const budget = context.polling
+function pollingSummary(budget: PollingBudget | undefined): PollingSummary | undefined {
   if (!budget || (budget.spentMs === 0 && budget.cappedSteps === 0)) return undefined
   return { spentMs: Math.round(budget.spentMs), capMs: budget.capMs, cappedSteps: budget.cappedSteps }
 }

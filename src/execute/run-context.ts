@@ -37,16 +37,8 @@ export interface RunContext {
   readonly profiles?: ProfileGuard
   /** Where every change is written down before the scenario moves on (absent in dry tools). */
   readonly ledger?: Ledger
-  /** The run's polling budget (--max-polling), shared by every `eventually` step; absent: no cap. */
-  readonly polling?: PollingBudget
   /** Runs a clock wait with the scenario's concurrency slot given up (shared/worker-pool.ts); absent: the wait keeps it. */
   readonly park?: <T>(wait: () => Promise<T>) => Promise<T>
-}
-
-export interface PollingBudget {
-  spentMs: number
-  readonly capMs: number
-  cappedSteps: number
 }
 
 export function authorizationFor(auth: AuthChoice, context: RunContext): string | undefined {

@@ -7,12 +7,15 @@ import type { RunContext } from './run-context.js'
 import { identityOf, runScenario, viewOf } from './run-scenario.js'
 import { createSlots, forEachInSlots, type Park } from '../shared/worker-pool.js'
 import { createWriteGate } from './write-gate.js'
+import type { PollingBudget } from './step/step-polling.js'
 
 export interface RunPlanOptions {
   readonly context: RunContext
   readonly reporter: Reporter
   readonly concurrency: number
   readonly bail: boolean
+  /** The run's polling budget (--max-polling), shared by every `eventually` step; absent: no cap. */
+  readonly polling?: PollingBudget
   /** What reporters see of a scenario as it ends (the finalize stage's per-scenario part). */
   readonly finalizeScenario: (result: ScenarioResult) => ReportedScenarioResult
 }
@@ -44,6 +47,7 @@ export async function runPlan(plan: RunPlan, options: RunPlanOptions): Promise<S
     await reporter.onScenarioStart?.(viewOf(scenario))
     const result = await runScenario(scenario, scenarioContext, {
       onStepEnd: (step, view) => reporter.onStepEnd?.(step, view),
+      polling: options.polling,
     })
     results.set(scenario, result)
     await reporter.onScenarioEnd?.(options.finalizeScenario(result))

@@ -9,12 +9,15 @@ import type { ScenarioView } from '../model/reporter.js'
 import type { RunContext } from './run-context.js'
 import { prepareRequest } from './http/send-request.js'
 import { runStep, type StepOutcome } from './step/run-step.js'
-import type { CreatedResource, ScenarioState } from './step/step-resources.js'
+import type { CreatedResource, ScenarioState, StepChange } from './step/step-resources.js'
 import { rulesOf } from './step/step-verdict.js'
 import { runStepGroup } from './step/run-step-group.js'
+import type { PollingBudget } from './step/step-polling.js'
 
-export interface ScenarioEvents {
+export interface ScenarioOptions {
   onStepEnd?(step: StepResult, scenario: ScenarioView): void | Promise<void>
+  /** The run's polling budget (--max-polling), shared by every `eventually` step; absent: no cap. */
+  readonly polling?: PollingBudget
 }
 
 /**
@@ -25,10 +28,12 @@ export interface ScenarioEvents {
 export async function runScenario(
   scenario: Scenario,
   context: RunContext,
-  events: ScenarioEvents = {},
+  options: ScenarioOptions = {},
 ): Promise<ScenarioResult> {
+  const { polling } = options
   const started = performance.now()
-  const state: ScenarioState = { scenarioId: scenario.id, variables: {}, created: [] }
+  const created: CreatedResource[] = []
+  const state: ScenarioState = { variables: {}, record: recorderOf(scenario, created, context) }
   const steps: StepResult[] = []
   let skipReason: string | undefined
   const cleanup: StepResult[] = []
@@ -47,10 +52,10 @@ export async function runScenario(
       }
       if (step.cell && endedCell && isSameCell(step.cell, endedCell)) continue
       if (step.parallel) {
-        const group = await runStepGroup(step, state, context)
+        const group = await runStepGroup(step, state, context, polling)
         for (const result of group.results) {
           steps.push(result)
-          await events.onStepEnd?.(result, viewOf(scenario))
+          await options.onStepEnd?.(result, viewOf(scenario))
         }
         if (group.skipReason) {
           skipReason = group.skipReason
@@ -64,10 +69,12 @@ export async function runScenario(
         break
       }
       const notSent = step.cell && unsentCellReason(step.cell, context)
-      const outcome: StepOutcome = notSent ? { result: unsentStep(step, notSent) } : await runStep(step, state, context)
+      const outcome: StepOutcome = notSent
+        ? { result: unsentStep(step, notSent) }
+        : await runStep(step, state, context, polling)
       const result = step.cell ? { ...outcome.result, cell: step.cell } : outcome.result
       steps.push(result)
-      await events.onStepEnd?.(result, viewOf(scenario))
+      await options.onStepEnd?.(result, viewOf(scenario))
       if (outcome.skipReason) {
         skipReason = outcome.skipReason
         break
@@ -85,8 +92,8 @@ export async function runScenario(
     }
   } finally {
     // Whatever happened above, undo what the scenario did.
-    deletions.push(...(await deleteCreated(scenario, state, context)))
-    cleanup.push(...deletions, ...(await runCleanupSteps(scenario.cleanup, state, context)))
+    deletions.push(...(await deleteCreated(scenario, created, state, context)))
+    cleanup.push(...deletions, ...(await runCleanupSteps(scenario.cleanup, state, context, polling)))
   }
   const failed = steps.some((step) => step.status === 'failed' || step.status === 'error') || deletions.some(failsARule)
   const warnings: AssertionResult[] = [...steps, ...cleanup].flatMap((step) =>
@@ -100,6 +107,23 @@ export async function runScenario(
     warnings,
     steps,
     cleanup,
+  }
+}
+
+/**
+ * The scenario's side of what its steps change: each change is written to the cleanup ledger the moment a
+ * step hands it over (before that step sends anything else), and what was created is kept to be deleted at
+ * the end unless a step of the scenario deleted it.
+ */
+function recorderOf(scenario: Scenario, created: CreatedResource[], context: RunContext): (change: StepChange) => void {
+  return (change) => {
+    if (change.kind === 'deleted') {
+      for (const resource of created) if (resource.url === change.url) resource.deleted = true
+      context.ledger?.record({ type: 'deleted', url: change.url })
+      return
+    }
+    created.push({ url: change.url, auth: change.auth, markerSent: change.markerSent, deleted: false })
+    context.ledger?.record({ type: 'created', url: change.url, role: change.auth, scenario: scenario.id })
   }
 }
 
@@ -139,9 +163,14 @@ function blockedSteps(rest: readonly Step[], position: number, blocker: StepResu
  * lacks the run marker, is left in place; when the create sent the marker, that is a failure of the
  * rule the read disproves. After each delete a read must no longer find it ("left behind" otherwise).
  */
-async function deleteCreated(scenario: Scenario, state: ScenarioState, context: RunContext): Promise<StepResult[]> {
+async function deleteCreated(
+  scenario: Scenario,
+  created: readonly CreatedResource[],
+  state: ScenarioState,
+  context: RunContext,
+): Promise<StepResult[]> {
   const results: StepResult[] = []
-  for (const resource of [...state.created].reverse().filter((r: CreatedResource) => !r.deleted)) {
+  for (const resource of [...created].reverse().filter((r) => !r.deleted)) {
     results.push(context.redact(await deleteOneCreated(scenario, resource, state, context)))
   }
   return results
@@ -257,6 +286,7 @@ async function runCleanupSteps(
   steps: readonly Step[],
   state: ScenarioState,
   context: RunContext,
+  polling: PollingBudget | undefined,
 ): Promise<StepResult[]> {
   if (steps.length === 0) return []
   const results: StepResult[] = []
@@ -278,7 +308,7 @@ async function runCleanupSteps(
       )
       continue
     }
-    const { result } = await runStep(step, state, uninterrupted)
+    const { result } = await runStep(step, state, uninterrupted, polling)
     // A value the step would restore was never captured, so the change it undoes never happened either.
     const notNeeded = result.error?.code === 'E_TEMPLATE_UNDEFINED'
     results.push(
@@ -362,7 +392,7 @@ export function identityOf(
   scenario: Scenario,
 ): Pick<ScenarioResult, 'id' | 'title' | 'file' | 'at' | 'rules' | 'tags' | 'matrixRow'> {
   const { id, title, file, at, rules, tags, matrixRow } = scenario
-  return { id, title, file, at, rules, tags, ...(matrixRow ? { matrixRow } : {}) }
+  return { id, title, file, at, rules, tags, matrixRow }
 }
 
 export function viewOf(scenario: Scenario): ScenarioView {

@@ -171,7 +171,7 @@ export async function runFuzz(settings: FuzzSettings): Promise<FuzzOutcome> {
       },
       scenarios,
       diagnostics: [...(failure?.diagnostics ?? []), ...cleanup.problems],
-      ...(cleanup.summary ? { cleanup: cleanup.summary } : {}),
+      cleanup: cleanup.summary,
     }
     return {
       kind: 'ran',
@@ -286,7 +286,7 @@ async function writeReproduction(
       replay,
       refuzz,
       reproduced,
-      ...(failing.stoppedAfter ? { stoppedAfter: failing.stoppedAfter } : {}),
+      stoppedAfter: failing.stoppedAfter,
     },
     result: reproduced ? result : failing.result,
     diagnostics,

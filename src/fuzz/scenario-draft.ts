@@ -65,5 +65,5 @@ export function loadDraftText(
   const problems = validateScenarioFile(source)
   if (problems.length > 0) return { diagnostics: problems }
   const loaded = toScenarios(source, knownRules)
-  return { ...(loaded.scenarios[0] ? { scenario: loaded.scenarios[0] } : {}), diagnostics: loaded.diagnostics }
+  return { scenario: loaded.scenarios[0], diagnostics: loaded.diagnostics }
 }

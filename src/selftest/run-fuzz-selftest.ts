@@ -80,7 +80,7 @@ async function fuzzTarget(
   const started = Date.now()
   const server = await startReferenceServer({
     mode: target.mode,
-    ...(target.mutant ? { mutant: target.mutant.name } : {}),
+    mutant: target.mutant?.name,
     onInternalError: () => undefined,
   })
   const staticServer = target.mutant
@@ -107,7 +107,8 @@ async function fuzzTarget(
     const base = {
       target: target.name,
       durationMs: 0,
-      ...(target.mutant ? { rule: target.mutant.rule, description: target.mutant.description } : {}),
+      rule: target.mutant?.rule,
+      description: target.mutant?.description,
     }
     // One server across the seeds, as an account meets one run after another; the first failure ends it.
     // A fuzz-only mutant gets the first seed only.
@@ -136,7 +137,7 @@ async function fuzzTarget(
           ? `FAILED ${failure.rule} at seed ${ended!.seed} (${failure.file})`
           : `survived ${runs} sequences (${seeds})`,
         durationMs,
-        ...(failure ? { fuzzFailedRule: failure.rule } : {}),
+        fuzzFailedRule: failure?.rule,
       }
     }
     return {
@@ -147,8 +148,8 @@ async function fuzzTarget(
       verdict: failure
         ? `found: ${failure.rule}, shrunk to ${failure.steps} step(s)${failure.reproduced ? '' : ' (did not replay)'}`
         : `NOT FOUND in ${runs} sequences (${seeds})`,
-      ...(failure ? { fuzzFailedRule: failure.rule } : {}),
-      ...(staticKilled !== undefined ? { staticKilled } : {}),
+      fuzzFailedRule: failure?.rule,
+      staticKilled,
       durationMs,
     }
   } finally {

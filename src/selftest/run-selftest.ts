@@ -59,7 +59,7 @@ async function runTarget(
   const started = Date.now()
   const server = await startReferenceServer({
     mode: target.mode,
-    ...(target.mutant ? { mutant: target.mutant.name } : {}),
+    mutant: target.mutant?.name,
     onInternalError: () => undefined,
   })
   try {
@@ -120,7 +120,8 @@ function judge(
     failedScenarios: failed.map((s) => s.id),
     failedRules,
     durationMs,
-    ...(target.mutant ? { rule: target.mutant.rule, description: target.mutant.description } : {}),
+    rule: target.mutant?.rule,
+    description: target.mutant?.description,
   }
   if (!result) return { ...base, ok: false, verdict: 'UNREACHABLE' }
   switch (target.expectation) {

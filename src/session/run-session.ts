@@ -14,6 +14,7 @@ import { checkRestrictedTokens, preflight } from '../execute/preflight.js'
 import { createRedactor } from '../execute/finalize/redact.js'
 import type { RunContext, RunValues } from '../execute/run-context.js'
 import { createRunValues } from '../execute/run-values.js'
+import { createPollingBudget, type PollingBudget } from '../execute/step/step-polling.js'
 import { DEFAULT_CONFIG_VALUES } from '../spec/config-defaults.js'
 
 /** The server a run, a fuzz run or a self-test round sends to. */
@@ -60,6 +61,8 @@ export interface RunSession {
   readonly notices: readonly Diagnostic[]
   /** How often the server answered busy (suite mode only). */
   readonly busy?: BusyBudget
+  /** The polling budget `eventually` steps share (suite mode only); the step loop is handed it. */
+  readonly polling?: PollingBudget
   /** Sweeps the run's marker, closes the ledger when nothing is owed, says what changed. */
   finish(what: {
     readonly wrote: boolean
@@ -98,7 +101,6 @@ export async function openRunSession(
     config: { ...DEFAULT_CONFIG_VALUES, ...settings.configValues },
     redact: createRedactor(secrets),
     interrupted: settings.interrupted ?? new AbortController().signal,
-    polling: options.suite ? { spentMs: 0, capMs: options.suite.maxPollingMs, cappedSteps: 0 } : undefined,
   }
   const refused = async (diagnostic: Diagnostic): Promise<{ readonly unreachable: Diagnostic }> => {
     await client.close()
@@ -124,6 +126,7 @@ export async function openRunSession(
       context,
       notices,
       busy,
+      polling: options.suite ? createPollingBudget(options.suite.maxPollingMs) : undefined,
       finish: (what) => finishCleanup(context, { ...what, notes }),
       close: () => client.close(),
     },

@@ -46,7 +46,7 @@ export function finalizeRun(result: RunResult, options: FinalizeOptions): Report
     ...result,
     scenarios: applied.scenarios,
     summary: applied.summary,
-    ...(applied.knownFailures ? { knownFailures: applied.knownFailures } : {}),
+    knownFailures: applied.knownFailures,
     rules,
   }
   return options.showPersonalData ? reported : maskPersonalData(reported)

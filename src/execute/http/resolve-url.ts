@@ -24,7 +24,7 @@ export function resolveUrl(target: string, base: URL, query: Readonly<Record<str
     resolved = new URL(underPrefix(relative.pathname, prefix) + relative.search, base.origin)
   }
   for (const [name, value] of Object.entries(query)) resolved.searchParams.append(name, value)
-  return { url: resolved.toString(), ...(rebasedFrom ? { rebasedFrom } : {}) }
+  return { url: resolved.toString(), rebasedFrom }
 }
 
 function underPrefix(path: string, prefix: string): string {

@@ -40,8 +40,8 @@ export function prepareRequest(
         ? String(renderTemplate(template.body, scope))
         : undefined
   return {
-    outgoing: { method: template.method, url, headers, ...(body !== undefined ? { body } : {}), wire: template.wire },
-    ...(rebasedFrom ? { rebasedFrom } : {}),
+    outgoing: { method: template.method, url, headers, body, wire: template.wire },
+    rebasedFrom,
   }
 }
 

@@ -31,7 +31,7 @@ export async function cleanUpLedger(
     createHttpClient({
       timeoutMs: settings.timeoutMs,
       insecure: settings.insecure,
-      ...(settings.ca ? { ca: settings.ca } : {}),
+      ca: settings.ca,
     }),
     createBusyBudget(),
     { perRequestMs: settings.timeoutMs },

@@ -57,8 +57,8 @@ export async function guardRun(
     context: {
       ...gated,
       run,
-      ...(ledger ? { ledger } : {}),
-      profiles: createProfileGuard({ ...gated, run, ...(ledger ? { ledger } : {}) }),
+      ledger,
+      profiles: createProfileGuard({ ...gated, run, ledger }),
     },
     notes,
   }

@@ -219,7 +219,7 @@ function openWorkOf(file: string, lines: readonly string[]): OpenWork {
   }
   return {
     file,
-    ...(run ? { run } : {}),
+    run,
     toDelete: [...created].map(([url, role]) => ({ url, role })),
     toRestore: [...owed].map(([role, fields]) => ({ role, fields })),
     deletedUrls: [...deleted],

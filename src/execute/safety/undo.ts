@@ -240,8 +240,7 @@ async function send(
   const authorization = authorizationFor(role, context)
   if (authorization) headers['authorization'] = authorization
   try {
-    return (await context.client.send({ method, url, headers, ...(body !== undefined ? { body } : {}), wire: false }))
-      .status
+    return (await context.client.send({ method, url, headers, body, wire: false })).status
   } catch (error) {
     return `no answer (${(error as Error).message})`
   }

@@ -3,6 +3,7 @@ import type { StepResult } from '../../model/result.js'
 import type { Park } from '../../shared/worker-pool.js'
 import type { RunContext } from '../run-context.js'
 import { runStep } from './run-step.js'
+import type { PollingBudget } from './step-polling.js'
 import type { ScenarioState } from './step-resources.js'
 
 export interface GroupOutcome {
@@ -17,9 +18,14 @@ export interface GroupOutcome {
  * the variables captured before the group (plus `index` in a repeated branch), so no copy sees
  * another's answer; once all are done, the captures land in the scenario: a value per branch, or a
  * list in `index` order for a repeated branch, whatever order the answers came in. Every create of
- * the group registers itself as any step's does (ownership gate, cleanup ledger).
+ * the group is handed to the scenario as any step's is (ownership gate, cleanup ledger).
  */
-export async function runStepGroup(group: Step, state: ScenarioState, context: RunContext): Promise<GroupOutcome> {
+export async function runStepGroup(
+  group: Step,
+  state: ScenarioState,
+  context: RunContext,
+  polling?: PollingBudget,
+): Promise<GroupOutcome> {
   const copies = (group.parallel ?? []).flatMap((branch) =>
     Array.from({ length: branch.repeat ?? 1 }, (_, index) => ({ branch, index })),
   )
@@ -27,11 +33,10 @@ export async function runStepGroup(group: Step, state: ScenarioState, context: R
   const done = await Promise.all(
     copies.map(async ({ branch, index }) => {
       const own: ScenarioState = {
-        scenarioId: state.scenarioId,
         variables: { ...state.variables, ...(branch.repeat !== undefined ? { index } : {}) },
-        created: state.created,
+        record: state.record,
       }
-      const outcome = await runStep(branch.step, own, groupContext)
+      const outcome = await runStep(branch.step, own, groupContext, polling)
       return { branch, index, outcome, variables: own.variables }
     }),
   )
@@ -47,7 +52,7 @@ export async function runStepGroup(group: Step, state: ScenarioState, context: R
     results: done.map(({ branch, index, outcome }) =>
       branch.repeat !== undefined ? { ...outcome.result, name: copyName(branch, index) } : outcome.result,
     ),
-    ...(skipReason ? { skipReason } : {}),
+    skipReason,
   }
 }
 

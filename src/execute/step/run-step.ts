@@ -1,4 +1,4 @@
-// One step of a scenario: wait if it says so, send it (step-polling.ts, fetch-pages.ts), note what it
+// One step of a scenario: wait if it says so, send it (step-polling.ts, fetch-pages.ts), hand its scenario what it
 // created and deleted (step-resources.ts), capture, and record the request and answer its result shows.
 // The verdict of each answer is shaped in step-verdict.ts.
 import { performance } from 'node:perf_hooks'
@@ -12,7 +12,7 @@ import type { IncomingResponse } from '../http/http-exchange.js'
 import { isDeeperThan, MAX_RECORDED_DEPTH } from './json-depth.js'
 import type { RunContext } from '../run-context.js'
 import type { PreparedRequest } from '../http/send-request.js'
-import { parkerOf, sendUntilChecksPass } from './step-polling.js'
+import { parkerOf, sendUntilChecksPass, type PollingBudget } from './step-polling.js'
 import { registerResources, type ScenarioState } from './step-resources.js'
 import { addRejectionHint, pollingCapNote, rulesOf, statusOf } from './step-verdict.js'
 
@@ -24,11 +24,19 @@ export interface StepOutcome {
   readonly skipReason?: string
 }
 
-/** Runs one step: request (with paging and polling), checks, captures. Never throws: whatever goes wrong is the step's result. */
-export async function runStep(step: Step, state: ScenarioState, context: RunContext): Promise<StepOutcome> {
+/**
+ * Runs one step: request (with paging and polling), checks, captures. Never throws: whatever goes wrong is the
+ * step's result. `eventually` resends spend from `polling`, the run's budget (absent: no cap).
+ */
+export async function runStep(
+  step: Step,
+  state: ScenarioState,
+  context: RunContext,
+  polling?: PollingBudget,
+): Promise<StepOutcome> {
   const started = performance.now()
   try {
-    return await attemptStep(step, state, context)
+    return await attemptStep(step, state, context, polling)
   } catch (error) {
     // A bug of ours must cost one step, not the run: cleanup and the other scenarios still go ahead.
     const message = `fitconform failed on this step: ${error instanceof Error ? error.message : String(error)}`
@@ -53,7 +61,12 @@ export async function runStep(step: Step, state: ScenarioState, context: RunCont
   }
 }
 
-async function attemptStep(step: Step, state: ScenarioState, context: RunContext): Promise<StepOutcome> {
+async function attemptStep(
+  step: Step,
+  state: ScenarioState,
+  context: RunContext,
+  polling: PollingBudget | undefined,
+): Promise<StepOutcome> {
   const started = performance.now()
   const finish = (fields: Omit<StepResult, 'name' | 'at' | 'durationMs'>, skipReason?: string): StepOutcome => ({
     result: context.redact({
@@ -63,7 +76,7 @@ async function attemptStep(step: Step, state: ScenarioState, context: RunContext
       ...fields,
       rules: rulesOf(step),
     }),
-    ...(skipReason ? { skipReason } : {}),
+    skipReason,
   })
   const waitMs = step.waitMs
   if (waitMs)
@@ -75,7 +88,7 @@ async function attemptStep(step: Step, state: ScenarioState, context: RunContext
     return finish({ status: statusOf(assertions), assertions, attempts: 1 })
   }
 
-  const { outcome, attempts, clockResends, capped } = await sendUntilChecksPass(step, variables, context)
+  const { outcome, attempts, clockResends, capped } = await sendUntilChecksPass(step, variables, context, polling)
   const resent = clockResends > 0 ? { clockResends } : {}
   if ('notSent' in outcome)
     return finish({ status: 'skipped', assertions: [], attempts: 0, skipReason: outcome.notSent }, outcome.notSent)
@@ -99,9 +112,7 @@ async function attemptStep(step: Step, state: ScenarioState, context: RunContext
   }
 
   const { first, shown, pages } = outcome
-  const assertions = capped
-    ? [...outcome.assertions, pollingCapNote(step, context.polling?.capMs ?? 0)]
-    : outcome.assertions
+  const assertions = capped ? [...outcome.assertions, pollingCapNote(step, polling?.capMs ?? 0)] : outcome.assertions
   const scope = { ...variables, ...first.scope }
   const skip =
     step.skipIf && step.skipIf.checks.length > 0 && evaluateChecks(step.skipIf.checks, scope).every((check) => check.ok)
@@ -141,7 +152,7 @@ function capture(step: Step, scope: Scope, state: ScenarioState): void {
 function recordRequest(prepared: PreparedRequest, step: Step): Pick<StepResult, 'request' | 'curl'> {
   const { method, url, headers, body } = prepared.outgoing
   return {
-    request: { method, url, headers, ...(body !== undefined ? { body } : {}) },
+    request: { method, url, headers, body },
     curl: curlLine(prepared.outgoing, step.request!.auth),
   }
 }
@@ -159,7 +170,7 @@ function recordResponse(response: IncomingResponse, scope: Scope, context: RunCo
   return {
     status: response.status,
     headers: response.headers,
-    ...(body !== undefined ? { body } : {}),
+    body,
     bodyBytes: response.wireBytes,
     ...(truncated ? { truncated } : {}),
   }

@@ -10,6 +10,20 @@ import type { RunContext } from '../run-context.js'
 import { clockInstant, sendUntilServerDateAfter } from './server-clock-wait.js'
 import { isJudgedOnFirstAnswer, statusOf } from './step-verdict.js'
 
+/**
+ * How long all `eventually` steps of a run have kept resending, against its cap (--max-polling). The run
+ * session owns it and hands it to the step loop; the steps of every scenario spend from the one budget.
+ */
+export interface PollingBudget {
+  spentMs: number
+  readonly capMs: number
+  cappedSteps: number
+}
+
+export function createPollingBudget(capMs: number): PollingBudget {
+  return { spentMs: 0, capMs, cappedSteps: 0 }
+}
+
 /** How a clock wait runs: with the scenario's concurrency slot given up when the pool allows it. */
 export function parkerOf(context: RunContext): NonNullable<RunContext['park']> {
   return context.park ?? ((wait) => wait())
@@ -18,12 +32,13 @@ export function parkerOf(context: RunContext): NonNullable<RunContext['park']> {
 /**
  * Sends the step; with `eventually`, sends again while only its `checks` fail (a feed catching up
  * with a write). Status, media type and schema are judged on the first answer and never retried: a
- * wrong status does not become right by waiting. All steps of a run share one polling budget.
+ * wrong status does not become right by waiting. All steps of a run share one polling budget; absent: no cap.
  */
 export async function sendUntilChecksPass(
   step: Step,
   variables: Scope,
   context: RunContext,
+  budget: PollingBudget | undefined,
 ): Promise<{ outcome: PagesOutcome; attempts: number; clockResends: number; capped: boolean }> {
   // With `untilServerDateAfter`, the first answer is the one sent once the server's clock moved on.
   const afterDate = step.untilServerDateAfter
@@ -52,7 +67,6 @@ export async function sendUntilChecksPass(
   let outcome: PagesOutcome = firstOutcome
   let attempts = 1
   let capped = false
-  const budget = context.polling
   while (
     'first' in outcome &&
     retryable(outcome) &&

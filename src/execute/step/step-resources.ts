@@ -1,5 +1,7 @@
-// What a step created and deleted. A create is written to the cleanup ledger at once (so an
-// interrupted run still knows it) and its Location read before anything of the run writes to it.
+// What a step created and deleted. The step hands each change to its scenario the moment it knows it
+// (ScenarioState.record), and the scenario writes it down: a create is in the cleanup ledger before the
+// step sends anything else (so an interrupted run still knows it), then its Location is read before
+// anything of the run writes to it.
 import type { AuthChoice, Step } from '../../model/scenario.js'
 import type { AssertionResult } from '../../model/result.js'
 import { evaluateExpression, type Scope } from '../../expression/evaluate-expression.js'
@@ -16,15 +18,20 @@ export interface CreatedResource {
   deleted: boolean
 }
 
+/** A change a step made on the server, as it hands it to its scenario. */
+export type StepChange =
+  | { readonly kind: 'created'; readonly url: string; readonly auth: AuthChoice; readonly markerSent: boolean }
+  | { readonly kind: 'deleted'; readonly url: string }
+
 /** What a scenario carries from step to step. */
 export interface ScenarioState {
-  readonly scenarioId: string
   readonly variables: Record<string, unknown>
-  readonly created: CreatedResource[]
+  /** Takes each change the moment the step knows it; it is written down before the step sends anything else. */
+  readonly record: (change: StepChange) => void
 }
 
 /**
- * Remembers what this step created (deleted at the end) and what it deleted (never deleted twice).
+ * Hands the scenario what this step created (deleted at the end) and what it deleted (never deleted twice).
  * A create's Location is read at once, before anything of the run writes to it: only a read showing
  * the run's marker and the create's start time admits it through the ownership gate. The checks this
  * returns go with the create step: the rule the read disproves, or a warning when it proved nothing.
@@ -37,10 +44,8 @@ export async function registerResources(
   context: RunContext,
 ): Promise<AssertionResult[]> {
   const request = step.request!
-  if (request.method === 'DELETE' && exchange.response.status >= 200 && exchange.response.status < 300) {
-    for (const resource of state.created) if (resource.url === exchange.prepared.outgoing.url) resource.deleted = true
-    context.ledger?.record({ type: 'deleted', url: exchange.prepared.outgoing.url })
-  }
+  if (request.method === 'DELETE' && exchange.response.status >= 200 && exchange.response.status < 300)
+    state.record({ kind: 'deleted', url: exchange.prepared.outgoing.url })
   if (!step.creates) return []
   const location = evaluateExpression(step.creates, scope)
   if (typeof location !== 'string' || location === '') return []
@@ -52,14 +57,11 @@ export async function registerResources(
   }
   const sentBody = exchange.prepared.outgoing.body
   const markerSent = context.run.marker !== '' && (sentBody?.includes(context.run.marker) ?? false)
-  state.created.push({ url, auth: request.auth, markerSent, deleted: false })
-  context.ledger?.record({ type: 'created', url, role: request.auth, scenario: state.scenarioId })
+  // Written down before the proof read below is sent.
+  state.record({ kind: 'created', url, auth: request.auth, markerSent })
   if (!context.ownership) return []
   const startTime = sentStartTime(sentBody)
-  const proof = await proveCreated(context, url, request.auth, {
-    markerSent,
-    ...(startTime !== undefined ? { startTime } : {}),
-  })
+  const proof = await proveCreated(context, url, request.auth, { markerSent, startTime })
   if (proof.kind === 'proven') {
     context.ownership.admit(proof.url)
     return []

@@ -187,7 +187,7 @@ function pageScenario(scenario: ReportedScenarioResult, rules: RuleIndex): PageS
     outcome: outcomeOf(scenario),
     outcomeLabel: describeOutcome(scenario),
     durationMs: scenario.durationMs,
-    ...(scenario.skipReason ? { skipReason: scenario.skipReason } : {}),
+    skipReason: scenario.skipReason,
     ...(known ? { knownFailure: describeKnownFailure(known) } : {}),
     warningCount: warnings.length,
     warnings,
@@ -203,12 +203,12 @@ function pageStep(step: StepResult, cleanup: boolean, options: EvidenceOptions):
     status: step.status,
     durationMs: step.durationMs,
     attempts: step.attempts,
-    ...(step.block ? { blockReason: step.block.reason } : {}),
+    blockReason: step.block?.reason,
     checks: step.assertions.map(({ ok, severity, message }) => ({ ok, severity, message })),
     ...(isFailedStep(step) ? { evidence: formatStepEvidence(step, { ...options, transcript: false }) } : {}),
     ...(step.request ? { request: requestText(step.request) } : {}),
     ...(step.response ? { response: responseText(step.response) } : {}),
-    ...(step.curl ? { curl: step.curl } : {}),
+    curl: step.curl,
   }
 }
 

@@ -42,7 +42,7 @@ export function brokenRules(result: ReportedRunResult): BrokenRule[] {
         .map((entry) => byId.get(entry.id))
         .filter((s): s is ReportedScenarioResult => s !== undefined)
       const example = scenarios.map((scenario) => exampleIn(scenario, verdict.id)).find((found) => found !== undefined)
-      return { verdict, scenarios, ...(example ? { example } : {}) }
+      return { verdict, scenarios, example }
     })
 }
 

@@ -64,7 +64,7 @@ export async function surveyAccount(
   const limit = limiter(settings.concurrency ?? 1)
   const candidates = await readCandidates(reader, pickCandidates(walk.items, CANDIDATE_READS), limit)
   const sample = await confirmLastModified(reader, pickSample(candidates), limit)
-  const facts: SurveyFacts = { reader, ...(userId !== undefined ? { userId } : {}), walk, sample }
+  const facts: SurveyFacts = { reader, userId, walk, sample }
   await onResult(surveyOverview(walk, sample, candidates.length, started))
   // An account with nothing in it is nothing to judge, not a failure: each check skips with the reason.
   const judged = CHECKS.map((check) => limit(async () => (reader.interrupted.aborted ? undefined : await check(facts))))
@@ -114,8 +114,8 @@ async function readCandidates(
           ...candidate,
           read: exchange,
           bodyBytes: exchange.bodyBytes,
-          ...(activity ? { activity } : {}),
-          ...(lastModified !== undefined ? { lastModified } : {}),
+          activity,
+          lastModified,
         }
       }),
     ),

@@ -39,8 +39,8 @@ export async function walkFeed(reader: SurveyReader, options: WalkOptions): Prom
         pages,
         complete: false,
         stoppedBecause: 'the run was interrupted',
-        ...(size !== undefined ? { size } : {}),
-        ...(first ? { first } : {}),
+        size,
+        first,
       }
     const exchange = await reader.send({ method: 'GET', target, query, accept: 'FitnessActivityFeed' })
     first ??= exchange
@@ -52,7 +52,7 @@ export async function walkFeed(reader: SurveyReader, options: WalkOptions): Prom
         pages,
         complete: false,
         stoppedBecause: `page ${pages} answered ${exchange.status || 'nothing'}${exchange.status === 200 ? ' without an items list' : ''}`,
-        ...(size !== undefined ? { size } : {}),
+        size,
         first,
       }
     }
@@ -62,14 +62,14 @@ export async function walkFeed(reader: SurveyReader, options: WalkOptions): Prom
       if (item) items.push(item)
     }
     const next = typeof body.previous === 'string' ? body.previous : undefined
-    if (next === undefined) return { items, pages, complete: true, ...(size !== undefined ? { size } : {}), first }
+    if (next === undefined) return { items, pages, complete: true, size, first }
     if (seen.has(next))
       return {
         items,
         pages,
         complete: false,
         stoppedBecause: `page ${pages} links back to a page already read (${next})`,
-        ...(size !== undefined ? { size } : {}),
+        size,
         first,
       }
     if (items.length >= options.maxActivities) {
@@ -78,7 +78,7 @@ export async function walkFeed(reader: SurveyReader, options: WalkOptions): Prom
         pages,
         complete: false,
         stoppedBecause: `it stopped after ${items.length} activities, the cap (--survey-max-activities ${options.maxActivities})`,
-        ...(size !== undefined ? { size } : {}),
+        size,
         first,
       }
     }
@@ -86,5 +86,5 @@ export async function walkFeed(reader: SurveyReader, options: WalkOptions): Prom
     target = next
     query = {}
   }
-  return { items, pages, complete: true, ...(size !== undefined ? { size } : {}), ...(first ? { first } : {}) }
+  return { items, pages, complete: true, size, first }
 }
