@@ -6,15 +6,10 @@
 
 import { isIP } from 'node:net'
 import { DEFAULT_HOST } from '../forward/proxy-defaults.js'
+import { normalizeHost } from '../forward/proxy-settings.js'
 
 /** Loopback only unless the user asks: the traffic carries tokens. */
-export { DEFAULT_HOST }
-
-/** `--host` value as `listen()` takes it: `[::1]` (as written in URLs) becomes `::1`. */
-export function normalizeHost(host: string): string {
-  const trimmed = host.trim()
-  return trimmed.startsWith('[') && trimmed.endsWith(']') ? trimmed.slice(1, -1) : trimmed
-}
+export { DEFAULT_HOST, normalizeHost }
 
 /**
  * The warning to print before listening on an address other machines may reach, or undefined. Other
