@@ -3,9 +3,9 @@ import { REDACT_KEY_ENV } from '../forward/proxy-defaults.js'
 import { startProxy } from '../forward/proxy-server.js'
 import { SecretScrubber } from '../recording/redaction.js'
 import { EXIT } from '../../src/shared/exit-codes.js'
-import { processIO, type CommandIO } from './io.js'
+import { printDiagnostic, processIO, type CommandIO } from './io.js'
 import { readTlsFiles } from './tls-files.js'
-import { hostWarning, listenErrorMessage } from './listen-address.js'
+import { hostWarning, listenProblem } from './listen-address.js'
 import { proxySettings, type ProxyFlags } from '../forward/proxy-settings.js'
 import { waitForStop } from './wait-for-stop.js'
 
@@ -40,7 +40,12 @@ export async function runProxyCommand(options: ProxyCommandOptions, io: CommandI
   try {
     redactor = new SecretScrubber({ ...settings.redaction, key: process.env[REDACT_KEY_ENV] || undefined })
   } catch (err) {
-    io.err(`error: ${(err as Error).message}`)
+    printDiagnostic(io, {
+      code: 'E_REDACT_PATH',
+      kind: 'load',
+      message: (err as Error).message,
+      hint: 'write --redact as a JSON path into the body, e.g. path[*].latitude or items[*].uri',
+    })
     return EXIT.usage
   }
   const { host, port } = settings.listen
@@ -50,7 +55,15 @@ export async function runProxyCommand(options: ProxyCommandOptions, io: CommandI
   try {
     proxy = await startProxy({ settings, redactor, tls, print: io.err, printProblem: io.err })
   } catch (err) {
-    io.err(`error: ${listenErrorMessage(err, { host, port }) ?? `cannot start the proxy: ${(err as Error).message}`}`)
+    const listening = listenProblem(err, { host, port })
+    printDiagnostic(io, {
+      code: listening === undefined ? 'E_PROXY_START' : 'E_LISTEN',
+      kind: 'load',
+      ...(listening ?? {
+        message: `cannot start the proxy: ${(err as Error).message}`,
+        hint: 'check that the --record file can be created and written',
+      }),
+    })
     return EXIT.usage
   }
   const { file } = settings.recording
@@ -68,9 +81,12 @@ export async function runProxyCommand(options: ProxyCommandOptions, io: CommandI
     `${parts.join(', ')}: ${findings.violation} violations, ${findings.irregularity} irregularities, ${findings.note} notes, ${findings['unknown-endpoint']} unknown endpoints`,
   )
   if (unrecorded > 0) {
-    io.err(
-      `error: ${unrecorded} of ${exchanges} exchanges were forwarded but are NOT in the recording ${file ?? ''} (see the errors above)`,
-    )
+    printDiagnostic(io, {
+      code: 'E_UNRECORDED',
+      kind: 'error',
+      message: `${unrecorded} of ${exchanges} exchanges were forwarded but are NOT in the recording ${file ?? ''} (see the errors above)`,
+      hint: 'the errors above say why; record those exchanges again once it is fixed',
+    })
     return EXIT.failed
   }
   return settings.recording.strict && findings.violation > 0 ? EXIT.failed : EXIT.ok

@@ -17,6 +17,7 @@ import { createForwarder } from './forwarder.js'
 import type { ProxySettings } from './proxy-settings.js'
 import { captureExchange } from '../recording/recorder.js'
 import type { SecretScrubber } from '../recording/redaction.js'
+import { problemText } from '../recording/recording-problems.js'
 import { upstreamPathFor } from './target.js'
 
 export interface ProxyOptions {
@@ -115,7 +116,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   }
   // After listening, a server error (e.g. EMFILE on accept) must not end the process: say it, keep serving.
   server.on('error', (err: NodeJS.ErrnoException) =>
-    printProblem(`error: the proxy's listener: ${err.code ?? err.name}: ${err.message}`),
+    printProblem(
+      problemText({
+        code: 'E_LISTENER',
+        kind: 'error',
+        message: `the proxy's listener: ${err.code ?? err.name}: ${err.message}`,
+        hint: 'the proxy keeps serving; if it repeats (EMFILE: too many open files), raise the limit with ulimit -n',
+      }),
+    ),
   )
   const port = (server.address() as AddressInfo).port
   let closing: Promise<void> | undefined

@@ -19,6 +19,7 @@ import type { FromWorker, PipelineWorkerData, ToWorker } from './pipeline-worker
 import { emptyStats, type PipelineStats } from './process-exchange.js'
 import type { CapturedExchange } from './recorder.js'
 import type { SecretScrubber } from './redaction.js'
+import { problemText } from './recording-problems.js'
 import type { ProxySettings } from '../forward/proxy-settings.js'
 
 export type { PipelineStats } from './process-exchange.js'
@@ -133,7 +134,12 @@ class WorkerPipeline implements ExchangePipeline {
     if (!this.#ring.fitsEver(exchange)) {
       // Cannot happen within node's header limits (the ring holds two of the largest exchanges): said, counted.
       this.#printProblem(
-        `error: #${exchange.id} is too large to hand to the recording thread: forwarded but not recorded`,
+        problemText({
+          code: 'E_UNRECORDABLE',
+          kind: 'internal',
+          message: `#${exchange.id} is too large to hand to the recording thread: forwarded but not recorded`,
+          hint: 'a bug of fitconform, please report it (with the --max-body-bytes used)',
+        }),
       )
       this.#countLost(1, exchange.error !== undefined)
       return
@@ -216,7 +222,15 @@ class WorkerPipeline implements ExchangePipeline {
     if (this.#stopped) return
     this.#stopped = true
     const unacknowledged = this.#submitted - this.#done
-    if (this.#closing === undefined || unacknowledged > 0) this.#printProblem(`error: ${reason}`)
+    if (this.#closing === undefined || unacknowledged > 0)
+      this.#printProblem(
+        problemText({
+          code: 'E_RECORDING_THREAD',
+          kind: 'internal',
+          message: reason,
+          hint: 'a bug of fitconform, please report it; restart the proxy to record again',
+        }),
+      )
     // What the thread had not acknowledged is lost with it: counted, so that the exit code says so.
     this.#countLost(unacknowledged, false)
     this.#held = []

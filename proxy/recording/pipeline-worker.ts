@@ -22,6 +22,7 @@ import { RingReader, type RingMemory } from './exchange-ring.js'
 import { RingRecording } from './ring-recording.js'
 import { ObservedRelations } from '../analyze/relations/observed-relations.js'
 import { SecretScrubber, type RedactionSettings } from './redaction.js'
+import { problemText } from './recording-problems.js'
 import type { ProxySettings } from '../forward/proxy-settings.js'
 
 export interface PipelineWorkerData {
@@ -109,8 +110,14 @@ function startWorker(port: NonNullable<typeof parentPort>, data: PipelineWorkerD
     stats.unrecorded += result.lost
     if (result.problem !== undefined && result.problem !== reported) {
       problems.push(
-        `error: cannot write the recording ${settings.file} (${result.problem}): ${result.lost} exchange(s) not recorded; forwarding goes on, ` +
-          'lost exchanges are counted and make the exit code 1',
+        problemText({
+          code: 'E_RECORDING_WRITE',
+          kind: 'error',
+          message:
+            `cannot write the recording ${settings.file} (${result.problem}): ${result.lost} exchange(s) not recorded; forwarding goes on, ` +
+            'lost exchanges are counted and make the exit code 1',
+          hint: 'free space on its disk or fix its permissions: recording resumes by itself',
+        }),
       )
     } else if (result.problem === undefined && reported !== undefined && result.written > 0) {
       problems.push(`recording to ${settings.file} works again (${stats.unrecorded} exchange(s) not recorded so far)`)
