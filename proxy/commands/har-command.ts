@@ -88,8 +88,7 @@ export async function runHarCommand(
   }
 }
 
-/** Why the HAR may not be written at `output`; undefined when it may. */
-/** Why `output` may not be written, and what to do instead; undefined when it may. */
+/** Why the HAR may not be written at `output`, and what to do instead; undefined when it may. */
 function refuseOutput(output: string, force: boolean): { message: string; hint: string } | undefined {
   let stats: Stats
   try {
