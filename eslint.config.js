@@ -83,11 +83,13 @@ const SRC_BOUNDARIES = {
 }
 
 // The proxy reads recordings with the runner's model, validation, loader (round trips) and shared helpers; it runs
-// and reports nothing of the runner's.
+// and reports nothing of the runner's, but prints its errors through the runner's one Diagnostic formatter.
 const PROXY_BOUNDARIES = [
   reachesInto(
-    ['src/(execute|report|cli|api|plan|fuzz|selftest|matchers|expression|openapi|known-failures|session)'],
-    'proxy/ uses src/model, src/load, src/validation, src/spec and src/shared only',
+    [
+      String.raw`src/(execute|report(?!/text/format-diagnostic\.js$)|cli|api|plan|fuzz|selftest|matchers|expression|openapi|known-failures|session)`,
+    ],
+    'proxy/ uses src/model, src/load, src/validation, src/spec, src/shared and the Diagnostic formatter only',
   ),
   reachesInto(
     ['reference-server'],

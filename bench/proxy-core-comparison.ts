@@ -29,6 +29,7 @@ import { gzipSync } from 'node:zlib'
 import { createForwarder } from '../proxy/forward/forwarder.js'
 import { upstreamPathFor } from '../proxy/forward/target.js'
 import { startProxy } from '../proxy/forward/proxy-server.js'
+import { proxySettings } from '../proxy/forward/proxy-settings.js'
 import { SecretScrubber } from '../proxy/recording/redaction.js'
 
 const require = createRequire(import.meta.url)
@@ -69,8 +70,8 @@ async function startCore(name: CoreName, target: string): Promise<Running> {
     response.end(`proxy error: ${(err as { code?: string }).code ?? err.message}`)
   }
   if (name === 'undici') {
-    const forwarder = createForwarder({ target: new URL(target) })
     const targetUrl = new URL(target)
+    const forwarder = createForwarder(targetUrl, proxySettings({ target: targetUrl }).forward)
     handle = (req, res) => {
       const mapped = upstreamPathFor(targetUrl, req.url ?? '/')
       if ('path' in mapped) forwarder.forward({ req, res, upstreamPath: mapped.path, observer: { onDone: () => {} } })
@@ -162,8 +163,7 @@ async function runWorker(job: WorkerJob): Promise<void> {
 async function startRecordingProxy(target: string): Promise<Running> {
   const dir = mkdtempSync(join(tmpdir(), 'fitconform-bench-'))
   const proxy = await startProxy({
-    target: new URL(target),
-    record: join(dir, 'bench.ndjson'),
+    settings: proxySettings({ target: new URL(target), record: join(dir, 'bench.ndjson') }),
     redactor: new SecretScrubber(),
   })
   return {

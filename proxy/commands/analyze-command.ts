@@ -1,7 +1,7 @@
-import { createSkipWarnings, refusalLines } from '../reading/read-exchanges.js'
+import { createSkipWarnings, refusalOf } from '../reading/read-exchanges.js'
 import { formatSummary, summarizeRecordings } from '../reading/summarize-recording.js'
 import { EXIT } from '../../src/shared/exit-codes.js'
-import { processIO, type CommandIO } from './io.js'
+import { printDiagnostic, processIO, type CommandIO } from './io.js'
 import { recordingParts } from './recording-parts.js'
 
 export interface AnalyzeCommandOptions {
@@ -26,9 +26,9 @@ export async function runAnalyzeCommand(
   try {
     summary = await summarizeRecordings(parts, warnings.onSkipped)
   } catch (error) {
-    const refused = refusalLines(error)
+    const refused = refusalOf(error)
     if (refused === undefined) throw error
-    for (const line of refused) io.err(line)
+    printDiagnostic(io, refused)
     return EXIT.usage
   }
   const skipped = warnings.summary()

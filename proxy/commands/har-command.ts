@@ -3,9 +3,9 @@ import { resolve } from 'node:path'
 import type { Writable } from 'node:stream'
 import { packageVersion } from '../../src/shared/package-root.js'
 import { writeHarFile } from '../reading/har-file.js'
-import { createSkipWarnings, refusalLines } from '../reading/read-exchanges.js'
+import { createSkipWarnings, refusalOf } from '../reading/read-exchanges.js'
 import { EXIT } from '../../src/shared/exit-codes.js'
-import { processIO, type CommandIO } from './io.js'
+import { printDiagnostic, processIO, type CommandIO } from './io.js'
 import { recordingParts } from './recording-parts.js'
 
 export interface HarCommandOptions {
@@ -31,12 +31,17 @@ export async function runHarCommand(
   const output = options.output ?? besideRecording(files[0] ?? 'recording')
   const toStdout = output === '-'
   if (!toStdout && parts.some((part) => resolve(part) === resolve(output))) {
-    io.err(`error: ${output} is a recording being read; name another file with -o`)
+    printDiagnostic(io, {
+      code: 'E_HAR_OUTPUT',
+      kind: 'load',
+      message: `${output} is a recording being read`,
+      hint: 'name another file with -o',
+    })
     return EXIT.usage
   }
   const refusal = toStdout ? undefined : refuseOutput(output, options.force === true)
   if (refusal !== undefined) {
-    io.err(`error: ${refusal}`)
+    printDiagnostic(io, { code: 'E_HAR_OUTPUT', kind: 'load', ...refusal })
     return EXIT.usage
   }
   const warnings = createSkipWarnings(io.err)
@@ -63,9 +68,17 @@ export async function runHarCommand(
     else io.out(receipt)
     return EXIT.ok
   } catch (err) {
-    const refused = refusalLines(err)
-    if (refused === undefined) io.err(`error: cannot write ${toStdout ? 'stdout' : output}: ${(err as Error).message}`)
-    else for (const line of refused) io.err(line)
+    printDiagnostic(
+      io,
+      refusalOf(err) ?? {
+        code: 'E_HAR_WRITE',
+        kind: 'error',
+        message: `cannot write ${toStdout ? 'stdout' : output}: ${(err as Error).message}`,
+        hint: toStdout
+          ? 'check that whatever reads stdout keeps reading'
+          : 'check that the folder exists and is writable, or write to stdout with -o -',
+      },
+    )
     // The file is ours (just created, or truncated with --force) and holds half a HAR: it goes.
     if (!toStdout && out !== undefined) {
       out.destroy()
@@ -75,8 +88,8 @@ export async function runHarCommand(
   }
 }
 
-/** Why the HAR may not be written at `output`; undefined when it may. */
-function refuseOutput(output: string, force: boolean): string | undefined {
+/** Why the HAR may not be written at `output`, and what to do instead; undefined when it may. */
+function refuseOutput(output: string, force: boolean): { message: string; hint: string } | undefined {
   let stats: Stats
   try {
     stats = lstatSync(output)
@@ -84,9 +97,15 @@ function refuseOutput(output: string, force: boolean): string | undefined {
     return undefined // nothing there yet (or a folder that does not exist, which the open reports)
   }
   if (stats.isSymbolicLink())
-    return `${output} is a symbolic link; fitconform does not write through one: remove it or name another file with -o`
-  if (!stats.isFile()) return `${output} exists and is not a regular file; name another file with -o`
-  return force ? undefined : `${output} exists (pass --force to overwrite it, or name another file with -o)`
+    return {
+      message: `${output} is a symbolic link; fitconform does not write through one`,
+      hint: 'remove it or name another file with -o',
+    }
+  if (!stats.isFile())
+    return { message: `${output} exists and is not a regular file`, hint: 'name another file with -o' }
+  return force
+    ? undefined
+    : { message: `${output} exists`, hint: 'pass --force to overwrite it, or name another file with -o' }
 }
 
 /** The write stream once its file is open, so a refused open is the command's error, not a stream's. */

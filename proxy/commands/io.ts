@@ -1,4 +1,6 @@
 import type { Writable } from 'node:stream'
+import type { Diagnostic } from '../../src/model/diagnostic.js'
+import { formatDiagnostic } from '../../src/report/text/format-diagnostic.js'
 
 /** Where a command writes (STYLE §2.10's `Screen`): the CLI passes the process streams, tests collect lines. */
 export interface CommandIO {
@@ -16,4 +18,9 @@ export const processIO: CommandIO = {
     process.stderr.write(`${line}\n`)
   },
   stdout: process.stdout,
+}
+
+/** What went wrong, on `io.err`, in the runner's layout: `error[E_CODE]: …` and `= hint: …` (no colours). */
+export function printDiagnostic(io: CommandIO, diagnostic: Diagnostic): void {
+  io.err(formatDiagnostic(diagnostic, { colors: false }))
 }

@@ -6,15 +6,10 @@
 
 import { isIP } from 'node:net'
 import { DEFAULT_HOST } from '../forward/proxy-defaults.js'
+import { normalizeHost } from '../forward/proxy-settings.js'
 
 /** Loopback only unless the user asks: the traffic carries tokens. */
-export { DEFAULT_HOST }
-
-/** `--host` value as `listen()` takes it: `[::1]` (as written in URLs) becomes `::1`. */
-export function normalizeHost(host: string): string {
-  const trimmed = host.trim()
-  return trimmed.startsWith('[') && trimmed.endsWith(']') ? trimmed.slice(1, -1) : trimmed
-}
+export { DEFAULT_HOST, normalizeHost }
 
 /**
  * The warning to print before listening on an address other machines may reach, or undefined. Other
@@ -39,29 +34,59 @@ export function listenUrl(scheme: 'http' | 'https', host: string, port: number):
   return `${scheme}://${shown.includes(':') ? `[${shown}]` : shown}:${port}`
 }
 
+/** Why `listen()` failed, and what to do about it. */
+export interface ListenProblem {
+  readonly message: string
+  readonly hint: string
+}
+
 /**
- * The one-line error for a failed `listen()`: "port N is in use" and the like, with what to do;
- * undefined for an error that is not about the address (the caller says what else failed). Commands
- * print it as `error: …` and exit 2 (nothing was started).
+ * What a failed `listen()` means: "port N is in use" and the like, with what to do; undefined for an
+ * error that is not about the address (the caller says what else failed). Commands print it and exit 2
+ * (nothing was started).
  */
+export function listenProblem(
+  error: unknown,
+  where: { readonly host: string; readonly port: number },
+): ListenProblem | undefined {
+  const code = (error as { code?: unknown } | null)?.code
+  switch (code) {
+    case 'EADDRINUSE':
+      return {
+        message: `port ${where.port} is in use`,
+        hint: 'choose another with --port, or --port 0 for any free port',
+      }
+    case 'EACCES':
+      return {
+        message: `port ${where.port} needs privileges this process does not have`,
+        hint: 'choose a port above 1023, or --port 0',
+      }
+    case 'EADDRNOTAVAIL':
+      return {
+        message: `${where.host} is not an address of this machine`,
+        hint: `leave out --host to listen on ${DEFAULT_HOST}`,
+      }
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return {
+        message: `--host ${where.host} does not resolve to an address of this machine`,
+        hint: `name an address of this machine, or leave out --host to listen on ${DEFAULT_HOST}`,
+      }
+    case 'EINVAL':
+      return {
+        message: `cannot listen on ${where.host} port ${where.port}: not a usable address`,
+        hint: `name an address of this machine, or leave out --host to listen on ${DEFAULT_HOST}`,
+      }
+    default:
+      return undefined
+  }
+}
+
+/** `listenProblem` as one line, for `serve`, which prints no Diagnostics. */
 export function listenErrorMessage(
   error: unknown,
   where: { readonly host: string; readonly port: number },
 ): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code
-  switch (code) {
-    case 'EADDRINUSE':
-      return `port ${where.port} is in use; choose another with --port, or --port 0 for any free port`
-    case 'EACCES':
-      return `port ${where.port} needs privileges this process does not have; choose a port above 1023, or --port 0`
-    case 'EADDRNOTAVAIL':
-      return `${where.host} is not an address of this machine; leave out --host to listen on ${DEFAULT_HOST}`
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return `--host ${where.host} does not resolve to an address of this machine`
-    case 'EINVAL':
-      return `cannot listen on ${where.host} port ${where.port}: not a usable address`
-    default:
-      return undefined
-  }
+  const problem = listenProblem(error, where)
+  return problem === undefined ? undefined : `${problem.message}; ${problem.hint}`
 }

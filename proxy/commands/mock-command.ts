@@ -2,9 +2,9 @@ import { loadMockRecording, startMockServer, type MockRecording } from '../mock/
 import { REDACT_KEY_ENV } from '../forward/proxy-defaults.js'
 import { createSkipWarnings } from '../reading/read-exchanges.js'
 import { EXIT } from '../../src/shared/exit-codes.js'
-import { processIO, type CommandIO } from './io.js'
+import { printDiagnostic, processIO, type CommandIO } from './io.js'
 import { readTlsFiles } from './tls-files.js'
-import { DEFAULT_HOST, hostWarning, listenErrorMessage, normalizeHost } from './listen-address.js'
+import { DEFAULT_HOST, hostWarning, listenProblem, normalizeHost } from './listen-address.js'
 import { recordingParts } from './recording-parts.js'
 import { waitForStop } from './wait-for-stop.js'
 
@@ -56,9 +56,15 @@ export async function runMockCommand(
       ...(options.quiet === true ? {} : { log: io.err }),
     })
   } catch (err) {
-    io.err(
-      `error: ${listenErrorMessage(err, { host, port }) ?? `cannot start the mock server: ${(err as Error).message}`}`,
-    )
+    const listening = listenProblem(err, { host, port })
+    printDiagnostic(io, {
+      code: listening === undefined ? 'E_MOCK_START' : 'E_LISTEN',
+      kind: 'load',
+      ...(listening ?? {
+        message: `cannot start the mock server: ${(err as Error).message}`,
+        hint: 'check --host and --port, and the certificate and key given with --tls-cert and --tls-key',
+      }),
+    })
     return EXIT.usage
   }
   const failed = recording.failed === 0 ? '' : ` (${recording.failed} failed exchanges left out)`

@@ -3,29 +3,14 @@ import { REDACT_KEY_ENV } from '../forward/proxy-defaults.js'
 import { startProxy } from '../forward/proxy-server.js'
 import { SecretScrubber } from '../recording/redaction.js'
 import { EXIT } from '../../src/shared/exit-codes.js'
-import { processIO, type CommandIO } from './io.js'
+import { printDiagnostic, processIO, type CommandIO } from './io.js'
 import { readTlsFiles } from './tls-files.js'
-import { DEFAULT_HOST, hostWarning, listenErrorMessage, normalizeHost } from './listen-address.js'
+import { hostWarning, listenProblem } from './listen-address.js'
+import { proxySettings, type ProxyFlags } from '../forward/proxy-settings.js'
 import { waitForStop } from './wait-for-stop.js'
 
-export interface ProxyCommandOptions {
-  readonly target: URL
-  readonly port?: number
-  /** Address to listen on; anything but loopback is warned about. */
-  readonly host?: string
-  readonly record?: string
-  readonly strict?: boolean
-  readonly timeout?: number
-  readonly insecure?: boolean
-  readonly tlsCert?: string
-  readonly tlsKey?: string
-  readonly redact?: readonly string[]
-  readonly redactHeader?: readonly string[]
-  readonly redactPersonal?: boolean
-  readonly maxBodyBytes?: number
-  readonly maxBytes?: number
-  /** Print only the finding lines, not one line per exchange. */
-  readonly quiet?: boolean
+/** The command's options as commander parses them, and what tests add. */
+export interface ProxyCommandOptions extends ProxyFlags {
   /** Stops the proxy (tests); by default SIGINT or SIGTERM does. */
   readonly signal?: AbortSignal
   /** Called once the proxy listens (tests). */
@@ -47,52 +32,45 @@ const NO_REDACT_KEY_NOTE = `note: ${REDACT_KEY_ENV} is not set, so the tokens in
 const REDACT_KEY_NOTE = `note: tokens are recorded as hashes keyed with ${REDACT_KEY_ENV}: run \`fitconform mock\` with the same ${REDACT_KEY_ENV} to replay each user's answers to that user's token only.`
 
 export async function runProxyCommand(options: ProxyCommandOptions, io: CommandIO = processIO): Promise<number> {
-  const tlsFiles = readTlsFiles(options, io)
+  const settings = proxySettings(options)
+  const tlsFiles = readTlsFiles(settings.listen, io)
   if (tlsFiles === undefined) return EXIT.usage
   const { tls } = tlsFiles
   let redactor: SecretScrubber
   try {
-    redactor = new SecretScrubber({
-      key: process.env[REDACT_KEY_ENV] || undefined,
-      bodyPaths: options.redact,
-      headers: options.redactHeader,
-      personal: options.redactPersonal,
-    })
+    redactor = new SecretScrubber({ ...settings.redaction, key: process.env[REDACT_KEY_ENV] || undefined })
   } catch (err) {
-    io.err(`error: ${(err as Error).message}`)
+    printDiagnostic(io, {
+      code: 'E_REDACT_PATH',
+      kind: 'load',
+      message: (err as Error).message,
+      hint: 'write --redact as a JSON path into the body, e.g. path[*].latitude or items[*].uri',
+    })
     return EXIT.usage
   }
-  const host = normalizeHost(options.host ?? DEFAULT_HOST)
+  const { host, port } = settings.listen
   const warning = hostWarning(host)
   if (warning !== undefined) io.err(warning)
   let proxy
   try {
-    proxy = await startProxy({
-      target: options.target,
-      port: options.port,
-      host,
-      record: options.record,
-      maxBytes: options.maxBytes,
-      maxBodyBytes: options.maxBodyBytes,
-      strict: options.strict,
-      timeoutMs: options.timeout,
-      insecure: options.insecure,
-      tls,
-      redactor,
-      quiet: options.quiet,
-      print: io.err,
-      printProblem: io.err,
-    })
+    proxy = await startProxy({ settings, redactor, tls, print: io.err, printProblem: io.err })
   } catch (err) {
-    io.err(
-      `error: ${listenErrorMessage(err, { host, port: options.port ?? 0 }) ?? `cannot start the proxy: ${(err as Error).message}`}`,
-    )
+    const listening = listenProblem(err, { host, port })
+    printDiagnostic(io, {
+      code: listening === undefined ? 'E_PROXY_START' : 'E_LISTEN',
+      kind: 'load',
+      ...(listening ?? {
+        message: `cannot start the proxy: ${(err as Error).message}`,
+        hint: 'check that the --record file can be created and written',
+      }),
+    })
     return EXIT.usage
   }
+  const { file } = settings.recording
   io.out(
-    `fitconform proxy listening on ${proxy.url} → ${withoutUserinfo(options.target.href)}${options.record === undefined ? '' : `, recording to ${options.record}`}`,
+    `fitconform proxy listening on ${proxy.url} → ${withoutUserinfo(settings.target)}${file === undefined ? '' : `, recording to ${file}`}`,
   )
-  if (options.record !== undefined) io.err(process.env[REDACT_KEY_ENV] ? REDACT_KEY_NOTE : NO_REDACT_KEY_NOTE)
+  if (file !== undefined) io.err(process.env[REDACT_KEY_ENV] ? REDACT_KEY_NOTE : NO_REDACT_KEY_NOTE)
   options.onReady?.(proxy.url)
   await waitForStop(options.signal)
   await proxy.close()
@@ -103,10 +81,13 @@ export async function runProxyCommand(options: ProxyCommandOptions, io: CommandI
     `${parts.join(', ')}: ${findings.violation} violations, ${findings.irregularity} irregularities, ${findings.note} notes, ${findings['unknown-endpoint']} unknown endpoints`,
   )
   if (unrecorded > 0) {
-    io.err(
-      `error: ${unrecorded} of ${exchanges} exchanges were forwarded but are NOT in the recording ${options.record ?? ''} (see the errors above)`,
-    )
+    printDiagnostic(io, {
+      code: 'E_UNRECORDED',
+      kind: 'error',
+      message: `${unrecorded} of ${exchanges} exchanges were forwarded but are NOT in the recording ${file ?? ''} (see the errors above)`,
+      hint: 'the errors above say why; record those exchanges again once it is fixed',
+    })
     return EXIT.failed
   }
-  return options.strict === true && findings.violation > 0 ? EXIT.failed : EXIT.ok
+  return settings.recording.strict && findings.violation > 0 ? EXIT.failed : EXIT.ok
 }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { recordingFiles } from '../recording/exchange-log.js'
-import type { CommandIO } from './io.js'
+import { printDiagnostic, type CommandIO } from './io.js'
 
 /**
  * The files to read for the recordings named on a command line: each with its rotated parts, oldest
@@ -25,7 +25,12 @@ export function recordingParts(files: readonly string[], io: CommandIO): string[
     }
   }
   if (missing.length === 0) return parts
-  io.err(`error: no such recording: ${missing.join(', ')}`)
+  printDiagnostic(io, {
+    code: 'E_NO_RECORDING',
+    kind: 'load',
+    message: `no such recording: ${missing.join(', ')}`,
+    hint: 'name a file `fitconform proxy --record` wrote; its rotated parts (<file>.1, …) are read with it',
+  })
   return undefined
 }
 

@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join, relative, resolve, sep } from 'node:path'
 import { packageRoot } from '../../src/shared/package-root.js'
-import { createSkipWarnings, refusalLines } from '../reading/read-exchanges.js'
+import { createSkipWarnings, refusalOf } from '../reading/read-exchanges.js'
 import { scaffoldRecording } from '../scaffold/scaffold-recording.js'
 import { EXIT } from '../../src/shared/exit-codes.js'
-import { processIO, type CommandIO } from './io.js'
+import { printDiagnostic, processIO, type CommandIO } from './io.js'
 import { recordingParts } from './recording-parts.js'
 
 export interface ScaffoldCommandOptions {
@@ -30,9 +30,12 @@ export async function runScaffoldCommand(
   const output = resolve(options.output)
   const builtIn = join(packageRoot(), 'suites')
   if (options.intoSuites !== true && (output === builtIn || output.startsWith(`${builtIn}${sep}`))) {
-    io.err(
-      `error: ${options.output} is inside the built-in suites/; scaffolded scenarios need review first (pass --into-suites to write there anyway)`,
-    )
+    printDiagnostic(io, {
+      code: 'E_SCAFFOLD_INTO_SUITES',
+      kind: 'load',
+      message: `${options.output} is inside the built-in suites/; scaffolded scenarios need review first`,
+      hint: 'pass --into-suites to write there anyway',
+    })
     return EXIT.usage
   }
   const schemaPath = relative(output, join(packageRoot(), 'schemas', 'scenario.schema.json'))
@@ -43,18 +46,21 @@ export async function runScaffoldCommand(
   try {
     outcome = await scaffoldRecording(parts, { schemaPath, onSkipped: warnings.onSkipped })
   } catch (error) {
-    const refused = refusalLines(error)
+    const refused = refusalOf(error)
     if (refused === undefined) throw error
-    for (const line of refused) io.err(line)
+    printDiagnostic(io, refused)
     return EXIT.usage
   }
   const skipped = warnings.summary()
   if (skipped !== undefined) io.err(skipped)
   const inTheWay = outcome.files.filter((file) => existsSync(join(output, file.name)))
   if (inTheWay.length > 0 && options.force !== true) {
-    io.err(
-      `error: these files exist in ${options.output} (pass --force to overwrite): ${inTheWay.map((file) => file.name).join(', ')}`,
-    )
+    printDiagnostic(io, {
+      code: 'E_SCAFFOLD_FILES_EXIST',
+      kind: 'load',
+      message: `these files exist in ${options.output}: ${inTheWay.map((file) => file.name).join(', ')}`,
+      hint: 'pass --force to overwrite',
+    })
     return EXIT.usage
   }
   mkdirSync(output, { recursive: true })

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import type { CommandIO } from './io.js'
+import { printDiagnostic, type CommandIO } from './io.js'
 
 /** The certificate and key `proxy` and `mock` serve HTTPS with. */
 export interface TlsFiles {
@@ -16,14 +16,24 @@ export function readTlsFiles(
   io: CommandIO,
 ): { tls: TlsFiles | undefined } | undefined {
   if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) {
-    io.err('error: --tls-cert and --tls-key go together')
+    printDiagnostic(io, {
+      code: 'E_TLS_PAIR',
+      kind: 'load',
+      message: '--tls-cert and --tls-key go together',
+      hint: 'give both (PEM files), or neither to listen without TLS',
+    })
     return undefined
   }
   if (options.tlsCert === undefined || options.tlsKey === undefined) return { tls: undefined }
   try {
     return { tls: { cert: readFileSync(options.tlsCert), key: readFileSync(options.tlsKey) } }
   } catch (err) {
-    io.err(`error: cannot read the TLS certificate or key: ${(err as Error).message}`)
+    printDiagnostic(io, {
+      code: 'E_TLS_READ',
+      kind: 'load',
+      message: `cannot read the TLS certificate or key: ${(err as Error).message}`,
+      hint: 'check the paths given to --tls-cert and --tls-key, and that this user may read them',
+    })
     return undefined
   }
 }

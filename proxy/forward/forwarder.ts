@@ -16,18 +16,11 @@ import { performance } from 'node:perf_hooks'
 import { Pool, type Dispatcher } from 'undici'
 import type { ExchangeError, ExchangeErrorCode } from '../../src/model/exchange.js'
 import { classifyTransportError } from '../../src/shared/transport-failure.js'
+import type { ForwardSettings } from './proxy-settings.js'
 import { CONDITIONAL, endToEndHeaders, HAS_BODY, upstreamRequestHead } from './target.js'
 
-export interface ForwarderOptions {
-  /** The server to forward to; a base path is put in front of every client path. */
-  readonly target: URL
-  /** Upstream headers and idle-body timeout in milliseconds (`--timeout`). */
-  readonly timeoutMs?: number
-  /** Accept a self-signed certificate from an HTTPS target (`--insecure`). */
-  readonly insecure?: boolean
-  /** Most upstream connections at once; unlimited by default. */
-  readonly connections?: number
-}
+/** The proxy's forward settings; `connections` caps the upstream connections (unlimited by default). */
+export type ForwarderOptions = ForwardSettings & { readonly connections?: number }
 
 /** The head of the upstream response, as received. */
 export interface ResponseHead {
@@ -74,16 +67,17 @@ export interface Forwarder {
   close(): Promise<void>
 }
 
-export function createForwarder(options: ForwarderOptions): Forwarder {
-  const timeout = options.timeoutMs ?? 30_000
-  const pool = new Pool(options.target.origin, {
+/** Forwards to `target`; a base path of it is put in front of every client path (target.ts). */
+export function createForwarder(target: URL, options: ForwarderOptions): Forwarder {
+  const timeout = options.timeoutMs
+  const pool = new Pool(target.origin, {
     connections: options.connections ?? null,
     pipelining: 1,
     headersTimeout: timeout,
     bodyTimeout: timeout,
-    connect: { rejectUnauthorized: options.insecure !== true, timeout },
+    connect: { rejectUnauthorized: !options.insecure, timeout },
   })
-  const host = options.target.host
+  const host = target.host
   return {
     forward: (request) => {
       new ForwardJob(request).start(pool, host)

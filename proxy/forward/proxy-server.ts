@@ -14,35 +14,20 @@ import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { createExchangePipeline, type PipelineStats } from '../recording/exchange-pipeline.js'
 import { createForwarder } from './forwarder.js'
-import { DEFAULT_HOST, DEFAULT_RECORDED_BODY_BYTES } from './proxy-defaults.js'
+import type { ProxySettings } from './proxy-settings.js'
 import { captureExchange } from '../recording/recorder.js'
 import type { SecretScrubber } from '../recording/redaction.js'
+import { problemText } from '../recording/recording-problems.js'
 import { upstreamPathFor } from './target.js'
 
 export interface ProxyOptions {
-  readonly target: URL
-  /** 0 (default): any free port. */
-  readonly port?: number
-  /** The address to listen on (`--host`); 127.0.0.1 by default. */
-  readonly host?: string
-  /** NDJSON recording file (`--record`); nothing is written without it. */
-  readonly record?: string
-  /** Rotate the recording past this size (`--max-bytes`). */
-  readonly maxBytes?: number
-  /** Bodies are recorded up to this many bytes (`--max-body-bytes`). */
-  readonly maxBodyBytes?: number
-  readonly strict?: boolean
-  /** Upstream timeout in milliseconds (`--timeout`). */
-  readonly timeoutMs?: number
-  /** Accept a self-signed upstream certificate (`--insecure`). */
-  readonly insecure?: boolean
-  /** Listen with TLS (`--tls-cert`, `--tls-key`), PEM contents. */
-  readonly tls?: { readonly cert: string | Buffer; readonly key: string | Buffer }
+  /** What the command line asked for (proxy-settings.ts). */
+  readonly settings: ProxySettings
   readonly redactor: SecretScrubber
+  /** The PEM contents of `settings.listen`'s certificate and key: the listener serves TLS with them. */
+  readonly tls?: { readonly cert: string | Buffer; readonly key: string | Buffer }
   /** Live output: one or more lines (joined by newlines) per call, already redacted. */
   readonly print?: (lines: string) => void
-  /** Print only the finding lines, not one line per exchange (`--quiet`). */
-  readonly quiet?: boolean
   /** Lines about the proxy or its recording going wrong; `print` when not given. */
   readonly printProblem?: (line: string) => void
   /** How long `close` waits for exchanges in flight before cutting them. */
@@ -63,25 +48,12 @@ export interface RunningProxy {
 }
 
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_RECORDED_BODY_BYTES
+  const { settings } = options
+  const target = new URL(settings.target)
   const print = options.print ?? (() => {})
   const printProblem = options.printProblem ?? print
-  const pipeline = await createExchangePipeline({
-    target: options.target,
-    redactor: options.redactor,
-    record: options.record,
-    maxBytes: options.maxBytes,
-    strict: options.strict === true,
-    maxBodyBytes,
-    quiet: options.quiet === true,
-    print,
-    printProblem,
-  })
-  const forwarder = createForwarder({
-    target: options.target,
-    timeoutMs: options.timeoutMs,
-    insecure: options.insecure,
-  })
+  const pipeline = await createExchangePipeline({ settings, redactor: options.redactor, print, printProblem })
+  const forwarder = createForwarder(target, settings.forward)
   let nextId = 1
   let inFlight = 0
   let rejected = 0
@@ -94,7 +66,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const forward = (req: http.IncomingMessage, res: http.ServerResponse, upstreamPath: string): void => {
     const observer = captureExchange(req, {
       id: nextId++,
-      maxBodyBytes,
+      maxBodyBytes: settings.recording.maxBodyBytes,
       onCaptured: (exchange) => {
         pipeline.submit(exchange)
         settle()
@@ -104,11 +76,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   }
   const onRequest = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     inFlight += 1
-    const mapped = upstreamPathFor(options.target, req.url ?? '/')
+    const mapped = upstreamPathFor(target, req.url ?? '/')
     if ('problem' in mapped) {
       rejected += 1
       // Said without the request-target itself: it may carry a token in its query.
-      if (options.quiet !== true) print(`rejected ${req.method ?? '-'} request: ${mapped.problem} → 400`)
+      if (!settings.recording.quiet) print(`rejected ${req.method ?? '-'} request: ${mapped.problem} → 400`)
       answerBadRequest(res, `fitconform proxy: cannot forward this request: ${mapped.problem}\n`)
       settle()
       return
@@ -133,9 +105,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n')
     else socket.destroy()
   })
-  const host = options.host ?? DEFAULT_HOST
+  const { host } = settings.listen
   try {
-    server.listen(options.port ?? 0, host)
+    server.listen(settings.listen.port, host)
     await once(server, 'listening')
   } catch (err) {
     await pipeline.close()
@@ -144,7 +116,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   }
   // After listening, a server error (e.g. EMFILE on accept) must not end the process: say it, keep serving.
   server.on('error', (err: NodeJS.ErrnoException) =>
-    printProblem(`error: the proxy's listener: ${err.code ?? err.name}: ${err.message}`),
+    printProblem(
+      problemText({
+        code: 'E_LISTENER',
+        kind: 'error',
+        message: `the proxy's listener: ${err.code ?? err.name}: ${err.message}`,
+        hint: 'the proxy keeps serving; if it repeats (EMFILE: too many open files), raise the limit with ulimit -n',
+      }),
+    ),
   )
   const port = (server.address() as AddressInfo).port
   let closing: Promise<void> | undefined

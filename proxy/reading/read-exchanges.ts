@@ -12,7 +12,7 @@
  * without it would pass for the whole recording.
  */
 import { createReadStream } from 'node:fs'
-import { ConformanceError } from '../../src/model/diagnostic.js'
+import { ConformanceError, type Diagnostic, type ProxyErrorCode } from '../../src/model/diagnostic.js'
 import type { ExchangeEntry } from '../../src/model/exchange.js'
 import { findTooDeepJson, isNestedDeeperThan, MAX_NESTING_DEPTH } from '../../src/load/nesting-depth.js'
 
@@ -42,6 +42,7 @@ function maxLineBytes(env: NodeJS.ProcessEnv = process.env): number {
   if (value === undefined || value === '') return DEFAULT_MAX_LINE_BYTES
   if (!/^[1-9][0-9]{0,15}$/.test(value))
     throw refusal(
+      'E_MAX_LINE_BYTES',
       `${MAX_LINE_BYTES_ENV}=${value} is not a whole number of bytes`,
       `unset it, or set it to the longest line to read, e.g. ${DEFAULT_MAX_LINE_BYTES}`,
     )
@@ -137,6 +138,7 @@ function isTooDeepJson(text: string): boolean {
 
 function tooDeep(file: string, line: number, where: string): ConformanceError {
   return refusal(
+    'E_RECORDING_TOO_DEEP',
     `line ${line} of ${file} is nested deeper than ${MAX_NESTING_DEPTH} levels (${where}); fitconform does not judge an exchange that deep`,
     'remove the line (or the recording) to read the rest',
   )
@@ -144,13 +146,14 @@ function tooDeep(file: string, line: number, where: string): ConformanceError {
 
 function tooLong(file: string, line: number, limit: number): ConformanceError {
   return refusal(
+    'E_RECORDING_LINE_TOO_LONG',
     `line ${line} of ${file} is longer than ${limit} bytes, the longest recording line fitconform reads`,
     `with its default --max-body-bytes the proxy writes no line that long; for a recording made with a larger one, raise the limit with ${MAX_LINE_BYTES_ENV}=<bytes>`,
   )
 }
 
-function refusal(message: string, hint: string): ConformanceError {
-  return new ConformanceError({ code: 'E_USAGE', kind: 'load', message, hint })
+function refusal(code: ProxyErrorCode, message: string, hint: string): ConformanceError {
+  return new ConformanceError({ code, kind: 'load', message, hint })
 }
 
 /** Warnings printed one by one up to this many; past it, only counted (a damaged file can have thousands). */
@@ -228,9 +231,7 @@ function isHeaderList(value: unknown): boolean {
   )
 }
 
-/** The `error: …` lines for a recording line past its bounds (readExchanges' refusal), or undefined for any other error. */
-export function refusalLines(error: unknown): string[] | undefined {
-  if (!(error instanceof ConformanceError) || error.diagnostic.kind !== 'load') return undefined
-  const { message, hint } = error.diagnostic
-  return [`error: ${message}`, ...(hint === undefined ? [] : [`  hint: ${hint}`])]
+/** The Diagnostic of a recording line past its bounds (readExchanges' refusal), or undefined for any other error. */
+export function refusalOf(error: unknown): Diagnostic | undefined {
+  return error instanceof ConformanceError && error.diagnostic.kind === 'load' ? error.diagnostic : undefined
 }

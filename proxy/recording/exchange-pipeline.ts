@@ -19,21 +19,17 @@ import type { FromWorker, PipelineWorkerData, ToWorker } from './pipeline-worker
 import { emptyStats, type PipelineStats } from './process-exchange.js'
 import type { CapturedExchange } from './recorder.js'
 import type { SecretScrubber } from './redaction.js'
+import { problemText } from './recording-problems.js'
+import type { ProxySettings } from '../forward/proxy-settings.js'
 
 export type { PipelineStats } from './process-exchange.js'
 
 export interface PipelineOptions {
-  readonly target: URL
+  /** Handed whole to the recording thread, which reads its target and `recording` part. */
+  readonly settings: ProxySettings
   readonly redactor: SecretScrubber
-  /** NDJSON recording file; nothing is written without it. */
-  readonly record?: string
-  readonly maxBytes?: number
-  readonly strict: boolean
-  readonly maxBodyBytes: number
   /** Live output: the lines of one batch, joined by newlines (no final one); already redacted. */
   readonly print: (lines: string) => void
-  /** Only finding lines are printed, not one line per exchange (`--quiet`). */
-  readonly quiet: boolean
   /** A line about recording itself going wrong (a write error, the recording thread gone): always shown. */
   readonly printProblem: (line: string) => void
 }
@@ -64,14 +60,9 @@ const WORKER_FILE = new URL(`./pipeline-worker${extname(fileURLToPath(import.met
 /** Starts the recording thread; rejects when the recording file cannot be opened. */
 export async function createExchangePipeline(options: PipelineOptions): Promise<ExchangePipeline> {
   const data: PipelineWorkerData = {
-    target: options.target.href,
+    settings: options.settings,
     redaction: options.redactor.settings(),
-    record: options.record,
-    maxBytes: options.maxBytes,
-    strict: options.strict,
-    maxBodyBytes: options.maxBodyBytes,
-    quiet: options.quiet,
-    ring: createRingMemory(ringBytesFor(options.maxBodyBytes)),
+    ring: createRingMemory(ringBytesFor(options.settings.recording.maxBodyBytes)),
   }
   const worker = new Worker(WORKER_FILE, { workerData: data })
   const first = await new Promise<FromWorker>((resolve, reject) => {
@@ -112,7 +103,7 @@ class WorkerPipeline implements ExchangePipeline {
     this.#ring = ring
     this.#print = options.print
     this.#printProblem = options.printProblem
-    this.#recording = options.record !== undefined
+    this.#recording = options.settings.recording.file !== undefined
     worker.on('message', (message: FromWorker) => this.#onMessage(message))
     worker.on('error', (err) => {
       // Only the name: the message of an error deep in the recording could quote a body.
@@ -143,7 +134,12 @@ class WorkerPipeline implements ExchangePipeline {
     if (!this.#ring.fitsEver(exchange)) {
       // Cannot happen within node's header limits (the ring holds two of the largest exchanges): said, counted.
       this.#printProblem(
-        `error: #${exchange.id} is too large to hand to the recording thread: forwarded but not recorded`,
+        problemText({
+          code: 'E_UNRECORDABLE',
+          kind: 'internal',
+          message: `#${exchange.id} is too large to hand to the recording thread: forwarded but not recorded`,
+          hint: 'a bug of fitconform, please report it (with the --max-body-bytes used)',
+        }),
       )
       this.#countLost(1, exchange.error !== undefined)
       return
@@ -226,7 +222,15 @@ class WorkerPipeline implements ExchangePipeline {
     if (this.#stopped) return
     this.#stopped = true
     const unacknowledged = this.#submitted - this.#done
-    if (this.#closing === undefined || unacknowledged > 0) this.#printProblem(`error: ${reason}`)
+    if (this.#closing === undefined || unacknowledged > 0)
+      this.#printProblem(
+        problemText({
+          code: 'E_RECORDING_THREAD',
+          kind: 'internal',
+          message: reason,
+          hint: 'a bug of fitconform, please report it; restart the proxy to record again',
+        }),
+      )
     // What the thread had not acknowledged is lost with it: counted, so that the exit code says so.
     this.#countLost(unacknowledged, false)
     this.#held = []

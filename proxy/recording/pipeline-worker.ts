@@ -22,16 +22,13 @@ import { RingReader, type RingMemory } from './exchange-ring.js'
 import { RingRecording } from './ring-recording.js'
 import { ObservedRelations } from '../analyze/relations/observed-relations.js'
 import { SecretScrubber, type RedactionSettings } from './redaction.js'
+import { problemText } from './recording-problems.js'
+import type { ProxySettings } from '../forward/proxy-settings.js'
 
 export interface PipelineWorkerData {
-  readonly target: string
+  /** The command's settings, as built once (proxy-settings.ts): this thread reads the target and `recording`. */
+  readonly settings: ProxySettings
   readonly redaction: RedactionSettings
-  readonly record?: string
-  readonly maxBytes?: number
-  readonly strict: boolean
-  readonly maxBodyBytes: number
-  /** Keep only the finding lines (they are indented), not the line per exchange. */
-  readonly quiet: boolean
   readonly ring: RingMemory
 }
 
@@ -85,18 +82,21 @@ function yieldToForwarding(): void {
 function startWorker(port: NonNullable<typeof parentPort>, data: PipelineWorkerData): void {
   const post = (message: FromWorker): void => port.postMessage(message)
   yieldToForwarding()
+  const { recording: settings } = data.settings
   const redactor = SecretScrubber.fromSettings(data.redaction)
   let log: ExchangeLog | undefined
   try {
     log =
-      data.record === undefined ? undefined : openExchangeLog({ file: data.record, maxBytes: data.maxBytes, redactor })
+      settings.file === undefined
+        ? undefined
+        : openExchangeLog({ file: settings.file, maxBytes: settings.maxBytes, redactor })
   } catch (err) {
     post({ type: 'failed', message: (err as Error).message })
     port.close()
     return
   }
   const stats = emptyStats()
-  const target = new URL(data.target)
+  const target = new URL(data.settings.target)
   const ring = new RingReader(data.ring)
   const recording = new RingRecording(ring)
   let closing = false
@@ -106,15 +106,21 @@ function startWorker(port: NonNullable<typeof parentPort>, data: PipelineWorkerD
   // The write problem last reported: a full disk is said once (with its cause), and again when it changes or clears.
   let reported: string | undefined
   const noteWrite = (result: FlushResult | undefined, problems: string[]): void => {
-    if (result === undefined || data.record === undefined) return
+    if (result === undefined || settings.file === undefined) return
     stats.unrecorded += result.lost
     if (result.problem !== undefined && result.problem !== reported) {
       problems.push(
-        `error: cannot write the recording ${data.record} (${result.problem}): ${result.lost} exchange(s) not recorded; forwarding goes on, ` +
-          'lost exchanges are counted and make the exit code 1',
+        problemText({
+          code: 'E_RECORDING_WRITE',
+          kind: 'error',
+          message:
+            `cannot write the recording ${settings.file} (${result.problem}): ${result.lost} exchange(s) not recorded; forwarding goes on, ` +
+            'lost exchanges are counted and make the exit code 1',
+          hint: 'free space on its disk or fix its permissions: recording resumes by itself',
+        }),
       )
     } else if (result.problem === undefined && reported !== undefined && result.written > 0) {
-      problems.push(`recording to ${data.record} works again (${stats.unrecorded} exchange(s) not recorded so far)`)
+      problems.push(`recording to ${settings.file} works again (${stats.unrecorded} exchange(s) not recorded so far)`)
     }
     if (result.problem !== undefined || result.written > 0) reported = result.problem
   }
@@ -128,10 +134,10 @@ function startWorker(port: NonNullable<typeof parentPort>, data: PipelineWorkerD
         target,
         redactor,
         log,
-        strict: data.strict,
+        strict: settings.strict,
         relations,
-        maxBodyBytes: data.maxBodyBytes,
-        quiet: data.quiet,
+        maxBodyBytes: settings.maxBodyBytes,
+        quiet: settings.quiet,
         print: (line: string) => printed.push(line),
         printProblem: (line: string) => problems.push(line),
       }

@@ -16,21 +16,23 @@ import { clockMembers, toExchangeEntry } from '../reading/har-entry.js'
 import type { CapturedExchange } from './recorder.js'
 import { joinLine, lineParts, type LineParts } from './recording-line.js'
 import type { SecretScrubber } from './redaction.js'
+import { internalErrorText } from './recording-problems.js'
+import type { RecordingSettings } from '../forward/proxy-settings.js'
 import { apiPathOf } from '../forward/target.js'
 import { headerMap, rawHeaderValues } from '../../src/shared/headers.js'
 
-export interface ProcessOptions {
+/**
+ * The recording settings it reads (`strict`, `maxBodyBytes`, `quiet`: with `quiet`, the line per exchange
+ * is not even built), and what the recording thread holds.
+ */
+export interface ProcessOptions extends Pick<RecordingSettings, 'strict' | 'maxBodyBytes' | 'quiet'> {
   readonly target: URL
   readonly redactor: SecretScrubber
   readonly log?: ExchangeLog
-  readonly strict: boolean
   /** The session's memory for judging an exchange against earlier ones (analyze/relations/). */
   readonly relations?: ObservedRelations
-  readonly maxBodyBytes: number
   /** One line of live output (no newline); already redacted. */
   readonly print: (line: string) => void
-  /** Print only the finding lines, not one line per exchange (`--quiet`): that line is then not even built. */
-  readonly quiet: boolean
   /** A line about recording itself going wrong: shown even with `--quiet`. */
   readonly printProblem: (line: string) => void
 }
@@ -94,9 +96,7 @@ export async function processExchange(
     }
   } catch (err) {
     if (log !== undefined) stats.unrecorded += 1
-    options.printProblem(
-      `error: #${exchange.id} internal error while recording: ${(err as Error).name}: ${redactor.scrub((err as Error).message)}`,
-    )
+    options.printProblem(internalErrorText(exchange.id, err, redactor))
     return undefined
   }
   const apiPath = apiPathOf(options.target, exchange.upstreamPath)
@@ -131,9 +131,7 @@ export function processAgain(
     if (log !== undefined && known.parts !== undefined) log.appendLine(joinLine(known.parts, clock.id, clock, redactor))
   } catch (err) {
     stats.unrecorded += 1
-    options.printProblem(
-      `error: #${clock.id} internal error while recording: ${(err as Error).name}: ${redactor.scrub((err as Error).message)}`,
-    )
+    options.printProblem(internalErrorText(clock.id, err, redactor))
     return
   }
   noteFindings(known.findings, stats)

@@ -7,6 +7,7 @@ import type { IncomingMessage } from 'node:http'
 import type { ExchangeError } from '../../src/model/exchange.js'
 import type { ForwardObserver, ForwardOutcome, ForwardTimes, ResponseHead } from '../forward/forwarder.js'
 import { rawHeaderValues } from '../../src/shared/headers.js'
+import type { RecordingSettings } from '../forward/proxy-settings.js'
 
 /** The first bytes of a body and its full length. */
 export interface CapturedBody {
@@ -34,9 +35,8 @@ export interface CapturedExchange {
   readonly times: ForwardTimes
 }
 
-export interface RecorderOptions {
-  readonly maxBodyBytes: number
-}
+/** The recording settings the recorder reads: how much of each body it keeps. */
+export type RecorderOptions = Pick<RecordingSettings, 'maxBodyBytes'>
 
 /** Taps one exchange; `onCaptured` receives it once the exchange is over. */
 export function captureExchange(

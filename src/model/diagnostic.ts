@@ -6,6 +6,34 @@ export interface SourceRef {
 }
 
 /**
+ * The codes of the recording proxy and its tools (`proxy`, `mock`, `har`, `scaffold`, `analyze`): a list,
+ * not only a type, so that a test holds docs/proxy.md's table of them to it.
+ */
+export const PROXY_ERROR_CODES = [
+  'E_TLS_PAIR',
+  'E_TLS_READ',
+  'E_REDACT_PATH',
+  'E_LISTEN',
+  'E_PROXY_START',
+  'E_MOCK_START',
+  'E_LISTENER',
+  'E_NO_RECORDING',
+  'E_RECORDING_TOO_DEEP',
+  'E_RECORDING_LINE_TOO_LONG',
+  'E_MAX_LINE_BYTES',
+  'E_RECORDING_WRITE',
+  'E_RECORDING_THREAD',
+  'E_UNRECORDABLE',
+  'E_UNRECORDED',
+  'E_HAR_OUTPUT',
+  'E_HAR_WRITE',
+  'E_SCAFFOLD_INTO_SUITES',
+  'E_SCAFFOLD_FILES_EXIST',
+] as const
+
+export type ProxyErrorCode = (typeof PROXY_ERROR_CODES)[number]
+
+/**
  * Stable error codes. Never reuse a code for another meaning: users grep CI logs for them.
  * load: nothing was sent; failure: the server departs from the spec; error: the run could not
  * find out (transport, timeout, rate limit); internal: a bug of ours.
@@ -34,6 +62,7 @@ export type ErrorCode =
   | 'E_LEDGER'
   | 'E_REPORTER'
   | 'E_INTERNAL'
+  | ProxyErrorCode
 
 export type DiagnosticKind = 'load' | 'failure' | 'error' | 'internal'
 

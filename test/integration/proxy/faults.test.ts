@@ -47,7 +47,7 @@ describe('faults', () => {
     upstream.listen(0, '127.0.0.1')
     await once(upstream, 'listening')
     target = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`
-    proxy = await startTestProxy(target, { timeoutMs: 300 })
+    proxy = await startTestProxy(target, { timeout: 300 })
   })
 
   afterAll(async () => {
@@ -104,7 +104,7 @@ describe('faults', () => {
 
   it('records every failure on a whole line', async () => {
     // Its own proxy and recording: this test does not lean on what the tests above left behind.
-    const own = await startTestProxy(target, { timeoutMs: 300 })
+    const own = await startTestProxy(target, { timeout: 300 })
     expect((await request(`${own.proxy.url}/slow-head`)).status).toBe(504)
     await expect(request(`${own.proxy.url}/cut`)).rejects.toThrow()
     await leaveMidResponse(own.proxy.url)

@@ -37,7 +37,8 @@ describe('har output', () => {
     for (const force of [false, true]) {
       const { code, said } = await run({ ...(name ? { output: link } : {}), force })
       expect(code).toBe(2)
-      expect(said).toContain(`${link} is a symbolic link; fitconform does not write through one`)
+      expect(said).toContain(`error[E_HAR_OUTPUT]: ${link} is a symbolic link; fitconform does not write through one`)
+      expect(said).toContain('hint: remove it or name another file with -o')
     }
     expect(readFileSync(target, 'utf8')).toBe('keep me')
   })
@@ -47,7 +48,8 @@ describe('har output', () => {
     writeFileSync(output, 'older')
     const refused = await run({ output })
     expect(refused.code).toBe(2)
-    expect(refused.said).toContain(`${output} exists (pass --force to overwrite it, or name another file with -o)`)
+    expect(refused.said).toContain(`error[E_HAR_OUTPUT]: ${output} exists`)
+    expect(refused.said).toContain('hint: pass --force to overwrite it, or name another file with -o')
     expect(readFileSync(output, 'utf8')).toBe('older')
     const forced = await run({ output, force: true })
     expect(forced.code).toBe(0)

@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import type { ExchangeEntry } from '../../../src/model/exchange.js'
 import { startProxy, type ProxyOptions, type RunningProxy } from '../../../proxy/forward/proxy-server.js'
 import { SecretScrubber } from '../../../proxy/recording/redaction.js'
+import { proxySettings, type ProxyFlags } from '../../../proxy/forward/proxy-settings.js'
 import { makeTempDir } from '../../helpers/temp-dir.js'
 
 export interface Received {
@@ -54,19 +55,22 @@ export interface TestProxy {
   stop(): Promise<ExchangeEntry[]>
 }
 
+/** `fitconform proxy --target <target> --record <a temporary file>` with these flags, started in this process. */
 export async function startTestProxy(
   target: string,
-  options: Partial<Omit<ProxyOptions, 'target'>> = {},
+  options: Omit<ProxyFlags, 'target'> & Partial<Omit<ProxyOptions, 'settings'>> = {},
 ): Promise<TestProxy> {
   const dir = makeTempDir('fitconform-proxy-')
   const file = join(dir, 'recording.ndjson')
   const printed: string[] = []
+  const { redactor, tls, print, printProblem, closeGraceMs, ...flags } = options
   const proxy = await startProxy({
-    target: new URL(target),
-    record: file,
-    redactor: options.redactor ?? new SecretScrubber(),
-    print: (line) => printed.push(line),
-    ...options,
+    settings: proxySettings({ target: new URL(target), record: file, ...flags }),
+    redactor: redactor ?? new SecretScrubber(),
+    tls,
+    print: print ?? ((line) => printed.push(line)),
+    printProblem,
+    closeGraceMs,
   })
   return {
     proxy,

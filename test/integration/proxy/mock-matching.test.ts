@@ -288,7 +288,7 @@ describe('mock and the users of a recording', () => {
     expect((await startMock(keyed, { tlsCert: 'cert.pem' })).base).toBe('exit 2')
     const missing = await startMock(keyed, { tlsCert: '/nonexistent/cert.pem', tlsKey: '/nonexistent/key.pem' })
     expect(missing.base).toBe('exit 2')
-    expect(missing.lines.join('\n')).toContain('error: cannot read the TLS certificate or key')
+    expect(missing.lines.join('\n')).toContain('error[E_TLS_READ]: cannot read the TLS certificate or key')
   })
 })
 
@@ -327,7 +327,8 @@ describe('where mock and serve listen', () => {
     const port = (busy.address() as AddressInfo).port
     const mock = await startMock(recording, { port })
     expect(mock.base).toBe('exit 2')
-    expect(mock.lines.join('\n')).toContain(`error: port ${port} is in use`)
+    expect(mock.lines.join('\n')).toContain(`error[E_LISTEN]: port ${port} is in use`)
+    expect(mock.lines.join('\n')).toContain('hint: choose another with --port, or --port 0 for any free port')
     await new Promise((resolve) => busy.close(resolve))
   })
 

@@ -91,7 +91,9 @@ describe.each(TOOLS)('$tool refuses a line nested too deep', ({ tool, run }) => 
       const file = recording([entry(1, '{}'), line(), entry(3, '{}')])
       const { out, err, io } = collect()
       expect(await run(file, io)).toBe(2)
-      expect(err[0]).toContain(`error: line 2 of ${file} is nested deeper than ${MAX_NESTING_DEPTH} levels`)
+      expect(err[0]).toContain(
+        `error[E_RECORDING_TOO_DEEP]: line 2 of ${file} is nested deeper than ${MAX_NESTING_DEPTH} levels`,
+      )
       expect(err[0]).toMatch(where)
       expect(out.join('\n')).not.toMatch(/wrote/)
       if (tool === 'har') expect(existsSync(`${file}.har`)).toBe(false)
@@ -122,10 +124,12 @@ describe('a line longer than the reader takes', () => {
     const file = recording([entry(1, '{}'), entry(2, JSON.stringify({ notes: 'x'.repeat(20_000) })), entry(3, '{}')])
     const { err, io } = collect()
     expect(await run(file, io)).toBe(2)
-    expect(err[0]).toBe(
-      `error: line 2 of ${file} is longer than 4096 bytes, the longest recording line fitconform reads`,
+    const [header, hint] = err[0]!.split('\n')
+    expect(header).toBe(
+      `error[E_RECORDING_LINE_TOO_LONG]: line 2 of ${file} is longer than 4096 bytes, the longest recording line fitconform reads`,
     )
-    expect(err[1]).toContain(`raise the limit with ${MAX_LINE_BYTES_ENV}=<bytes>`)
+    expect(hint).toMatch(/^ += hint: .*raise the limit with /)
+    expect(hint).toContain(`${MAX_LINE_BYTES_ENV}=<bytes>`)
   })
 
   it('a line up to the limit is read', async () => {
@@ -143,6 +147,8 @@ describe('a line longer than the reader takes', () => {
     const file = recording([entry(1, '{}')])
     const { err, io } = collect()
     expect(await runAnalyzeCommand([file], {}, io)).toBe(2)
-    expect(err[0]).toBe(`error: ${MAX_LINE_BYTES_ENV}=64MB is not a whole number of bytes`)
+    expect(err[0]!.split('\n')[0]).toBe(
+      `error[E_MAX_LINE_BYTES]: ${MAX_LINE_BYTES_ENV}=64MB is not a whole number of bytes`,
+    )
   })
 })

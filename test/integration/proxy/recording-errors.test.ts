@@ -71,13 +71,18 @@ describe.skipIf(!existsSync('/dev/full'))('recording to a full device (/dev/full
   })
 
   it('says on stderr that the recording cannot be written, and why', () => {
-    expect(err.some((line) => line.includes('cannot write the recording /dev/full') && line.includes('ENOSPC'))).toBe(
-      true,
-    )
+    expect(
+      err.some(
+        (line) =>
+          line.includes('error[E_RECORDING_WRITE]: cannot write the recording /dev/full') && line.includes('ENOSPC'),
+      ),
+    ).toBe(true)
   })
 
   it('counts every exchange as not recorded and exits 1', () => {
-    expect(err.at(-1)).toContain(`${EXCHANGES} of ${EXCHANGES} exchanges were forwarded but are NOT in the recording`)
+    expect(err.at(-1)).toContain(
+      `error[E_UNRECORDED]: ${EXCHANGES} of ${EXCHANGES} exchanges were forwarded but are NOT in the recording`,
+    )
     expect(code).toBe(1)
   })
 
@@ -133,7 +138,7 @@ describe('recording onto a disk that fills up mid-line (ulimit -f)', () => {
     expect(stderr).toMatch(/cannot write the recording .*EFBIG/)
     const lines = readFileSync(recording, 'utf8').split('\n').length - 1
     const missing = Number(
-      /error: (\d+) of (\d+) exchanges were forwarded but are NOT in the recording/.exec(stderr)?.[1],
+      /error\[E_UNRECORDED\]: (\d+) of (\d+) exchanges were forwarded but are NOT in the recording/.exec(stderr)?.[1],
     )
     expect(missing).toBeGreaterThan(0)
     expect(lines + missing).toBe(EXCHANGES)

@@ -14,6 +14,7 @@ describe('proxy rooms', () => {
     ['proxy/mock/mock-server.ts', '../scaffold/build-step.js', 'proxy/mock answers from a recording'],
     ['proxy/recording/recorder.ts', 'undici', 'only proxy/forward/forwarder.ts knows the forwarding library'],
     ['proxy/forward/forwarder.ts', '../../src/execute/run-plan.js', 'proxy/ uses src/model'],
+    ['proxy/recording/recording-problems.ts', '../../src/report/text/text-style.js', 'proxy/ uses src/model'],
   ])('refuses %s importing %s', async (file, specifier, message) => {
     expect((await restrictedImports(file, specifier)).join('\n')).toContain(message)
   })
@@ -23,6 +24,7 @@ describe('proxy rooms', () => {
     ['proxy/forward/proxy-server.ts', '../recording/exchange-pipeline.js'],
     ['proxy/recording/process-exchange.ts', '../analyze/index.js'],
     ['proxy/commands/mock-command.ts', '../mock/mock-server.js'],
+    ['proxy/recording/recording-problems.ts', '../../src/report/text/format-diagnostic.js'],
   ])('lets %s import %s', async (file, specifier) => {
     expect(await restrictedImports(file, specifier)).toEqual([])
   })
