@@ -88,8 +88,7 @@ function startWorker(port: NonNullable<typeof parentPort>, data: PipelineWorkerD
   const redactor = SecretScrubber.fromSettings(data.redaction)
   let log: ExchangeLog | undefined
   try {
-    log =
-      data.record === undefined ? undefined : openExchangeLog({ file: data.record, maxBytes: data.maxBytes, redactor })
+    log = data.record === undefined ? undefined : openExchangeLog({ file: data.record, maxBytes: data.maxBytes })
   } catch (err) {
     post({ type: 'failed', message: (err as Error).message })
     port.close()
