@@ -1,6 +1,6 @@
 /**
  * What happens to one exchange once the client has its response: decode, analyze, redact, then hand
- * the entry to the log and the live lines to `print`. Runs on the recording thread (pipeline-worker.ts).
+ * its line to the log and the live lines to `print`. Runs on the recording thread (pipeline-worker.ts).
  */
 import type { EndpointRef, ExchangeEntry, Finding, FindingKind } from '../../src/model/exchange.js'
 import { analyzeExchange } from '../analyze/index.js'
