@@ -67,7 +67,7 @@ async function measure(
 ): Promise<RecordingWork> {
   const dir = mkdtempSync(join(tmpdir(), 'fitconform-recording-work-'))
   const redactor = new SecretScrubber()
-  const log = openExchangeLog({ file: join(dir, 'work.ndjson'), redactor })
+  const log = openExchangeLog({ file: join(dir, 'work.ndjson') })
   const stats = emptyStats()
   // The session's relations too, as the recording thread judges each exchange against earlier ones (pipeline-worker.ts).
   const relations = new ObservedRelations()

@@ -3,7 +3,7 @@
  *
  * Lines are gathered by `append` and written by `flush`: the recording thread flushes as soon as it
  * has processed what it was handed (pipeline-worker.ts), so a crash loses at most the exchanges still
- * in flight. Before it is kept, every line passes the redactor's final by-value check. With
+ * in flight. Lines come scrubbed (recording-line.ts `joinLine`). With
  * `maxBytes`, a full file is renamed to `<file>.1`, `<file>.2`, … (oldest first) and a new one is
  * started.
  *
@@ -13,15 +13,11 @@
  */
 import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readdirSync, renameSync, writeSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
-import type { ExchangeEntry } from '../../src/model/exchange.js'
-import type { SecretScrubber } from './redaction.js'
-import { stableStringify } from './stable-json.js'
 
 export interface ExchangeLogOptions {
   readonly file: string
   /** Rotate once the file would grow past this many bytes (`--max-bytes`). */
   readonly maxBytes?: number
-  readonly redactor: SecretScrubber
 }
 
 /** What became of the lines appended since the last flush. */
@@ -33,10 +29,8 @@ export interface FlushResult {
 }
 
 export interface ExchangeLog {
-  /** Adds the entry's line; it reaches the file with the next `flush` (or `close`). */
-  append(entry: ExchangeEntry): void
-  /** Adds a line that has passed the redactor's final check already (recording-line.ts), as `append` would. */
-  appendLine(line: string): void
+  /** Adds a recording line, scrubbed (recording-line.ts); it reaches the file with the next `flush` (or `close`). */
+  append(line: string): void
   /** Writes the lines appended since the last flush; never throws. */
   flush(): FlushResult
   close(): FlushResult
@@ -104,19 +98,15 @@ export function openExchangeLog(options: ExchangeLogOptions): ExchangeLog {
     problem = undefined
     return outcome
   }
-  const appendLine = (line: string): void => {
-    if (closed) return
-    const bytes = Buffer.byteLength(line) + 1
-    if (options.maxBytes !== undefined && size + pending.size > 0 && size + pending.size + bytes > options.maxBytes)
-      rotate()
-    pending.add(line, bytes)
-    if (pending.size >= FLUSH_BYTES) writePending()
-  }
   return {
-    append(entry) {
-      if (!closed) appendLine(options.redactor.scrubLine(stableStringify(entry)))
+    append(line) {
+      if (closed) return
+      const bytes = Buffer.byteLength(line) + 1
+      if (options.maxBytes !== undefined && size + pending.size > 0 && size + pending.size + bytes > options.maxBytes)
+        rotate()
+      pending.add(line, bytes)
+      if (pending.size >= FLUSH_BYTES) writePending()
     },
-    appendLine,
     flush() {
       if (!closed) writePending()
       return result()

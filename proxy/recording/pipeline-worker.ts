@@ -86,10 +86,7 @@ function startWorker(port: NonNullable<typeof parentPort>, data: PipelineWorkerD
   const redactor = SecretScrubber.fromSettings(data.redaction)
   let log: ExchangeLog | undefined
   try {
-    log =
-      settings.file === undefined
-        ? undefined
-        : openExchangeLog({ file: settings.file, maxBytes: settings.maxBytes, redactor })
+    log = settings.file === undefined ? undefined : openExchangeLog({ file: settings.file, maxBytes: settings.maxBytes })
   } catch (err) {
     post({ type: 'failed', message: (err as Error).message })
     port.close()

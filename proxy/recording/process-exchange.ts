@@ -1,6 +1,6 @@
 /**
  * What happens to one exchange once the client has its response: decode, analyze, redact, then hand
- * the entry to the log and the live lines to `print`. Runs on the recording thread (pipeline-worker.ts).
+ * its line to the log and the live lines to `print`. Runs on the recording thread (pipeline-worker.ts).
  */
 import type { EndpointRef, ExchangeEntry, Finding, FindingKind } from '../../src/model/exchange.js'
 import { analyzeExchange } from '../analyze/index.js'
@@ -57,14 +57,16 @@ export function emptyStats(): PipelineStats {
 }
 
 /**
- * What an exchange that completed normally leaves to record the same exchange made again
- * (`processAgain`): its findings and the parts of its line, scrubbed with the secrets of `generation`.
+ * What an exchange leaves to be recorded, counted and printed (`record`), and, when it completed
+ * normally, to record the same exchange made again (`processAgain`): its findings and the parts of its
+ * line, as recording-line.ts makes them with the secrets of `generation`.
  */
 export interface RecordingTemplate {
   readonly generation: number
   readonly method: string
   readonly apiPath: string
-  readonly status: number
+  readonly status: number | undefined
+  readonly error?: CapturedExchange['error']
   /** As written in the line: scrubbed. */
   readonly findings: readonly Finding[]
   /** Set when there is a recording. */
@@ -81,43 +83,35 @@ export async function processExchange(
   options: ProcessOptions,
   stats: PipelineStats,
 ): Promise<RecordingTemplate | undefined> {
-  stats.exchanges += 1
   if (exchange.error !== undefined) stats.failed += 1
   const { log, redactor } = options
-  let entry: ExchangeEntry
-  let parts: LineParts | undefined
+  let template: RecordingTemplate
   try {
-    entry = await toEntry(exchange, options)
-    if (log !== undefined && redactor.scrubsLineInParts()) {
-      parts = lineParts(entry, redactor)
-      log.appendLine(joinLine(parts, exchange.id, exchange, redactor))
-    } else {
-      log?.append(entry)
+    const entry = await toEntry(exchange, options)
+    template = {
+      generation: redactor.generation,
+      method: exchange.method,
+      apiPath: apiPathOf(options.target, exchange.upstreamPath),
+      status: exchange.generated?.status ?? exchange.response?.status,
+      error: exchange.error,
+      findings: entry._findings,
+      parts: log === undefined ? undefined : lineParts(entry, redactor),
     }
   } catch (err) {
-    if (log !== undefined) stats.unrecorded += 1
-    options.printProblem(internalErrorText(exchange.id, err, redactor))
+    stats.exchanges += 1
+    recordingFailed(exchange.id, err, options, stats)
     return undefined
   }
-  const apiPath = apiPathOf(options.target, exchange.upstreamPath)
-  const status = exchange.generated?.status ?? exchange.response?.status
-  noteFindings(entry._findings, stats)
-  if (!options.quiet)
-    printExchangeLine(
-      { id: exchange.id, method: exchange.method, apiPath, status, error: exchange.error, time: entry.time },
-      options,
-    )
-  printFindings(entry._findings, options)
-  const completed = exchange.error === undefined && exchange.generated === undefined && status !== undefined
-  if (!completed || (log !== undefined && parts === undefined)) return undefined
-  return { generation: redactor.generation, method: exchange.method, apiPath, status, findings: entry._findings, parts }
+  record(template, exchange, options, stats)
+  const completed = exchange.error === undefined && exchange.generated === undefined && template.status !== undefined
+  return completed ? template : undefined
 }
 
 /**
  * Records an exchange equal to one processed before (exchange-ring.ts `recordIdentity`) while no
  * secret was learnt since: the same findings, the same line but for its id and clock. Decoding,
  * validating and redacting it again would give the same (they are functions of the exchange and of
- * the secrets known), so only what differs is computed.
+ * the secrets known), so only what differs is computed, by the same `record` as a new exchange.
  */
 export function processAgain(
   known: RecordingTemplate,
@@ -125,28 +119,39 @@ export function processAgain(
   options: ProcessOptions,
   stats: PipelineStats,
 ): void {
+  record(known, clock, options, stats)
+}
+
+/** Writes the exchange's line, counts it and prints it with its findings: the one way every exchange is recorded. */
+function record(template: RecordingTemplate, clock: RecordClock, options: ProcessOptions, stats: PipelineStats): void {
   stats.exchanges += 1
   const { log, redactor } = options
   try {
-    if (log !== undefined && known.parts !== undefined) log.appendLine(joinLine(known.parts, clock.id, clock, redactor))
+    if (log !== undefined && template.parts !== undefined)
+      log.append(joinLine(template.parts, clock.id, clock, redactor))
   } catch (err) {
-    stats.unrecorded += 1
-    options.printProblem(internalErrorText(clock.id, err, redactor))
+    recordingFailed(clock.id, err, options, stats)
     return
   }
-  noteFindings(known.findings, stats)
+  noteFindings(template.findings, stats)
   if (!options.quiet)
     printExchangeLine(
       {
         id: clock.id,
-        method: known.method,
-        apiPath: known.apiPath,
-        status: known.status,
+        method: template.method,
+        apiPath: template.apiPath,
+        status: template.status,
+        error: template.error,
         time: clockMembers(clock).time,
       },
       options,
     )
-  printFindings(known.findings, options)
+  printFindings(template.findings, options)
+}
+
+function recordingFailed(id: number, err: unknown, options: ProcessOptions, stats: PipelineStats): void {
+  if (options.log !== undefined) stats.unrecorded += 1
+  options.printProblem(internalErrorText(id, err, options.redactor))
 }
 
 function noteFindings(findings: readonly Finding[], stats: PipelineStats): void {

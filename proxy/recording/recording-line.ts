@@ -9,28 +9,31 @@
  * entry's keys are in sorted order (har-entry.ts), the members are cut at the `_id` and at
  * `startedDateTime`, and each member is written as stable-json.ts writes it.
  *
- * Each part is scrubbed on its own when the redactor allows it (`SecretScrubber.scrubsLineInParts`: every
- * cut is next to a `,` or `:` of the JSON syntax), so the head and the body of an exchange seen
- * before are taken as they were scrubbed then (process-exchange.ts).
+ * Every line is scrubbed before it is written (the redactor's final by-value check). Each part is
+ * scrubbed on its own when the redactor allows it (`SecretScrubber.scrubsLineInParts`: every cut is next
+ * to a `,` or `:` of the JSON syntax), so the head and the body of an exchange seen before are taken as
+ * they were scrubbed then (process-exchange.ts); otherwise the joined line is scrubbed whole.
  */
 import type { ExchangeEntry } from '../../src/model/exchange.js'
 import { clockMembers, type ClockInput } from '../reading/har-entry.js'
 import type { SecretScrubber } from './redaction.js'
 import { stableStringify } from './stable-json.js'
 
-/** The parts of a line that depend only on the exchange, scrubbed. */
+/** The parts of a line that depend only on the exchange. */
 export interface LineParts {
   /** `{` and the members before `_id`, then `"_id":`. */
   readonly head: string
   /** The members between `_id` and `startedDateTime`, each after a `,`. */
   readonly body: string
+  /** Whether head and body are scrubbed already; if not, `joinLine` scrubs the line whole. */
+  readonly scrubbed: boolean
 }
 
 /** The first member of the clock part: it and the members after it change from exchange to exchange. */
 const FIRST_CLOCK_MEMBER = 'startedDateTime'
 const CLOCK_MEMBERS: ReadonlySet<string> = new Set([FIRST_CLOCK_MEMBER, 'time', 'timings'])
 
-/** Scrubbed parts of an entry's line (`scrubsLineInParts` must hold). */
+/** The parts of an entry's line, scrubbed each on its own when the redactor allows it. */
 export function lineParts(entry: ExchangeEntry, redactor: SecretScrubber): LineParts {
   let head = '{'
   let body = ''
@@ -51,12 +54,15 @@ export function lineParts(entry: ExchangeEntry, redactor: SecretScrubber): LineP
     if (afterId) body += `,${member}`
     else head += `${member},`
   }
-  return { head: redactor.scrubLine(`${head}"_id":`), body: redactor.scrubLine(body) }
+  head += '"_id":'
+  if (!redactor.scrubsLineInParts()) return { head, body, scrubbed: false }
+  return { head: redactor.scrubLine(head), body: redactor.scrubLine(body), scrubbed: true }
 }
 
-/** The whole line of an exchange: its parts, and its id and clock scrubbed here. */
+/** The whole line of an exchange, scrubbed: its parts, and its id and clock. */
 export function joinLine(parts: LineParts, id: number, clock: ClockInput, redactor: SecretScrubber): string {
   const { startedDateTime, time, timings } = clockMembers(clock)
   const tail = `,"startedDateTime":${JSON.stringify(startedDateTime)},"time":${JSON.stringify(time)},"timings":${stableStringify(timings)}}`
+  if (!parts.scrubbed) return redactor.scrubLine(`${parts.head}${JSON.stringify(id)}${parts.body}${tail}`)
   return `${parts.head}${redactor.scrubLine(JSON.stringify(id))}${parts.body}${redactor.scrubLine(tail)}`
 }

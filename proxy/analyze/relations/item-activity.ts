@@ -1,8 +1,9 @@
 import type { Finding } from '../../../src/model/exchange.js'
 import { parseHttpDate } from '../../../src/validation/time-formats.js'
-import { headerOf, type ExchangeView, type ResponseView } from '../exchange-view.js'
+import { headerOf, type BodyView, type ExchangeView, type ResponseView } from '../exchange-view.js'
 import { finding } from '../findings.js'
 import { feedPageOf } from '../rules/feed-page.js'
+import { TextMemo } from '../text-memo.js'
 import { activityIdOfUri } from './activity-ids.js'
 import { BoundedMap } from './bounded-map.js'
 import { differences, sharedValuesOf, type Difference, type SharedValues } from './shared-values.js'
@@ -83,9 +84,8 @@ export class ItemActivityRelation {
   }
 
   #activity(id: string, path: string, response: ResponseView): Finding[] {
-    const body = response.body.json
-    if (!isRecord(body)) return []
-    const values = sharedValuesOf(body)
+    const values = activityValuesOf(response.body)
+    if (values === undefined) return []
     this.#activities.set(id, { values, path })
     const item = this.#items.get(id)
     if (item === undefined) return []
@@ -102,6 +102,21 @@ export class ItemActivityRelation {
       ),
     )
   }
+}
+
+/**
+ * The shared values of an activity's body, by its text: they are a function of the text alone, and an
+ * activity read again (a client going back to it) is then not parsed again, its path being most of it.
+ * Bounded as the validation memo is (rules/response-body.ts).
+ */
+const activityValues = new TextMemo<SharedValues | null>({ maxChars: 4 * 1024 * 1024, maxTextChars: 64 * 1024 })
+
+function activityValuesOf(body: BodyView): SharedValues | undefined {
+  const compute = (): SharedValues | null => {
+    const json = body.json
+    return isRecord(json) ? sharedValuesOf(json) : null
+  }
+  return (body.text === undefined ? compute() : activityValues.get('', body.text, compute)) ?? undefined
 }
 
 /** The first mismatch of each field, with how many items share it. */

@@ -39,6 +39,8 @@ export function differences(item: SharedValues, activity: SharedValues): Differe
 
 function sameValue(field: string, item: unknown, activity: unknown): boolean {
   if (field === 'start_time') {
+    // The same text is the same instant (or, unparsed, left to the schema's rule alike): no need to read it.
+    if (item === activity) return true
     const a = typeof item === 'string' ? parseSpecTime(item) : undefined
     const b = typeof activity === 'string' ? parseSpecTime(activity) : undefined
     return a === undefined || b === undefined || a === b

@@ -173,6 +173,17 @@ describe('item ↔ activity values (§2.2 items, §2.3 "same format as in 2.2")'
       ),
     ).toEqual([[], [], ['violation FEED-ITEM-MATCHES-ACTIVITY']])
   })
+  it('judges an activity read again by the values of its text, as the first time', () => {
+    // The second read of the same text takes its values from the first (the path is not parsed again).
+    const unlike = activity('1', { total_distance: 5 })
+    expect(judge([unlike, page([item('1')]), unlike, activity('1'), page([item('1')])])).toEqual([
+      [],
+      ['violation FEED-ITEM-MATCHES-ACTIVITY'],
+      ['violation FEED-ITEM-MATCHES-ACTIVITY'],
+      [],
+      [],
+    ])
+  })
 })
 
 describe('conditional answers against what the server said before (§4 rule 3)', () => {

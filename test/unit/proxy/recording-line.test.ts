@@ -82,18 +82,12 @@ function exchange(id: number, startedAt = 1_700_000_000_000 + id): CapturedExcha
 function collecting(redactor: SecretScrubber): {
   options: ProcessOptions
   written: string[]
-  entries: ExchangeEntry[]
   printed: string[]
 } {
   const written: string[] = []
-  const entries: ExchangeEntry[] = []
   const printed: string[] = []
   const log: ExchangeLog = {
-    append: (entry) => {
-      entries.push(entry)
-      written.push(redactor.scrubLine(stableStringify(entry)))
-    },
-    appendLine: (line) => written.push(line),
+    append: (line) => written.push(line),
     flush: () => ({ written: 0, lost: 0 }),
     close: () => ({ written: 0, lost: 0 }),
   }
@@ -107,7 +101,7 @@ function collecting(redactor: SecretScrubber): {
     print: (line) => printed.push(line),
     printProblem: (line) => printed.push(line),
   }
-  return { options, written, entries, printed }
+  return { options, written, printed }
 }
 
 describe('a recording line in parts', () => {
@@ -121,32 +115,41 @@ describe('a recording line in parts', () => {
     expect(line).toContain('"_id":[redacted hdr_')
     expect(line).not.toContain(TOKEN)
 
-    // The same exchange, the line built whole by the old path: the redactor told to refuse parts.
+    // The same exchange, the line scrubbed whole: the redactor told to refuse parts.
     const whole = new SecretScrubber({ key: 'k' })
     whole.learn([['x-api-key', '1970']])
     whole.learn([['x-api-key', 'a:b:c:d']]) // a secret with a `:`: lines are then scrubbed whole
     expect(whole.scrubsLineInParts()).toBe(false)
     const old = collecting(whole)
     await processExchange({ ...exchange(19_700, 0) }, old.options, emptyStats())
-    expect(old.entries).toHaveLength(1)
+    expect(old.written).toHaveLength(1)
     expect(old.written[0]).toBe(line)
   })
 
-  it('joins to stableStringify of the entry when there is nothing to scrub', async () => {
-    const redactor = new SecretScrubber({ key: 'k' })
-    const whole = collecting(new SecretScrubber({ key: 'k' }))
-    whole.options.redactor.learn([['x-api-key', 'a,b,c,d']])
-    await processExchange(exchange(3), whole.options, emptyStats())
-    const entry = whole.entries[0] as ExchangeEntry
-    const parts = lineParts(entry, redactor)
-    expect(joinLine(parts, entry._id, exchange(3), redactor)).toBe(stableStringify(entry))
+  it('joins to stableStringify of the entry, in parts or whole, when there is nothing to scrub', async () => {
+    const recorded = collecting(new SecretScrubber({ key: 'k' }))
+    await processExchange(exchange(3), recorded.options, emptyStats())
+    const line = recorded.written[0] as string
+    const entry = JSON.parse(line) as ExchangeEntry
+    expect(stableStringify(entry)).toBe(line)
+    const inParts = new SecretScrubber({ key: 'k' })
+    const whole = new SecretScrubber({ key: 'k' })
+    whole.learn([['x-api-key', 'a,b,c,d']])
+    expect(lineParts(entry, inParts).scrubbed).toBe(true)
+    expect(lineParts(entry, whole).scrubbed).toBe(false)
+    for (const redactor of [inParts, whole])
+      expect(joinLine(lineParts(entry, redactor), entry._id, exchange(3), redactor)).toBe(line)
   })
 })
 
 describe('an exchange made again', () => {
-  it('is recorded, counted and printed exactly as processing it anew would', async () => {
+  it.each([
+    ['its line in parts', []],
+    ['its line scrubbed whole (a secret holds `:`)', ['a:b:c:d']],
+  ])('is recorded, counted and printed exactly as processing it anew would: %s', async (_title, secrets) => {
     const stats = emptyStats()
     const redactor = new SecretScrubber({ key: 'k' })
+    for (const secret of secrets) redactor.learn([['x-api-key', secret]])
     const again = collecting(redactor)
     const known = await processExchange(exchange(1), again.options, stats)
     expect(known?.generation).toBe(redactor.generation)
