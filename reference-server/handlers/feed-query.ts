@@ -1,8 +1,8 @@
 // The feed's query parameters (§4 rule 1) plus `page`, the parameter §2.2 says `previous` carries.
-import { dayNumber, parseIsoDate } from './calendar.js'
-import type { Faults } from './faults.js'
-import { scopeListsNothing } from './fuzz-mutants.js'
-import { ReplyProblem, textReply } from './reply.js'
+import { dayNumber, parseIsoDate } from '../representations/calendar.js'
+import type { Faults } from '../faults/faults.js'
+import { scopeListsNothing } from '../faults/fuzz-mutants.js'
+import { ReplyProblem, textReply } from '../http/reply.js'
 
 /** §8: default page size. */
 export const defaultPageSize = 25

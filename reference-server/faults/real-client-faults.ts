@@ -2,8 +2,8 @@
 // several kilobytes, an empty notes edit, long routes, midnight start times, a repeated DELETE or
 // edit, writes to a deleted activity, a read with side effects. Each mutant of mutants.ts's
 // "real clients" block triggers on such input only, so a suite that sends today's data passes it.
-import type { Call } from './call.js'
-import type { Activity, PathPoint } from './model.js'
+import type { Call } from '../call.js'
+import type { Activity, PathPoint } from '../store/model.js'
 import type { MutantName } from './mutants.js'
 
 interface FaultSwitch {

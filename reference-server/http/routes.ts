@@ -1,15 +1,15 @@
 // The paths of §4 and the methods each one serves. HEAD is served wherever GET is (RFC 9110
 // §9.3.2), which includes §4 endpoint 9.
 import type { DataSet } from './auth.js'
-import type { Handler } from './call.js'
-import { createActivity } from './handlers/activity-create.js'
-import { deleteActivity } from './handlers/activity-delete.js'
-import { editActivity } from './handlers/activity-edit.js'
-import { updateLiveActivity } from './handlers/activity-live-update.js'
-import { readActivity } from './handlers/activity-read.js'
-import { readFeed } from './handlers/feed.js'
-import { editProfile, readProfile } from './handlers/profile.js'
-import { readUser } from './handlers/user.js'
+import type { Handler } from '../call.js'
+import { createActivity } from '../handlers/activity-create.js'
+import { deleteActivity } from '../handlers/activity-delete.js'
+import { editActivity } from '../handlers/activity-edit.js'
+import { updateLiveActivity } from '../handlers/activity-live-update.js'
+import { readActivity } from '../handlers/activity-read.js'
+import { readFeed } from '../handlers/feed.js'
+import { editProfile, readProfile } from '../handlers/profile.js'
+import { readUser } from '../handlers/user.js'
 
 export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'DELETE'
 

@@ -1,8 +1,8 @@
 // Stored records → JSON bodies, with the fields and order of §2.1–§2.3, §2.6 and §7.
-import type { ServerContext } from './call.js'
-import { overridesOf } from './fault-state.js'
-import type { Activity, Profile, User } from './model.js'
-import type { ModeBehaviour } from './modes.js'
+import type { ServerContext } from '../call.js'
+import { overridesOf } from '../faults/fault-state.js'
+import type { Activity, Profile, User } from '../store/model.js'
+import type { ModeBehaviour } from '../modes.js'
 import { quirkFeedItem, type JsonObject } from './quirks.js'
 import { formatSpecTime } from './spec-time.js'
 import { dayNumber } from './calendar.js'

@@ -1,6 +1,6 @@
 // The node:http server around dispatch: every request gets a reply, even when a handler throws.
 import { createServer, type Server } from 'node:http'
-import type { ServerContext } from './call.js'
+import type { ServerContext } from '../call.js'
 import { dispatch } from './dispatch.js'
 import { withErrorBody } from './error-body.js'
 import { textReply, type Reply } from './reply.js'

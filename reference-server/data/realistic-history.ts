@@ -3,9 +3,9 @@
 // activities, GPS paths of thousands of points, notes in many scripts, several activities on one
 // day, web entries at midnight, and activities edited days after they were recorded. Deterministic
 // (one PRNG seed), and all of it before the first test run, like seed.ts.
-import { dayMs } from './calendar.js'
-import { roundTenth } from './geo.js'
-import type { PathPoint, UserKey } from './model.js'
+import { dayMs } from '../representations/calendar.js'
+import { roundTenth } from '../store/geo.js'
+import type { PathPoint, UserKey } from '../store/model.js'
 import { createRandom, pickOne, randomInt } from './prng.js'
 import type { ActivityDraft } from './seed.js'
 

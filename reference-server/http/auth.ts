@@ -1,8 +1,8 @@
 // Authentication (§5) and the three structured 403s (§7 rules 1–3).
-import type { ServerContext } from './call.js'
-import { demoTokens, grantByPrefix, grantFor, type Grant } from './demo-accounts.js'
+import type { ServerContext } from '../call.js'
+import { demoTokens, grantByPrefix, grantFor, type Grant } from '../data/demo-accounts.js'
 import { contentTypeOf } from './media-types.js'
-import { errorMessageBody } from './representations.js'
+import { errorMessageBody } from '../representations/representations.js'
 import { jsonReply, textReply, type Reply } from './reply.js'
 
 /** Which permission a route needs; only fitness activities can be withheld from a demo token. */

@@ -1,8 +1,8 @@
 // The irregularities the quirky mode reproduces (§2.2 "Observed irregularities", §7 delete_health
 // as text). Which item shows which irregularity depends only on a hash of its id, so the same
 // activity looks the same on every read, and activities created through the API get quirks too.
-import type { Activity } from './model.js'
-import { hashText } from './prng.js'
+import type { Activity } from '../store/model.js'
+import { hashText } from '../data/prng.js'
 
 export type JsonObject = Record<string, unknown>
 

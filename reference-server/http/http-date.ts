@@ -1,5 +1,5 @@
 // HTTP dates (RFC 9110 §5.6.7) for Last-Modified, Date and If-Modified-Since (§2.3, §4 rule 3).
-import { monthIndex, utcTime, weekdayIndex } from './calendar.js'
+import { monthIndex, utcTime, weekdayIndex } from '../representations/calendar.js'
 
 /** A time as an HTTP date shows it: milliseconds dropped. */
 export function wholeSeconds(time: number): number {

@@ -1,8 +1,8 @@
 // Handlers return a Reply value instead of writing to the response: HEAD, the mode's extra headers,
 // chunking and fault injection can then all be applied in one place (dispatch.ts, send-reply.ts).
 import { contentTypeOf, textPlain, type RepresentationName } from './media-types.js'
-import type { ModeBehaviour } from './modes.js'
-import { addExtraFields } from './quirks.js'
+import type { ModeBehaviour } from '../modes.js'
+import { addExtraFields } from '../representations/quirks.js'
 
 export interface Reply {
   status: number

@@ -1,6 +1,6 @@
 // Values that some mutants keep beside the real data: what an edit wrongly applied to a
 // non-editable field (§4 rule 7). Keyed by the activity record, so each server's store keeps its own.
-import type { Activity } from './model.js'
+import type { Activity } from '../store/model.js'
 
 export interface ShownOverrides {
   uri?: unknown

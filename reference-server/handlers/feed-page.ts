@@ -1,9 +1,9 @@
 // Which activities a feed response holds (§2.2, §4 rules 1–2, §8), kept free of HTTP so the
 // paging rules read in one place.
-import type { Faults } from './faults.js'
+import type { Faults } from '../faults/faults.js'
 import { defaultPageSize, isInScope, type FeedQuery } from './feed-query.js'
-import type { Activity } from './model.js'
-import type { ModeBehaviour } from './modes.js'
+import type { Activity } from '../store/model.js'
+import type { ModeBehaviour } from '../modes.js'
 
 export interface FeedPage {
   items: Activity[]

@@ -1,6 +1,6 @@
 // The demo users and their tokens. The tokens are public by design (printed in docs and logs):
 // they open nothing but this in-memory server.
-import type { Profile, User, UserKey } from './model.js'
+import type { Profile, User, UserKey } from '../store/model.js'
 
 export interface DemoTokens {
   /** alice, every permission. */

@@ -1,8 +1,8 @@
 // The JSON body of a write: media type check (§1 rule 3), then JSON parsing.
-import type { Call } from './call.js'
+import type { Call } from '../call.js'
 import { essenceOf, hasMediaType, mediaTypeOf, type RepresentationName } from './media-types.js'
 import { ReplyProblem, textReply } from './reply.js'
-import { BodyProblem } from './validation.js'
+import { BodyProblem } from '../representations/validation.js'
 
 /**
  * Returns the parsed JSON body. Throws ReplyProblem 415 when the Content-Type is not the

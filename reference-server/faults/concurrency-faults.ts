@@ -4,10 +4,10 @@
 // at a time (every other scenario, fuzz) never meets another in that window, so only writes sent
 // together (suites/concurrency/) see the fault.
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { Call } from './call.js'
-import type { Activity } from './model.js'
-import type { ActivityDraft } from './seed.js'
-import type { Store } from './store.js'
+import type { Call } from '../call.js'
+import type { Activity } from '../store/model.js'
+import type { ActivityDraft } from '../data/seed.js'
+import type { Store } from '../store/store.js'
 
 /** How long the mutants' storage takes: long enough that writes sent together overlap in it. */
 export const STORAGE_MS = 25

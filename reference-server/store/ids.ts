@@ -1,6 +1,6 @@
 // Activity ids per mode. All three are derived from the creation sequence number, so the seed is
 // deterministic and a created activity's id never collides with a seeded one.
-import { hashText } from './prng.js'
+import { hashText } from '../data/prng.js'
 
 /** integer: `1001`; opaque: `ax…` (26 base-36 characters); uuid: a version-4-shaped UUID. */
 export type IdStyle = 'integer' | 'opaque' | 'uuid'

@@ -1,5 +1,5 @@
 // Media types (§1 rule 3): each representation has `application/vnd.com.service.<TypeName>+json`.
-import type { ModeBehaviour } from './modes.js'
+import type { ModeBehaviour } from '../modes.js'
 
 export type RepresentationName =
   | 'User'

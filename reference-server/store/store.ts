@@ -1,9 +1,9 @@
 // One server instance's data: users, activities, deletions and change times. Each
 // startReferenceServer call gets its own Store, so servers in one process never share state.
-import { createDemoUsers } from './demo-accounts.js'
+import { createDemoUsers } from '../data/demo-accounts.js'
 import { formatActivityId, type IdStyle } from './ids.js'
 import type { Activity, User, UserKey } from './model.js'
-import { seedActivities, type ActivityDraft } from './seed.js'
+import { seedActivities, type ActivityDraft } from '../data/seed.js'
 
 export type Clock = () => number
 

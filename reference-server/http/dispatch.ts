@@ -3,12 +3,12 @@
 // caller who is about to be refused.
 import type { IncomingMessage } from 'node:http'
 import { authenticate, authorize } from './auth.js'
-import type { Call, ServerContext } from './call.js'
+import type { Call, ServerContext } from '../call.js'
 import { readBody } from './read-body.js'
 import { parseRequestTarget } from './request-target.js'
 import { ReplyProblem, textReply, type Reply } from './reply.js'
 import { allowedMethods, handlerFor, matchRoute } from './routes.js'
-import { BodyProblem } from './validation.js'
+import { BodyProblem } from '../representations/validation.js'
 
 export async function dispatch(req: IncomingMessage, server: ServerContext): Promise<Reply> {
   const target = parseRequestTarget(req.url ?? '/')

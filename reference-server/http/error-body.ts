@@ -2,7 +2,7 @@
 // for them may be added later". A server that already sends an RFC 9457 problem document (whose
 // `type` and `title` are generic names an activity carries too) still conforms: the mode that takes
 // this branch proves the suite never reads such a body as data.
-import type { ModeBehaviour } from './modes.js'
+import type { ModeBehaviour } from '../modes.js'
 import { textPlain } from './media-types.js'
 import type { Reply } from './reply.js'
 

@@ -1,8 +1,8 @@
 // Puts a Reply on the wire: the mode's extra headers, HEAD, Content-Length or chunking, Date.
 import { createHash, randomUUID } from 'node:crypto'
 import type { ServerResponse } from 'node:http'
-import type { ServerContext } from './call.js'
-import { endWithRawBytes } from './faults.js'
+import type { ServerContext } from '../call.js'
+import { endWithRawBytes } from '../faults/faults.js'
 import { formatHttpDate } from './http-date.js'
 import type { Reply } from './reply.js'
 

@@ -1,9 +1,9 @@
 // Deterministic seed data: the same activities, times and notes on every run, so suites and docs
 // can rely on them. Dates are fixed (not relative to today) for the same reason; they all lie
 // before the first test run, so every seeded activity is "finished" and none is in the future.
-import { parseIsoDate } from './calendar.js'
-import { roundTenth } from './geo.js'
-import type { Activity, PathPoint, UserKey } from './model.js'
+import { parseIsoDate } from '../representations/calendar.js'
+import { roundTenth } from '../store/geo.js'
+import type { Activity, PathPoint, UserKey } from '../store/model.js'
 import { createRandom, pickOne, randomInt } from './prng.js'
 
 export type ActivityDraft = Omit<Activity, 'id' | 'seq'>

@@ -2,8 +2,8 @@
 // never reach (`fitconform selftest` does not run them, so they stay outside its mutation score).
 // `fitconform selftest --fuzz` proves that a fixed-seed `fitconform fuzz` finds each of them.
 // Served like any mutant: `fitconform serve --mutant long-notes-cut`.
-import type { PathPoint } from './model.js'
-import type { TimeScope } from './feed-query.js'
+import type { PathPoint } from '../store/model.js'
+import type { TimeScope } from '../handlers/feed-query.js'
 
 export interface FuzzMutantDefinition {
   name: string

@@ -1,8 +1,8 @@
 // Request-body checks for §2.4 (new activity), §2.5 (live update), §4 rule 7 (activity edit) and
 // §2.6 (profile edit). A failed check throws BodyProblem with a message for the client's
 // programmer (§7 rule 5); dispatch.ts turns it into the mode's 400 or 422.
-import type { PathPoint } from './model.js'
-import type { EditableActivityField, EditableProfileField } from './modes.js'
+import type { PathPoint } from '../store/model.js'
+import type { EditableActivityField, EditableProfileField } from '../modes.js'
 import { parseSpecTime } from './spec-time.js'
 
 export class BodyProblem extends Error {}
