@@ -259,6 +259,17 @@ export default tseslint.config(
   // The CLI is a thin layer over the library (flags → run() options → exit code): src/api never imports src/cli.
   { files: ['src/api/**'], ignores: REFERENCE_SERVER_USERS, rules: restrict([noCliImport, noReferenceServer]) },
   { files: ['src/api/embedded-target.ts'], rules: restrict([noCliImport]) },
+  // The CLI's options room turns flags and config files into run() options; the commands use it, never the reverse.
+  {
+    files: ['src/cli/options/**'],
+    rules: restrict([
+      {
+        regex: String.raw`^\.\./[^./]`,
+        message: 'src/cli/options turns flags and config files into run options; it imports no command',
+      },
+      noReferenceServer,
+    ]),
+  },
   // The run session (client, run values, preflight, ledger, cleanup) is shared by run, fuzz and the self-test below the CLI.
   {
     files: ['src/session/**'],

@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { ConformanceError } from '../model/diagnostic.js'
-import { TOKEN_ROLES, type TokenRole } from '../model/scenario.js'
-import type { Shard } from '../plan/plan-run.js'
-import { DEFAULT_CONFIG_VALUES } from '../spec/config-defaults.js'
+import { ConformanceError } from '../../model/diagnostic.js'
+import { TOKEN_ROLES, type TokenRole } from '../../model/scenario.js'
+import type { Shard } from '../../plan/plan-run.js'
+import { DEFAULT_CONFIG_VALUES } from '../../spec/config-defaults.js'
 import { readConfigFile } from './config-file.js'
-import { parseGrep, type GrepFilter } from '../plan/grep-filter.js'
-import { RUN_DEFAULTS } from '../api/defaults.js'
-import { MIN_SCRUBBED_SECRET_LENGTH } from '../shared/secrets.js'
-import { missingMainToken } from '../execute/require-token.js'
+import { parseGrep, type GrepFilter } from '../../plan/grep-filter.js'
+import { RUN_DEFAULTS } from '../../api/defaults.js'
+import { MIN_SCRUBBED_SECRET_LENGTH } from '../../shared/secrets.js'
+import { missingMainToken } from '../../execute/require-token.js'
 
 /** The flags of `fitconform run` as commander hands them over (names are a public contract for CI scripts). */
 export interface RunFlags {

@@ -1,5 +1,5 @@
 import { Option } from 'commander'
-import { RUN_DEFAULTS } from '../api/defaults.js'
+import { RUN_DEFAULTS } from '../../api/defaults.js'
 import { parseBaseUrl, parsePositiveInt } from './option-parsers.js'
 
 /**

@@ -5,9 +5,9 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { basename, extname, resolve } from 'node:path'
-import { ConformanceError, type SourceRef } from '../model/diagnostic.js'
-import type { YamlPath } from '../load/yaml-source.js'
-import { parseYamlSource } from '../load/yaml-source.js'
+import { ConformanceError, type SourceRef } from '../../model/diagnostic.js'
+import type { YamlPath } from '../../load/yaml-source.js'
+import { parseYamlSource } from '../../load/yaml-source.js'
 
 /**
  * Looked for in the working directory in this order when --config is not given: exactly the names

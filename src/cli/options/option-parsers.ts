@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander'
-import type { Shard } from '../plan/plan-run.js'
+import type { Shard } from '../../plan/plan-run.js'
 
 /** Parsers for commander: they throw InvalidArgumentError so bad flags look like commander's own errors. */
 export function parseBaseUrl(value: string): URL {
