@@ -4,8 +4,8 @@ import path from 'node:path'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createJsonReporter } from '../../../src/report/files/json-reporter.js'
-import { createMultiplexer } from '../../../src/report/multiplexer.js'
+import { createJsonReporter } from '../../../../src/report/files/json-reporter.js'
+import { createMultiplexer } from '../../../../src/report/multiplexer.js'
 import {
   assertion,
   planOf,
@@ -14,9 +14,9 @@ import {
   sampleRun,
   scenario,
   step,
-} from '../../fixtures/report/build-result.js'
+} from '../../../fixtures/report/build-result.js'
 
-const schemaFile = path.join(import.meta.dirname, '../../../schemas/report.schema.json')
+const schemaFile = path.join(import.meta.dirname, '../../../../schemas/report.schema.json')
 const schema = JSON.parse(await readFile(schemaFile, 'utf8')) as Record<string, unknown>
 const ajv = new Ajv2020({ strict: true, allErrors: true })
 addFormats.default(ajv)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { escapeXmlAttribute, escapeXmlText } from '../../../src/report/files/xml.js'
+import { escapeXmlAttribute, escapeXmlText } from '../../../../src/report/files/xml.js'
 
 describe('XML escaping', () => {
   it.each([

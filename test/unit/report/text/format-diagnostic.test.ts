@@ -5,8 +5,8 @@ import {
   formatDiagnostic,
   indexRules,
   valueAtTarget,
-} from '../../../src/report/text/format-diagnostic.js'
-import { assertion, RULES } from '../../fixtures/report/build-result.js'
+} from '../../../../src/report/text/format-diagnostic.js'
+import { assertion, RULES } from '../../../fixtures/report/build-result.js'
 
 const rules = indexRules(RULES)
 

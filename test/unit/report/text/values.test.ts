@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { formatValue } from '../../../src/shared/format-value.js'
-import { diffValues, formatDuration, prettyBody } from '../../../src/report/text/values.js'
+import { formatValue } from '../../../../src/shared/format-value.js'
+import { diffValues, formatDuration, prettyBody } from '../../../../src/report/text/values.js'
 
 describe('formatValue', () => {
   it.each([

@@ -3,9 +3,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { indexRules } from '../../../src/report/text/format-diagnostic.js'
-import { createHtmlReporter, embedJson, findTemplate, renderHtml } from '../../../src/report/html/html-reporter.js'
-import type { PageData } from '../../../src/report/html/page-data.js'
+import { indexRules } from '../../../../src/report/text/format-diagnostic.js'
+import { createHtmlReporter, embedJson, findTemplate, renderHtml } from '../../../../src/report/html/html-reporter.js'
+import type { PageData } from '../../../../src/report/html/page-data.js'
 import {
   assertion,
   MARKUP_BODY,
@@ -16,7 +16,7 @@ import {
   scenario,
   step,
   reported,
-} from '../../fixtures/report/build-result.js'
+} from '../../../fixtures/report/build-result.js'
 
 const rules = indexRules(RULES)
 const template = await readFile(findTemplate(), 'utf8')

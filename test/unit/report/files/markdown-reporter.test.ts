@@ -2,8 +2,12 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { indexRules } from '../../../src/report/text/format-diagnostic.js'
-import { createMarkdownReporter, escapeMarkdown, renderMarkdown } from '../../../src/report/files/markdown-reporter.js'
+import { indexRules } from '../../../../src/report/text/format-diagnostic.js'
+import {
+  createMarkdownReporter,
+  escapeMarkdown,
+  renderMarkdown,
+} from '../../../../src/report/files/markdown-reporter.js'
 import {
   assertion,
   planOf,
@@ -13,7 +17,7 @@ import {
   sampleRun,
   scenario,
   step,
-} from '../../fixtures/report/build-result.js'
+} from '../../../fixtures/report/build-result.js'
 
 const rules = indexRules(RULES)
 

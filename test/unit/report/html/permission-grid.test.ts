@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import type { ScenarioResult, StepResult } from '../../../src/model/result.js'
-import type { MatrixCell } from '../../../src/model/scenario.js'
-import { findTemplate, renderHtml } from '../../../src/report/html/html-reporter.js'
-import { buildPermissionGrid } from '../../../src/report/html/permission-grid.js'
-import { reported } from '../../fixtures/report/build-result.js'
+import type { ScenarioResult, StepResult } from '../../../../src/model/result.js'
+import type { MatrixCell } from '../../../../src/model/scenario.js'
+import { findTemplate, renderHtml } from '../../../../src/report/html/html-reporter.js'
+import { buildPermissionGrid } from '../../../../src/report/html/permission-grid.js'
+import { reported } from '../../../fixtures/report/build-result.js'
 
 const at = { file: 'suites/permissions/permission-matrix.yaml', line: 1, column: 1 }
 const route = 'PUT /fitnessActivities/<id>'

@@ -2,7 +2,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { resolveOutputFile } from '../../../src/report/files/output-path.js'
+import { resolveOutputFile } from '../../../../src/report/files/output-path.js'
 
 describe('resolveOutputFile', () => {
   let dir = ''

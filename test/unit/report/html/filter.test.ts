@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { filterScriptSource } from '../../../src/report/html/html-reporter.js'
+import { filterScriptSource } from '../../../../src/report/html/html-reporter.js'
 import {
   collectTags,
   countMatching,
@@ -7,7 +7,7 @@ import {
   matchesText,
   type FilterableScenario,
   type ScenarioFilter,
-} from '../../../src/report/html/filter.js'
+} from '../../../../src/report/html/filter.js'
 
 const scenarios: FilterableScenario[] = [
   {

@@ -2,9 +2,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { indexRules } from '../../../src/report/text/format-diagnostic.js'
-import { createJunitReporter, renderJunit } from '../../../src/report/files/junit-reporter.js'
-import { escapeXmlAttribute, escapeXmlText, stripInvalidXmlChars } from '../../../src/report/files/xml.js'
+import { indexRules } from '../../../../src/report/text/format-diagnostic.js'
+import { createJunitReporter, renderJunit } from '../../../../src/report/files/junit-reporter.js'
+import { escapeXmlAttribute, escapeXmlText, stripInvalidXmlChars } from '../../../../src/report/files/xml.js'
 import {
   assertion,
   planOf,
@@ -14,8 +14,8 @@ import {
   sampleRun,
   scenario,
   step,
-} from '../../fixtures/report/build-result.js'
-import { findAll, parseXml, type XmlElement } from '../../fixtures/report/parse-xml.js'
+} from '../../../fixtures/report/build-result.js'
+import { findAll, parseXml, type XmlElement } from '../../../fixtures/report/parse-xml.js'
 
 const rules = indexRules(RULES)
 

@@ -5,9 +5,9 @@ import {
   formatStepEvidence,
   requestText,
   responseText,
-} from '../../../src/report/text/evidence.js'
-import { indexRules } from '../../../src/report/text/format-diagnostic.js'
-import { assertion, RULES, scenario, step } from '../../fixtures/report/build-result.js'
+} from '../../../../src/report/text/evidence.js'
+import { indexRules } from '../../../../src/report/text/format-diagnostic.js'
+import { assertion, RULES, scenario, step } from '../../../fixtures/report/build-result.js'
 
 const rules = indexRules(RULES)
 
