@@ -172,6 +172,16 @@ const srcBoundaries = [
   },
 ]
 
+// The reference server is an independent implementation: it shares no code with the runner or the proxy.
+const REFERENCE_SERVER_BOUNDARIES = [
+  reachesInto(['src', 'proxy'], 'the reference server is an independent implementation: node built-ins only'),
+  packages(['undici', 'yaml', 'ajv*'], 'the reference server is an independent implementation: node built-ins only'),
+]
+const REFERENCE_SERVER_DATA_ROOM = reachesInto(
+  ['http', 'handlers', 'faults'],
+  'reference-server/store and data/ hold plain data: they know no HTTP, handler or fault',
+)
+
 const noCliImport = reachesInto(['cli'], 'src/api is the library the CLI calls; it never imports src/cli')
 
 function restrict(patterns) {
@@ -229,15 +239,12 @@ export default tseslint.config(
       ],
     },
   },
+  { files: ['reference-server/**'], rules: restrict(REFERENCE_SERVER_BOUNDARIES) },
+  // The server's rooms: http/ parses and answers, handlers/ serve the §4 endpoints, faults/ hold the mutants the
+  // server switches on; store/ and data/ are what it keeps and starts from, plain data that knows none of them.
   {
-    files: ['reference-server/**'],
-    rules: restrict([
-      reachesInto(['src', 'proxy'], 'the reference server is an independent implementation: node built-ins only'),
-      packages(
-        ['undici', 'yaml', 'ajv*'],
-        'the reference server is an independent implementation: node built-ins only',
-      ),
-    ]),
+    files: ['reference-server/store/**', 'reference-server/data/**'],
+    rules: restrict([...REFERENCE_SERVER_BOUNDARIES, REFERENCE_SERVER_DATA_ROOM]),
   },
   {
     files: ['proxy/**'],
@@ -254,6 +261,17 @@ export default tseslint.config(
   // The CLI is a thin layer over the library (flags → run() options → exit code): src/api never imports src/cli.
   { files: ['src/api/**'], ignores: REFERENCE_SERVER_USERS, rules: restrict([noCliImport, noReferenceServer]) },
   { files: ['src/api/embedded-target.ts'], rules: restrict([noCliImport]) },
+  // The CLI's options room turns flags and config files into run() options; the commands use it, never the reverse.
+  {
+    files: ['src/cli/options/**'],
+    rules: restrict([
+      {
+        regex: String.raw`^\.\./[^./]`,
+        message: 'src/cli/options turns flags and config files into run options; it imports no command',
+      },
+      noReferenceServer,
+    ]),
+  },
   // The run session (client, run values, preflight, ledger, cleanup) is shared by run, fuzz and the self-test below the CLI.
   {
     files: ['src/session/**'],

@@ -10,7 +10,7 @@
 //
 // This file is the bundle's one seam: everything else (the library, the tests, the benchmarks)
 // runs dist/src as tsc wrote it, where the same CLI is dist/src/cli/main.js.
-// test/e2e/cli-bundle.test.ts holds the two to the same output; docs/benchmarks.md has the gain.
+// test/e2e/packaging/cli-bundle.test.ts holds the two to the same output; docs/benchmarks.md has the gain.
 'use strict'
 const { readFileSync, writeFileSync } = require('node:fs')
 const Module = require('node:module')

@@ -1,10 +1,10 @@
 // What a handler gets: the parsed request, who is calling, and the server instance's state.
 import type { IncomingHttpHeaders } from 'node:http'
-import type { Grant } from './demo-accounts.js'
-import type { Faults } from './faults.js'
+import type { Grant } from './data/demo-accounts.js'
+import type { Faults } from './faults/faults.js'
 import type { ModeBehaviour, ServerMode } from './modes.js'
-import type { Reply } from './reply.js'
-import type { Clock, Store } from './store.js'
+import type { Reply } from './http/reply.js'
+import type { Clock, Store } from './store/store.js'
 
 /** Everything one server instance owns; shared by all its requests. */
 export interface ServerContext {

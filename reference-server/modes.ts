@@ -1,6 +1,6 @@
 // Every place where the spec leaves a choice open, as one table per mode. Handlers read these
 // switches instead of comparing mode names, so adding a choice is one field here plus one `if`.
-import type { IdStyle } from './ids.js'
+import type { IdStyle } from './store/ids.js'
 
 export type ServerMode = 'reference' | 'quirky' | 'other-choices' | 'realistic'
 

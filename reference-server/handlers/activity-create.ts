@@ -1,16 +1,16 @@
 // §4 endpoint 4 and rule 5: POST /fitnessActivities with a NewFitnessActivity (§2.4) → 201, no
 // body, Location with the relative URI of the new activity.
 import type { Call } from '../call.js'
-import { storedNotes, storedPath } from '../fuzz-mutants.js'
-import { pathClimb, pathDistance, pathDuration } from '../geo.js'
-import { createdNotes, createdPath, createdStart } from '../real-client-faults.js'
-import type { Activity } from '../model.js'
-import type { ActivityDraft } from '../seed.js'
-import { createRacingForTheId } from '../concurrency-faults.js'
-import { activityBody, activityUri } from '../representations.js'
-import { emptyReply, jsonReply, type Reply } from '../reply.js'
-import { readJsonBody } from '../request-body.js'
-import { BodyProblem, parseNewActivity, type NewActivityInput } from '../validation.js'
+import { storedNotes, storedPath } from '../faults/fuzz-mutants.js'
+import { pathClimb, pathDistance, pathDuration } from '../store/geo.js'
+import { createdNotes, createdPath, createdStart } from '../faults/real-client-faults.js'
+import type { Activity } from '../store/model.js'
+import type { ActivityDraft } from '../data/seed.js'
+import { createRacingForTheId } from '../faults/concurrency-faults.js'
+import { activityBody, activityUri } from '../representations/representations.js'
+import { emptyReply, jsonReply, type Reply } from '../http/reply.js'
+import { readJsonBody } from '../http/request-body.js'
+import { BodyProblem, parseNewActivity, type NewActivityInput } from '../representations/validation.js'
 
 const createdActivitySource = 'fitconform reference server'
 

@@ -1,9 +1,9 @@
 // §4 endpoint 8: DELETE /fitnessActivities/<id> → 204, no body. The activity leaves the feed and
 // the feed's change time moves (Store.remove), so a revalidating client sees the deletion.
 import type { Call } from '../call.js'
-import { activityBody } from '../representations.js'
-import { emptyReply, jsonReply, type Reply } from '../reply.js'
-import { repeatedDeleteRestores } from '../real-client-faults.js'
+import { activityBody } from '../representations/representations.js'
+import { emptyReply, jsonReply, type Reply } from '../http/reply.js'
+import { repeatedDeleteRestores } from '../faults/real-client-faults.js'
 import { findOwnActivity } from './find-activity.js'
 
 export function deleteActivity(call: Call): Reply {

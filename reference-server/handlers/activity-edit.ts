@@ -1,16 +1,16 @@
 // §4 endpoint 7 and rule 7: PUT /fitnessActivities/<id> with only the fields to change → 200, the
 // whole updated FitnessActivity, with Last-Modified.
 import type { Call } from '../call.js'
-import { lastModifiedHeader } from '../conditional.js'
-import { overrideShown } from '../fault-state.js'
-import type { Activity } from '../model.js'
-import { activityBody } from '../representations.js'
-import { jsonReply, textReply, type Reply } from '../reply.js'
-import { readJsonBody } from '../request-body.js'
-import { parseActivityEdit, type ActivityChanges } from '../validation.js'
-import { editCrashes, editedNotes } from '../real-client-faults.js'
+import { lastModifiedHeader } from '../http/conditional.js'
+import { overrideShown } from '../faults/fault-state.js'
+import type { Activity } from '../store/model.js'
+import { activityBody } from '../representations/representations.js'
+import { jsonReply, textReply, type Reply } from '../http/reply.js'
+import { readJsonBody } from '../http/request-body.js'
+import { parseActivityEdit, type ActivityChanges } from '../representations/validation.js'
+import { editCrashes, editedNotes } from '../faults/real-client-faults.js'
 import { findOwnActivity } from './find-activity.js'
-import { STORAGE_MS, writeOverStaleCopy } from '../concurrency-faults.js'
+import { STORAGE_MS, writeOverStaleCopy } from '../faults/concurrency-faults.js'
 
 /** Editable: notes (the only one §4 rule 7 names); other-choices also type, equipment, total_climb. */
 export function editActivity(call: Call): Reply | Promise<Reply> {

@@ -3,13 +3,13 @@
 // reference every activity accepts points at any time and nothing is ever "finished"; the
 // other-choices mode holds an activity whose path has an end point finished (modes.ts liveUpdates).
 import type { Call } from '../call.js'
-import { pathClimb, pathDistance, pathDuration } from '../geo.js'
-import { activityBody } from '../representations.js'
-import { emptyReply, jsonReply, textReply, type Reply } from '../reply.js'
-import { readJsonBody } from '../request-body.js'
-import { parseLiveUpdate } from '../validation.js'
+import { pathClimb, pathDistance, pathDuration } from '../store/geo.js'
+import { activityBody } from '../representations/representations.js'
+import { emptyReply, jsonReply, textReply, type Reply } from '../http/reply.js'
+import { readJsonBody } from '../http/request-body.js'
+import { parseLiveUpdate } from '../representations/validation.js'
 import { findOwnActivity } from './find-activity.js'
-import { afterStorage, STORAGE_MS, writeOverStaleCopy } from '../concurrency-faults.js'
+import { afterStorage, STORAGE_MS, writeOverStaleCopy } from '../faults/concurrency-faults.js'
 
 export function updateLiveActivity(call: Call): Reply | Promise<Reply> {
   const { faults } = call.server

@@ -2,11 +2,11 @@
 // 304 (§4 rule 3). HEAD (§4 endpoint 9) is this handler with the body taken off (dispatch.ts).
 import { gzipSync } from 'node:zlib'
 import type { Call } from '../call.js'
-import { isNotModified, lastModifiedHeader, notModifiedReply } from '../conditional.js'
-import { formatHttpDate, parseHttpDate, wholeSeconds } from '../http-date.js'
-import { activityBody } from '../representations.js'
-import { jsonReply, type Reply } from '../reply.js'
-import { announcedModifiedAt } from '../real-client-faults.js'
+import { isNotModified, lastModifiedHeader, notModifiedReply } from '../http/conditional.js'
+import { formatHttpDate, parseHttpDate, wholeSeconds } from '../http/http-date.js'
+import { activityBody } from '../representations/representations.js'
+import { jsonReply, type Reply } from '../http/reply.js'
+import { announcedModifiedAt } from '../faults/real-client-faults.js'
 import { findOwnActivity } from './find-activity.js'
 
 export function readActivity(call: Call): Reply {

@@ -1,12 +1,12 @@
 // §4 endpoint 2: GET /fitnessActivities → 200 FitnessActivityFeed (§2.2), or 304 (§4 rules 3–4).
 import type { Call } from '../call.js'
-import { isNotModified, lastModifiedHeader, notModifiedReply } from '../conditional.js'
-import { parseHttpDate, wholeSeconds } from '../http-date.js'
-import { previousLink, selectFeedPage } from '../feed-page.js'
-import { isInScope, parseFeedQuery, type FeedQuery } from '../feed-query.js'
-import { contentTypeOf } from '../media-types.js'
-import { feedItemBody } from '../representations.js'
-import { jsonReply, textReply, type Reply } from '../reply.js'
+import { isNotModified, lastModifiedHeader, notModifiedReply } from '../http/conditional.js'
+import { parseHttpDate, wholeSeconds } from '../http/http-date.js'
+import { previousLink, selectFeedPage } from './feed-page.js'
+import { isInScope, parseFeedQuery, type FeedQuery } from './feed-query.js'
+import { contentTypeOf } from '../http/media-types.js'
+import { feedItemBody } from '../representations/representations.js'
+import { jsonReply, textReply, type Reply } from '../http/reply.js'
 
 export function readFeed(call: Call): Reply {
   const { store, behaviour, faults } = call.server

@@ -1,11 +1,11 @@
 // Resolving `<activity_id>` for endpoints 3, 5, 7, 8 and 9, including what to say when the
 // activity is someone else's or gone (§7 rule 6 leaves those statuses open; modes.ts chooses).
-import { forbidden } from '../auth.js'
+import { forbidden } from '../http/auth.js'
 import type { Call } from '../call.js'
-import { contentTypeOf } from '../media-types.js'
-import type { Activity } from '../model.js'
-import { deletedButServed } from '../real-client-faults.js'
-import { ReplyProblem, textReply } from '../reply.js'
+import { contentTypeOf } from '../http/media-types.js'
+import type { Activity } from '../store/model.js'
+import { deletedButServed } from '../faults/real-client-faults.js'
+import { ReplyProblem, textReply } from '../http/reply.js'
 
 export function findOwnActivity(call: Call): Activity {
   const { store, behaviour } = call.server

@@ -1,12 +1,12 @@
 // §4 endpoint 6 and rule 8: PUT /profile with only the fields to change → 200, the whole Profile.
 // GET /profile is not in §4; it is served as a convenience, since §2.1 links to it.
 import type { Call } from '../call.js'
-import { contentTypeOf } from '../media-types.js'
-import type { Profile } from '../model.js'
-import { profileBody } from '../representations.js'
-import { jsonReply, type Reply } from '../reply.js'
-import { readJsonBody } from '../request-body.js'
-import { parseProfileEdit } from '../validation.js'
+import { contentTypeOf } from '../http/media-types.js'
+import type { Profile } from '../store/model.js'
+import { profileBody } from '../representations/representations.js'
+import { jsonReply, type Reply } from '../http/reply.js'
+import { readJsonBody } from '../http/request-body.js'
+import { parseProfileEdit } from '../representations/validation.js'
 
 export function readProfile(call: Call): Reply {
   return profileReply(call, call.server.store.user(call.grant.user).profile)

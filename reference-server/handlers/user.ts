@@ -1,7 +1,7 @@
 // §4 endpoint 1: GET /user → 200 User (§2.1).
 import type { Call } from '../call.js'
-import { userBody } from '../representations.js'
-import { jsonReply, type Reply } from '../reply.js'
+import { userBody } from '../representations/representations.js'
+import { jsonReply, type Reply } from '../http/reply.js'
 
 export function readUser(call: Call): Reply {
   const { store, behaviour, faults } = call.server

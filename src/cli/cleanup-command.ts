@@ -5,7 +5,7 @@ import { ledgerFiles, readOpenWork } from '../execute/safety/ledger.js'
 import { formatDiagnostic } from '../report/text/format-diagnostic.js'
 import type { Screen } from '../model/reporter.js'
 import { EXIT } from '../shared/exit-codes.js'
-import { resolveRunOptions, type RunFlags } from './run-options.js'
+import { resolveRunOptions, type RunFlags } from './options/run-options.js'
 import { processScreen } from '../api/screen.js'
 
 /**

@@ -13,7 +13,7 @@ import { replayRecording } from '../diff/replay-recording.js'
 import { parseDiffReporters, writeDiffReports } from '../diff/report/write-diff-reports.js'
 import { builtInSuites, cleanupLine } from '../api/run.js'
 import { listenForInterrupt } from './interrupt.js'
-import { resolveRunOptions, type RunFlags } from './run-options.js'
+import { resolveRunOptions, type RunFlags } from './options/run-options.js'
 import { processScreen } from '../api/screen.js'
 
 export type FailOn = 'conformance' | 'open-choice' | 'any'

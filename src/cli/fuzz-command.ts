@@ -13,7 +13,7 @@ import type { ConformanceTarget } from '../session/run-session.js'
 import { startEmbeddedTarget, type EmbeddedTarget } from '../api/embedded-target.js'
 import { EXIT } from '../shared/exit-codes.js'
 import { listenForInterrupt } from './interrupt.js'
-import { resolveRunOptions, type RunFlags } from './run-options.js'
+import { resolveRunOptions, type RunFlags } from './options/run-options.js'
 import { prepareReportFolders } from '../api/report-folders.js'
 import { processScreen } from '../api/screen.js'
 

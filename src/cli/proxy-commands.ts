@@ -4,7 +4,7 @@
 import type { Command } from 'commander'
 import type { ProxyCommandOptions } from '../../proxy/commands/proxy-command.js'
 import { DEFAULT_HOST, DEFAULT_RECORDED_BODY_BYTES, REDACT_KEY_ENV } from '../../proxy/forward/proxy-defaults.js'
-import { collect, parseBaseUrl, parsePort, parsePositiveInt } from './option-parsers.js'
+import { collect, parseBaseUrl, parsePort, parsePositiveInt } from './options/option-parsers.js'
 
 /** `proxy`, `analyze`, `har`, `scaffold` and `mock`. */
 export function addProxyCommands(program: Command): void {

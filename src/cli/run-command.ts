@@ -10,7 +10,7 @@ import { removeReportFiles } from '../report/files/report-files.js'
 import { ConformanceError } from '../model/diagnostic.js'
 import { EXIT } from '../shared/exit-codes.js'
 import { listenForInterrupt } from './interrupt.js'
-import { resolveRunOptions, type RunFlags, type RunOptions } from './run-options.js'
+import { resolveRunOptions, type RunFlags, type RunOptions } from './options/run-options.js'
 
 /** `fitconform run`: flags → the library's run() options → run() → exit code; commander's wiring is in program.ts. */
 export async function runCommand(

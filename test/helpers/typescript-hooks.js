@@ -1,7 +1,7 @@
 // Node module hooks that run our TypeScript sources without a build, for the threads and processes the
 // tests start (the proxy's recording worker, the CLI spawned from src/): vitest transforms what it
 // imports itself, but those are loaded by Node. A `.ts` entry is handed to jiti, the same loader that
-// reads `fitconform.config.ts` (src/cli/config-file.ts): it strips the types of that file and of
+// reads `fitconform.config.ts` (src/cli/options/config-file.ts): it strips the types of that file and of
 // everything it imports (NodeNext `./x.js` specifiers find `./x.ts`) and evaluates them itself, so
 // Node only ever sees this small module. Entries export nothing Node needs to see, which is why the
 // wrapper exports nothing. Our dependencies are plain JavaScript: jiti loads them natively (transforming

@@ -11,7 +11,7 @@ import { sendOnWire } from './wire-client.js'
  * undici's entry point loads all of undici (fetch, WebSocket, caches, mocks): ~100 ms of every run's
  * start-up, more than a hundred requests cost. The runner needs the keep-alive Agent only, so it loads
  * that module by path, and EnvHttpProxyAgent only when a proxy variable is set.
- * test/unit/execute/undici-modules.test.ts proves the path is the entry point's own export, so an
+ * test/unit/execute/http/undici-modules.test.ts proves the path is the entry point's own export, so an
  * undici upgrade that moves it fails there rather than here.
  */
 const require = createRequire(import.meta.url)

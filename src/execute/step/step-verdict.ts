@@ -1,6 +1,6 @@
 // What a step's answer says, shaped from the checks evaluated on it: which failures stand (blame
 // exactly within one answer), how pages and polls are told, what a rejection of our own body means.
-// Pure: no request, no clock, no context; each rule is table-tested in test/unit/execute/step-verdict.test.ts.
+// Pure: no request, no clock, no context; each rule is table-tested in test/unit/execute/step/step-verdict.test.ts.
 import type { Step } from '../../model/scenario.js'
 import type { AssertionResult } from '../../model/result.js'
 import type { Scope } from '../../expression/evaluate-expression.js'

@@ -1,7 +1,7 @@
 // One probe per mutant: a few requests that answer "does this server show the mutant's defining
 // misbehaviour?". mutants.test.ts expects true from the mutant and false from the reference server,
 // so each probe proves both that the mutant is broken and where.
-import type { MutantName } from '../../../reference-server/mutants.js'
+import type { MutantName } from '../../../reference-server/faults/mutants.js'
 import type { RunningReferenceServer } from '../../../reference-server/index.js'
 import {
   createTestClock,

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { mutants, startReferenceServer, type ServerMode } from '../../../reference-server/index.js'
-import type { MutantName } from '../../../reference-server/mutants.js'
+import type { MutantName } from '../../../reference-server/faults/mutants.js'
 import { createTestClock } from './helpers.js'
 import { ProbeServer, probes } from './mutant-probes.js'
 

@@ -1,7 +1,7 @@
 // The two date formats the reference server speaks: §2.2 start times and HTTP dates.
 import { describe, expect, it } from 'vitest'
-import { formatHttpDate, parseHttpDate } from '../../../reference-server/http-date.js'
-import { formatSpecTime, parseSpecTime } from '../../../reference-server/spec-time.js'
+import { formatHttpDate, parseHttpDate } from '../../../reference-server/http/http-date.js'
+import { formatSpecTime, parseSpecTime } from '../../../reference-server/representations/spec-time.js'
 
 const march1 = Date.UTC(2011, 2, 1, 7, 0, 0)
 

@@ -3,7 +3,7 @@
 import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { CONFIG_FILE_NAMES, readConfigFile } from '../../../src/cli/config-file.js'
+import { CONFIG_FILE_NAMES, readConfigFile } from '../../../src/cli/options/config-file.js'
 import { makeTempDir } from '../../helpers/temp-dir.js'
 
 describe('config file names', () => {

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createProgram } from '../../../src/cli/program.js'
-import { resolveRunOptions, type RunFlags, type RunOptions } from '../../../src/cli/run-options.js'
+import { resolveRunOptions, type RunFlags, type RunOptions } from '../../../src/cli/options/run-options.js'
 import { makeTempDir } from '../../helpers/temp-dir.js'
 
 const ENV_NAMES = ['FITCONFORM_BASE_URL', 'FITCONFORM_TOKEN', 'FITCONFORM_OTHER_TOKEN'] as const

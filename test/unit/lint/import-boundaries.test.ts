@@ -27,6 +27,12 @@ describe('import boundaries', () => {
     ['src/execute/step/run-step.ts', 'undici', 'only execute/http/http-client.ts imports undici'],
     ['proxy/analyze/rules/deep-rule.ts', '../../../src/execute/run-plan.js', 'proxy/ uses src/model'],
     ['reference-server/a/b/deep-file.ts', '../../../src/model/scenario.js', 'node built-ins only'],
+    ['reference-server/data/seed.ts', '../../src/model/scenario.js', 'node built-ins only'],
+    ['src/cli/options/run-options.ts', '../run-command.js', 'src/cli/options turns flags and config files'],
+    ['src/cli/options/run-options.ts', '../../../reference-server/index.js', 'start the reference server'],
+    ['reference-server/store/store.ts', '../http/reply.js', 'reference-server/store and data/ hold plain data'],
+    ['reference-server/data/seed.ts', '../faults/mutants.js', 'reference-server/store and data/ hold plain data'],
+    ['reference-server/store/a/deep-file.ts', '../../handlers/feed.js', 'reference-server/store and data/ hold plain'],
   ])('refuses %s importing %s', async (file, specifier, message) => {
     expect((await restrictedImports(file, specifier)).join('\n')).toContain(message)
   })
@@ -58,6 +64,11 @@ describe('import boundaries', () => {
     ['src/selftest/run-selftest.ts', '../../reference-server/index.js'],
     ['src/report/html/deep-file.ts', '../../model/result.js'],
     ['proxy/analyze/rules/deep-rule.ts', '../../../src/model/exchange.js'],
+    ['reference-server/data/seed.ts', '../store/model.js'],
+    ['src/cli/options/run-options.ts', '../../api/defaults.js'],
+    ['src/cli/run-command.ts', './options/run-options.js'],
+    ['reference-server/handlers/feed.ts', '../faults/faults.js'],
+    ['reference-server/http/send-reply.ts', '../faults/faults.js'],
   ])('lets %s import %s', async (file, specifier) => {
     expect(await restrictedImports(file, specifier)).toEqual([])
   })
