@@ -1,0 +1,197 @@
+// Step templates (`templates:`, `include:`, `use:`): a step that uses one loads exactly as the step
+// written out in full, and every mistake is a load error at the place that makes it.
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { loadRules } from '../../../src/load/load-rules.js'
+import { loadScenarioFile } from '../../../src/load/load-suites.js'
+import type { Scenario } from '../../../src/model/scenario.js'
+import { makeTempDir } from '../../helpers/temp-dir.js'
+
+let knownRules: ReadonlySet<string>
+let dir: string
+beforeAll(async () => {
+  knownRules = new Set((await loadRules()).rules.map((rule) => rule.id))
+  dir = makeTempDir('step-templates-')
+})
+
+async function load(name: string, text: string): ReturnType<typeof loadScenarioFile> {
+  const file = join(dir, name)
+  writeFileSync(file, text)
+  return loadScenarioFile(file, knownRules)
+}
+
+/** The loaded scenarios without source places: what the runner sees. */
+function withoutPlaces(scenarios: readonly Scenario[]): unknown {
+  return JSON.parse(
+    JSON.stringify(scenarios, (key, value: unknown) => (key === 'at' || key === 'file' ? undefined : value)),
+  )
+}
+
+const SCENARIO_HEAD = `scenarios:
+  - id: templated
+    title: A templated step
+    rules: [ACTIVITY-READ]
+    steps:
+`
+
+const WRITTEN_OUT = `${SCENARIO_HEAD}      - name: read it
+        request:
+          method: GET
+          url: /fitnessActivities/1
+          accept: FitnessActivity
+          headers: { x-one: "1", x-two: "2" }
+        expect:
+          status: 304
+          checks:
+            - { path: headers.etag, present: true }
+`
+
+describe('use: a template', () => {
+  it('loads as the step written out, the step’s own keys merged over the template (maps merge, the rest replaces)', async () => {
+    const templated = await load(
+      'templated.yaml',
+      `templates:
+  read:
+    request:
+      method: GET
+      url: /fitnessActivities/1
+      accept: FitnessActivity
+      headers: { x-one: "1" }
+    expect:
+      status: 200
+      checks:
+        - { path: body.uri, present: true }
+${SCENARIO_HEAD}      - name: read it
+        use: read
+        request:
+          headers: { x-two: "2" }
+        expect:
+          status: 304
+          checks:
+            - { path: headers.etag, present: true }
+`,
+    )
+    const plain = await load('plain.yaml', WRITTEN_OUT)
+    expect(templated.diagnostics).toEqual([])
+    expect(withoutPlaces(templated.scenarios)).toEqual(withoutPlaces(plain.scenarios))
+  })
+
+  it('takes templates from an included file, and a template may use another', async () => {
+    writeFileSync(
+      join(dir, 'library.yaml'),
+      `templates:
+  get-one:
+    request: { method: GET, url: /fitnessActivities/1, accept: FitnessActivity, headers: { x-one: "1", x-two: "2" } }
+  not-modified:
+    use: get-one
+    expect: { status: 304 }
+`,
+    )
+    const templated = await load(
+      'including.yaml',
+      `include: library.yaml
+${SCENARIO_HEAD}      - name: read it
+        use: not-modified
+        expect:
+          checks:
+            - { path: headers.etag, present: true }
+`,
+    )
+    expect(templated.diagnostics).toEqual([])
+    expect(withoutPlaces(templated.scenarios)).toEqual(withoutPlaces((await load('plain.yaml', WRITTEN_OUT)).scenarios))
+    // The library on its own is a file of templates: no scenarios, no problems.
+    expect(await loadScenarioFile(join(dir, 'library.yaml'), knownRules)).toEqual({ scenarios: [], diagnostics: [] })
+  })
+
+  it('reports an unknown template where it is used, with the nearest name', async () => {
+    const { diagnostics } = await load(
+      'unknown.yaml',
+      `templates:
+  read-activity:
+    request: { method: GET, url: /user }
+${SCENARIO_HEAD}      - name: read it
+        use: read-activty
+`,
+    )
+    expect(diagnostics).toEqual([
+      {
+        code: 'E_SCENARIO_SCHEMA',
+        kind: 'load',
+        message: 'unknown template "read-activty"',
+        hint: 'did you mean "read-activity"?',
+        at: { file: join(dir, 'unknown.yaml'), line: 10, column: 14 },
+      },
+    ])
+  })
+
+  it('reports templates that use each other in a cycle', async () => {
+    const { diagnostics } = await load(
+      'cycle.yaml',
+      `templates:\n  a:\n    use: b\n  b:\n    use: a\n${SCENARIO_HEAD}      - name: read it\n        use: b\n`,
+    )
+    expect(diagnostics.map((diagnostic) => [diagnostic.message, diagnostic.at?.line])).toEqual([
+      ['templates use each other in a cycle: b → a → b', 3],
+    ])
+  })
+
+  it('reports a name defined twice, in a file and a file it includes', async () => {
+    writeFileSync(join(dir, 'twice.yaml'), `templates:\n  a:\n    request: { method: GET, url: /user }\n`)
+    const { diagnostics } = await load(
+      'again.yaml',
+      `include: twice.yaml\ntemplates:\n  a:\n    request: { method: GET, url: /profile }\n${SCENARIO_HEAD}      - name: read it\n        use: a\n`,
+    )
+    expect(diagnostics.map((diagnostic) => [diagnostic.message, diagnostic.at?.line])).toEqual([
+      [expect.stringMatching(/^template "a" is defined twice \(first at .*twice\.yaml:3:5\)$/), 3],
+    ])
+  })
+
+  it('reports a key the merged step may not have through the schema, at the step that used the template', async () => {
+    const { diagnostics } = await load(
+      'bad-key.yaml',
+      `templates:
+  read:
+    request: { method: GET, url: /user, acept: User }
+${SCENARIO_HEAD}      - name: read it
+        use: read
+`,
+    )
+    expect(diagnostics.map((diagnostic) => [diagnostic.message, diagnostic.hint])).toContainEqual([
+      'unknown key "acept" in templates.read.request',
+      'did you mean "accept"?',
+    ])
+  })
+})
+
+describe('accept: implies the media type and schema checks', () => {
+  const step = (expect: string): string =>
+    `${SCENARIO_HEAD}      - name: read it\n        request: { method: GET, url: /user, accept: User }\n        expect: ${expect}\n`
+  const checksOf = async (expectation: string): Promise<unknown> => {
+    const { scenarios, diagnostics } = await load('accept.yaml', step(expectation))
+    expect(diagnostics).toEqual([])
+    const loaded = scenarios[0]!.steps[0]!.expect
+    return {
+      checks: loaded.checks.map((check) => `${check.path} ${check.matcher}`),
+      schema: loaded.schema?.representation,
+    }
+  }
+
+  it('on a 200 (or 201) answer, unless the step says false', async () => {
+    expect(await checksOf('{ status: 200 }')).toEqual({
+      checks: ['status equals', 'headers.content-type mediaType'],
+      schema: 'User',
+    })
+    expect(await checksOf('{ status: 200, mediaType: false, schema: false }')).toEqual({
+      checks: ['status equals'],
+      schema: undefined,
+    })
+  })
+
+  it('not on other statuses: a 304 or a refusal carries no such body', async () => {
+    expect(await checksOf('{ status: 304 }')).toEqual({ checks: ['status equals'], schema: undefined })
+    expect(await checksOf('{ status: { notStatusClass: 2xx } }')).toEqual({
+      checks: ['status notStatusClass'],
+      schema: undefined,
+    })
+  })
+})
