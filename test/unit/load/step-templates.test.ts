@@ -1,8 +1,9 @@
 // Step templates (`templates:`, `include:`, `use:`): a step that uses one loads exactly as the step
 // written out in full, and every mistake is a load error at the place that makes it.
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { findScenarioFiles } from '../../../src/load/find-scenario-files.js'
 import { loadRules } from '../../../src/load/load-rules.js'
 import { loadScenarioFile } from '../../../src/load/load-suites.js'
 import type { Scenario } from '../../../src/model/scenario.js'
@@ -193,5 +194,19 @@ describe('accept: implies the media type and schema checks', () => {
       checks: ['status notStatusClass'],
       schema: undefined,
     })
+  })
+})
+
+describe('suites/templates.yaml', () => {
+  it('holds only templates some suite file uses (an unused one would be a second way to say a step)', async () => {
+    const suites = join(import.meta.dirname, '../../../suites')
+    const library = readFileSync(join(suites, 'templates.yaml'), 'utf8')
+    const defined = [...library.matchAll(/^ {2}([a-z0-9-]+):$/gm)].map((match) => match[1])
+    const texts = (await findScenarioFiles([suites])).files.map((file) => readFileSync(file, 'utf8'))
+    const used = new Set(
+      texts.flatMap((text) => [...text.matchAll(/^\s+use: ([a-z0-9-]+)$/gm)].map((match) => match[1])),
+    )
+    expect(defined.length).toBeGreaterThan(5)
+    expect(defined.filter((name) => !used.has(name))).toEqual([])
   })
 })
