@@ -29,9 +29,7 @@ export async function expandStepTemplates(
   readFile: ReadTemplateFile,
 ): Promise<{ data: unknown; diagnostics: Diagnostic[] }> {
   const data = source.data
-  if (!isMap(data) || (data['templates'] === undefined && data['include'] === undefined)) {
-    return { data, diagnostics: [] }
-  }
+  if (!isMap(data) || !Array.isArray(data['scenarios'])) return { data, diagnostics: [] }
   const diagnostics: Diagnostic[] = []
   const templates = new Map<string, Template>()
   const add = (from: YamlSource, map: unknown, path: YamlPath): void => {
@@ -82,9 +80,7 @@ export async function expandStepTemplates(
   }
   add(source, data['templates'], ['templates'])
   const expander = new Expander(templates, diagnostics)
-  const scenarios = data['scenarios']
-  if (!Array.isArray(scenarios)) return { data, diagnostics }
-  const expanded = scenarios.map((scenario: unknown, index) => {
+  const expanded = (data['scenarios'] as unknown[]).map((scenario: unknown, index) => {
     if (!isMap(scenario)) return scenario
     const result: RawMap = { ...scenario }
     for (const list of ['steps', 'cleanup'] as const) {

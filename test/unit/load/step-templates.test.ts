@@ -126,6 +126,13 @@ ${SCENARIO_HEAD}      - name: read it
     ])
   })
 
+  it('reports a use: in a file that has no templates', async () => {
+    const { diagnostics } = await load('none.yaml', `${SCENARIO_HEAD}      - name: read it\n        use: read\n`)
+    expect(diagnostics.map((diagnostic) => [diagnostic.message, diagnostic.hint, diagnostic.at?.line])).toEqual([
+      ['unknown template "read"', 'define it under templates: in this file, or include: a file that does', 7],
+    ])
+  })
+
   it('reports templates that use each other in a cycle', async () => {
     const { diagnostics } = await load(
       'cycle.yaml',
