@@ -87,20 +87,6 @@ const NOT_ON_A_GROUP = [
   'onRejected',
 ] as const
 
-/**
- * `accept: X` on a step that expects one success status with a body (200, 201) also checks that the
- * answer is an X: its media type and its schema, unless the step says otherwise (`mediaType: false`,
- * `schema: false`, or another name). Other statuses (a 304, a refusal, a class) imply nothing: their
- * body, if any, is not the representation asked for.
- */
-function impliedByAccept(step: RawStep): RawExpect {
-  const expect = step.expect ?? {}
-  const accept = step.request?.accept
-  const status = expect.status
-  if (accept === undefined || step.request?.method === 'HEAD' || (status !== 200 && status !== 201)) return expect
-  return { ...expect, mediaType: expect.mediaType ?? accept, schema: expect.schema ?? accept }
-}
-
 /** Turns one validated file into scenarios; every problem found becomes a diagnostic with its line. */
 export function toScenarios(
   source: YamlSource,
@@ -148,7 +134,7 @@ class ScenarioBuilder {
     if (raw.parallel) return this.group(raw, raw.parallel, path, scenarioRules)
     const rules = raw.rule === undefined ? scenarioRules : this.rules(raw.rule, [...path, 'rule'])
     const request = raw.request ? this.request(raw.request, [...path, 'request']) : undefined
-    const expect = this.expectations(impliedByAccept(raw), [...path, 'expect'], rules)
+    const expect = this.expectations(raw.expect ?? {}, [...path, 'expect'], rules)
     const wire = request !== undefined && (request.wire || request.method === 'HEAD' || raw.expect?.noBody === true)
     const responseNames = new Set([...this.variables, 'pages'])
     const skipIf = raw.skipIf && {
