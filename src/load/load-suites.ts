@@ -6,7 +6,8 @@ import { loadRules } from './load-rules.js'
 import { expandPermissionMatrix, isPermissionMatrix } from '../spec/permission-matrix.js'
 import { validateScenarioFile } from './scenario-file-validator.js'
 import { toScenarios } from './to-scenario.js'
-import { parseYamlSource } from './yaml-source.js'
+import { expandStepTemplates } from './step-templates.js'
+import { parseYamlSource, type YamlSource } from './yaml-source.js'
 
 export interface LoadOutcome {
   readonly scenarios: readonly Scenario[]
@@ -39,13 +40,28 @@ export async function loadScenarioFile(
   file: string,
   knownRules: ReadonlySet<string>,
 ): Promise<{ scenarios: Scenario[]; diagnostics: Diagnostic[] }> {
-  const text = await readFile(file, 'utf8')
-  const { source, diagnostics } = parseYamlSource(file, text)
-  if (!source) return { scenarios: [], diagnostics }
+  const { source: parsed, diagnostics } = parseYamlSource(file, await readFile(file, 'utf8'))
+  if (!parsed) return { scenarios: [], diagnostics }
+  const expanded = await expandStepTemplates(parsed, readYamlFile)
+  if (expanded.diagnostics.length > 0) return { scenarios: [], diagnostics: expanded.diagnostics }
+  const source: YamlSource = { ...parsed, data: expanded.data }
   const schemaProblems = validateScenarioFile(source)
   if (schemaProblems.length > 0) return { scenarios: [], diagnostics: schemaProblems }
   if (isPermissionMatrix(source.data)) return expandPermissionMatrix(source, knownRules)
+  // A file of templates only (suites/templates.yaml) holds no scenario of its own.
+  if (!('scenarios' in (source.data as object))) return { scenarios: [], diagnostics: [] }
   return toScenarios(source, knownRules)
+}
+
+/** An included file of templates: one that cannot be read is the including file's problem. */
+async function readYamlFile(file: string): Promise<{ source?: YamlSource; diagnostics: Diagnostic[] }> {
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch {
+    return { diagnostics: [{ code: 'E_USAGE', kind: 'load', message: `cannot read ${file}` }] }
+  }
+  return parseYamlSource(file, text)
 }
 
 function duplicateIds(scenarios: readonly Scenario[]): Diagnostic[] {

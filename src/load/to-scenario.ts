@@ -26,8 +26,8 @@ interface RawCheck extends RawMatchers {
 }
 interface RawExpect {
   status?: number | number[] | string | RawMatchers
-  mediaType?: string
-  schema?: string
+  mediaType?: string | false
+  schema?: string | false
   noBody?: true
   headers?: Record<string, string | boolean | RawMatchers>
   checks?: RawCheck[]
@@ -279,7 +279,7 @@ class ScenarioBuilder {
   private expectations(raw: RawExpect, path: YamlPath, rules: readonly string[]): Expectations {
     const checks: Check[] = []
     if (raw.status !== undefined) checks.push(...this.statusChecks(raw.status, [...path, 'status'], rules))
-    if (raw.mediaType !== undefined) {
+    if (raw.mediaType !== undefined && raw.mediaType !== false) {
       const mediaRules = [mediaTypeRuleOf(raw.mediaType)]
       checks.push(this.single('headers.content-type', 'mediaType', raw.mediaType, [...path, 'mediaType'], mediaRules))
     }
