@@ -86,7 +86,8 @@ function startWorker(port: NonNullable<typeof parentPort>, data: PipelineWorkerD
   const redactor = SecretScrubber.fromSettings(data.redaction)
   let log: ExchangeLog | undefined
   try {
-    log = settings.file === undefined ? undefined : openExchangeLog({ file: settings.file, maxBytes: settings.maxBytes })
+    log =
+      settings.file === undefined ? undefined : openExchangeLog({ file: settings.file, maxBytes: settings.maxBytes })
   } catch (err) {
     post({ type: 'failed', message: (err as Error).message })
     port.close()
