@@ -117,7 +117,7 @@ export async function benchConcurrencyScaling(setting: ScalingSetting = SERVER_L
           name: `suite at --concurrency ${concurrency} (${setting.latency})`,
           value: round(measured / 1000),
           unit: 's',
-          ...(concurrency === 1 ? { note: command } : {}),
+          note: concurrency === 1 ? command : undefined,
         }),
       )
       figures.push(

@@ -140,7 +140,7 @@ export async function runNode(
     exitCode,
     stdout: Buffer.concat(stdout).toString('utf8'),
     stderr: Buffer.concat(stderr).toString('utf8'),
-    ...(usage ? { usage } : {}),
+    usage,
   }
 }
 

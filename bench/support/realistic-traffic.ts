@@ -56,7 +56,7 @@ function activity(id: number): Record<string, unknown> {
     source: 'RunKeeper',
     entry_mode: 'API',
     has_map: 'true',
-    ...(id > 1 ? { previous: `/fitnessActivities/${id - 1}` } : {}),
+    previous: id > 1 ? `/fitnessActivities/${id - 1}` : undefined,
     nearest_teammate_strength_training_activities: [],
     nearest_teammate_background_activities: [],
     nearest_teammate_sleep: [],

@@ -10,7 +10,7 @@ export function finding(
   message: string,
   pointer?: string,
 ): Finding {
-  return { kind, side, ...(rule === undefined ? {} : { rule }), ...(pointer === undefined ? {} : { pointer }), message }
+  return { kind, side, rule, pointer, message }
 }
 
 /**

@@ -52,8 +52,8 @@ export async function runMockCommand(
       port,
       host,
       tls,
-      ...(redactKey === undefined ? {} : { redactKey }),
-      ...(options.quiet === true ? {} : { log: io.err }),
+      redactKey,
+      log: options.quiet === true ? undefined : io.err,
     })
   } catch (err) {
     const listening = listenProblem(err, { host, port })

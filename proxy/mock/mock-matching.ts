@@ -81,7 +81,7 @@ export function matchRequest<T extends RecordedFacts>(
     return {
       kind: 'miss',
       explanation: explainMiss(recorded, request, nearest),
-      ...(nearest === undefined ? {} : { nearest }),
+      nearest,
     }
   }
   const exact = matches.filter((x) => sameConditionalValues(x, request))

@@ -85,7 +85,7 @@ export async function loadMockRecording(
       query: sortedQuery(url.searchParams),
       mediaTypes: mediaTypeEssences(named(entry.request.postData !== undefined ? 'content-type' : 'accept')),
       credentialSent: named('authorization').length > 0,
-      ...(entry._tokenId === undefined ? {} : { tokenId: entry._tokenId }),
+      tokenId: entry._tokenId,
       conditional: conditionalOf((name) => named(name)[0]),
       response: mockResponse(entry),
     }
@@ -198,8 +198,8 @@ function requestFacts(
     query: sortedQuery(url.searchParams),
     mediaTypes: mediaTypeEssences(mediaHeader === undefined ? [] : [mediaHeader]),
     credentialSent: authorization !== undefined,
-    ...(tokenId === undefined ? {} : { tokenId }),
-    ...(authorization !== undefined && identify === 'refuse' ? { unidentified: true } : {}),
+    tokenId,
+    unidentified: authorization !== undefined && identify === 'refuse',
     caller:
       authorization === undefined ? '' : createHmac('sha256', callerKey).update(authorization).digest('base64url'),
     conditional: conditionalOf((name) => {

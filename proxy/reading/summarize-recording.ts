@@ -94,8 +94,8 @@ export async function summarizeRecordings(
       if (group === undefined) {
         group = {
           kind: f.kind,
-          ...(f.rule === undefined ? {} : { rule: f.rule }),
-          ...(pointer === undefined ? {} : { pointer }),
+          rule: f.rule,
+          pointer,
           count: 0,
           examples: [],
         }
@@ -112,7 +112,7 @@ export async function summarizeRecordings(
           exchange: entry._id,
           request: `${entry.request.method} ${pathOf(entry.request.url)}`,
           status: entry.response.status,
-          ...(f.pointer === undefined ? {} : { pointer: f.pointer }),
+          pointer: f.pointer,
           message: f.message,
         })
       }

@@ -298,7 +298,7 @@ export function createScaffoldPlanner(options: PlannerOptions): ScaffoldPlanner 
           url: x.path,
           role,
           ...runTimeDate(x),
-          ...(kind === 'create' ? { notes: MARKER } : {}),
+          notes: kind === 'create' ? MARKER : undefined,
         }),
       )
       if (kind === 'create') (group.draft.steps.at(-1)?.step as StepObject).creates = 'headers.location'
@@ -397,10 +397,10 @@ function flowDate(flow: ActivityFlow, x: ScaffoldEntry): Pick<StepOptions, 'ifMo
   }
   const seconds = Math.round((sent - baseTime) / 1000)
   if (seconds === 0)
-    return { ifModifiedSince: `\${${seen.variable}}`, ...(seen.writtenSince ? {} : { conditionalStatus: 304 }) }
+    return { ifModifiedSince: `\${${seen.variable}}`, conditionalStatus: seen.writtenSince ? undefined : 304 }
   return {
     ifModifiedSince: `\${${seen.variable} | addSeconds(${seconds}) | httpDate}`,
-    ...(seconds < 0 ? { conditionalStatus: 200 } : {}),
+    conditionalStatus: seconds < 0 ? 200 : undefined,
   }
 }
 

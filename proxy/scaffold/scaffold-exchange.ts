@@ -44,7 +44,7 @@ export function toScaffoldExchange(entry: ExchangeEntry, basePath: string): Scaf
     ...parsedOrText(postText),
     ...responseJsonOf(entry.response.status, responseText),
     findings: entry._findings ?? [],
-    ...(entry._tokenId === undefined ? {} : { tokenId: entry._tokenId }),
+    tokenId: entry._tokenId,
     hasAuthorization: requestHeaders.has('authorization'),
   }
 }

@@ -34,7 +34,7 @@ export function checkExpression(source: string, at: SourceRef, variables: Readon
           kind: 'load',
           message: `"${root}" is not defined here: capture it in an earlier step, or use one of ${BUILTIN_ROOTS.join(', ')}`,
           at,
-          ...(suggestion ? { hint: `did you mean "${suggestion}"?` } : {}),
+          hint: suggestion === undefined ? undefined : `did you mean "${suggestion}"?`,
         })
       }
     }

@@ -107,22 +107,18 @@ function operation(endpoint: Endpoint, ruleIds: RuleIds): Record<string, unknown
     summary: endpoint.summary,
     description: `§4 endpoint ${endpoint.row}.`,
     ...ruleIds(place.operation(endpoint.row)),
-    ...(endpoint.parameters
-      ? { parameters: endpoint.parameters.map((parameter) => namedParameter(endpoint, parameter, ruleIds)) }
-      : {}),
-    ...(endpoint.requestBody
+    parameters: endpoint.parameters?.map((parameter) => namedParameter(endpoint, parameter, ruleIds)),
+    requestBody: endpoint.requestBody
       ? {
-          requestBody: {
-            required: true,
-            content: {
-              [mediaTypeOf(endpoint.requestBody)]: {
-                schema: schemaRef(endpoint.requestBody),
-                ...ruleIds(place.requestBody(endpoint.row)),
-              },
+          required: true,
+          content: {
+            [mediaTypeOf(endpoint.requestBody)]: {
+              schema: schemaRef(endpoint.requestBody),
+              ...ruleIds(place.requestBody(endpoint.row)),
             },
           },
         }
-      : {}),
+      : undefined,
     responses,
   }
 }
@@ -151,8 +147,8 @@ function successResponse(endpoint: Endpoint, response: SuccessResponse, ruleIds:
       : undefined
   return {
     description: response.description,
-    ...(response.headers ? { headers } : {}),
-    ...(content ? { content } : {}),
+    headers: response.headers ? headers : undefined,
+    content,
   }
 }
 

@@ -109,7 +109,7 @@ export function expandPermissionMatrix(
       kind: 'load',
       message,
       at: source.locate(path),
-      ...(hint ? { hint } : {}),
+      hint,
     })
   }
   matrix.credentials.forEach((credential, index) => {
@@ -120,7 +120,7 @@ export function expandPermissionMatrix(
       kind: 'load',
       message: `unknown rule id "${credential.rule}"`,
       at: source.locate([...base, 'credentials', index, 'rule']),
-      ...(suggestion ? { hint: `did you mean "${suggestion}"?` } : {}),
+      hint: suggestion === undefined ? undefined : `did you mean "${suggestion}"?`,
     })
   })
   for (const rule of FIXED_RULES)
@@ -282,7 +282,7 @@ class RowExpander {
       request,
       expect: this.expectations(outcome, credential.rule, this.at(path)),
       capture: {},
-      ...(route.target === 'new-activity' ? { creates: 'headers.location' } : {}),
+      creates: route.target === 'new-activity' ? 'headers.location' : undefined,
     }
   }
 
@@ -298,7 +298,7 @@ class RowExpander {
       rules,
       at,
       severity: 'failure',
-      ...(exact ? {} : { when: IS_403 }),
+      when: exact ? undefined : IS_403,
     })
     const status: Check = exact
       ? { path: 'status', matcher: 'equals', expected: 403, rules: [rule], at, severity: 'failure' }
@@ -377,7 +377,7 @@ class RowExpander {
     // A schema check cannot be conditional: an exact 403 is validated as an ErrorMessage, the lenient cells by their fields above.
     return {
       checks: [status, ...errorMessage, ...(exact ? [] : [notErrorMessage]), ...noData],
-      ...(exact ? { schema: { representation: 'ErrorMessage', rules: [RULE.errorFields], at } } : {}),
+      schema: exact ? { representation: 'ErrorMessage', rules: [RULE.errorFields], at } : undefined,
     }
   }
 

@@ -49,7 +49,7 @@ export class ConditionalHistory {
     if (endpoint.row === 5 || endpoint.row === 7 || endpoint.row === 8) this.#created.delete(id)
     const lastModified = parseDate(headerOf(response, 'last-modified'))
     if (lastModified === undefined || (endpoint.row !== 3 && endpoint.row !== 7 && endpoint.row !== 9)) return []
-    const change: Change = { at: lastModified, ...(view.clock === undefined ? {} : { shownAt: view.clock.end }) }
+    const change: Change = { at: lastModified, shownAt: view.clock?.end }
     this.#lastModified.set(id, change)
     const creator = this.#created.get(id)
     if (creator !== undefined && endpoint.row !== 7) {

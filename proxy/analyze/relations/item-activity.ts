@@ -67,7 +67,7 @@ export class ItemActivityRelation {
       if (activity !== undefined)
         for (const difference of differences(values, activity.values))
           mismatches.push({ index, id, path: activity.path, difference })
-      this.#items.set(id, { values, ...(servedAt === undefined ? {} : { servedAt }) })
+      this.#items.set(id, { values, servedAt })
     })
     return groupByField(mismatches).map(([first, count]) => {
       const { field, item, activity } = first.difference

@@ -38,8 +38,8 @@ export function feedPageOf(json: unknown): FeedPageBody | undefined {
   if (!Array.isArray(items)) return undefined
   return {
     items,
-    ...(Number.isSafeInteger(size) ? { size: size as number } : {}),
-    ...(previous === undefined ? {} : { previous }),
+    size: Number.isSafeInteger(size) ? (size as number) : undefined,
+    previous,
   }
 }
 

@@ -284,7 +284,7 @@ class InvalidWrite extends Command {
         body: this.body.text,
       },
       // What a server accepts from a body the spec does not cover is deleted with the rest.
-      ...(this.target === 'create' ? { creates: 'headers.location' } : {}),
+      creates: this.target === 'create' ? 'headers.location' : undefined,
       expect: { checks },
     })
     if (!refused && activity) {
@@ -438,7 +438,7 @@ class FeedWalk extends Command {
       request: {
         method: 'GET',
         url: FEED_PATH,
-        ...(this.pageSize !== null ? { query: { pageSize: String(this.pageSize) } } : {}),
+        query: this.pageSize === null ? undefined : { pageSize: String(this.pageSize) },
         accept: 'FitnessActivityFeed',
       },
       follow: { next: 'body.previous', maxPages: 400, collect: { [ids]: 'body.items[*].uri | lastSegment' } },
