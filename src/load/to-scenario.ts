@@ -87,6 +87,25 @@ const NOT_ON_A_GROUP = [
   'onRejected',
 ] as const
 
+/**
+ * `accept: X` on a step whose status admits only 2xx answers means the answer is an X: its media type
+ * and its schema are checked as if `mediaType: X` and `schema: X` were written (a step's own value, or
+ * `false`, wins). An answer without a body (HEAD, `noBody`) has neither to check, so it implies nothing;
+ * nor does a status that admits an error answer, whose representation is not the one asked for.
+ */
+function impliedRepresentation(step: RawStep): string | undefined {
+  const accept = step.request?.accept
+  if (accept === undefined || step.request?.method === 'HEAD' || step.expect?.noBody) return undefined
+  return onlySuccess(step.expect?.status) ? accept : undefined
+}
+
+function onlySuccess(status: RawExpect['status']): boolean {
+  const success = (code: number): boolean => code >= 200 && code < 300
+  if (typeof status === 'number') return success(status)
+  if (Array.isArray(status)) return status.length > 0 && status.every(success)
+  return status === '2xx'
+}
+
 /** Turns one validated file into scenarios; every problem found becomes a diagnostic with its line. */
 export function toScenarios(
   source: YamlSource,
@@ -134,7 +153,7 @@ class ScenarioBuilder {
     if (raw.parallel) return this.group(raw, raw.parallel, path, scenarioRules)
     const rules = raw.rule === undefined ? scenarioRules : this.rules(raw.rule, [...path, 'rule'])
     const request = raw.request ? this.request(raw.request, [...path, 'request']) : undefined
-    const expect = this.expectations(raw.expect ?? {}, [...path, 'expect'], rules)
+    const expect = this.expectations(raw.expect ?? {}, [...path, 'expect'], rules, impliedRepresentation(raw))
     const wire = request !== undefined && (request.wire || request.method === 'HEAD' || raw.expect?.noBody === true)
     const responseNames = new Set([...this.variables, 'pages'])
     const skipIf = raw.skipIf && {
@@ -276,12 +295,23 @@ class ScenarioBuilder {
     }
   }
 
-  private expectations(raw: RawExpect, path: YamlPath, rules: readonly string[]): Expectations {
+  /**
+   * `implied`: the representation `accept:` implies, if any. An implied check is placed where its key
+   * would be written, as a key a template gave is: at the nearest part of the step the file holds.
+   */
+  private expectations(
+    raw: RawExpect,
+    path: YamlPath,
+    rules: readonly string[],
+    implied: string | undefined,
+  ): Expectations {
     const checks: Check[] = []
+    const mediaType = raw.mediaType ?? implied
+    const schema = raw.schema ?? implied
     if (raw.status !== undefined) checks.push(...this.statusChecks(raw.status, [...path, 'status'], rules))
-    if (raw.mediaType !== undefined && raw.mediaType !== false) {
-      const mediaRules = [mediaTypeRuleOf(raw.mediaType)]
-      checks.push(this.single('headers.content-type', 'mediaType', raw.mediaType, [...path, 'mediaType'], mediaRules))
+    if (mediaType !== undefined && mediaType !== false) {
+      const mediaRules = [mediaTypeRuleOf(mediaType)]
+      checks.push(this.single('headers.content-type', 'mediaType', mediaType, [...path, 'mediaType'], mediaRules))
     }
     if (raw.noBody) checks.push(this.single('bodyBytes', 'equals', 0, [...path, 'noBody'], rules))
     for (const [name, expectation] of Object.entries(raw.headers ?? {})) {
@@ -294,7 +324,7 @@ class ScenarioBuilder {
     ;(raw.checks ?? []).forEach((check, index) => checks.push(...this.check(check, [...path, 'checks', index], rules)))
     return {
       checks,
-      ...(raw.schema ? { schema: { representation: raw.schema, rules, at: this.at([...path, 'schema']) } } : {}),
+      ...(schema ? { schema: { representation: schema, rules, at: this.at([...path, 'schema']) } } : {}),
     }
   }
 
