@@ -4,6 +4,7 @@
  * body; binary goes as base64.
  */
 import { decodeContent } from '../../src/shared/content-decoding.js'
+import { TextMemo } from '../analyze/text-memo.js'
 import type { CapturedBody } from './recorder.js'
 
 export interface DecodedBody {
@@ -49,6 +50,13 @@ function utf8Text(bytes: Buffer, truncated: boolean): string | undefined {
 // eslint-disable-next-line no-control-regex -- control characters are what it looks for
 const BINARY_CONTROL = /[\x00-\x08\x0e-\x1f]/
 
+/**
+ * BINARY_CONTROL's answers by text: a resource read again is decoded to the same text, and the
+ * memos that validate and relate bodies hash that string anyway (V8 keeps a string's hash), so a
+ * lookup costs less than the search.
+ */
+const binaryControls = new TextMemo<boolean>({ maxChars: 4 * 1024 * 1024, maxTextChars: 64 * 1024 })
+
 function hasBinaryControls(text: string): boolean {
-  return BINARY_CONTROL.test(text)
+  return binaryControls.get('', text, () => BINARY_CONTROL.test(text))
 }

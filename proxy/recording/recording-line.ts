@@ -33,11 +33,22 @@ export interface LineParts {
 const FIRST_CLOCK_MEMBER = 'startedDateTime'
 const CLOCK_MEMBERS: ReadonlySet<string> = new Set([FIRST_CLOCK_MEMBER, 'time', 'timings'])
 
+/**
+ * The member whose text comes again on different exchanges: a resource read again answers the same
+ * bytes, while each request carries headers of its own. When the line is scrubbed in parts it is
+ * scrubbed on its own, through the redactor's memo (`scrub`, the same scrubber): the cuts around it
+ * are next to a `,` of the JSON syntax.
+ */
+const REPEATED_MEMBER = 'response'
+
 /** The parts of an entry's line, scrubbed each on its own when the redactor allows it. */
 export function lineParts(entry: ExchangeEntry, redactor: SecretScrubber): LineParts {
   let head = '{'
   let body = ''
   let afterId = false
+  const inParts = redactor.scrubsLineInParts()
+  /** The body's members before the repeated one, and it, scrubbed: empty unless the line is scrubbed in parts. */
+  let bodyScrubbed = ''
   for (const key of Object.keys(entry).sort()) {
     if (key === '_id') {
       afterId = true
@@ -51,12 +62,15 @@ export function lineParts(entry: ExchangeEntry, redactor: SecretScrubber): LineP
     const value = (entry as unknown as Record<string, unknown>)[key]
     if (value === undefined) continue
     const member = `${JSON.stringify(key)}:${stableStringify(value)}`
-    if (afterId) body += `,${member}`
-    else head += `${member},`
+    if (!afterId) head += `${member},`
+    else if (key === REPEATED_MEMBER && inParts) {
+      bodyScrubbed += `${redactor.scrubLine(body)}${redactor.scrub(`,${member}`)}`
+      body = ''
+    } else body += `,${member}`
   }
   head += '"_id":'
-  if (!redactor.scrubsLineInParts()) return { head, body, scrubbed: false }
-  return { head: redactor.scrubLine(head), body: redactor.scrubLine(body), scrubbed: true }
+  if (!inParts) return { head, body, scrubbed: false }
+  return { head: redactor.scrubLine(head), body: `${bodyScrubbed}${redactor.scrubLine(body)}`, scrubbed: true }
 }
 
 /** The whole line of an exchange, scrubbed: its parts, and its id and clock. */

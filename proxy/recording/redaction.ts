@@ -37,6 +37,17 @@ const DEFAULT_REDACT_HEADERS: readonly string[] = [...CREDENTIAL_HEADERS]
 /** Text that may hold a credential field: a likely name, in any case, or a `\u` escape hiding one. */
 const TOKEN_FIELD_HINT = /token|key|secret|password|\\u[0-9a-f]{4}/i
 
+/**
+ * TOKEN_FIELD_HINT's answers by text: a resource read again answers the same bytes, and the memos
+ * that validate and relate bodies have hashed the same string already, so a lookup costs less than
+ * the search. A pure function of the text, so one memo serves every scrubber.
+ */
+const tokenFieldHints = new TextMemo<boolean>({ maxChars: 4 * 1024 * 1024, maxTextChars: 64 * 1024 })
+
+function mayHoldTokenField(text: string): boolean {
+  return tokenFieldHints.get('', text, () => TOKEN_FIELD_HINT.test(text))
+}
+
 /** Personal data by representation: the field list of src/model, placed in each representation that holds it. */
 const PATH_POINT_PATHS = PATH_POINT_PERSONAL_FIELDS.map((field) => `path[*].${field}`)
 const PERSONAL_PATHS: Readonly<Record<string, readonly string[]>> = {
@@ -199,7 +210,7 @@ export class SecretScrubber {
    */
   learnFromBody(body: unknown, text?: string): void {
     // The walk is skipped when the text cannot hold a token field (escaped names may, so they are walked).
-    if (text !== undefined && !TOKEN_FIELD_HINT.test(text)) return
+    if (text !== undefined && !mayHoldTokenField(text)) return
     if (body === undefined && text !== undefined && FORM_BODY.test(text)) {
       // An OAuth request (RFC 6749 §4.1.3, §6): refresh_token=…&client_secret=…
       for (const [name, value] of new URLSearchParams(text))
@@ -223,7 +234,7 @@ export class SecretScrubber {
 
   /** `learnFromBody` for a body view (analyze/exchange-view.ts), whose JSON is read only when its text may name a credential field. */
   learnFromBodyView(body: { readonly text?: string; readonly json?: unknown }): void {
-    if (body.text !== undefined && !TOKEN_FIELD_HINT.test(body.text)) return
+    if (body.text !== undefined && !mayHoldTokenField(body.text)) return
     this.learnFromBody(body.json, body.text)
   }
 

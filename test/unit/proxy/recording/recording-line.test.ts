@@ -140,6 +140,19 @@ describe('a recording line in parts', () => {
     for (const redactor of [inParts, whole])
       expect(joinLine(lineParts(entry, redactor), entry._id, exchange(3), redactor)).toBe(line)
   })
+
+  it('scrubs a response seen before again once a secret is learnt, as scrubbing the line whole does', async () => {
+    const recorded = collecting(new SecretScrubber({ key: 'k' }))
+    await processExchange(exchange(3), recorded.options, emptyStats())
+    const entry = JSON.parse(recorded.written[0] as string) as ExchangeEntry
+    const redactor = new SecretScrubber({ key: 'k' })
+    // The response's text, scrubbed and kept by the redactor's memo before the secret is known.
+    expect(joinLine(lineParts(entry, redactor), entry._id, exchange(3), redactor)).toContain('Running')
+    redactor.learn([['x-api-key', 'Running']])
+    const line = joinLine(lineParts(entry, redactor), entry._id, exchange(3), redactor)
+    expect(line).not.toContain('Running')
+    expect(line).toBe(redactor.scrubLine(stableStringify(entry)))
+  })
 })
 
 describe('an exchange made again', () => {
