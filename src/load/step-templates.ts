@@ -177,5 +177,5 @@ function problem(
   hint?: string,
   part?: 'key' | 'value',
 ): Diagnostic {
-  return { code: 'E_SCENARIO_SCHEMA', kind: 'load', message, at: source.locate(path, part), ...(hint ? { hint } : {}) }
+  return { code: 'E_SCENARIO_SCHEMA', kind: 'load', message, at: source.locate(path, part), hint }
 }
