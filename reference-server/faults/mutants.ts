@@ -871,7 +871,7 @@ export const mutantCatalogue = [
     name: 'repeated-get-moves-last-modified',
     rule: 'LAST-MODIFIED-STABLE',
     description:
-      'A GET that follows another GET of the same activity moves the Last-Modified later GETs announce to its own time, though nothing changed; HEAD keeps the real one (§4 rule 3, §2.3).',
+      'A GET that follows another GET of the same activity moves the Last-Modified later GETs and HEADs announce to its own time, though nothing changed (§4 rule 3, §2.3).',
   },
   {
     name: 'refusal-as-activity',

@@ -47,17 +47,25 @@ export function createdStart(startTime: number, faults: FaultSwitch): number {
   return faults.is('midnight-start-as-noon') && startTime % DAY_MS === 0 ? startTime + 12 * 3_600_000 : startTime
 }
 
-/** Under repeated-get-moves-last-modified: when a GET that followed a GET "touched" each activity, and whether its last read was a GET. */
+/** Under repeated-get-moves-last-modified: when a GET that followed a GET "touched" each activity, whether its last read was a GET, and what its last GET announced. */
 const getTouches = new WeakMap<Activity, number>()
 const lastReadWasGet = new WeakMap<Activity, boolean>()
+const lastGetAnnounced = new WeakMap<Activity, number>()
 
-/** The modification time a read announces: under the mutant, a repeated GET moves what later GETs announce (HEAD keeps the real one). */
+/**
+ * The modification time a read announces: under the mutant, a repeated GET moves what later GETs
+ * announce. HEAD announces what the GET before it did, so the one fault stays LAST-MODIFIED-STABLE's:
+ * a HEAD that disagreed with the GET before it would be HEAD-MATCHES-GET's fault too.
+ */
 export function announcedModifiedAt(activity: Activity, call: Call): number {
   if (!call.server.faults.is('repeated-get-moves-last-modified')) return activity.modifiedAt
-  const touched = call.isHead ? undefined : getTouches.get(activity)
-  if (!call.isHead && lastReadWasGet.get(activity)) getTouches.set(activity, call.server.now())
-  lastReadWasGet.set(activity, !call.isHead)
-  return touched === undefined ? activity.modifiedAt : Math.max(activity.modifiedAt, touched)
+  if (call.isHead) return Math.max(activity.modifiedAt, lastGetAnnounced.get(activity) ?? 0)
+  const touched = getTouches.get(activity)
+  if (lastReadWasGet.get(activity)) getTouches.set(activity, call.server.now())
+  lastReadWasGet.set(activity, true)
+  const announced = touched === undefined ? activity.modifiedAt : Math.max(activity.modifiedAt, touched)
+  lastGetAnnounced.set(activity, announced)
+  return announced
 }
 
 /** The deleted activity a method still reaches under a mutant, or undefined. */
