@@ -2,6 +2,7 @@ import type { Diagnostic, SourceRef } from '../model/diagnostic.js'
 import type {
   AuthChoice,
   Check,
+  CheckCondition,
   Expectations,
   ParallelBranch,
   RequestTemplate,
@@ -23,6 +24,10 @@ interface RawCheck extends RawMatchers {
   path: string
   rule?: string | string[]
   warn?: boolean
+  when?: RawCondition
+}
+interface RawCondition extends RawMatchers {
+  path: string
 }
 interface RawExpect {
   status?: number | number[] | string | RawMatchers
@@ -72,7 +77,7 @@ interface RawScenario {
   cleanup?: RawStep[]
 }
 
-const NON_MATCHER_KEYS = new Set(['path', 'rule', 'warn'])
+const NON_MATCHER_KEYS = new Set(['path', 'rule', 'warn', 'when'])
 /** What a `parallel:` group step may not carry besides its steps: each belongs on the steps inside it. */
 const NOT_ON_A_GROUP = [
   'request',
@@ -342,10 +347,24 @@ class ScenarioBuilder {
     const matcherNames = Object.keys(raw).filter((key) => !NON_MATCHER_KEYS.has(key))
     if (matcherNames.length === 0)
       this.report('E_BAD_MATCHER', `the check of "${raw.path}" names no matcher (equals, length, present, ...)`, path)
+    const when = raw.when && this.condition(raw.when, [...path, 'when'])
     return matcherNames.map((name) => {
       const check = this.single(raw.path, name, raw[name], [...path, name], checkRules)
-      return raw.warn ? { ...check, severity: 'warning' as const } : check
+      return { ...check, severity: raw.warn ? 'warning' : 'failure', when }
     })
+  }
+
+  /** A check's `when`: one path and one matcher, judged on the same response before the check is. */
+  private condition(raw: RawCondition, path: YamlPath): CheckCondition | undefined {
+    this.expression(raw.path, [...path, 'path'], this.variables)
+    const matcherNames = Object.keys(raw).filter((key) => key !== 'path')
+    if (matcherNames.length !== 1) {
+      this.report('E_BAD_MATCHER', `a check's when holds a path and exactly one matcher`, path)
+      return undefined
+    }
+    const [name] = matcherNames as [string]
+    const { matcher, expected } = this.single(raw.path, name, raw[name], [...path, name], [])
+    return { path: raw.path, matcher, expected }
   }
 
   private single(

@@ -19,8 +19,10 @@ function evaluateCheck(check: Check, scope: Scope): AssertionResult {
     at: check.at,
   }
   let expected: unknown
+  let condition: CheckCondition | undefined
   try {
     expected = renderTemplate(check.expected, scope)
+    condition = check.when && { ...check.when, expected: renderTemplate(check.when.expected, scope) }
   } catch (error) {
     if (!(error instanceof UndefinedPlaceholderError)) throw error
     return {
@@ -29,11 +31,11 @@ function evaluateCheck(check: Check, scope: Scope): AssertionResult {
       message: `${check.path}: cannot compare, ${error.message} (an earlier step did not capture it)`,
     }
   }
-  if (check.when && !holds(check.when, scope)) {
+  if (condition && !holds(condition, scope)) {
     return {
       ...base,
       ok: true,
-      message: `${check.path}: not judged, as ${check.when.path} is not ${describe(check.when)}`,
+      message: `${check.path}: not judged, as ${condition.path} is not ${describe(condition)}`,
     }
   }
   const actual = evaluateExpression(check.path, scope)
