@@ -79,6 +79,20 @@ export const EXPRESSION_FUNCTIONS: Readonly<Record<string, ExpressionFunction>> 
         : undefined,
   },
   feedItemView: { arity: [0, 0], apply: (v) => feedItemView(v) },
+  // `body.items[*] | feedItemView | field(start)`: a field of what a function gave. Over a list, the
+  // elements that have it (an item without a start time cannot be judged against a date scope).
+  field: {
+    arity: [1, 1],
+    onLists: true,
+    apply: (v, [name]) =>
+      Array.isArray(v)
+        ? v.flatMap((element: unknown) =>
+            isRecord(element) && element[String(name)] !== undefined ? [element[String(name)]] : [],
+          )
+        : isRecord(v)
+          ? v[String(name)]
+          : undefined,
+  },
   // choice: `status | when(403, 'a', 'b')` is 'a' for a 403 and 'b' otherwise (an expected value that depends on the answer)
   when: {
     arity: [3, 3],

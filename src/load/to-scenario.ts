@@ -347,7 +347,8 @@ class ScenarioBuilder {
     const matcherNames = Object.keys(raw).filter((key) => !NON_MATCHER_KEYS.has(key))
     if (matcherNames.length === 0)
       this.report('E_BAD_MATCHER', `the check of "${raw.path}" names no matcher (equals, length, present, ...)`, path)
-    const when = raw.when && this.condition(raw.when, [...path, 'when'])
+    const condition = raw.when && this.condition(raw.when, [...path, 'when'])
+    const when = condition && [condition]
     return matcherNames.map((name) => {
       const check = this.single(raw.path, name, raw[name], [...path, name], checkRules)
       return { ...check, severity: raw.warn ? 'warning' : 'failure', when }

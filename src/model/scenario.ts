@@ -44,8 +44,8 @@ export interface Check {
   readonly at: SourceRef
   /** A warning never fails the scenario (a listed field that is absent, for example). */
   readonly severity: 'failure' | 'warning'
-  /** Judged only when this condition holds on the response (e.g. a reason only on a 403); else not judged. */
-  readonly when?: CheckCondition
+  /** Judged only when every one of these holds on the response (e.g. a reason only on a 403); else not judged. */
+  readonly when?: readonly CheckCondition[]
 }
 
 export interface CheckCondition {

@@ -78,6 +78,12 @@ const ON_REJECTED =
 
 const IS_403: CheckCondition = { path: 'status', matcher: 'equals', expected: 403 }
 const IS_NOT_403: CheckCondition = { path: 'status', matcher: 'notEquals', expected: 403 }
+/** A reason §7's table lists: which of the two a cell gives is the cell's rule; any other is ERROR-FIELDS' (the schema). */
+const REASON_OF_TABLE: CheckCondition = {
+  path: 'body.reason',
+  matcher: 'oneOf',
+  expected: [...new Set(Object.values(FORBIDDEN).map((forbidden) => forbidden.reason))],
+}
 /** The ErrorMessage media type in any letter case (media types are case-insensitive, RFC 9110 §8.3.1). */
 const ERROR_MESSAGE_MEDIA_TYPE = '[Ee][Rr][Rr][Oo][Rr][Mm][Ee][Ss][Ss][Aa][Gg][Ee]'
 
@@ -298,7 +304,7 @@ class RowExpander {
       rules,
       at,
       severity: 'failure',
-      when: exact ? undefined : IS_403,
+      when: exact ? undefined : [IS_403],
     })
     const status: Check = exact
       ? { path: 'status', matcher: 'equals', expected: 403, rules: [rule], at, severity: 'failure' }
@@ -364,19 +370,21 @@ class RowExpander {
       rules: [RULE.errorMediaType],
       at,
       severity: 'failure',
-      when: IS_NOT_403,
+      when: [IS_NOT_403],
     }
     if (!forbidden) return { checks: [status, notErrorMessage, ...noData] }
     const errorMessage = [
       check('headers.content-type', 'mediaType', 'ErrorMessage', [RULE.errorMediaType]),
-      check('body.reason', 'equals', forbidden.reason),
+      { ...check('body.reason', 'equals', forbidden.reason), when: exact ? [REASON_OF_TABLE] : [IS_403, REASON_OF_TABLE] },
       forbidden.deleteHealth === undefined
         ? check('body.delete_health', 'absent', true)
         : check('body.delete_health | bool', 'equals', forbidden.deleteHealth),
     ]
-    // A schema check cannot be conditional: an exact 403 is validated as an ErrorMessage, the lenient cells by their fields above.
+    // A schema check cannot be conditional: an exact 403 is validated as an ErrorMessage, the lenient
+    // cells by their fields above, and their reason by the table's list here.
+    const lenientReason = check('body.reason', REASON_OF_TABLE.matcher, REASON_OF_TABLE.expected, [RULE.errorFields])
     return {
-      checks: [status, ...errorMessage, ...(exact ? [] : [notErrorMessage]), ...noData],
+      checks: [status, ...errorMessage, ...(exact ? [] : [lenientReason, notErrorMessage]), ...noData],
       schema: exact ? { representation: 'ErrorMessage', rules: [RULE.errorFields], at } : undefined,
     }
   }

@@ -19,10 +19,13 @@ function evaluateCheck(check: Check, scope: Scope): AssertionResult {
     at: check.at,
   }
   let expected: unknown
-  let condition: CheckCondition | undefined
+  let conditions: CheckCondition[]
   try {
     expected = renderTemplate(check.expected, scope)
-    condition = check.when && { ...check.when, expected: renderTemplate(check.when.expected, scope) }
+    conditions = (check.when ?? []).map((condition) => ({
+      ...condition,
+      expected: renderTemplate(condition.expected, scope),
+    }))
   } catch (error) {
     if (!(error instanceof UndefinedPlaceholderError)) throw error
     return {
@@ -31,11 +34,12 @@ function evaluateCheck(check: Check, scope: Scope): AssertionResult {
       message: `${check.path}: cannot compare, ${error.message} (an earlier step did not capture it)`,
     }
   }
-  if (condition && !holds(condition, scope)) {
+  const unmet = conditions.find((condition) => !holds(condition, scope))
+  if (unmet) {
     return {
       ...base,
       ok: true,
-      message: `${check.path}: not judged, as ${condition.path} is not ${describe(condition)}`,
+      message: `${check.path}: not judged, as ${unmet.path} is not ${describe(unmet)}`,
     }
   }
   const actual = evaluateExpression(check.path, scope)

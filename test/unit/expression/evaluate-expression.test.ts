@@ -202,6 +202,20 @@ describe('evaluateExpression', () => {
     expect(evaluateExpression('item | feedItemView', { item: { has_map: 'false' } })).toEqual({ has_map: 'false' })
   })
 
+  it("reads a field of what a function gave; over a list, of each element that has it (a date scope's start instants)", () => {
+    const items = [
+      { uri: '/fitnessActivities/1', start_time: 'Tue, 3 Mar 1987 12:00:00' },
+      { uri: '/fitnessActivities/2' },
+      { uri: '/fitnessActivities/3', startTime: 'Sat, 7 Mar 1987 00:00:00' },
+    ]
+    expect(evaluateExpression('items[*] | feedItemView | field(start)', { items })).toEqual([
+      Date.UTC(1987, 2, 3, 12),
+      Date.UTC(1987, 2, 7),
+    ])
+    expect(evaluateExpression('item | feedItemView | field(id)', { item: items[1] })).toBe('2')
+    expect(evaluateExpression("'text' | field(id)", {})).toBeUndefined()
+  })
+
   it('lists every function of the scenario format', () => {
     expect(Object.keys(EXPRESSION_FUNCTIONS).sort()).toEqual(
       [
@@ -211,6 +225,7 @@ describe('evaluateExpression', () => {
         'bool',
         'date',
         'feedItemView',
+        'field',
         'httpDate',
         'keys',
         'lastSegment',

@@ -287,7 +287,8 @@ describe('validateRepresentation: errors', () => {
       title: 'delete_health with Insufficient permission',
       name: 'ErrorMessage',
       body: { reason: 'Insufficient permission', delete_health: 'false' },
-      rule: 'ERROR-FIELDS',
+      // §7 rule 3's "and no delete_health"; the table's "present only when reason is Revoked" says the same.
+      rule: 'ERROR-403-INSUFFICIENT',
       pointer: '/delete_health',
     },
     {
