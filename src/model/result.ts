@@ -21,6 +21,8 @@ export interface RecordedResponse {
   /** Byte length of the body as received. */
   readonly bodyBytes: number
   readonly truncated?: boolean
+  /** Set when this answer came to the request's second send, on a fresh connection: why it was sent twice. */
+  readonly resent?: string
 }
 
 export interface AssertionResult {

@@ -5,6 +5,7 @@ import { decodeContent } from '../../shared/content-decoding.js'
 import { joinHeaders } from '../../shared/headers.js'
 import { BodyTooLargeError } from '../../shared/transport-failure.js'
 import type { HttpClient, HttpClientOptions, IncomingResponse } from './http-exchange.js'
+import { noteResendFailed, resendReason, watchSocket, type SocketWatch } from './reused-connection.js'
 import { sendOnWire } from './wire-client.js'
 
 /*
@@ -39,9 +40,11 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     keepAliveTimeout: 10_000,
   }
   const usesProxy = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some((name) => process.env[name])
-  const dispatcher: Dispatcher = usesProxy
-    ? new (require('undici') as typeof import('undici')).EnvHttpProxyAgent(agentOptions)
-    : new Agent(agentOptions)
+  const createDispatcher = (): Dispatcher =>
+    usesProxy
+      ? new (require('undici') as typeof import('undici')).EnvHttpProxyAgent(agentOptions)
+      : new Agent(agentOptions)
+  const dispatcher = createDispatcher()
 
   return {
     async send(outgoing) {
@@ -49,20 +52,28 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       if (outgoing.wire) return decoded(await sendOnWire(outgoing, { ...options, maxBodyBytes: cap }), cap)
       const started = performance.now()
       const url = new URL(outgoing.url)
-      const { status, rawHeaders, wire } = await exchange(
-        dispatcher,
-        {
-          origin: url.origin,
-          path: `${url.pathname}${url.search}`,
-          method: outgoing.method as Dispatcher.HttpMethod,
-          headers: outgoing.headers,
-          body: outgoing.body ?? null,
-        },
-        { timeoutMs: options.timeoutMs, cap, url: outgoing.url },
-      )
+      const request: Dispatcher.DispatchOptions = {
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: outgoing.method as Dispatcher.HttpMethod,
+        headers: outgoing.headers,
+        body: outgoing.body ?? null,
+      }
+      const limits = { timeoutMs: options.timeoutMs, cap, url: outgoing.url }
+      const first = exchange(dispatcher, request, limits)
+      let answer: RawResponse
+      let resent: string | undefined
+      try {
+        answer = await first.answer
+      } catch (error) {
+        resent = resendReason(outgoing.method, first.watch, error)
+        if (resent === undefined) throw error
+        answer = await onFreshConnection(createDispatcher(), request, limits, resent)
+      }
+      const { status, rawHeaders, wire } = answer
       const headers = joinRawHeaders(rawHeaders)
       return await decoded(
-        { status, headers, body: wire, wireBytes: wire.length, durationMs: performance.now() - started },
+        { status, headers, body: wire, wireBytes: wire.length, durationMs: performance.now() - started, resent },
         cap,
       )
     },
@@ -70,6 +81,12 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       await dispatcher.close()
     },
   }
+}
+
+interface ExchangeLimits {
+  readonly timeoutMs: number
+  readonly cap: number
+  readonly url: string
 }
 
 interface RawResponse {
@@ -93,9 +110,10 @@ interface RawResponse {
 function exchange(
   dispatcher: Dispatcher,
   request: Dispatcher.DispatchOptions,
-  limits: { timeoutMs: number; cap: number; url: string },
-): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
+  limits: ExchangeLimits,
+): { answer: Promise<RawResponse>; watch: SocketWatch } {
+  const watch: SocketWatch = { earlierRequests: 0, bytesReadBefore: 0 }
+  const answer = new Promise<RawResponse>((resolve, reject) => {
     let abort: ((reason: Error) => void) | undefined
     let failure: Error | undefined
     let status = 0
@@ -117,7 +135,7 @@ function exchange(
       if (error) reject(error)
       else resolve({ status, rawHeaders, wire: Buffer.concat(chunks, length) })
     }
-    dispatcher.dispatch(request, {
+    const handler = {
       onConnect(abortRequest: (reason: Error) => void) {
         abort = abortRequest
         if (failure) abortRequest(failure)
@@ -143,8 +161,31 @@ function exchange(
       onError(error: Error) {
         settle(failure ?? error)
       },
-    } as Dispatcher.DispatchHandler)
+    } as Dispatcher.DispatchHandler
+    watchSocket(watch, () => dispatcher.dispatch(request, handler))
   })
+  return { answer, watch }
+}
+
+/**
+ * The second and last send of a read whose reused connection closed unanswered (reused-connection.ts), on
+ * a dispatcher of its own so the connection is new. Its failure is the exchange's, blamed as any other:
+ * a server that closes every connection is not hidden. It gets a whole --timeout of its own.
+ */
+async function onFreshConnection(
+  fresh: Dispatcher,
+  request: Dispatcher.DispatchOptions,
+  limits: ExchangeLimits,
+  reason: string,
+): Promise<RawResponse> {
+  try {
+    return await exchange(fresh, request, limits).answer
+  } catch (error) {
+    noteResendFailed(error, reason)
+    throw error
+  } finally {
+    await fresh.close()
+  }
 }
 
 /** Values read as latin1, as undici's own header objects read them; joinHeaders lower-cases and joins repeats. */

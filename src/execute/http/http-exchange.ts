@@ -27,6 +27,8 @@ export interface IncomingResponse {
   /** Bytes on the wire, before decoding: what Content-Length counts. */
   readonly wireBytes: number
   readonly durationMs: number
+  /** Set when the request was sent a second time on a fresh connection (reused-connection.ts): why. */
+  readonly resent?: string
 }
 
 export interface HttpClient {

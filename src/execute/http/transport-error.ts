@@ -1,9 +1,19 @@
 import type { Diagnostic } from '../../model/diagnostic.js'
 import { classifyTransportError } from '../../shared/transport-failure.js'
 import { ServerBusyError } from './busy-retry.js'
+import { resendBefore } from './reused-connection.js'
 
-/** A failure below HTTP (src/shared/transport-failure.ts) → our diagnostic, with what the user can do about it. */
+/**
+ * A failure below HTTP (src/shared/transport-failure.ts) → our diagnostic, with what the user can do about it.
+ * The failure of a read's second send says why it was sent twice: the blame is the second send's.
+ */
 export function transportDiagnostic(error: unknown, url: string, timeoutMs: number): Diagnostic {
+  const diagnostic = describe(error, url, timeoutMs)
+  const resent = resendBefore(error)
+  return resent === undefined ? diagnostic : { ...diagnostic, message: `${diagnostic.message}; ${resent}` }
+}
+
+function describe(error: unknown, url: string, timeoutMs: number): Diagnostic {
   if (error instanceof ServerBusyError) {
     return {
       code: 'E_SERVER_BUSY',

@@ -173,5 +173,6 @@ function recordResponse(response: IncomingResponse, scope: Scope, context: RunCo
     body,
     bodyBytes: response.wireBytes,
     ...(truncated ? { truncated } : {}),
+    ...(response.resent ? { resent: response.resent } : {}),
   }
 }

@@ -99,6 +99,7 @@ export function requestText(request: RecordedRequest): string {
 export function responseText(response: RecordedResponse): string {
   const size = `${response.bodyBytes} bytes${response.truncated ? ', truncated when recorded' : ''}`
   const lines = [`HTTP ${response.status} (${size})`, ...headerLines(response.headers)]
+  if (response.resent) lines.unshift(`(${response.resent})`)
   if (response.body !== undefined && response.body !== '') lines.push('', prettyBody(response.body).text)
   return lines.join('\n')
 }
