@@ -47,7 +47,10 @@ export function createdStart(startTime: number, faults: FaultSwitch): number {
   return faults.is('midnight-start-as-noon') && startTime % DAY_MS === 0 ? startTime + 12 * 3_600_000 : startTime
 }
 
-/** Under repeated-get-moves-last-modified: when a GET that followed a GET "touched" each activity, whether its last read was a GET, and what its last GET announced. */
+/**
+ * Under repeated-get-moves-last-modified: when a GET that followed a GET "touched" each activity,
+ * whether its last read was a GET, and what its last GET announced.
+ */
 const getTouches = new WeakMap<Activity, number>()
 const lastReadWasGet = new WeakMap<Activity, boolean>()
 const lastGetAnnounced = new WeakMap<Activity, number>()
