@@ -46,7 +46,10 @@ export interface ForwardOutcome {
   readonly generated?: { readonly status: number; readonly statusText: string; readonly body: string }
 }
 
-/** Taps on one exchange; every method is optional except `onDone`, which is called exactly once. */
+/**
+ * Taps on one exchange; every method is optional except `onDone`, which is called exactly once. A body
+ * chunk is the library's own view of what it read, never written over afterwards: it may be kept.
+ */
 export interface ForwardObserver {
   onRequestBody?(chunk: Buffer): void
   onResponseHead?(head: ResponseHead): void
