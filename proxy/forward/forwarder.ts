@@ -5,9 +5,9 @@
  * undici `Pool` through `dispatch` with a raw handler. Against http-proxy 1.18.1 and http-proxy-3 it
  * keeps upstream connections alive without an extra agent, gives the raw response header list (so
  * repeated `Set-Cookie` stay repeated), streams with backpressure both ways, cancels the upstream
- * request when the client goes away, closes the upstream socket after a HEAD or a conditional read
- * (so bytes a broken upstream sends after a bodiless response cannot become the next response), and
- * never adds a `Content-Length: 0` to a DELETE.
+ * request when the client goes away, closes the upstream socket after a HEAD or a 304 (so bytes a
+ * broken upstream sends after a bodiless response cannot become the next response), and never adds a
+ * `Content-Length: 0` to a DELETE.
  *
  * The forwarder judges nothing: it streams, and tells an observer what went by.
  */
@@ -17,7 +17,7 @@ import { Pool, type Dispatcher } from 'undici'
 import type { ExchangeError, ExchangeErrorCode } from '../../src/model/exchange.js'
 import { classifyTransportError } from '../../src/shared/transport-failure.js'
 import type { ForwardSettings } from './proxy-settings.js'
-import { CONDITIONAL, endToEndHeaders, HAS_BODY, upstreamRequestHead } from './target.js'
+import { endToEndHeaders, HAS_BODY, upstreamRequestHead } from './target.js'
 
 /** The proxy's forward settings; `connections` caps the upstream connections (unlimited by default). */
 export type ForwarderOptions = ForwardSettings & { readonly connections?: number }
@@ -46,7 +46,10 @@ export interface ForwardOutcome {
   readonly generated?: { readonly status: number; readonly statusText: string; readonly body: string }
 }
 
-/** Taps on one exchange; every method is optional except `onDone`, which is called exactly once. */
+/**
+ * Taps on one exchange; every method is optional except `onDone`, which is called exactly once. A body
+ * chunk is the library's own view of what it read, never written over afterwards: it may be kept.
+ */
 export interface ForwardObserver {
   onRequestBody?(chunk: Buffer): void
   onResponseHead?(head: ResponseHead): void
@@ -105,6 +108,8 @@ class ForwardJob {
   #responseStart: number | undefined
   #abortUpstream: ((reason?: Error) => void) | undefined
   #resume: (() => void) | undefined
+  /** A 304 came: its head is the whole response, and the upstream socket is being closed (onHeaders). */
+  #bodilessEnd = false
   #done = false
 
   constructor(request: ForwardRequest) {
@@ -135,9 +140,9 @@ class ForwardJob {
           method: req.method ?? 'GET',
           headers,
           body: (flags & HAS_BODY) !== 0 ? req : null,
-          // A bodiless answer (HEAD, 304) followed by stray bytes must not poison the next exchange:
-          // such sockets are not reused.
-          reset: req.method === 'HEAD' || (flags & CONDITIONAL) !== 0 ? true : undefined,
+          // A bodiless answer followed by stray bytes must not poison the next exchange: such sockets
+          // are not reused. A HEAD's is known now; a 304 only once it comes (onHeaders).
+          reset: req.method === 'HEAD' ? true : undefined,
         },
         this as unknown as Dispatcher.DispatchHandler,
       )
@@ -169,6 +174,21 @@ class ForwardJob {
     if (this.#done) return false
     this.#res.writeHead(status, statusText === '' ? undefined : statusText, endToEndHeaders(raw))
     this.#resume = resume
+    if (status === 304 && this.#abortUpstream !== undefined) {
+      // The socket goes with the request (undici has no way to say "do not reuse" after dispatch);
+      // onError ends the exchange as complete. A conditional read answered 200 keeps its socket.
+      this.#bodilessEnd = true
+      // undici closes the socket with an error of its own, whose stack node's stream reads: made
+      // without frames, it is not walked and formatted for nothing.
+      const limit = Error.stackTraceLimit
+      Error.stackTraceLimit = 0
+      try {
+        this.#abortUpstream(BODILESS_END)
+      } finally {
+        Error.stackTraceLimit = limit
+      }
+      return false
+    }
     return true
   }
 
@@ -188,6 +208,10 @@ class ForwardJob {
 
   onError(err: Error): void {
     if (this.#done) return
+    if (this.#bodilessEnd) {
+      this.#res.end(() => this.#finish())
+      return
+    }
     const [code, message] = describeUpstreamError(err)
     this.#fail(code, message)
   }
@@ -226,6 +250,9 @@ class ForwardJob {
     this.#finish({ error, generated: { status, statusText, body } })
   }
 }
+
+/** Why a socket is closed after a 304: never reported (onError ends the exchange as complete); made once. */
+const BODILESS_END = new Error('the upstream socket is not reused after a 304')
 
 class ClientGoneError extends Error {
   override name = 'ClientGoneError'

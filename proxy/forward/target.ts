@@ -26,19 +26,16 @@ export function endToEndHeaders(rawHeaders: readonly string[], alsoDrop: Readonl
 
 /** What the forwarder needs to know of a request's headers (`upstreamRequestHead`). */
 export const HAS_BODY = 1
-export const CONDITIONAL = 2
 const REQUEST_FLAGS: ReadonlyMap<string, number> = new Map([
   ['content-length', HAS_BODY],
   ['transfer-encoding', HAS_BODY],
-  ['if-modified-since', CONDITIONAL],
-  ['if-none-match', CONDITIONAL],
 ])
 /** Request headers a client sends to us that must not go on: `Host` is the target's, `Expect` is answered here. */
 const DROP_FROM_REQUEST: ReadonlySet<string> = new Set(['host', 'expect'])
 
 /**
  * A client request's headers as they go upstream (end-to-end ones, `Host` the target's), and `flags`:
- * HAS_BODY when it declares a body, CONDITIONAL when it is a conditional read. One pass over the list
+ * HAS_BODY when it declares a body. One pass over the list
  * (node's `req.headers` object is never built).
  */
 export function upstreamRequestHead(

@@ -6,7 +6,6 @@
 import type { IncomingMessage } from 'node:http'
 import type { ExchangeError } from '../../src/model/exchange.js'
 import type { ForwardObserver, ForwardOutcome, ForwardTimes, ResponseHead } from '../forward/forwarder.js'
-import { rawHeaderValues } from '../../src/shared/headers.js'
 import type { RecordingSettings } from '../forward/proxy-settings.js'
 
 /** The first bytes of a body and its full length. */
@@ -44,16 +43,15 @@ export function captureExchange(
   options: RecorderOptions & { readonly id: number; readonly onCaptured: (exchange: CapturedExchange) => void },
 ): ForwardObserver {
   const startedAt = new Date()
-  // Made by the first chunk: most requests have no body (and node's `req.headers` is then never built).
+  // Made by the first chunk: most requests have no body.
   let requestBody: BodyTap | undefined
   let head: ResponseHead | undefined
   let responseBody: BodyTap | undefined
   return {
-    onRequestBody: (chunk) =>
-      (requestBody ??= new BodyTap(options.maxBodyBytes, req.headers['content-length'])).add(chunk),
+    onRequestBody: (chunk) => (requestBody ??= new BodyTap(options.maxBodyBytes)).add(chunk),
     onResponseHead: (responseHead) => {
       head = responseHead
-      responseBody = new BodyTap(options.maxBodyBytes, rawHeaderValues(responseHead.rawHeaders, 'content-length')[0])
+      responseBody = new BodyTap(options.maxBodyBytes)
     },
     onResponseBody: (chunk) => responseBody?.add(chunk),
     onDone: (outcome) => {
@@ -87,23 +85,19 @@ export function captureExchange(
 
 const NO_BODY: CapturedBody = { bytes: Buffer.alloc(0), size: 0, truncated: false }
 
-/** Keeps the first `cap` bytes of a stream and counts the rest. */
+/**
+ * Keeps the first `cap` bytes of a stream and counts the rest. The chunks are kept as they came, not
+ * copied: the forwarder never reuses them (ForwardObserver), and the ring copies them anyway. A body
+ * that came in one chunk is never copied here.
+ */
 class BodyTap {
   readonly #cap: number
-  /** Content-Length (capped), when declared: the bytes are then copied once, straight into place. */
-  readonly #declared: number | undefined
-  #whole: Buffer | undefined
-  #inWhole = 0
-  /** What did not fit the declared length, and everything after it, in order. */
   readonly #chunks: Buffer[] = []
   #kept = 0
   #size = 0
 
-  constructor(cap: number, contentLength?: string) {
+  constructor(cap: number) {
     this.#cap = cap
-    const declared = Number(contentLength)
-    if (contentLength !== undefined && Number.isSafeInteger(declared) && declared > 0)
-      this.#declared = Math.min(declared, cap)
   }
 
   add(chunk: Buffer): void {
@@ -112,26 +106,12 @@ class BodyTap {
     if (room <= 0) return
     const take = Math.min(chunk.length, room)
     this.#kept += take
-    // Copy: the forwarder's buffers may be reused once written.
-    if (this.#declared !== undefined && this.#chunks.length === 0 && this.#inWhole + take <= this.#declared) {
-      this.#whole ??= Buffer.allocUnsafe(this.#declared)
-      this.#inWhole += chunk.copy(this.#whole, this.#inWhole, 0, take)
-    } else {
-      this.#chunks.push(Buffer.from(chunk.subarray(0, take)))
-    }
+    this.#chunks.push(take === chunk.length ? chunk : chunk.subarray(0, take))
   }
 
   result(): CapturedBody {
-    const whole = this.#whole
-    const bytes =
-      whole !== undefined && this.#chunks.length === 0 && this.#inWhole === whole.length ? whole : this.#joined()
+    const chunks = this.#chunks
+    const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, this.#kept)
     return { bytes, size: this.#size, truncated: this.#size > this.#kept }
-  }
-
-  #joined(): Buffer {
-    const bytes = Buffer.allocUnsafe(this.#kept)
-    let at = this.#whole?.copy(bytes, 0, 0, this.#inWhole) ?? 0
-    for (const chunk of this.#chunks) at += chunk.copy(bytes, at)
-    return bytes
   }
 }

@@ -14,7 +14,8 @@
  * to a `,` or `:` of the JSON syntax), so the head and the body of an exchange seen before are taken as
  * they were scrubbed then (process-exchange.ts); otherwise the joined line is scrubbed whole.
  */
-import type { ExchangeEntry } from '../../src/model/exchange.js'
+import type { ExchangeEntry, HarResponse } from '../../src/model/exchange.js'
+import { TextMemo } from '../analyze/text-memo.js'
 import { clockMembers, type ClockInput } from '../reading/har-entry.js'
 import type { SecretScrubber } from './redaction.js'
 import { stableStringify } from './stable-json.js'
@@ -41,6 +42,40 @@ const CLOCK_MEMBERS: ReadonlySet<string> = new Set([FIRST_CLOCK_MEMBER, 'time', 
  */
 const REPEATED_MEMBER = 'response'
 
+/**
+ * Response texts at least this long are escaped once and kept (`escapedTexts`); a shorter one costs
+ * less to escape again than to look up.
+ */
+const KEPT_TEXT_CHARS = 1024
+/** A response's text as its member of the line writes it: escaped, and the `}` closing `content` after it. */
+const escapedTexts = new TextMemo<string>({ maxChars: 4 * 1024 * 1024, maxTextChars: 256 * 1024 })
+/** Stands for the text in the response written without it; no header, cookie or status text holds a NUL. */
+const TEXT_MARK = '\u0000'
+/** The text's place in that writing: `text` is the last member of `content` (its keys are sorted). */
+const MARKED_TEXT = `"text":${JSON.stringify(TEXT_MARK)}}`
+
+/**
+ * `,"response":…` scrubbed, cut in three: what comes before the text, the text, and what follows.
+ * The text of a resource read again is the very string of the first reading (the redactor's memo
+ * gives it back), so it is escaped and scrubbed once, and looked up by a hash V8 keeps with it;
+ * the rest (headers and status) is small. The cuts are after the `:` of `"text":` and before the
+ * `,` that follows `content` (`scrubsLineInParts`).
+ */
+function repeatedMember(response: HarResponse, redactor: SecretScrubber): string {
+  const text = response.content.text
+  if (text === undefined || text.length < KEPT_TEXT_CHARS)
+    return redactor.scrub(`,"response":${stableStringify(response)}`)
+  const marked = `,"response":${stableStringify({ ...response, content: { ...response.content, text: TEXT_MARK } })}`
+  const at = marked.indexOf(MARKED_TEXT)
+  // Not where it is looked for (a member after `text`, the mark twice): written as one piece.
+  if (at === -1 || marked.indexOf(MARKED_TEXT, at + 1) !== -1)
+    return redactor.scrub(`,"response":${stableStringify(response)}`)
+  const before = marked.slice(0, at + '"text":'.length)
+  const after = marked.slice(at + MARKED_TEXT.length)
+  const escaped = escapedTexts.get('', text, () => `${JSON.stringify(text)}}`)
+  return `${redactor.scrubLine(before)}${redactor.scrub(escaped)}${redactor.scrubLine(after)}`
+}
+
 /** The parts of an entry's line, scrubbed each on its own when the redactor allows it. */
 export function lineParts(entry: ExchangeEntry, redactor: SecretScrubber): LineParts {
   let head = '{'
@@ -61,10 +96,10 @@ export function lineParts(entry: ExchangeEntry, redactor: SecretScrubber): LineP
     }
     const value = (entry as unknown as Record<string, unknown>)[key]
     if (value === undefined) continue
-    const member = `${JSON.stringify(key)}:${stableStringify(value)}`
+    const member = key === REPEATED_MEMBER && inParts ? '' : `${JSON.stringify(key)}:${stableStringify(value)}`
     if (!afterId) head += `${member},`
     else if (key === REPEATED_MEMBER && inParts) {
-      bodyScrubbed += `${redactor.scrubLine(body)}${redactor.scrub(`,${member}`)}`
+      bodyScrubbed += `${redactor.scrubLine(body)}${repeatedMember(value as HarResponse, redactor)}`
       body = ''
     } else body += `,${member}`
   }

@@ -11,7 +11,7 @@ import { runHarCommand } from '../../../../proxy/commands/har-command.js'
 import { recordingFiles } from '../../../../proxy/recording/exchange-log.js'
 import { summarizeRecordings } from '../../../../proxy/reading/summarize-recording.js'
 import type { ExchangeEntry } from '../../../../src/model/exchange.js'
-import { readEntries, request, startTestProxy, type TestProxy } from '../helpers.js'
+import { readEntries, request, startTestProxy, type Received, type TestProxy } from '../helpers.js'
 
 describe('faults', () => {
   let upstream: http.Server
@@ -213,5 +213,44 @@ describe('stray bytes after a bodiless response', () => {
     await proxy.stop()
     upstream.close()
     expect(next.body.toString()).toBe('ok')
+  })
+})
+
+describe('the upstream connection after a conditional read', () => {
+  // The upstream numbers its connections and says which one served each request.
+  it('is kept after a 200 and closed after a 304; both are recorded whole, without an error', async () => {
+    let connections = 0
+    const upstream = http.createServer((req, res) => {
+      const socket = req.socket as net.Socket & { number?: number }
+      socket.number ??= ++connections
+      const headers = { 'x-connection': String(socket.number), 'last-modified': 'Tue, 01 Mar 2011 08:00:00 GMT' }
+      if (req.headers['if-modified-since'] === 'Tue, 01 Mar 2011 08:00:00 GMT') res.writeHead(304, headers).end()
+      else res.writeHead(200, { ...headers, 'content-type': 'text/plain', 'content-length': '2' }).end('ok')
+    })
+    upstream.listen(0, '127.0.0.1')
+    await once(upstream, 'listening')
+    const proxy = await startTestProxy(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}`)
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
+    const conditional = (since: string) => ({ agent, headers: { 'if-modified-since': since } })
+    const answers: Received[] = []
+    answers.push(await request(`${proxy.proxy.url}/a`, conditional('Mon, 28 Feb 2011 08:00:00 GMT')))
+    answers.push(await request(`${proxy.proxy.url}/b`, conditional('Mon, 28 Feb 2011 08:00:00 GMT')))
+    answers.push(await request(`${proxy.proxy.url}/c`, conditional('Tue, 01 Mar 2011 08:00:00 GMT')))
+    answers.push(await request(`${proxy.proxy.url}/d`, { agent }))
+    agent.destroy()
+    const entries = await proxy.stop()
+    upstream.close()
+    expect(answers.map((each) => [each.status, each.headers['x-connection'], each.body.toString()])).toEqual([
+      [200, '1', 'ok'],
+      [200, '1', 'ok'],
+      [304, '1', ''],
+      [200, '2', 'ok'],
+    ])
+    expect(entries.map((entry) => [new URL(entry.request.url).pathname, entry.response.status, entry._error])).toEqual([
+      ['/a', 200, undefined],
+      ['/b', 200, undefined],
+      ['/c', 304, undefined],
+      ['/d', 200, undefined],
+    ])
   })
 })

@@ -24,12 +24,8 @@ function capture(
     statusText: 'OK',
     rawHeaders: contentLength === undefined ? [] : ['Content-Length', contentLength],
   })
-  for (const chunk of chunks) {
-    // The forwarder's buffer may be reused once written: the capture must not keep it.
-    const reused = Buffer.from(chunk)
-    observer.onResponseBody?.(reused)
-    reused.fill(0)
-  }
+  // Each chunk a buffer of its own, as the forwarder's are (never written over: ForwardObserver).
+  for (const chunk of chunks) observer.onResponseBody?.(Buffer.from(chunk))
   observer.onDone({ times: { start: 0, end: 1 }, upstreamPath: '/x' })
   return captured?.response
 }

@@ -25,19 +25,17 @@ const FEED_TYPE = 'application/vnd.com.service.FitnessActivityFeed+json'
 const target = new URL('http://127.0.0.1:9/base')
 
 /** A feed page that quotes the token (raw, percent-encoded and JSON-escaped), so that scrubbing has work in every part of the line. */
-function exchange(id: number, startedAt = 1_700_000_000_000 + id): CapturedExchange {
+function exchange(id: number, startedAt = 1_700_000_000_000 + id, items = 1): CapturedExchange {
   const page = Buffer.from(
     JSON.stringify({
-      size: 1,
-      items: [
-        {
-          type: 'Running',
-          start_time: 'Tue, 1 Mar 2011 07:00:00',
-          total_distance: 10,
-          duration: 60,
-          uri: `/fitnessActivities/${TOKEN}`,
-        },
-      ],
+      size: items,
+      items: Array.from({ length: items }, () => ({
+        type: 'Running',
+        start_time: 'Tue, 1 Mar 2011 07:00:00',
+        total_distance: 10,
+        duration: 60,
+        uri: `/fitnessActivities/${TOKEN}`,
+      })),
       note: `%73ecret-token-0123456789 \\u0073ecret`,
     }),
   )
@@ -152,6 +150,46 @@ describe('a recording line in parts', () => {
     const line = joinLine(lineParts(entry, redactor), entry._id, exchange(3), redactor)
     expect(line).not.toContain('Running')
     expect(line).toBe(redactor.scrubLine(stableStringify(entry)))
+  })
+})
+
+describe('a long response text, escaped once and kept', () => {
+  // 25 items: past the length from which the escaped text is kept (recording-line.ts).
+  const long = (id: number): CapturedExchange => exchange(id, 1_700_000_000_000 + id, 25)
+
+  it('is written as stableStringify writes it, the first time and from what was kept', async () => {
+    const recorded = collecting(new SecretScrubber({ key: 'k' }))
+    await processExchange(long(3), recorded.options, emptyStats())
+    await processExchange(long(4), recorded.options, emptyStats())
+    for (const line of recorded.written) {
+      const entry = JSON.parse(line) as ExchangeEntry
+      expect(entry.response.content.text?.length).toBeGreaterThan(2000)
+      expect(stableStringify(entry)).toBe(line)
+    }
+    const entry = JSON.parse(recorded.written[0] as string) as ExchangeEntry
+    const redactor = new SecretScrubber({ key: 'k' })
+    for (let again = 0; again < 2; again += 1)
+      expect(joinLine(lineParts(entry, redactor), entry._id, long(3), redactor)).toBe(recorded.written[0])
+  })
+
+  it('is scrubbed again once a secret is learnt, as scrubbing the line whole does', async () => {
+    const recorded = collecting(new SecretScrubber({ key: 'k' }))
+    await processExchange(long(3), recorded.options, emptyStats())
+    const entry = JSON.parse(recorded.written[0] as string) as ExchangeEntry
+    const redactor = new SecretScrubber({ key: 'k' })
+    expect(joinLine(lineParts(entry, redactor), entry._id, long(3), redactor)).toContain('Running')
+    redactor.learn([['x-api-key', 'Running']])
+    const line = joinLine(lineParts(entry, redactor), entry._id, long(3), redactor)
+    expect(line).not.toContain('Running')
+    expect(line).toBe(redactor.scrubLine(stableStringify(entry)))
+  })
+
+  it('holds no secret the request told, in any of its forms', async () => {
+    const recorded = collecting(new SecretScrubber({ key: 'k' }))
+    await processExchange(long(3), recorded.options, emptyStats())
+    const line = recorded.written[0] as string
+    expect(line).not.toContain(TOKEN)
+    expect(line).not.toContain('%73ecret-token')
   })
 })
 
