@@ -375,7 +375,10 @@ class RowExpander {
     if (!forbidden) return { checks: [status, notErrorMessage, ...noData] }
     const errorMessage = [
       check('headers.content-type', 'mediaType', 'ErrorMessage', [RULE.errorMediaType]),
-      { ...check('body.reason', 'equals', forbidden.reason), when: exact ? [REASON_OF_TABLE] : [IS_403, REASON_OF_TABLE] },
+      {
+        ...check('body.reason', 'equals', forbidden.reason),
+        when: exact ? [REASON_OF_TABLE] : [IS_403, REASON_OF_TABLE],
+      },
       forbidden.deleteHealth === undefined
         ? check('body.delete_health', 'absent', true)
         : check('body.delete_health | bool', 'equals', forbidden.deleteHealth),
