@@ -16,7 +16,7 @@
  * proxy alone records a million exchanges, so `npm run bench` runs these rows only when asked
  * (`--only scale`); `node dist/bench/memory-at-scale.js --exchanges 200000 --lines 200000` runs them
  * alone at another size, and `node dist/bench/memory-at-scale.js --only run` the `run` rows alone
- * (about two minutes).
+ * (about a minute).
  */
 import { once } from 'node:events'
 import { createReadStream, createWriteStream, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
