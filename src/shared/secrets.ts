@@ -288,20 +288,85 @@ export interface ScrubDeepOptions {
   /** A replacement for a string by the name of its field (an Authorization header, a token field), or undefined. */
   readonly redactField?: (key: string, value: string) => string | undefined
   /**
-   * Copies an earlier call made with the same options: they are taken as they are, not walked again,
-   * and every copy this call makes joins them. What a redactor has already produced is redacted.
+   * What earlier calls made with the same options returned: taken as they are, not walked again, and
+   * what this call returns joins them. What a redactor has already produced is redacted.
    */
   readonly scrubbed?: WeakSet<object>
+}
+
+/**
+ * `root` with `scrub` applied to every string and key, copy on write: an object or array in which
+ * nothing changes is returned itself, so that a result with no secret in it costs a walk and no copy
+ * (a run redacts every step's result, and most of it holds none). Only the root joins `scrubbed`:
+ * everything inside it is scrubbed too, and a set entry per object would last as long as the run.
+ *
+ * Nesting up to WALKED_DEPTH is walked by recursion (no frame object per level); a deeper value
+ * (a body nested 100,000 levels, or a cycle) is copied whole with an explicit stack instead.
+ */
+export function scrubDeep<T>(root: T, scrub: Scrub, options: ScrubDeepOptions = {}): T {
+  if (typeof root === 'string') return scrub(root) as T
+  if (typeof root !== 'object' || root === null) return root
+  const { scrubbed } = options
+  if (scrubbed?.has(root)) return root
+  let out: unknown
+  try {
+    out = scrubOnWrite(root, scrub, options, 0)
+  } catch (error) {
+    if (error !== TOO_DEEP) throw error
+    out = scrubByCopy(root, scrub, options)
+  }
+  scrubbed?.add(out as object)
+  return out as T
+}
+
+/** Deeper than this, scrubOnWrite gives up and scrubDeep copies with an explicit stack. */
+const WALKED_DEPTH = 200
+const TOO_DEEP = Symbol('too deep')
+
+function scrubOnWrite(value: unknown, scrub: Scrub, options: ScrubDeepOptions, depth: number, key?: string): unknown {
+  if (typeof value === 'string') {
+    const byName = key !== undefined && options.redactField ? options.redactField(key, value) : undefined
+    return byName ?? scrub(value)
+  }
+  if (typeof value !== 'object' || value === null) return value
+  if (options.scrubbed?.has(value)) return value
+  if (depth >= WALKED_DEPTH) throw TOO_DEEP
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i]
+      const next = scrubOnWrite(item, scrub, options, depth + 1)
+      if (copy === undefined && next !== item) copy = value.slice(0, i)
+      copy?.push(next)
+    }
+    return copy ?? value
+  }
+  const source = value as Record<string, unknown>
+  let copy: Record<string, unknown> | undefined
+  for (const name in source) {
+    if (!Object.hasOwn(source, name)) continue
+    const copyName = scrub(name)
+    const child = source[name]
+    const next = scrubOnWrite(child, scrub, options, depth + 1, name)
+    if (copy === undefined && (copyName !== name || !Object.is(next, child))) {
+      copy = {}
+      // Every key before this one came back as it was.
+      for (const earlier in source) {
+        if (earlier === name) break
+        if (Object.hasOwn(source, earlier)) setField(copy, earlier, source[earlier])
+      }
+    }
+    if (copy !== undefined) setField(copy, copyName, next)
+  }
+  return copy ?? value
 }
 
 /**
  * A copy of a JSON-like value with `scrub` applied to every string and key, walked with an explicit
  * stack so that any depth (a body nested 100,000 levels) is handled without recursion.
  */
-export function scrubDeep<T>(root: T, scrub: Scrub, options: ScrubDeepOptions = {}): T {
+function scrubByCopy(root: object, scrub: Scrub, options: ScrubDeepOptions): unknown {
   const { redactField, scrubbed } = options
-  if (typeof root === 'string') return scrub(root) as T
-  if (typeof root !== 'object' || root === null) return root
   const copies = new Map<object, unknown>()
   const stack: [object, Record<string, unknown> | unknown[]][] = []
   const visit = (value: unknown, key?: string): unknown => {
@@ -313,7 +378,6 @@ export function scrubDeep<T>(root: T, scrub: Scrub, options: ScrubDeepOptions = 
     if (seen !== undefined) return seen
     const copy: Record<string, unknown> | unknown[] = Array.isArray(value) ? [] : {}
     copies.set(value, copy)
-    scrubbed?.add(copy)
     stack.push([value, copy])
     return copy
   }
@@ -327,20 +391,19 @@ export function scrubDeep<T>(root: T, scrub: Scrub, options: ScrubDeepOptions = 
       const record = target as Record<string, unknown>
       for (const key in source) {
         if (!Object.hasOwn(source, key)) continue
-        const copyKey = scrub(key)
-        const element = visit((source as Record<string, unknown>)[key], key)
-        // A "__proto__" key in a parsed body is data, not the copy's prototype: only it needs
-        // defineProperty (which costs ten times a plain assignment, on every key of every report).
-        if (copyKey === '__proto__')
-          Object.defineProperty(record, copyKey, {
-            value: element,
-            enumerable: true,
-            writable: true,
-            configurable: true,
-          })
-        else record[copyKey] = element
+        setField(record, scrub(key), visit((source as Record<string, unknown>)[key], key))
       }
     }
   }
-  return top as T
+  return top
+}
+
+/**
+ * A "__proto__" key in a parsed body is data, not the copy's prototype: only it needs defineProperty
+ * (which costs ten times a plain assignment, on every key of every report).
+ */
+function setField(record: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__')
+    Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true })
+  else record[key] = value
 }

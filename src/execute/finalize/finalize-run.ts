@@ -4,7 +4,7 @@ import { computeRuleVerdicts } from '../../model/rule-verdicts.js'
 import type { Rule } from '../../model/scenario.js'
 import { applyKnownFailures, markScenario } from '../../known-failures/apply-known-failures.js'
 import type { KnownFailure } from '../../known-failures/known-failures.js'
-import { maskPersonalData, maskScenarioPersonalData } from './personal-data.js'
+import { createRunMasking, type RunMasking } from './personal-data.js'
 
 /*
  * The finalize stage, between execute and report: known failures applied, rules judged, personal
@@ -28,17 +28,21 @@ export interface Finalizer {
 }
 
 export function createFinalizer(options: FinalizeOptions): Finalizer {
+  // One masking for the run: the end reuses what each scenario's pass found (personal-data.ts).
+  const masking = options.showPersonalData ? undefined : createRunMasking()
   return {
-    scenario: (result) => {
-      const marked = markScenario(result, options.knownFailures)
-      return options.showPersonalData ? marked : maskScenarioPersonalData(marked)
-    },
-    run: (result) => finalizeRun(result, options),
+    // Masked, then marked: marking adds scenario-level fields only, which masking does not read or change.
+    scenario: (result) => markScenario(masking ? masking.scenario(result) : result, options.knownFailures),
+    run: (result) => finalizeRun(result, options, masking),
   }
 }
 
-/** `(RunResult, known failures, masking) → ReportedRunResult`; pure. */
-export function finalizeRun(result: RunResult, options: FinalizeOptions): ReportedRunResult {
+/** `(RunResult, known failures, masking) → ReportedRunResult`; pure. `masking`: the run's, which saw its scenarios end. */
+export function finalizeRun(
+  result: RunResult,
+  options: FinalizeOptions,
+  masking: RunMasking | undefined = options.showPersonalData ? undefined : createRunMasking(),
+): ReportedRunResult {
   const applied = applyKnownFailures(result, options.knownFailures)
   // Verdicts are judged before masking: masking changes values, never whether a check passed.
   const rules = computeRuleVerdicts(applied.scenarios, options.rules)
@@ -49,5 +53,5 @@ export function finalizeRun(result: RunResult, options: FinalizeOptions): Report
     knownFailures: applied.knownFailures,
     rules,
   }
-  return options.showPersonalData ? reported : maskPersonalData(reported)
+  return masking ? masking.run(reported) : reported
 }

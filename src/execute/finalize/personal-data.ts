@@ -54,21 +54,67 @@ export function maskAltitude(value: number): number {
 
 /** A copy of the result with profile texts and GPS positions masked; the input is not changed. */
 export function maskPersonalData<T extends RunResult>(result: T): T {
-  const masker = new Masker()
-  // First pass collects the values found in structured places; the second replaces them in text.
-  const scenarios = result.scenarios.map((scenario) => masker.scenario(scenario))
-  const masked: RunResult = {
-    ...result,
-    scenarios: scenarios.map((scenario) => masker.scenarioText(scenario)),
-    diagnostics: result.diagnostics.map((diagnostic) => masker.diagnosticText(diagnostic)),
-  }
-  return masked as T
+  return createRunMasking().run(result)
 }
 
 /** One scenario alone, for the events reporters receive while the run goes on. */
 export function maskScenarioPersonalData<S extends ScenarioResult>(scenario: S): S {
   const masker = new Masker()
   return masker.scenarioText(masker.scenario(scenario))
+}
+
+/**
+ * Masking for one run: each scenario as it ends (for its event), then the whole run once at the end,
+ * which gives what maskPersonalData gives. The end reuses each scenario's own pass: the values it
+ * found join the run's, and its masked texts stand when the run found no other value (the common
+ * case: most scenarios hold no personal data, or the same as the rest), so that the end walks again
+ * only the scenarios whose texts a value found elsewhere may change. A value found in one scenario is
+ * still replaced in the texts of all.
+ */
+export interface RunMasking {
+  scenario<S extends ScenarioResult>(scenario: S): S
+  run<T extends RunResult>(result: T): T
+}
+
+interface ScenarioPass {
+  /** The values the scenario's own pass found, in the order found; undefined: none. */
+  readonly found: ReadonlyMap<string, string> | undefined
+  /** The scenario masked with those alone. */
+  readonly masked: ScenarioResult
+}
+
+export function createRunMasking(): RunMasking {
+  const passes = new WeakMap<ScenarioResult, ScenarioPass>()
+  return {
+    scenario: (scenario) => {
+      const masker = new Masker()
+      const masked = masker.scenarioText(masker.scenario(scenario))
+      passes.set(scenario, { found: masker.foundValues(), masked })
+      return masked
+    },
+    run: (result) => {
+      const masker = new Masker()
+      // First the values found in structured places, in scenario order, then the texts.
+      const earlier = result.scenarios.map((scenario) => passes.get(scenario))
+      const structured = result.scenarios.map((scenario, index) => {
+        const pass = earlier[index]
+        if (pass === undefined) return masker.scenario(scenario)
+        if (pass.found) masker.adopt(pass.found)
+        return undefined
+      })
+      const masked: RunResult = {
+        ...result,
+        scenarios: result.scenarios.map((scenario, index) => {
+          const pass = earlier[index]
+          if (pass === undefined) return masker.scenarioText(structured[index]!)
+          if (masker.hasFoundExactly(pass.found)) return pass.masked
+          return masker.scenarioText(new Masker().scenario(scenario))
+        }),
+        diagnostics: result.diagnostics.map((diagnostic) => masker.diagnosticText(diagnostic)),
+      }
+      return masked as typeof result
+    },
+  }
 }
 
 class Masker {
@@ -94,6 +140,33 @@ class Masker {
       this.replacements = { texts: [...plain, ...escaped], numbers }
     }
     return this.replacements
+  }
+
+  /** What this masker found, in the order found; undefined when nothing. */
+  foundValues(): ReadonlyMap<string, string> | undefined {
+    return this.found.size === 0 ? undefined : this.found
+  }
+
+  /** Takes in what another masker found, as if this one had met the same values in the same order. */
+  adopt(found: ReadonlyMap<string, string>): void {
+    for (const [original, masked] of found) {
+      if (this.found.get(original) !== masked) {
+        this.found.set(original, masked)
+        this.replacements = undefined
+      }
+    }
+  }
+
+  /** Whether this masker replaces exactly what `found` holds, in the same order: its texts would come out the same. */
+  hasFoundExactly(found: ReadonlyMap<string, string> | undefined): boolean {
+    if (found === undefined) return this.found.size === 0
+    if (found.size !== this.found.size) return false
+    const mine = this.found.entries()
+    for (const [original, masked] of found) {
+      const [myOriginal, myMasked] = mine.next().value as [string, string]
+      if (myOriginal !== original || myMasked !== masked) return false
+    }
+    return true
   }
 
   scenario<S extends ScenarioResult>(scenario: S): S {

@@ -51,25 +51,33 @@ export async function writeReportFile(
   return file
 }
 
-/** Parts gathered into writes of about WRITE_BATCH characters: one system call per part would cost more than it saves. */
+/** Parts gathered into writes of WRITE_BATCH bytes: one system call per part would cost more than it saves. */
 const WRITE_BATCH = 1 << 16
+/** The most bytes one UTF-16 code unit takes in UTF-8. */
+const MOST_BYTES_PER_UNIT = 3
 
+/** Parts encoded into one buffer, reused for every write: a report of tens of megabytes allocates 64 KiB, not its size again. */
 async function writeParts(file: string, parts: Iterable<string>): Promise<void> {
   const handle = await open(file, 'w')
   try {
-    const write = async (text: string): Promise<void> => {
-      const bytes = Buffer.from(text, 'utf8')
-      for (let done = 0; done < bytes.length;) done += (await handle.write(bytes, done)).bytesWritten
+    const writeAll = async (bytes: Buffer, length: number): Promise<void> => {
+      for (let done = 0; done < length;) done += (await handle.write(bytes, done, length - done)).bytesWritten
     }
-    let batch = ''
+    const batch = Buffer.allocUnsafe(WRITE_BATCH)
+    let used = 0
     for (const part of parts) {
-      batch += part
-      if (batch.length >= WRITE_BATCH) {
-        await write(batch)
-        batch = ''
+      if (used + part.length * MOST_BYTES_PER_UNIT > WRITE_BATCH) {
+        await writeAll(batch, used)
+        used = 0
+      }
+      if (part.length * MOST_BYTES_PER_UNIT > WRITE_BATCH) {
+        const bytes = Buffer.from(part, 'utf8')
+        await writeAll(bytes, bytes.length)
+      } else {
+        used += batch.write(part, used, 'utf8')
       }
     }
-    await write(batch)
+    await writeAll(batch, used)
   } finally {
     await handle.close()
   }

@@ -76,6 +76,43 @@ describe('scrubDeep', () => {
     expect(out).toBe('[A]')
   })
 
+  it('returns a value with nothing to scrub as it is, and copies only the path to what changed', () => {
+    const clean = { status: 200, headers: { accept: 'application/json' }, body: { items: [{ uri: '/a/1' }] } }
+    expect(scrubDeep(clean, scrub)).toBe(clean)
+    const value = { ...clean, message: 'got abcd', list: ['x', { deep: 'abcd' }, { other: 'y' }] }
+    const out = scrubDeep(value, scrub)
+    expect(out).toEqual({ ...clean, message: 'got [A]', list: ['x', { deep: '[A]' }, { other: 'y' }] })
+    expect(value.message).toBe('got abcd')
+    expect(out.headers).toBe(clean.headers)
+    expect(out.body).toBe(clean.body)
+    expect(out.list[2]).toBe(value.list[2])
+  })
+
+  it('keeps the order of keys when a later key changes, and scrubs keys', () => {
+    const out = scrubDeep({ a: 1, b: 'x', abcd: 2, c: 'abcd' }, scrub)
+    expect(JSON.stringify(out)).toBe('{"a":1,"b":"x","[A]":2,"c":"[A]"}')
+  })
+
+  it('takes what an earlier call returned as it is, changed or not', () => {
+    const scrubbed = new WeakSet<object>()
+    const clean = scrubDeep({ a: 'x' }, scrub, { scrubbed })
+    const changed = scrubDeep({ a: 'abcd' }, scrub, { scrubbed })
+    expect(scrubbed.has(clean)).toBe(true)
+    expect(scrubbed.has(changed)).toBe(true)
+    const outer = scrubDeep({ clean, changed, note: 'abcd' }, scrub, { scrubbed })
+    expect(outer.clean).toBe(clean)
+    expect(outer.changed).toBe(changed)
+    expect(outer.note).toBe('[A]')
+  })
+
+  it('scrubs a value that holds itself', () => {
+    const value: Record<string, unknown> = { text: 'abcd' }
+    value['self'] = value
+    const out = scrubDeep(value, scrub)
+    expect(out['text']).toBe('[A]')
+    expect(out['self']).toBe(out)
+  })
+
   it('keeps a "__proto__" key as data and redacts named fields whatever their length', () => {
     const value = JSON.parse('{"__proto__":{"x":"abcd"},"authorization":"Bearer a"}') as unknown
     const out = scrubDeep(value, scrub, { redactField: (key) => (key === 'authorization' ? '[H]' : undefined) })

@@ -3,6 +3,7 @@ import { PROFILE_PERSONAL_FIELDS } from '../../../../src/model/personal-data-fie
 import { createConsoleReporter } from '../../../../src/report/console-reporter.js'
 import { formatAssertion } from '../../../../src/report/text/format-diagnostic.js'
 import {
+  createRunMasking,
   CURL_MASKED_NOTE,
   DIFFERENCE_MASKED_NOTE,
   maskAltitude,
@@ -125,6 +126,43 @@ describe('maskPersonalData', () => {
     for (const secret of ['51.507222', '-0.1275', '51.50801', 'Lovelace', 'London'])
       expect(everything).not.toContain(secret)
     expect(first?.assertions[1]?.message).toBe('body.path[0].latitude: expected 1, got 51.5')
+  })
+
+  it('masks the whole run as it did alone after seeing each scenario end, a value found in one scenario replaced in the texts of all', () => {
+    const mentions = scenario({
+      id: 'mentions',
+      skipReason: undefined,
+      steps: [
+        step({
+          assertions: [
+            assertion({
+              ok: false,
+              target: 'status',
+              matcher: 'equals',
+              expected: 1,
+              actual: 2,
+              message: 'Ada Lovelace of London, UK',
+            }),
+          ],
+        }),
+      ],
+    })
+    const quiet = scenario({ id: 'quiet', skipReason: undefined, steps: [step({})] })
+    const run = runResult([
+      mentions,
+      quiet,
+      ...profileRun().scenarios,
+      scenario({ id: 'never-seen', skipReason: 'about Ada Lovelace' }),
+    ])
+    const masking = createRunMasking()
+    const events = run.scenarios.slice(0, 3).map((each) => masking.scenario(each))
+    // Alone, the first scenario has no personal field to find its text's values by.
+    expect(events[0]?.steps[0]?.assertions[0]?.message).toBe('Ada Lovelace of London, UK')
+    const whole = masking.run(run)
+    expect(JSON.stringify(whole)).toBe(JSON.stringify(maskPersonalData(run)))
+    expect(whole.scenarios[0]?.steps[0]?.assertions[0]?.message).toBe('A… [masked] of L… [masked]')
+    expect(whole.scenarios[3]?.skipReason).toBe('about A… [masked]')
+    expect(whole.scenarios[1]).toBe(events[1])
   })
 
   it('leaves the input untouched', () => {

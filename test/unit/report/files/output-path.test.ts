@@ -1,8 +1,8 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { resolveOutputFile } from '../../../../src/report/files/output-path.js'
+import { resolveOutputFile, writeReportFile } from '../../../../src/report/files/output-path.js'
 
 describe('resolveOutputFile', () => {
   let dir = ''
@@ -40,5 +40,16 @@ describe('resolveOutputFile', () => {
         cwd: '/elsewhere',
       }),
     ).toBe(absolute)
+  })
+
+  it('writes a text given in parts as the parts joined, across batches, with characters of several bytes', async () => {
+    const parts = [
+      ...Array.from({ length: 3_000 }, (_, i) => `{"n": ${i}, "name": "Zoë 🏃 ${'é'.repeat(i % 40)}"},\n`),
+      'x'.repeat(100_000),
+      '→'.repeat(30_000),
+      'end',
+    ]
+    const file = await writeReportFile({ outputDir: 'out', cwd: dir }, 'parts.json', parts)
+    expect(await readFile(file, 'utf8')).toBe(parts.join(''))
   })
 })
