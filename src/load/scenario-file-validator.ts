@@ -32,7 +32,7 @@ function compileWithAjv(schema: object): ValidateFunction {
 export function validateScenarioFile(source: YamlSource): Diagnostic[] {
   const check = validator()
   if (check(source.data)) return []
-  const errors = check.errors ?? []
+  const errors = withoutInsideForbiddenKeys(check.errors ?? [])
   const oneOfAt = new Set(errors.filter((error) => error.keyword === 'oneOf').map((error) => error.instancePath))
   // A branch of a oneOf that does not fit at all; a $ref'd branch's schemaPath does not show the oneOf, its place does.
   const isBranchMismatch = (error: ErrorObject): boolean =>
@@ -134,6 +134,18 @@ function toDiagnostic(error: ErrorObject, source: YamlSource): Diagnostic {
       hint: suggestion ? `did you mean "${suggestion}"?` : `known keys: ${known.join(', ')}`,
     }
   }
+  if (isForbiddenKey(error)) {
+    // A key the shared definition has but this form forbids (`repeat: { not: {} }` in a step): to the
+    // user it is an unknown key here, and the forbidding schema's description says where it belongs.
+    const description = (error.parentSchema as { description?: string } | undefined)?.description
+    return {
+      code: 'E_SCENARIO_SCHEMA',
+      kind: 'load',
+      message: `unknown key "${String(path.at(-1))}"${where(path.slice(0, -1))}`,
+      at: source.locate(path, 'key'),
+      ...(description ? { hint: description } : {}),
+    }
+  }
   if (error.keyword === 'required') {
     return {
       code: 'E_SCENARIO_SCHEMA',
@@ -159,6 +171,28 @@ function toDiagnostic(error: ErrorObject, source: YamlSource): Diagnostic {
     message: `${label(path)} ${error.message ?? 'is invalid'}`,
     at: source.locate(path),
   }
+}
+
+/** A key the form forbids (`not: {}`, where nothing is allowed) rather than a value that does not fit. */
+function isForbiddenKey(error: ErrorObject): boolean {
+  const schema: unknown = error.schema
+  return (
+    error.keyword === 'not' &&
+    typeof schema === 'object' &&
+    schema !== null &&
+    Object.keys(schema).length === 0 &&
+    error.instancePath !== ''
+  )
+}
+
+/** A forbidden key's value is not judged further: the shared definition's verdict on it is noise. */
+function withoutInsideForbiddenKeys(errors: readonly ErrorObject[]): ErrorObject[] {
+  const forbidden = errors.filter(isForbiddenKey).map((error) => error.instancePath)
+  return errors.filter(
+    (error) =>
+      isForbiddenKey(error) ||
+      !forbidden.some((path) => error.instancePath === path || error.instancePath.startsWith(path + '/')),
+  )
 }
 
 function where(path: readonly (string | number)[]): string {

@@ -171,6 +171,50 @@ ${SCENARIO_HEAD}      - name: read it
   })
 })
 
+describe('what a template may hold that a step may not', () => {
+  it('a template holds a part of a request and a branch’s repeat; the step that uses it must end whole', async () => {
+    const branch = await load(
+      'partial.yaml',
+      `templates:
+  create:
+    repeat: 2
+    request: { method: POST }
+${SCENARIO_HEAD}      - name: create together
+        parallel:
+          - name: create one
+            use: create
+            request: { url: /fitnessActivities }
+`,
+    )
+    expect(branch.diagnostics).toEqual([])
+    const unfinished = await load(
+      'unfinished.yaml',
+      `templates:
+  create:
+    request: { method: POST }
+${SCENARIO_HEAD}      - name: create
+        use: create
+`,
+    )
+    expect(unfinished.diagnostics.map((diagnostic) => diagnostic.message)).toEqual([
+      'missing key "url" in scenarios[0].steps[0].request',
+    ])
+  })
+
+  it('reports repeat in a step outside parallel: as an unknown key there, saying where it belongs', async () => {
+    const { diagnostics } = await load(
+      'repeat.yaml',
+      `${SCENARIO_HEAD}      - name: read it
+        repeat: 2
+        request: { method: GET, url: /user }
+`,
+    )
+    expect(diagnostics.map((diagnostic) => [diagnostic.message, diagnostic.hint, diagnostic.at?.line])).toEqual([
+      ['unknown key "repeat" in scenarios[0].steps[0]', 'only a step inside parallel: takes repeat', 7],
+    ])
+  })
+})
+
 describe('mediaType: false and schema: false', () => {
   it('drop the checks a template makes, which a merge alone cannot remove', async () => {
     const head = `templates:
