@@ -15,6 +15,7 @@ import { createReadStream } from 'node:fs'
 import { ConformanceError, type Diagnostic, type ProxyErrorCode } from '../../src/model/diagnostic.js'
 import type { ExchangeEntry } from '../../src/model/exchange.js'
 import { findTooDeepJson, isNestedDeeperThan, MAX_NESTING_DEPTH } from '../../src/load/nesting-depth.js'
+import { isRecord } from '../../src/shared/is-record.js'
 
 export interface SkippedLine {
   readonly file: string
@@ -182,18 +183,18 @@ export function createSkipWarnings(print: (line: string) => void): {
  * tools read, no more: a recording from an older or newer fitconform with extra fields still reads.
  */
 export function problemOfEntry(value: unknown): string | undefined {
-  if (!isObject(value)) return 'not a recorded exchange (not a JSON object)'
+  if (!isRecord(value)) return 'not a recorded exchange (not a JSON object)'
   const { request, response } = value
-  if (!isObject(request)) return 'not a recorded exchange (no request)'
-  if (!isObject(response)) return 'not a recorded exchange (no response)'
+  if (!isRecord(request)) return 'not a recorded exchange (no request)'
+  if (!isRecord(response)) return 'not a recorded exchange (no response)'
   if (typeof request.method !== 'string' || request.method === '') return 'request.method is not a text'
   if (typeof request.url !== 'string' || !URL.canParse(request.url)) return 'request.url is not an absolute URL'
   if (!isHeaderList(request.headers)) return 'request.headers is not a list of { name, value } texts'
-  if (request.postData !== undefined && (!isObject(request.postData) || typeof request.postData.text !== 'string'))
+  if (request.postData !== undefined && (!isRecord(request.postData) || typeof request.postData.text !== 'string'))
     return 'request.postData has no text'
   if (!Number.isInteger(response.status)) return 'response.status is not a number'
   if (!isHeaderList(response.headers)) return 'response.headers is not a list of { name, value } texts'
-  if (!isObject(response.content) || (response.content.text !== undefined && typeof response.content.text !== 'string'))
+  if (!isRecord(response.content) || (response.content.text !== undefined && typeof response.content.text !== 'string'))
     return 'response.content is not an object with a text'
   if (typeof value._id !== 'number') return '_id is not a number'
   if (typeof value.startedDateTime !== 'string') return 'startedDateTime is not a text'
@@ -201,33 +202,29 @@ export function problemOfEntry(value: unknown): string | undefined {
     value._findings !== undefined &&
     !(
       Array.isArray(value._findings) &&
-      value._findings.every((f) => isObject(f) && FINDING_KINDS.has(f.kind as string) && typeof f.message === 'string')
+      value._findings.every((f) => isRecord(f) && FINDING_KINDS.has(f.kind as string) && typeof f.message === 'string')
     )
   ) {
     return '_findings is not a list of { kind, message }'
   }
   if (
     value._endpoint !== undefined &&
-    (!isObject(value._endpoint) ||
+    (!isRecord(value._endpoint) ||
       typeof value._endpoint.method !== 'string' ||
       typeof value._endpoint.path !== 'string')
   )
     return '_endpoint is not { method, path }'
   if (value._tokenId !== undefined && typeof value._tokenId !== 'string') return '_tokenId is not a text'
-  if (value._error !== undefined && (!isObject(value._error) || typeof value._error.code !== 'string'))
+  if (value._error !== undefined && (!isRecord(value._error) || typeof value._error.code !== 'string'))
     return '_error has no code'
   return undefined
 }
 
 const FINDING_KINDS = new Set(['violation', 'irregularity', 'note', 'unknown-endpoint'])
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
 function isHeaderList(value: unknown): boolean {
   return (
-    Array.isArray(value) && value.every((h) => isObject(h) && typeof h.name === 'string' && typeof h.value === 'string')
+    Array.isArray(value) && value.every((h) => isRecord(h) && typeof h.name === 'string' && typeof h.value === 'string')
   )
 }
 

@@ -1,5 +1,6 @@
 import { CONNECTION_HEADERS } from '../spec/spec-names.js'
 import { FOREIGN_ACTIVITY, NEIGHBOUR, VOLATILE_FIELDS, VOLATILE_HEADERS } from './volatile-values.js'
+import { isRecord } from '../shared/is-record.js'
 
 /** One answer, its volatile values already replaced by their roles (volatile-values.ts). */
 export interface Answer {
@@ -131,7 +132,7 @@ function compareBodies(
     ownLabel: options.ownLabel,
     scoped: options.scoped,
   }
-  if (options.activity && isObject(a) && isObject(b)) {
+  if (options.activity && isRecord(a) && isRecord(b)) {
     const { [NEIGHBOUR]: _a, ...restA } = a
     const { [NEIGHBOUR]: _b, ...restB } = b
     walk(restA, restB, top, found)
@@ -159,7 +160,7 @@ function walk(a: unknown, b: unknown, where: Where, found: RawDifference[]): voi
   }
   if (kindOf(a) !== kindOf(b)) return push('type')
   if (Array.isArray(a) && Array.isArray(b)) return walkArrays(a, b, where, found)
-  if (isObject(a) && isObject(b)) {
+  if (isRecord(a) && isRecord(b)) {
     const shapeOnly = where.shapeOnly || (isForeign(a, where.ownLabel) && isForeign(b, where.ownLabel))
     for (const key of [...new Set([...Object.keys(a), ...Object.keys(b)])]) {
       const inner: Where = {
@@ -184,7 +185,7 @@ function walk(a: unknown, b: unknown, where: Where, found: RawDifference[]): voi
         })
         continue
       }
-      if (Object.hasOwn(VOLATILE_FIELDS, key) && !isObject(a[key]) && !Array.isArray(a[key])) {
+      if (Object.hasOwn(VOLATILE_FIELDS, key) && !isRecord(a[key]) && !Array.isArray(a[key])) {
         if (kindOf(a[key]) !== kindOf(b[key]))
           found.push({
             where: 'body',
@@ -267,17 +268,13 @@ function kindOf(value: unknown): string {
   return typeof value
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
 /** `<activity created by … step 2>` of a feed item, whichever collection its uri names (§2.2 irregularities). */
 function roleOf(item: { uri: string }): string {
   return /<[^>]*>/.exec(item.uri)?.[0] ?? item.uri
 }
 
 function hasUri(value: unknown): value is { uri: string } {
-  return isObject(value) && typeof value.uri === 'string'
+  return isRecord(value) && typeof value.uri === 'string'
 }
 
 /** Not created by the step's own scenario: the account's history, or another scenario's activity. */

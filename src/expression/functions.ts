@@ -1,6 +1,7 @@
 import { utcMillis } from '../validation/calendar.js'
 import { formatHttpDate, formatSpecTime } from '../validation/time-formats.js'
 import { toInstant } from './to-instant.js'
+import { isRecord } from '../shared/is-record.js'
 
 type Argument = string | number
 export interface ExpressionFunction {
@@ -19,10 +20,6 @@ function instantOf(value: unknown): number | undefined {
 
 function mapDefined<T>(value: T | undefined, fn: (v: T) => unknown): unknown {
   return value === undefined ? undefined : fn(value)
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 // §2.2: the values a feed item shares with its activity (§2.3). The start time may be spelled

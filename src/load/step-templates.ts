@@ -2,6 +2,7 @@ import { dirname, resolve } from 'node:path'
 import type { Diagnostic } from '../model/diagnostic.js'
 import { didYouMean } from './did-you-mean.js'
 import type { YamlPath, YamlSource } from './yaml-source.js'
+import { isRecord } from '../shared/is-record.js'
 
 type RawMap = Record<string, unknown>
 
@@ -29,13 +30,13 @@ export async function expandStepTemplates(
   readFile: ReadTemplateFile,
 ): Promise<{ data: unknown; diagnostics: Diagnostic[] }> {
   const data = source.data
-  if (!isMap(data) || !Array.isArray(data['scenarios'])) return { data, diagnostics: [] }
+  if (!isRecord(data) || !Array.isArray(data['scenarios'])) return { data, diagnostics: [] }
   const diagnostics: Diagnostic[] = []
   const templates = new Map<string, Template>()
   const add = (from: YamlSource, map: unknown, path: YamlPath): void => {
-    if (!isMap(map)) return // the schema reports it
+    if (!isRecord(map)) return // the schema reports it
     for (const [name, body] of Object.entries(map)) {
-      if (!isMap(body)) continue
+      if (!isRecord(body)) continue
       const earlier = templates.get(name)
       if (earlier) {
         const first = earlier.source.locate(earlier.path)
@@ -71,7 +72,7 @@ export async function expandStepTemplates(
         )
         continue
       }
-      if (!isMap(read.source.data) || !isMap(read.source.data['templates'])) {
+      if (!isRecord(read.source.data) || !isRecord(read.source.data['templates'])) {
         diagnostics.push(problem(`the included file ${file} holds no templates: map`, source, at))
         continue
       }
@@ -81,7 +82,7 @@ export async function expandStepTemplates(
   add(source, data['templates'], ['templates'])
   const expander = new Expander(templates, diagnostics)
   const expanded = (data['scenarios'] as unknown[]).map((scenario: unknown, index) => {
-    if (!isMap(scenario)) return scenario
+    if (!isRecord(scenario)) return scenario
     const result: RawMap = { ...scenario }
     for (const list of ['steps', 'cleanup'] as const) {
       const steps = scenario[list]
@@ -102,7 +103,7 @@ class Expander {
   ) {}
 
   step(step: unknown, source: YamlSource, path: YamlPath): unknown {
-    if (!isMap(step)) return step
+    if (!isRecord(step)) return step
     const { use, ...own } = step
     let result: RawMap = own
     if (use !== undefined) {
@@ -158,16 +159,12 @@ class Expander {
 
 /** `over` merged onto `base`: maps key by key (base's keys first, in their order), anything else replaced. */
 function merge(base: unknown, over: unknown): unknown {
-  if (!isMap(base) || !isMap(over)) return structuredClone(over)
+  if (!isRecord(base) || !isRecord(over)) return structuredClone(over)
   const result: RawMap = {}
   for (const [key, value] of Object.entries(base))
     result[key] = key in over ? merge(value, over[key]) : structuredClone(value)
   for (const [key, value] of Object.entries(over)) if (!(key in base)) result[key] = structuredClone(value)
   return result
-}
-
-function isMap(value: unknown): value is RawMap {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
 }
 
 function problem(

@@ -4,6 +4,7 @@ import { describeValue } from '../shared/format-value.js'
 import type { SchemaProblem } from '../validation/schema-problem.js'
 import type { ExpectedGap } from '../validation/schema-walk.js'
 import type { RepresentationName } from './representations.js'
+import { isRecord } from '../shared/is-record.js'
 
 const OPTIONAL_ITEM_FIELDS = ['source', 'entry_mode', 'has_map'] as const
 const SHORT_ITEM_URI = /^\/activities\/[^/?#]+$/
@@ -70,8 +71,4 @@ function findFeedIrregularities(feed: unknown): FeedIrregularities {
 
 function andList(words: readonly string[]): string {
   return words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words.at(-1) ?? ''}`
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

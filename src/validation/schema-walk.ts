@@ -3,6 +3,7 @@
 // `x-rule` of the place that uses it. Only the constructs our schemas use are followed.
 
 import { pointerOf, pointerSegments } from '../shared/json-pointer.js'
+import { isRecord } from '../shared/is-record.js'
 
 export type SchemaNode = Readonly<Record<string, unknown>>
 
@@ -52,9 +53,9 @@ export class SchemaStore {
     url.hash = ''
     let node: unknown = this.#byId.get(url.href)
     for (const segment of pointerSegments(pointer)) {
-      node = isObject(node) ? node[segment] : undefined
+      node = isRecord(node) ? node[segment] : undefined
     }
-    const found = isObject(node) ? { node, baseId: url.href } : undefined
+    const found = isRecord(node) ? { node, baseId: url.href } : undefined
     this.#resolved.set(key, found)
     return found
   }
@@ -124,7 +125,7 @@ export function expectedGaps(store: SchemaStore, rootId: string, body: unknown):
     if (!plan.expectsSomething) return
     const rule = plan.rule ?? inherited
     for (const inner of plan.inner) visit(inner, data, rule)
-    if (isObject(data)) {
+    if (isRecord(data)) {
       for (const field of plan.expected) {
         if (!Object.hasOwn(data, field)) gaps.push({ pointer: pointerOf(path), field, rule })
       }
@@ -188,7 +189,7 @@ function sameLocation(store: SchemaStore, at: Located, withConditional: boolean)
   for (const keyword of keywords) {
     const value = at.node[keyword]
     for (const node of Array.isArray(value) ? value : [value]) {
-      if (isObject(node)) inner.push({ node, baseId: at.baseId })
+      if (isRecord(node)) inner.push({ node, baseId: at.baseId })
     }
   }
   return inner
@@ -198,15 +199,15 @@ function sameLocation(store: SchemaStore, at: Located, withConditional: boolean)
 function childrenAt(at: Located, key: string, kind: 'object' | 'array' | 'any'): Located[] {
   const { node, baseId } = at
   const found: SchemaNode[] = []
-  if (kind !== 'object' && /^(0|[1-9]\d*)$/.test(key) && isObject(node.items)) found.push(node.items)
+  if (kind !== 'object' && /^(0|[1-9]\d*)$/.test(key) && isRecord(node.items)) found.push(node.items)
   if (kind === 'array') return found.map((child) => ({ node: child, baseId }))
   const properties = node.properties
-  if (isObject(properties) && isObject(properties[key])) found.push(properties[key])
-  const patterns = isObject(node.patternProperties) ? Object.entries(node.patternProperties) : []
+  if (isRecord(properties) && isRecord(properties[key])) found.push(properties[key])
+  const patterns = isRecord(node.patternProperties) ? Object.entries(node.patternProperties) : []
   const matching = patterns.filter(([pattern]) => compiledPattern(pattern).test(key))
-  for (const [, schema] of matching) if (isObject(schema)) found.push(schema)
-  const declared = (isObject(properties) && Object.hasOwn(properties, key)) || matching.length > 0
-  if (!declared && isObject(node.additionalProperties)) found.push(node.additionalProperties)
+  for (const [, schema] of matching) if (isRecord(schema)) found.push(schema)
+  const declared = (isRecord(properties) && Object.hasOwn(properties, key)) || matching.length > 0
+  if (!declared && isRecord(node.additionalProperties)) found.push(node.additionalProperties)
   return found.map((child) => ({ node: child, baseId }))
 }
 
@@ -216,9 +217,9 @@ function allChildren(at: Located): Located[] {
   const found: unknown[] = [node.items, node.additionalProperties]
   for (const keyword of ['properties', 'patternProperties']) {
     const members = node[keyword]
-    if (isObject(members)) found.push(...Object.values(members))
+    if (isRecord(members)) found.push(...Object.values(members))
   }
-  return found.filter(isObject).map((child) => ({ node: child, baseId }))
+  return found.filter(isRecord).map((child) => ({ node: child, baseId }))
 }
 
 const patterns = new Map<string, RegExp>()
@@ -230,8 +231,4 @@ function compiledPattern(pattern: string): RegExp {
     patterns.set(pattern, compiled)
   }
   return compiled
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

@@ -7,6 +7,7 @@ import { TextMemo } from '../text-memo.js'
 import { activityIdOfUri } from './activity-ids.js'
 import { BoundedMap } from './bounded-map.js'
 import { differences, sharedValuesOf, type Difference, type SharedValues } from './shared-values.js'
+import { isRecord } from '../../../src/shared/is-record.js'
 
 interface SeenItem {
   readonly values: SharedValues
@@ -137,8 +138,4 @@ function dateOf(response: ResponseView, header: string): number | undefined {
 
 function show(value: unknown): string {
   return JSON.stringify(value) ?? String(value)
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

@@ -9,6 +9,7 @@ import type {
 } from '../../model/result.js'
 import { PATH_POINT_PERSONAL_FIELDS, PROFILE_PERSONAL_FIELDS } from '../../model/personal-data-fields.js'
 import { parseJsonPath } from '../../shared/json-path.js'
+import { isRecord } from '../../shared/is-record.js'
 
 /*
  * Personal data in report files, from the field list the proxy's `--redact-personal` uses
@@ -286,7 +287,7 @@ class Masker {
         `… ${items.length - PATH_POINTS_KEPT} more points hidden (personal data)`,
       ]
     }
-    if (isPlainObject(value)) return mapFieldsUnlessSame(value, (child, name) => this.value(child, name))
+    if (isRecord(value)) return mapFieldsUnlessSame(value, (child, name) => this.value(child, name))
     return value
   }
 
@@ -298,7 +299,7 @@ class Masker {
       return masked === undefined ? value : Number(masked)
     }
     if (Array.isArray(value)) return mapUnlessSame<unknown>(value, (item) => this.deepText(item))
-    if (isPlainObject(value)) return mapFieldsUnlessSame(value, (child) => this.deepText(child))
+    if (isRecord(value)) return mapFieldsUnlessSame(value, (child) => this.deepText(child))
     return value
   }
 
@@ -351,7 +352,7 @@ function isSameValue(a: unknown, b: unknown): boolean {
 }
 
 function isPathPoint(value: unknown): boolean {
-  return isPlainObject(value) && PATH_POINT_PERSONAL_FIELDS.some((field) => field in value)
+  return isRecord(value) && PATH_POINT_PERSONAL_FIELDS.some((field) => field in value)
 }
 
 /** `"latitude": 51.50722` inside a curl line or a message. */
@@ -400,8 +401,4 @@ function mapFieldsUnlessSame(
     mapped?.push(next)
   }
   return mapped === undefined ? record : Object.fromEntries(names.map((name, index) => [name, mapped[index]]))
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

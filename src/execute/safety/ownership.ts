@@ -3,6 +3,7 @@ import { ACTIVITY_PATH_SHAPE, activityUrlUnder } from '../../spec/paths.js'
 import { RULE } from '../../spec/rule-ids.js'
 import { mediaTypeOf } from '../../spec/representations.js'
 import { authorizationFor, type RunContext } from '../run-context.js'
+import { isRecord } from '../../shared/is-record.js'
 
 /**
  * How an activity is proven the run's own, so that the ownership gate (ownership-gate.ts) admits
@@ -68,7 +69,7 @@ export async function proveCreated(
     }
   const read = await readActivity(context, target, role)
   if (read.status !== 200) return { kind: 'unknown', reason: `reading the Location answered ${read.status}` }
-  if (!isObject(read.body)) return { kind: 'unknown', reason: 'reading the Location gave no JSON activity' }
+  if (!isRecord(read.body)) return { kind: 'unknown', reason: 'reading the Location gave no JSON activity' }
   const notes = read.body['notes']
   const marker = context.run.marker
   if (!sent.markerSent)
@@ -121,7 +122,7 @@ export async function proveByMarker(context: RunContext, url: string, role: Auth
   const read = await readActivity(context, url, role)
   if (read.status === 404 || read.status === 410) return { kind: 'gone', status: read.status }
   if (read.status !== 200) return { kind: 'unknown', reason: `reading it answered ${read.status}` }
-  if (!isObject(read.body)) return { kind: 'unknown', reason: 'reading it gave no JSON activity' }
+  if (!isRecord(read.body)) return { kind: 'unknown', reason: 'reading it gave no JSON activity' }
   const notes = read.body['notes']
   if (typeof notes !== 'string' || !notes.includes(marker))
     return { kind: 'not-ours', reason: `the activity read there does not carry the run marker ${marker} in its notes` }
@@ -135,10 +136,6 @@ export async function proveByMarker(context: RunContext, url: string, role: Auth
 function startTimeOf(activity: Record<string, unknown>): string | undefined {
   const value = activity['start_time'] ?? activity['startTime']
   return typeof value === 'string' ? value : undefined
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** GET of one activity; the status is a string when nothing answered. */

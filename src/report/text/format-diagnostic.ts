@@ -3,7 +3,8 @@ import type { AssertionResult } from '../../model/result.js'
 import type { Rule } from '../../model/scenario.js'
 import { createStyler, type Styler } from './text-style.js'
 import { formatValue } from '../../shared/format-value.js'
-import { diffValues, isPlainObject } from './values.js'
+import { isRecord } from '../../shared/is-record.js'
+import { diffValues } from './values.js'
 import { parseJsonPath, valueAtPath } from '../../shared/json-path.js'
 
 /** Rule id → rule, from the catalogue the plan carries (`RunPlanView.rules`). */
@@ -108,7 +109,7 @@ function describeExpected(matcher: string, expected: unknown): string {
 }
 
 function isStructured(value: unknown): boolean {
-  return Array.isArray(value) || isPlainObject(value)
+  return Array.isArray(value) || isRecord(value)
 }
 
 function headerLine(level: 'error' | 'warning', code: string, message: string, style: Styler): string {

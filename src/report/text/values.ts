@@ -1,4 +1,5 @@
 import { formatValue } from '../../shared/format-value.js'
+import { isRecord } from '../../shared/is-record.js'
 
 /** Size limits of rendered evidence: enough to understand a failure, short enough for a CI log. */
 const BODY_MAX_CHARS = 4000
@@ -64,7 +65,7 @@ function collectDifferences(expected: unknown, actual: unknown, path: string, st
     }
     return
   }
-  if (isPlainObject(expected) && isPlainObject(actual)) {
+  if (isRecord(expected) && isRecord(actual)) {
     for (const key of Object.keys(expected)) {
       const childPath = `${path}.${key}`
       if (!(key in actual)) lines.push(`${childPath}: expected ${formatValue(expected[key], 60)}, actual (absent)`)
@@ -81,10 +82,6 @@ function collectDifferences(expected: unknown, actual: unknown, path: string, st
   if (!Object.is(expected, actual) && JSON.stringify(expected) !== JSON.stringify(actual)) {
     lines.push(`${path || '.'}: expected ${formatValue(expected, 60)}, actual ${formatValue(actual, 60)}`)
   }
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** `340ms`, `1.2s`: durations of scenarios and steps. */
