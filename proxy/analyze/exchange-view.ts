@@ -4,6 +4,7 @@
  */
 import type { Finding } from '../../src/model/exchange.js'
 import type { Endpoint } from '../../src/spec/endpoints.js'
+import { TextMemo } from './text-memo.js'
 
 export interface BodyView {
   /** Bytes on the wire (after transfer coding, before content coding is undone); 0: no body. */
@@ -59,13 +60,15 @@ export const NO_BODY: BodyView = { size: 0, truncated: false }
 
 /**
  * A body view from its text. The JSON is parsed on first use: a body whose findings are already known
- * from its text (rules/response-body.ts) and that names no credential field is never parsed.
+ * from its text (rules/response-body.ts) and that names no credential field is never parsed. A text
+ * parsed before (a page read again) gives the value parsed then: rules and relations only read it.
  */
 export function bodyFromText(text: string, options: { size?: number; truncated?: boolean } = {}): BodyView {
   const size = options.size ?? Buffer.byteLength(text)
   const truncated = options.truncated ?? false
   let parsed: { readonly json?: unknown; readonly jsonError?: string } | undefined
-  const parse = (): { readonly json?: unknown; readonly jsonError?: string } => (parsed ??= parseJson(text))
+  const parse = (): { readonly json?: unknown; readonly jsonError?: string } =>
+    (parsed ??= parsedTexts.get('', text, () => parseJson(text)))
   return {
     size,
     text,
@@ -78,6 +81,12 @@ export function bodyFromText(text: string, options: { size?: number; truncated?:
     },
   }
 }
+
+/** Bounded as the validation memo is (rules/response-body.ts). */
+const parsedTexts = new TextMemo<{ readonly json?: unknown; readonly jsonError?: string }>({
+  maxChars: 4 * 1024 * 1024,
+  maxTextChars: 64 * 1024,
+})
 
 function parseJson(text: string): { readonly json?: unknown; readonly jsonError?: string } {
   if (text.trim() === '') return { jsonError: 'empty body' }

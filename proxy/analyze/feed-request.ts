@@ -17,7 +17,21 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/
 const START_SCOPES = ['noEarlierThan', 'noLaterThan']
 const SCOPES = [...START_SCOPES, 'modifiedNoEarlierThan', 'modifiedNoLaterThan']
 
-export function feedRequestOf(query: readonly (readonly [string, string])[]): FeedRequest {
+type Query = readonly (readonly [string, string])[]
+
+/**
+ * The feed request a query asks for. An exchange's view has one query list, read by a rule and two
+ * relations: it is worked out once per list.
+ */
+export function feedRequestOf(query: Query): FeedRequest {
+  let request = requests.get(query)
+  if (request === undefined) requests.set(query, (request = readFeedRequest(query)))
+  return request
+}
+
+const requests = new WeakMap<Query, FeedRequest>()
+
+function readFeedRequest(query: Query): FeedRequest {
   const values = (name: string) => query.filter(([key]) => key === name).map(([, value]) => value)
   const pageSizes = values('pageSize')
   const startScopes = START_SCOPES.filter((name) => values(name).some((value) => DATE.test(value)))

@@ -20,16 +20,42 @@ export interface DecodedBody {
   readonly text?: string
 }
 
-/** Decodes a captured body; `cap` bounds the decoded size too (no decompression bomb). */
+/**
+ * Decodes a captured body; `cap` bounds the decoded size too (no decompression bomb). A body whose
+ * bytes are the very buffer decoded before (body-copies.ts hands out one copy of bytes seen again)
+ * gives the same decoded body, so its text is the very string of the first reading.
+ */
 export async function decodeBody(
   body: CapturedBody,
   contentEncoding: string | undefined,
   cap: number,
 ): Promise<DecodedBody> {
+  const known = decodedBodies.get(body.bytes)
+  if (
+    known !== undefined &&
+    known.contentEncoding === contentEncoding &&
+    known.cap === cap &&
+    known.decoded.transferSize === body.size &&
+    known.capturedTruncated === body.truncated
+  )
+    return known.decoded
   const { bytes, truncated, decodeError } = await decodeContent(body.bytes, contentEncoding, cap, body.truncated)
   const text = decodeError === undefined ? utf8Text(bytes, truncated) : undefined
-  return { bytes, transferSize: body.size, truncated, decodeError, text }
+  const decoded = { bytes, transferSize: body.size, truncated, decodeError, text }
+  decodedBodies.set(body.bytes, { contentEncoding, cap, capturedTruncated: body.truncated, decoded })
+  return decoded
 }
+
+/** Decoded bodies by the captured bytes they came from (held no longer than those bytes are). */
+const decodedBodies = new WeakMap<
+  Buffer,
+  {
+    readonly contentEncoding: string | undefined
+    readonly cap: number
+    readonly capturedTruncated: boolean
+    readonly decoded: DecodedBody
+  }
+>()
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true })
 

@@ -321,8 +321,17 @@ function putBody(bytes: Buffer, start: number, body: CapturedBody): number {
   return at + body.bytes.length
 }
 
-/** The exchange a record holds, its bodies copied out of the ring. */
-export function decodeRecord(bytes: Buffer): CapturedExchange {
+/** A body's bytes out of the ring: a copy (the ring's room is written over once it is freed). */
+export type CopyBody = (view: Buffer) => Buffer
+
+export const copyOf: CopyBody = (view) => {
+  const copy = Buffer.allocUnsafe(view.length)
+  copy.set(view) // (TypedArray's own copy, as in putBody)
+  return copy
+}
+
+/** The exchange a record holds, its bodies copied out of the ring by `copyBody`. */
+export function decodeRecord(bytes: Buffer, copyBody: CopyBody = copyOf): CapturedExchange {
   const { id, startedAt, times } = recordClock(bytes)
   let at = CLOCK_BYTES
   const strings = (): string[] => {
@@ -346,11 +355,8 @@ export function decodeRecord(bytes: Buffer): CapturedExchange {
     const size = bytes.readDoubleLE(at)
     const truncated = bytes[at + 8] === 1
     const length = bytes.readUInt32LE(at + 9)
-    at += 13
-    // A copy: the ring's room is written over once it is freed.
-    const copy = Buffer.allocUnsafe(length)
-    at += bytes.copy(copy, 0, at, at + length)
-    return { bytes: copy, size, truncated }
+    at += 13 + length
+    return { bytes: copyBody(bytes.subarray(at - length, at)), size, truncated }
   }
   const [method = '', clientPath = '', upstreamPath = '', httpVersion = ''] = strings()
   const requestHeaders = strings()

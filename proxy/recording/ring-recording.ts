@@ -4,6 +4,7 @@
  * made again (the same bytes but for its id and clock, exchange-memo.ts) is recorded from what the
  * first one left (`processAgain`), without being decoded; any other is decoded and processed.
  */
+import { BodyCopies } from './body-copies.js'
 import { ExchangeMemo } from './exchange-memo.js'
 import { decodeRecord, recordClock, recordIdentity, type RingReader } from './exchange-ring.js'
 import {
@@ -19,10 +20,13 @@ import {
  * exchange seen before costs the recording thread a fraction of a new one (measured: docs/benchmarks.md).
  */
 const SEEN_BYTES = 8 * 1024 * 1024
+/** Memory for bodies read before, in exchanges that differ (each request with an id of its own). */
+const BODY_BYTES = 8 * 1024 * 1024
 
 export class RingRecording {
   readonly #ring: RingReader
   readonly #seen = new ExchangeMemo<RecordingTemplate>({ maxBytes: SEEN_BYTES })
+  readonly #bodies = new BodyCopies({ maxBytes: BODY_BYTES })
 
   constructor(ring: RingReader) {
     this.#ring = ring
@@ -45,7 +49,7 @@ export class RingRecording {
   }
 
   async #recordNew(record: Buffer, identity: Buffer, options: ProcessOptions, stats: PipelineStats): Promise<boolean> {
-    const processed = await processExchange(decodeRecord(record), options, stats)
+    const processed = await processExchange(decodeRecord(record, this.#bodies.copy), options, stats)
     // The record's room is still held (the identity is a view of it) until the memo has its copy.
     if (processed !== undefined)
       this.#seen.set(

@@ -2,7 +2,7 @@ import type { Finding } from '../../../src/model/exchange.js'
 import { parseHttpDate } from '../../../src/validation/time-formats.js'
 import { headerOf, type BodyView, type ExchangeView, type ResponseView } from '../exchange-view.js'
 import { finding } from '../findings.js'
-import { feedPageOf } from '../rules/feed-page.js'
+import { feedPageOf, type FeedPageBody } from '../rules/feed-page.js'
 import { TextMemo } from '../text-memo.js'
 import { activityIdOfUri } from './activity-ids.js'
 import { BoundedMap } from './bounded-map.js'
@@ -59,17 +59,13 @@ export class ItemActivityRelation {
     if (page === undefined) return []
     const servedAt = dateOf(response, 'date')
     const mismatches: { index: number; id: string; path: string; difference: Difference }[] = []
-    page.items.forEach((item, index) => {
-      if (!isRecord(item)) return
-      const id = activityIdOfUri(item.uri)
-      if (id === undefined) return
-      const values = sharedValuesOf(item)
+    for (const { index, id, values } of pageItemsOf(response.body, page)) {
       const activity = this.#activities.get(id)
       if (activity !== undefined)
         for (const difference of differences(values, activity.values))
           mismatches.push({ index, id, path: activity.path, difference })
       this.#items.set(id, { values, servedAt })
-    })
+    }
     return groupByField(mismatches).map(([first, count]) => {
       const { field, item, activity } = first.difference
       const where = `/items/${first.index}/${field === 'start_time' && !('start_time' in (page.items[first.index] as object)) ? 'startTime' : field}`
@@ -118,6 +114,28 @@ function activityValuesOf(body: BodyView): SharedValues | undefined {
     return isRecord(json) ? sharedValuesOf(json) : null
   }
   return (body.text === undefined ? compute() : activityValues.get('', body.text, compute)) ?? undefined
+}
+
+interface PageItem {
+  readonly index: number
+  readonly id: string
+  readonly values: SharedValues
+}
+
+/** The items of a page that name an activity, by the page's text: a page read again is not walked again. */
+const pageItems = new TextMemo<readonly PageItem[]>({ maxChars: 4 * 1024 * 1024, maxTextChars: 64 * 1024 })
+
+function pageItemsOf(body: BodyView, page: FeedPageBody): readonly PageItem[] {
+  const compute = (): readonly PageItem[] => {
+    const found: PageItem[] = []
+    page.items.forEach((item, index) => {
+      if (!isRecord(item)) return
+      const id = activityIdOfUri(item.uri)
+      if (id !== undefined) found.push({ index, id, values: sharedValuesOf(item) })
+    })
+    return found
+  }
+  return body.text === undefined ? compute() : pageItems.get('', body.text, compute)
 }
 
 /** The first mismatch of each field, with how many items share it. */

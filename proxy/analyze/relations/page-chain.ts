@@ -31,7 +31,8 @@ export class PageChain {
     if (page === undefined) return []
     const key = (query: Iterable<readonly [string, string]>) => pageKey(view, query)
     const found: Finding[] = []
-    const shortBefore = this.#shortPages.get(key(view.query))
+    // (No page waits for its next one most of the time: the key, a digest, is then not worth making.)
+    const shortBefore = this.#shortPages.size === 0 ? undefined : this.#shortPages.get(key(view.query))
     if (shortBefore !== undefined && page.items.length > 0) {
       const { rule, asked } = shortBefore.given
         ? { rule: 'FEED-PAGE-SIZE', asked: `pageSize=${shortBefore.asked}` }
