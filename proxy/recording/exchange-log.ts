@@ -29,8 +29,11 @@ export interface FlushResult {
 }
 
 export interface ExchangeLog {
-  /** Adds a recording line, scrubbed (recording-line.ts); it reaches the file with the next `flush` (or `close`). */
-  append(line: string): void
+  /**
+   * Adds a recording line, scrubbed (recording-line.ts), given in pieces that joined are the line; it
+   * reaches the file with the next `flush` (or `close`).
+   */
+  append(pieces: readonly string[]): void
   /** Writes the lines appended since the last flush; never throws. */
   flush(): FlushResult
   close(): FlushResult
@@ -46,8 +49,9 @@ export function openExchangeLog(options: ExchangeLogOptions): ExchangeLog {
   let size = fstatSync(fd).size
   let nextSuffix = highestRotation(options.file) + 1
   let closed = false
-  // Lines are encoded as they come into one buffer, reused from write to write. (Joining them into one
-  // string first cost more than building the line: V8 flattens each line's string parts again.)
+  // Lines are encoded as they come into one buffer, reused from write to write, a piece at a time.
+  // (Joining them into one string first cost more than building the line: V8 flattens each line's
+  // string parts again.)
   const pending = new PendingLines()
   let written = 0
   let lost = 0
@@ -99,12 +103,13 @@ export function openExchangeLog(options: ExchangeLogOptions): ExchangeLog {
     return outcome
   }
   return {
-    append(line) {
+    append(pieces) {
       if (closed) return
-      const bytes = Buffer.byteLength(line) + 1
+      let bytes = 1
+      for (const piece of pieces) bytes += Buffer.byteLength(piece)
       if (options.maxBytes !== undefined && size + pending.size > 0 && size + pending.size + bytes > options.maxBytes)
         rotate()
-      pending.add(line, bytes)
+      pending.add(pieces, bytes)
       if (pending.size >= FLUSH_BYTES) writePending()
     },
     flush() {
@@ -132,14 +137,14 @@ class PendingLines {
   size = 0
   lines = 0
 
-  /** Adds a line (given without its newline) that takes `bytes` bytes with its newline. */
-  add(line: string, bytes: number): void {
+  /** Adds a line (its pieces, without its newline) that takes `bytes` bytes with its newline. */
+  add(pieces: readonly string[], bytes: number): void {
     if (this.size + bytes > this.#buffer.length) {
       const grown = Buffer.allocUnsafeSlow(Math.max(this.size + bytes, 2 * this.#buffer.length))
       this.#buffer.copy(grown, 0, 0, this.size)
       this.#buffer = grown
     }
-    this.size += this.#buffer.write(line, this.size)
+    for (const piece of pieces) this.size += this.#buffer.write(piece, this.size)
     this.#buffer[this.size] = 10
     this.size += 1
     this.lines += 1

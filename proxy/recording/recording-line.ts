@@ -24,8 +24,12 @@ import { stableStringify } from './stable-json.js'
 export interface LineParts {
   /** `{` and the members before `_id`, then `"_id":`. */
   readonly head: string
-  /** The members between `_id` and `startedDateTime`, each after a `,`. */
-  readonly body: string
+  /**
+   * The members between `_id` and `startedDateTime`, each after a `,`, in pieces that are written one
+   * after the other: a long response text stays the one string kept for it (`escapedTexts`), never
+   * copied into a line of its own.
+   */
+  readonly body: readonly string[]
   /** Whether head and body are scrubbed already; if not, `joinLine` scrubs the line whole. */
   readonly scrubbed: boolean
 }
@@ -61,19 +65,19 @@ const MARKED_TEXT = `"text":${JSON.stringify(TEXT_MARK)}}`
  * the rest (headers and status) is small. The cuts are after the `:` of `"text":` and before the
  * `,` that follows `content` (`scrubsLineInParts`).
  */
-function repeatedMember(response: HarResponse, redactor: SecretScrubber): string {
+function repeatedMember(response: HarResponse, redactor: SecretScrubber): string[] {
   const text = response.content.text
   if (text === undefined || text.length < KEPT_TEXT_CHARS)
-    return redactor.scrub(`,"response":${stableStringify(response)}`)
+    return [redactor.scrub(`,"response":${stableStringify(response)}`)]
   const marked = `,"response":${stableStringify({ ...response, content: { ...response.content, text: TEXT_MARK } })}`
   const at = marked.indexOf(MARKED_TEXT)
   // Not where it is looked for (a member after `text`, the mark twice): written as one piece.
   if (at === -1 || marked.indexOf(MARKED_TEXT, at + 1) !== -1)
-    return redactor.scrub(`,"response":${stableStringify(response)}`)
+    return [redactor.scrub(`,"response":${stableStringify(response)}`)]
   const before = marked.slice(0, at + '"text":'.length)
   const after = marked.slice(at + MARKED_TEXT.length)
   const escaped = escapedTexts.get('', text, () => `${JSON.stringify(text)}}`)
-  return `${redactor.scrubLine(before)}${redactor.scrub(escaped)}${redactor.scrubLine(after)}`
+  return [redactor.scrubLine(before), redactor.scrub(escaped), redactor.scrubLine(after)]
 }
 
 /** The parts of an entry's line, scrubbed each on its own when the redactor allows it. */
@@ -83,7 +87,7 @@ export function lineParts(entry: ExchangeEntry, redactor: SecretScrubber): LineP
   let afterId = false
   const inParts = redactor.scrubsLineInParts()
   /** The body's members before the repeated one, and it, scrubbed: empty unless the line is scrubbed in parts. */
-  let bodyScrubbed = ''
+  const bodyScrubbed: string[] = []
   for (const key of Object.keys(entry).sort()) {
     if (key === '_id') {
       afterId = true
@@ -99,19 +103,20 @@ export function lineParts(entry: ExchangeEntry, redactor: SecretScrubber): LineP
     const member = key === REPEATED_MEMBER && inParts ? '' : `${JSON.stringify(key)}:${stableStringify(value)}`
     if (!afterId) head += `${member},`
     else if (key === REPEATED_MEMBER && inParts) {
-      bodyScrubbed += `${redactor.scrubLine(body)}${repeatedMember(value as HarResponse, redactor)}`
+      bodyScrubbed.push(redactor.scrubLine(body), ...repeatedMember(value as HarResponse, redactor))
       body = ''
     } else body += `,${member}`
   }
   head += '"_id":'
-  if (!inParts) return { head, body, scrubbed: false }
-  return { head: redactor.scrubLine(head), body: `${bodyScrubbed}${redactor.scrubLine(body)}`, scrubbed: true }
+  if (!inParts) return { head, body: [body], scrubbed: false }
+  bodyScrubbed.push(redactor.scrubLine(body))
+  return { head: redactor.scrubLine(head), body: bodyScrubbed, scrubbed: true }
 }
 
-/** The whole line of an exchange, scrubbed: its parts, and its id and clock. */
-export function joinLine(parts: LineParts, id: number, clock: ClockInput, redactor: SecretScrubber): string {
+/** The whole line of an exchange, scrubbed, in pieces that joined are the line: its parts, and its id and clock. */
+export function joinLine(parts: LineParts, id: number, clock: ClockInput, redactor: SecretScrubber): readonly string[] {
   const { startedDateTime, time, timings } = clockMembers(clock)
   const tail = `,"startedDateTime":${JSON.stringify(startedDateTime)},"time":${JSON.stringify(time)},"timings":${stableStringify(timings)}}`
-  if (!parts.scrubbed) return redactor.scrubLine(`${parts.head}${JSON.stringify(id)}${parts.body}${tail}`)
-  return `${parts.head}${redactor.scrubLine(JSON.stringify(id))}${parts.body}${redactor.scrubLine(tail)}`
+  if (!parts.scrubbed) return [redactor.scrubLine(`${parts.head}${JSON.stringify(id)}${parts.body.join('')}${tail}`)]
+  return [parts.head, redactor.scrubLine(JSON.stringify(id)), ...parts.body, redactor.scrubLine(tail)]
 }

@@ -55,9 +55,15 @@ export class RingRecording {
       this.#seen.set(
         identity,
         processed,
-        2 * ((processed.parts?.head.length ?? 0) + (processed.parts?.body.length ?? 0)),
+        2 * ((processed.parts?.head.length ?? 0) + textLength(processed.parts?.body ?? [])),
       )
     this.#ring.advance()
     return true
   }
+}
+
+function textLength(pieces: readonly string[]): number {
+  let length = 0
+  for (const piece of pieces) length += piece.length
+  return length
 }

@@ -23,7 +23,7 @@ function session(): { options: ProcessOptions; written: string[]; printed: strin
   const written: string[] = []
   const printed: string[] = []
   const log: ExchangeLog = {
-    append: (line) => written.push(line),
+    append: (pieces) => written.push(pieces.join('')),
     flush: () => ({ written: 0, lost: 0 }),
     close: () => ({ written: 0, lost: 0 }),
   }

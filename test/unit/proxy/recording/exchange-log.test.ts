@@ -44,8 +44,8 @@ describe('exchange log', () => {
   it('writes the lines it is given, one a line, and reads past a cut last line', async () => {
     const file = join(makeTempDir('fitconform-log-'), 'r.ndjson')
     const log = openExchangeLog({ file })
-    log.append(line(1, 'echo'))
-    log.append(line(2, 'ok'))
+    log.append([line(1, 'echo')])
+    log.append([line(2, 'ok')])
     log.close()
     appendFileSync(file, '{"_id":3,"request":{"meth')
     const text = readFileSync(file, 'utf8')
@@ -60,10 +60,10 @@ describe('exchange log', () => {
   it('writes gathered lines only on flush, and rotates between them without losing or cutting one', async () => {
     const file = join(makeTempDir('fitconform-log-'), 'r.ndjson')
     const log = openExchangeLog({ file, maxBytes: 1200 })
-    for (let id = 1; id <= 6; id += 1) log.append(line(id, 'x'.repeat(200)))
+    for (let id = 1; id <= 6; id += 1) log.append([line(id, 'x'.repeat(200))])
     expect(readFileSync(file, 'utf8')).toBe('')
     log.flush()
-    log.append(line(7, 'last'))
+    log.append([line(7, 'last')])
     log.close()
     const files = recordingFiles(file)
     expect(files.length).toBeGreaterThan(2)

@@ -85,7 +85,7 @@ function collecting(redactor: SecretScrubber): {
   const written: string[] = []
   const printed: string[] = []
   const log: ExchangeLog = {
-    append: (line) => written.push(line),
+    append: (pieces) => written.push(pieces.join('')),
     flush: () => ({ written: 0, lost: 0 }),
     close: () => ({ written: 0, lost: 0 }),
   }
@@ -136,7 +136,7 @@ describe('a recording line in parts', () => {
     expect(lineParts(entry, inParts).scrubbed).toBe(true)
     expect(lineParts(entry, whole).scrubbed).toBe(false)
     for (const redactor of [inParts, whole])
-      expect(joinLine(lineParts(entry, redactor), entry._id, exchange(3), redactor)).toBe(line)
+      expect(joinLine(lineParts(entry, redactor), entry._id, exchange(3), redactor).join('')).toBe(line)
   })
 
   it('scrubs a response seen before again once a secret is learnt, as scrubbing the line whole does', async () => {
@@ -145,9 +145,9 @@ describe('a recording line in parts', () => {
     const entry = JSON.parse(recorded.written[0] as string) as ExchangeEntry
     const redactor = new SecretScrubber({ key: 'k' })
     // The response's text, scrubbed and kept by the redactor's memo before the secret is known.
-    expect(joinLine(lineParts(entry, redactor), entry._id, exchange(3), redactor)).toContain('Running')
+    expect(joinLine(lineParts(entry, redactor), entry._id, exchange(3), redactor).join('')).toContain('Running')
     redactor.learn([['x-api-key', 'Running']])
-    const line = joinLine(lineParts(entry, redactor), entry._id, exchange(3), redactor)
+    const line = joinLine(lineParts(entry, redactor), entry._id, exchange(3), redactor).join('')
     expect(line).not.toContain('Running')
     expect(line).toBe(redactor.scrubLine(stableStringify(entry)))
   })
@@ -169,7 +169,7 @@ describe('a long response text, escaped once and kept', () => {
     const entry = JSON.parse(recorded.written[0] as string) as ExchangeEntry
     const redactor = new SecretScrubber({ key: 'k' })
     for (let again = 0; again < 2; again += 1)
-      expect(joinLine(lineParts(entry, redactor), entry._id, long(3), redactor)).toBe(recorded.written[0])
+      expect(joinLine(lineParts(entry, redactor), entry._id, long(3), redactor).join('')).toBe(recorded.written[0])
   })
 
   it('is scrubbed again once a secret is learnt, as scrubbing the line whole does', async () => {
@@ -177,9 +177,9 @@ describe('a long response text, escaped once and kept', () => {
     await processExchange(long(3), recorded.options, emptyStats())
     const entry = JSON.parse(recorded.written[0] as string) as ExchangeEntry
     const redactor = new SecretScrubber({ key: 'k' })
-    expect(joinLine(lineParts(entry, redactor), entry._id, long(3), redactor)).toContain('Running')
+    expect(joinLine(lineParts(entry, redactor), entry._id, long(3), redactor).join('')).toContain('Running')
     redactor.learn([['x-api-key', 'Running']])
-    const line = joinLine(lineParts(entry, redactor), entry._id, long(3), redactor)
+    const line = joinLine(lineParts(entry, redactor), entry._id, long(3), redactor).join('')
     expect(line).not.toContain('Running')
     expect(line).toBe(redactor.scrubLine(stableStringify(entry)))
   })
