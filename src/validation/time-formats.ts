@@ -51,7 +51,9 @@ const HTTP_DATE_FORMS = [
 ]
 
 function readHttpDate(text: string, nowMs: number): { weekday: number; time: WallTime } | undefined {
-  const g = HTTP_DATE_FORMS.map((form) => form.exec(text)?.groups).find((groups) => groups !== undefined)
+  let g: Record<string, string | undefined> | undefined
+  // The first form that matches: most dates are IMF-fixdate, and the other two need not be tried.
+  for (const form of HTTP_DATE_FORMS) if ((g = form.exec(text)?.groups) !== undefined) break
   if (!g) return undefined
   const weekdayName = g.weekday ?? ''
   const weekday = indexOfName(WEEKDAYS, weekdayName, {
