@@ -82,11 +82,8 @@ export function bodyFromText(text: string, options: { size?: number; truncated?:
   }
 }
 
-/** Bounded as the validation memo is (rules/response-body.ts). */
-const parsedTexts = new TextMemo<{ readonly json?: unknown; readonly jsonError?: string }>({
-  maxChars: 4 * 1024 * 1024,
-  maxTextChars: 64 * 1024,
-})
+/** Bounded as every text memo is (text-memo.ts). */
+const parsedTexts = new TextMemo<{ readonly json?: unknown; readonly jsonError?: string }>()
 
 function parseJson(text: string): { readonly json?: unknown; readonly jsonError?: string } {
   if (text.trim() === '') return { jsonError: 'empty body' }

@@ -81,7 +81,7 @@ const BINARY_CONTROL = /[\x00-\x08\x0e-\x1f]/
  * memos that validate and relate bodies hash that string anyway (V8 keeps a string's hash), so a
  * lookup costs less than the search.
  */
-const binaryControls = new TextMemo<boolean>({ maxChars: 4 * 1024 * 1024, maxTextChars: 64 * 1024 })
+const binaryControls = new TextMemo<boolean>()
 
 function hasBinaryControls(text: string): boolean {
   return binaryControls.get('', text, () => BINARY_CONTROL.test(text))

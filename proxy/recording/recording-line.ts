@@ -52,7 +52,7 @@ const REPEATED_MEMBER = 'response'
  */
 const KEPT_TEXT_CHARS = 1024
 /** A response's text as its member of the line writes it: escaped, and the `}` closing `content` after it. */
-const escapedTexts = new TextMemo<string>({ maxChars: 4 * 1024 * 1024, maxTextChars: 256 * 1024 })
+const escapedTexts = new TextMemo<string>()
 /** Stands for the text in the response written without it; no header, cookie or status text holds a NUL. */
 const TEXT_MARK = '\u0000'
 /** The text's place in that writing: `text` is the last member of `content` (its keys are sorted). */

@@ -42,7 +42,7 @@ const TOKEN_FIELD_HINT = /token|key|secret|password|\\u[0-9a-f]{4}/i
  * that validate and relate bodies have hashed the same string already, so a lookup costs less than
  * the search. A pure function of the text, so one memo serves every scrubber.
  */
-const tokenFieldHints = new TextMemo<boolean>({ maxChars: 4 * 1024 * 1024, maxTextChars: 64 * 1024 })
+const tokenFieldHints = new TextMemo<boolean>()
 
 function mayHoldTokenField(text: string): boolean {
   return tokenFieldHints.get('', text, () => TOKEN_FIELD_HINT.test(text))
@@ -92,7 +92,7 @@ const MAX_CACHED_IDS = 10_000
  * starts over whenever a secret is learnt. Bounded as the validation memo is.
  */
 function scrubMemo(): TextMemo<string> {
-  return new TextMemo({ maxChars: 4 * 1024 * 1024, maxTextChars: 64 * 1024 })
+  return new TextMemo()
 }
 
 /** Holds the key and the secrets seen so far; one per recording session. */

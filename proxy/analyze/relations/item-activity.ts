@@ -106,7 +106,7 @@ export class ItemActivityRelation {
  * activity read again (a client going back to it) is then not parsed again, its path being most of it.
  * Bounded as the validation memo is (rules/response-body.ts).
  */
-const activityValues = new TextMemo<SharedValues | null>({ maxChars: 4 * 1024 * 1024, maxTextChars: 64 * 1024 })
+const activityValues = new TextMemo<SharedValues | null>()
 
 function activityValuesOf(body: BodyView): SharedValues | undefined {
   const compute = (): SharedValues | null => {
@@ -123,7 +123,7 @@ interface PageItem {
 }
 
 /** The items of a page that name an activity, by the page's text: a page read again is not walked again. */
-const pageItems = new TextMemo<readonly PageItem[]>({ maxChars: 4 * 1024 * 1024, maxTextChars: 64 * 1024 })
+const pageItems = new TextMemo<readonly PageItem[]>()
 
 function pageItemsOf(body: BodyView, page: FeedPageBody): readonly PageItem[] {
   const compute = (): readonly PageItem[] => {

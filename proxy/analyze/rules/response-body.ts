@@ -100,8 +100,8 @@ function namedRepresentation(contentType: string): RepresentationName | undefine
   return RESPONSE_REPRESENTATIONS.find((name) => sameMediaType(contentType, mediaTypeOf(name)))
 }
 
-/** Texts of up to 64 KiB, 4 Mi characters in all (~8 MiB). */
-const checkedBodies = new TextMemo<readonly Finding[]>({ maxChars: 4 * 1024 * 1024, maxTextChars: 64 * 1024 })
+/** Bounded as every text memo is (text-memo.ts). */
+const checkedBodies = new TextMemo<readonly Finding[]>()
 
 function checkRepresentation(
   representation: RepresentationName,

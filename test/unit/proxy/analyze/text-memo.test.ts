@@ -28,4 +28,16 @@ describe('TextMemo', () => {
     memo.get('n', 'aaaaaa', count)
     expect(calls).toBe(5)
   })
+
+  it('keeps, by default, the text of an activity with a long path (tens of kilobytes)', () => {
+    const memo = new TextMemo<number>()
+    const activity = JSON.stringify({
+      path: Array.from({ length: 1500 }, (_, i) => ({ latitude: i / 7, longitude: -i / 9 })),
+    })
+    expect(activity.length).toBeGreaterThan(70_000)
+    let calls = 0
+    memo.get('', activity, () => ++calls)
+    memo.get('', activity, () => ++calls)
+    expect(calls).toBe(1)
+  })
 })
