@@ -4,7 +4,7 @@ import type { ScenarioResult } from '../model/result.js'
 import type { Reporter } from '../model/reporter.js'
 import { declaredWaitMs, type RunPlan } from '../plan/plan-run.js'
 import type { RunContext } from './run-context.js'
-import { identityOf, runScenario, viewOf } from './run-scenario.js'
+import { resultOf, runScenario, viewOf } from './run-scenario.js'
 import { createSlots, forEachInSlots, type Park } from '../shared/worker-pool.js'
 import { createWriteGate } from './write-gate.js'
 import type { PollingBudget } from './step/step-polling.js'
@@ -174,13 +174,12 @@ function trackWaiters(waiters: readonly Scenario[]): {
 }
 
 function skipped(scenario: Scenario, reason: string): ScenarioResult {
-  return {
-    ...identityOf(scenario),
+  return resultOf(scenario, {
     status: 'skipped',
     skipReason: reason,
     durationMs: 0,
     warnings: [],
     steps: [],
     cleanup: [],
-  }
+  })
 }
