@@ -4,10 +4,11 @@ import type { ScenarioResult } from '../model/result.js'
 import type { Reporter } from '../model/reporter.js'
 import { declaredWaitMs, type RunPlan } from '../plan/plan-run.js'
 import type { RunContext } from './run-context.js'
-import { identityOf, runScenario, viewOf } from './run-scenario.js'
+import { resultOf, runScenario, viewOf } from './run-scenario.js'
 import { createSlots, forEachInSlots, type Park } from '../shared/worker-pool.js'
 import { createWriteGate } from './write-gate.js'
 import type { PollingBudget } from './step/step-polling.js'
+import { createResultInterner } from './run-interning.js'
 
 export interface RunPlanOptions {
   readonly context: RunContext
@@ -30,6 +31,8 @@ export interface RunPlanOptions {
 export async function runPlan(plan: RunPlan, options: RunPlanOptions): Promise<ScenarioResult[]> {
   const { context, reporter } = options
   const results = new Map<Scenario, ScenarioResult>()
+  // Every result is kept until the run ends: what results repeat is kept once (run-interning.ts).
+  const intern = createResultInterner()
   let bailed = false
   for (const { scenario, reason } of plan.skipped) results.set(scenario, skipped(scenario, reason))
 
@@ -45,10 +48,12 @@ export async function runPlan(plan: RunPlan, options: RunPlanOptions): Promise<S
       return
     }
     await reporter.onScenarioStart?.(viewOf(scenario))
-    const result = await runScenario(scenario, scenarioContext, {
-      onStepEnd: (step, view) => reporter.onStepEnd?.(step, view),
-      polling: options.polling,
-    })
+    const result = intern(
+      await runScenario(scenario, scenarioContext, {
+        onStepEnd: (step, view) => reporter.onStepEnd?.(step, view),
+        polling: options.polling,
+      }),
+    )
     results.set(scenario, result)
     await reporter.onScenarioEnd?.(options.finalizeScenario(result))
     if (options.bail && result.status === 'failed') bailed = true
@@ -174,13 +179,12 @@ function trackWaiters(waiters: readonly Scenario[]): {
 }
 
 function skipped(scenario: Scenario, reason: string): ScenarioResult {
-  return {
-    ...identityOf(scenario),
+  return resultOf(scenario, {
     status: 'skipped',
     skipReason: reason,
     durationMs: 0,
     warnings: [],
     steps: [],
     cleanup: [],
-  }
+  })
 }

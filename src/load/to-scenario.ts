@@ -351,7 +351,17 @@ class ScenarioBuilder {
     const when = condition && [condition]
     return matcherNames.map((name) => {
       const check = this.single(raw.path, name, raw[name], [...path, name], checkRules)
-      return { ...check, severity: raw.warn ? 'warning' : 'failure', when }
+      // Listed, not `{ ...check, … }`: in V8 a literal that starts with a spread and adds keys gets a
+      // hidden class of its own, and every check is kept for the whole run (docs/benchmarks.md).
+      return {
+        path: check.path,
+        matcher: check.matcher,
+        expected: check.expected,
+        rules: check.rules,
+        at: check.at,
+        severity: raw.warn ? 'warning' : 'failure',
+        when,
+      }
     })
   }
 
