@@ -50,11 +50,34 @@ const HTTP_DATE_FORMS = [
   new RegExp(String.raw`^(?<weekday>[A-Z][a-z]{2}) (?<month>[A-Z][a-z]{2}) (?<day> \d|\d{2}) ${CLOCK} (?<year>\d{4})$`),
 ]
 
-function readHttpDate(text: string, nowMs: number): { weekday: number; time: WallTime } | undefined {
+interface HttpDateReading {
+  readonly weekday: number
+  readonly time: WallTime
+}
+
+/**
+ * IMF-fixdate readings by their text (they do not depend on the present, as a two-digit year does):
+ * a server's Date and Last-Modified come again exchange after exchange, and the proxy reads both.
+ */
+const imfReadings = new Map<string, HttpDateReading>()
+const MOST_IMF_READINGS = 1024
+
+function readHttpDate(text: string, nowMs: number): HttpDateReading | undefined {
+  const known = imfReadings.get(text)
+  if (known !== undefined) return known
   let g: Record<string, string | undefined> | undefined
   // The first form that matches: most dates are IMF-fixdate, and the other two need not be tried.
   for (const form of HTTP_DATE_FORMS) if ((g = form.exec(text)?.groups) !== undefined) break
   if (!g) return undefined
+  const reading = readDateGroups(g, nowMs)
+  if (reading !== undefined && IMF_FIXDATE.test(text)) {
+    if (imfReadings.size >= MOST_IMF_READINGS) imfReadings.clear()
+    imfReadings.set(text, reading)
+  }
+  return reading
+}
+
+function readDateGroups(g: Record<string, string | undefined>, nowMs: number): HttpDateReading | undefined {
   const weekdayName = g.weekday ?? ''
   const weekday = indexOfName(WEEKDAYS, weekdayName, {
     caseSensitive: true,
