@@ -18,14 +18,8 @@ function evaluateCheck(check: Check, scope: Scope): AssertionResult {
     matcher: check.matcher,
     at: check.at,
   }
-  let expected: unknown
-  let conditions: CheckCondition[]
   try {
-    expected = renderTemplate(check.expected, scope)
-    conditions = (check.when ?? []).map((condition) => ({
-      ...condition,
-      expected: renderTemplate(condition.expected, scope),
-    }))
+    return judgeCheck(check, scope, base)
   } catch (error) {
     if (!(error instanceof UndefinedPlaceholderError)) throw error
     return {
@@ -34,14 +28,25 @@ function evaluateCheck(check: Check, scope: Scope): AssertionResult {
       message: `${check.path}: cannot compare, ${error.message} (an earlier step did not capture it)`,
     }
   }
+}
+
+function judgeCheck(check: Check, scope: Scope, base: Omit<AssertionResult, 'ok' | 'message'>): AssertionResult {
+  // The condition comes first: a check it leaves out renders nothing of its own, as its expected value
+  // may read what the answer lacks (`${body.items | length}` on a page without items).
+  const conditions: CheckCondition[] = (check.when ?? []).map((condition) => ({
+    ...condition,
+    expected: renderTemplate(condition.expected, scope),
+  }))
   const unmet = conditions.find((condition) => !holds(condition, scope))
   if (unmet) {
     return {
       ...base,
       ok: true,
+      notJudged: true,
       message: `${check.path}: not judged, as ${unmet.path} is not ${describe(unmet)}`,
     }
   }
+  const expected = renderTemplate(check.expected, scope)
   const actual = evaluateExpression(check.path, scope)
   const matcher = MATCHERS.get(check.matcher)
   if (!matcher) return { ...base, ok: false, expected, actual, message: `unknown matcher ${check.matcher}` }
