@@ -1,9 +1,24 @@
 import type { Check, CheckCondition } from '../../model/scenario.js'
 import type { AssertionResult } from '../../model/result.js'
-import { evaluateExpression, type Scope } from '../../expression/evaluate-expression.js'
+import { evaluateExpression, unlistedWildcard, type Scope } from '../../expression/evaluate-expression.js'
 import { renderTemplate, UndefinedPlaceholderError } from '../../expression/render-template.js'
 import { MATCHERS } from '../../matchers/index.js'
 import { formatValue } from '../../shared/format-value.js'
+
+/**
+ * Matchers that judge a list's elements or its length. On a path that maps `[*]` over an answer's list that is
+ * absent or not a list they judge nothing: that the answer has the list is the schema's (or a `type: array`
+ * check's) to judge, so one fault is blamed once (`every` would fail, `notContains` would pass, on no list).
+ */
+const LIST_MATCHERS: ReadonlySet<string> = new Set([
+  'every',
+  'contains',
+  'notContains',
+  'length',
+  'minLength',
+  'maxLength',
+  'unique',
+])
 
 /** Applies checks to a response scope; each gives one assertion, passed or not, with expected and actual. */
 export function evaluateChecks(checks: readonly Check[], scope: Scope): AssertionResult[] {
@@ -44,6 +59,16 @@ function judgeCheck(check: Check, scope: Scope, base: Omit<AssertionResult, 'ok'
       ok: true,
       notJudged: true,
       message: `${check.path}: not judged, as ${unmet.path} is not ${describe(unmet)}`,
+    }
+  }
+  const unlisted = LIST_MATCHERS.has(check.matcher) ? unlistedWildcard(check.path, scope) : undefined
+  if (unlisted) {
+    const found = unlisted.value === undefined ? 'absent' : `not a list (${formatValue(unlisted.value)})`
+    return {
+      ...base,
+      ok: true,
+      notJudged: true,
+      message: `${check.path}: not judged, as ${unlisted.path} is ${found}; whether it must be a list is the schema's to judge`,
     }
   }
   const expected = renderTemplate(check.expected, scope)

@@ -114,8 +114,11 @@ async function attemptStep(
   const { first, shown, pages } = outcome
   const assertions = capped ? [...outcome.assertions, pollingCapNote(step, polling?.capMs ?? 0)] : outcome.assertions
   const scope = { ...variables, ...first.scope }
+  // A skip condition holds only where it was judged: one that judged nothing (a list the answer lacks) skips nothing.
   const skip =
-    step.skipIf && step.skipIf.checks.length > 0 && evaluateChecks(step.skipIf.checks, scope).every((check) => check.ok)
+    step.skipIf &&
+    step.skipIf.checks.length > 0 &&
+    evaluateChecks(step.skipIf.checks, scope).every((check) => check.ok && !check.notJudged)
       ? step.skipIf.reason
       : undefined
   capture(step, scope, state)
