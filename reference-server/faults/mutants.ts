@@ -79,6 +79,12 @@ export const mutantCatalogue = [
     description:
       'A time-scoped feed carries a previous link to a next (empty) page (§2.2 previous: absent when scoped).',
   },
+  {
+    name: 'scoped-page-items-missing',
+    rule: 'FEED-FIELDS',
+    description:
+      'A feed scoped by start date (noEarlierThan or noLaterThan) answers its page without items, size alone (§2.2 items: array; §4 rule 1).',
+  },
 
   // §4 rule 1: date scopes and their boundaries
   {

@@ -26,6 +26,7 @@ export function readFeed(call: Call): Reply {
     items: page.items.map((activity) => feedItemBody(activity, call.server)),
   }
   if (page.previousPage !== undefined) body.previous = previousOf(call, page.previousPage, query)
+  if (faults.is('scoped-page-items-missing') && isStartScoped(query)) delete body.items
   // Not required by §2.2, but it is the validator a client needs for If-Modified-Since.
   const reply = jsonReply(behaviour, 'FitnessActivityFeed', body, changedAt > 0 ? lastModifiedHeader(changedAt) : {})
   if (faults.is('feed-empty-object-after-delete') && deletedInScope(call, query))
@@ -36,6 +37,11 @@ export function readFeed(call: Call): Reply {
   }
   if (faults.is('feed-media-type-wrong')) reply.headers['Content-Type'] = contentTypeOf('FitnessActivity', behaviour)
   return reply
+}
+
+/** For a mutant: the feed is scoped by start date (noEarlierThan or noLaterThan). */
+function isStartScoped(query: FeedQuery): boolean {
+  return query.scope?.startFrom !== undefined || query.scope?.startTo !== undefined
 }
 
 /** For a mutant: the scope covers an activity the user deleted. */

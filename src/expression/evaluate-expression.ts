@@ -13,6 +13,26 @@ export function evaluateExpression(source: string, scope: Scope): unknown {
   return undefined
 }
 
+/**
+ * The answer's list that a path maps over with `[*]`, when it is absent or not a list: `body.items` for
+ * `body.items[*].uri | lastSegment` on a page without items. Undefined when the path maps over a list, has no
+ * `[*]`, starts from a capture (a capture is judged where it was taken), or has `??` alternatives.
+ */
+export function unlistedWildcard(source: string, scope: Scope): { path: string; value: unknown } | undefined {
+  const chains = parseExpression(source)
+  const primary = chains.length === 1 ? chains[0]?.primary : undefined
+  if (primary?.kind !== 'path' || primary.root !== 'body') return undefined
+  const wildcard = primary.segments.findIndex((segment) => segment.kind === 'all')
+  if (wildcard < 0) return undefined
+  const before = primary.segments.slice(0, wildcard)
+  const value = walk(lookup(scope, primary.root), before)
+  return Array.isArray(value) ? undefined : { path: primary.root + before.map(segmentText).join(''), value }
+}
+
+function segmentText(segment: PathSegment): string {
+  return segment.kind === 'key' ? `.${segment.name}` : segment.kind === 'index' ? `[${segment.index}]` : '[*]'
+}
+
 function evaluateChain(chain: Chain, scope: Scope): unknown {
   const { primary } = chain
   let value = primary.kind === 'literal' ? primary.value : walk(lookup(scope, primary.root), primary.segments)

@@ -47,7 +47,8 @@ export interface KnownFailureReport extends KnownFailureNote {
  * - `warning`: only warning-level checks of it failed;
  * - `passed`: its checks passed wherever they ran;
  * - `blocked`: every step that judges it was blocked by an earlier failure: not judged;
- * - `skipped`: the scenarios that judge it were skipped;
+ * - `skipped`: the scenarios that judge it were skipped, or each of its checks that ran was not judged (a `when`
+ *   that did not hold);
  * - `not-covered`: no scenario of this run judges it.
  */
 export type RuleStatus =

@@ -38,6 +38,8 @@ export interface AssertionResult {
   readonly actual?: unknown
   readonly message: string
   readonly at?: SourceRef
+  /** Set when the check's `when` did not hold: it passed without judging, so its rules are not judged by it either. */
+  readonly notJudged?: true
 }
 
 /**

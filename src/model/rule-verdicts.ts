@@ -94,7 +94,14 @@ function judgeStep(
   }
   if (step.status === 'error') for (const rule of step.rules ?? []) set(rule, 'error')
   for (const assertion of step.assertions) {
-    const status = assertion.ok ? 'passed' : assertion.severity === 'warning' ? 'warning' : failedAs
+    // A check whose `when` did not hold judged nothing: a rule that only such checks name is skipped, never passed.
+    const status = assertion.notJudged
+      ? 'skipped'
+      : assertion.ok
+        ? 'passed'
+        : assertion.severity === 'warning'
+          ? 'warning'
+          : failedAs
     for (const rule of assertion.rules) set(rule, status)
   }
   return verdicts

@@ -526,7 +526,13 @@ class RowExpander {
           auth: 'token',
           wire: false,
         },
-        expect: { checks: [check('status', 'equals', 200, credential.rule)] },
+        // §2.2: items is an array; a page without one is FEED-FIELDS' fault alone, and what it lists is then not judged.
+        expect: {
+          checks: [
+            check('status', 'equals', 200, credential.rule),
+            check('body.items', 'type', 'array', 'FEED-FIELDS'),
+          ],
+        },
         capture: { onTheDay: 'body.items[*] | feedItemView' },
       },
       {

@@ -1,9 +1,24 @@
 import type { Check, CheckCondition } from '../../model/scenario.js'
 import type { AssertionResult } from '../../model/result.js'
-import { evaluateExpression, type Scope } from '../../expression/evaluate-expression.js'
+import { evaluateExpression, unlistedWildcard, type Scope } from '../../expression/evaluate-expression.js'
 import { renderTemplate, UndefinedPlaceholderError } from '../../expression/render-template.js'
 import { MATCHERS } from '../../matchers/index.js'
 import { formatValue } from '../../shared/format-value.js'
+
+/**
+ * Matchers that judge a list's elements or its length. On a path that maps `[*]` over an answer's list that is
+ * absent or not a list they judge nothing: that the answer has the list is the schema's (or a `type: array`
+ * check's) to judge, so one fault is blamed once (`every` would fail, `notContains` would pass, on no list).
+ */
+const LIST_MATCHERS: ReadonlySet<string> = new Set([
+  'every',
+  'contains',
+  'notContains',
+  'length',
+  'minLength',
+  'maxLength',
+  'unique',
+])
 
 /** Applies checks to a response scope; each gives one assertion, passed or not, with expected and actual. */
 export function evaluateChecks(checks: readonly Check[], scope: Scope): AssertionResult[] {
@@ -11,14 +26,8 @@ export function evaluateChecks(checks: readonly Check[], scope: Scope): Assertio
 }
 
 function evaluateCheck(check: Check, scope: Scope): AssertionResult {
-  let expected: unknown
-  let conditions: CheckCondition[]
   try {
-    expected = renderTemplate(check.expected, scope)
-    conditions = (check.when ?? []).map((condition) => ({
-      ...condition,
-      expected: renderTemplate(condition.expected, scope),
-    }))
+    return judgeCheck(check, scope)
   } catch (error) {
     if (!(error instanceof UndefinedPlaceholderError)) throw error
     return assertionOf(
@@ -28,10 +37,26 @@ function evaluateCheck(check: Check, scope: Scope): AssertionResult {
       `${check.path}: cannot compare, ${error.message} (an earlier step did not capture it)`,
     )
   }
+}
+
+function judgeCheck(check: Check, scope: Scope): AssertionResult {
+  // The condition comes first: a check it leaves out renders nothing of its own, as its expected value
+  // may read what the answer lacks (`${body.items | length}` on a page without items).
+  const conditions: CheckCondition[] = (check.when ?? []).map((condition) => ({
+    ...condition,
+    expected: renderTemplate(condition.expected, scope),
+  }))
   const unmet = conditions.find((condition) => !holds(condition, scope))
-  if (unmet) {
-    return assertionOf(check, true, {}, `${check.path}: not judged, as ${unmet.path} is not ${describe(unmet)}`)
+  if (unmet) return notJudged(check, `${check.path}: not judged, as ${unmet.path} is not ${describe(unmet)}`)
+  const unlisted = LIST_MATCHERS.has(check.matcher) ? unlistedWildcard(check.path, scope) : undefined
+  if (unlisted) {
+    const found = unlisted.value === undefined ? 'absent' : `not a list (${formatValue(unlisted.value)})`
+    return notJudged(
+      check,
+      `${check.path}: not judged, as ${unlisted.path} is ${found}; whether it must be a list is the schema's to judge`,
+    )
   }
+  const expected = renderTemplate(check.expected, scope)
   const actual = evaluateExpression(check.path, scope)
   const matcher = MATCHERS.get(check.matcher)
   if (!matcher) return assertionOf(check, false, { expected, actual }, `unknown matcher ${check.matcher}`)
@@ -70,6 +95,20 @@ function assertionOf(
     ok,
     ...('expected' in values ? { expected: values.expected } : {}),
     ...('actual' in values ? { actual: values.actual } : {}),
+    message,
+  }
+}
+
+/** A check that judged nothing: it holds, and says so (`notJudged`), so that its rule is skipped, never passed. */
+function notJudged(check: Check, message: string): AssertionResult {
+  return {
+    severity: check.severity,
+    rules: check.rules,
+    target: check.path,
+    matcher: check.matcher,
+    at: check.at,
+    ok: true,
+    notJudged: true,
     message,
   }
 }

@@ -88,7 +88,12 @@ async function attemptStep(
     return finish({ status: statusOf(assertions), assertions, attempts: 1 })
   }
 
-  const { outcome, attempts, clockResends, capped } = await sendUntilChecksPass(step, variables, context, polling)
+  const { outcome, attempts, clockResends, capped, judged } = await sendUntilChecksPass(
+    step,
+    variables,
+    context,
+    polling,
+  )
   const resent = clockResends > 0 ? { clockResends } : {}
   if ('notSent' in outcome)
     return finish({ status: 'skipped', assertions: [], attempts: 0, skipReason: outcome.notSent }, outcome.notSent)
@@ -114,11 +119,16 @@ async function attemptStep(
   const { first, shown, pages } = outcome
   const assertions = capped ? [...outcome.assertions, pollingCapNote(step, polling?.capMs ?? 0)] : outcome.assertions
   const scope = { ...variables, ...first.scope }
+  // Skip conditions and captures read the answer the checks judged: with `eventually`, the last one sent.
+  const judgedScope = judged ? { ...variables, ...judged.scope } : scope
+  // A skip condition holds only where it was judged: one that judged nothing (a list the answer lacks) skips nothing.
   const skip =
-    step.skipIf && step.skipIf.checks.length > 0 && evaluateChecks(step.skipIf.checks, scope).every((check) => check.ok)
+    step.skipIf &&
+    step.skipIf.checks.length > 0 &&
+    evaluateChecks(step.skipIf.checks, judgedScope).every((check) => check.ok && !check.notJudged)
       ? step.skipIf.reason
       : undefined
-  capture(step, scope, state)
+  capture(step, judgedScope, state)
   if (step.follow) {
     state.variables['pages'] = pages
     for (const [name, values] of Object.entries(outcome.collected)) state.variables[name] = values

@@ -39,7 +39,7 @@ export async function sendUntilChecksPass(
   variables: Scope,
   context: RunContext,
   budget: PollingBudget | undefined,
-): Promise<{ outcome: PagesOutcome; attempts: number; clockResends: number; capped: boolean }> {
+): Promise<{ outcome: PagesOutcome; attempts: number; clockResends: number; capped: boolean; judged?: Exchange }> {
   // With `untilServerDateAfter`, the first answer is the one sent once the server's clock moved on.
   const afterDate = step.untilServerDateAfter
   const { outcome: firstOutcome, attempts: sent } =
@@ -85,7 +85,8 @@ export async function sendUntilChecksPass(
     if (budget) budget.spentMs += performance.now() - waited
   }
   if (!('first' in outcome)) return { outcome, attempts, clockResends, capped }
-  // The first answer's status, media type and schema verdicts stand; the checks are the last answer's.
+  // The first answer's status, media type and schema verdicts stand; the checks are the last answer's, and so
+  // is `judged`, the answer captures are taken from (what the checks passed on is what later steps use).
   return {
     outcome: {
       ...outcome,
@@ -95,5 +96,6 @@ export async function sendUntilChecksPass(
     attempts,
     clockResends,
     capped,
+    judged: outcome.first,
   }
 }

@@ -2,6 +2,7 @@
 // and its start time as the server displays it. The display is the reference (§2.2 gives no zone):
 // the displayed calendar day is the day a start-time scope must count the activity on.
 import { parseSpecTime } from '../../validation/time-formats.js'
+import type { Comparison } from './survey-result.js'
 
 export interface SurveyItem {
   /** The item as the server sent it. */
@@ -43,4 +44,20 @@ export function dayOf(instant: number): string {
 /** The day `days` after `day` (both `YYYY-MM-DD`). */
 export function addDays(day: string, days: number): string {
   return dayOf(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000)
+}
+
+/**
+ * A 200 feed page whose `items` is missing or not a list. §2.2's table says items is an array: that is
+ * FEED-FIELDS' fault alone, so what the page lists (a scope's bounds, a page size) is not judged on it.
+ */
+export function itemsNotAList(items: unknown): Comparison {
+  return {
+    ok: false,
+    rule: 'FEED-FIELDS',
+    target: 'body.items',
+    matcher: 'type',
+    expected: 'array',
+    ...(items === undefined ? {} : { actual: items }),
+    message: `a feed page answered 200 ${items === undefined ? 'without items' : 'with items that is not a list'} (§2.2 items: array)`,
+  }
 }

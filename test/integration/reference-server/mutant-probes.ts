@@ -141,6 +141,8 @@ export const probes: Record<MutantName, Probe> = {
   },
   'size-counts-page': async (s) => (await s.feed('?pageSize=4')).size === 4,
   'scoped-previous-present': async (s) => (await s.feed('?noEarlierThan=2026-01-01')).previous !== undefined,
+  'scoped-page-items-missing': async (s) =>
+    (await s.json('/fitnessActivities?noLaterThan=2099-12-31')).items === undefined,
 
   // date scopes
   'no-earlier-than-exclusive': async (s) => !(await scopedIds(s, march('15', '31'))).has('onBoundary'),

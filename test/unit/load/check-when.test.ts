@@ -45,6 +45,7 @@ it('judges the check when the condition holds, its template rendered from the sa
   const checks = loaded.scenarios[0]!.steps[1]!.expect.checks
   const judged = evaluateChecks(checks, { sent: 'new', body: { stored: 'new', answer: 'old' } })
   expect(judged).toMatchObject([{ ok: false, rules: ['EDIT-FULL-RESPONSE'], expected: 'new', actual: 'old' }])
+  expect(judged[0]).not.toHaveProperty('notJudged')
   expect(evaluateChecks(checks, { sent: 'new', body: { stored: 'new', answer: 'new' } })[0]!.ok).toBe(true)
 })
 
@@ -54,7 +55,25 @@ it('passes as not judged when the condition does not hold, and says why', async 
     sent: 'new',
     body: { stored: 'old', answer: 'old' },
   })
-  expect(result).toMatchObject({ ok: true, message: 'body.answer: not judged, as body.stored is not equal to "new"' })
+  expect(result).toMatchObject({
+    ok: true,
+    notJudged: true,
+    message: 'body.answer: not judged, as body.stored is not equal to "new"',
+  })
+})
+
+it('renders nothing of a check it leaves out: a page without items is not judged, not "cannot compare"', async () => {
+  const { loaded } = await load(
+    '{ path: body.size, equals: "${body.items | length}", when: { path: body.items, type: array } }',
+  )
+  expect(loaded.diagnostics).toEqual([])
+  const checks = loaded.scenarios[0]!.steps[1]!.expect.checks
+  expect(evaluateChecks(checks, { body: { size: 2 } })).toMatchObject([
+    { ok: true, notJudged: true, message: 'body.size: not judged, as body.items is not of type array' },
+  ])
+  expect(evaluateChecks(checks, { body: { size: 2, items: [{}, {}, {}] } })).toMatchObject([
+    { ok: false, expected: 3, actual: 2 },
+  ])
 })
 
 it('reports a when with no matcher, two matchers or an unknown one at its place', async () => {

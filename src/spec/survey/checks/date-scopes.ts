@@ -4,7 +4,7 @@
 // scopes bracket the day of the activity's own Last-Modified (GMT), a day wider on each side since
 // the spec does not say in which zone a modification date is taken. Each read has one bound under
 // test; the other is a day further out, so a failure names the bound that broke.
-import { addDays, dayOf, lastSegment } from '../feed-items.js'
+import { addDays, dayOf, itemsNotAList, lastSegment } from '../feed-items.js'
 import { SurveyStep, surveyScenario, surveySource } from '../survey-result.js'
 import type { SampledActivity } from '../pick-sample.js'
 import { describeSampled, nothingSampled, type SurveyCheck, type SurveyFacts } from '../survey-facts.js'
@@ -161,7 +161,7 @@ async function judge(
   )
   if (exchange.error) return step
   const items = (exchange.body as { items?: unknown } | undefined)?.items
-  if (exchange.status !== 200 || !Array.isArray(items)) {
+  if (exchange.status !== 200) {
     step.check({
       ok: false,
       rule: read.rule,
@@ -169,8 +169,12 @@ async function judge(
       matcher: 'equals',
       expected: 200,
       actual: exchange.status,
-      message: `a scoped feed read (§4 rule 1) answered ${exchange.status}${exchange.status === 200 ? ' without an items list' : ''}`,
+      message: `a scoped feed read (§4 rule 1) answered ${exchange.status}`,
     })
+    return step
+  }
+  if (!Array.isArray(items)) {
+    step.check(itemsNotAList(items))
     return step
   }
   const ids = items.map((item) =>

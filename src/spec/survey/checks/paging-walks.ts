@@ -4,7 +4,7 @@
 // pageSize holds pageSize items. The spec shows no maximum page size (§8): a 4xx to a pageSize above
 // the default is not judged; a 5xx never passes (§7 rule 5). Whether the last page may be empty is
 // not said either (§2.2 previous links "to another page"), so an empty last page passes.
-import { addDays, lastSegment } from '../feed-items.js'
+import { addDays, itemsNotAList, lastSegment } from '../feed-items.js'
 import type { SurveyExchange } from '../survey-exchange.js'
 import { SurveyStep, surveyScenario, surveySource } from '../survey-result.js'
 import { nothingSampled, type SurveyCheck, type SurveyFacts } from '../survey-facts.js'
@@ -213,7 +213,7 @@ async function scopedOverPageSize(facts: SurveyFacts): Promise<SurveyStep | unde
   )
   if (exchange.error) return step
   const items = (exchange.body as { items?: unknown } | undefined)?.items
-  if (exchange.status !== 200 || !Array.isArray(items)) {
+  if (exchange.status !== 200) {
     step.check({
       ok: false,
       rule: 'FEED-PAGE-SIZE',
@@ -223,6 +223,10 @@ async function scopedOverPageSize(facts: SurveyFacts): Promise<SurveyStep | unde
       actual: exchange.status,
       message: `a scoped read with pageSize 2 answered ${exchange.status} (§4 rules 1, 2 and 4)`,
     })
+    return step
+  }
+  if (!Array.isArray(items)) {
+    step.check(itemsNotAList(items))
     return step
   }
   const ok = items.length === 2

@@ -1,7 +1,7 @@
 // Blame exactly, measured on servers with one fault each: the reference server's mutants, run with the
 // self-test machinery in-process. Each must be blamed on its own rule and at most two others, each
 // tied to it by a named section of the spec. A representative subset (one mutant per kind of fault:
-// status, body field, feed item, media type, HEAD, paging, 403, body not JSON, and three that once
+// status, body field, feed item, media type, HEAD, paging, 403, body not JSON, and four that once
 // leaked into other rules' checks) keeps this within npm test's budget; `npx fitconform selftest`
 // judges every mutant the same way (src/selftest/blame.ts).
 import { fileURLToPath } from 'node:url'
@@ -29,6 +29,8 @@ const MUTANTS = [
   'head-no-content-type',
   'edit-refuses-non-editable',
   'feed-lists-other-users-activities',
+  // A scoped page without items: FEED-FIELDS alone, not the scope rules whose checks read the items.
+  'scoped-page-items-missing',
 ]
 
 it('blames each one-fault server on its own rule and at most two others tied to it by a section', async () => {
