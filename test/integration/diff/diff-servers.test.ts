@@ -17,6 +17,7 @@ import {
   type ServerMode,
 } from '../../../reference-server/index.js'
 import type { ConformanceTarget } from '../../../src/session/run-session.js'
+import { demoTokensFor, targetOf, TEST_RUN_SETTINGS } from '../../helpers/run-fixture.js'
 
 /** Where each documented choice of modes.ts shows in a diff (undefined: matched by role, never a difference). */
 const KIND_OF_CHOICE: Record<keyof ModeBehaviour, readonly string[] | undefined> = {
@@ -59,39 +60,18 @@ async function diffOf(
   ]
   try {
     const loaded = await loadSuites([`${packageRoot()}/suites`])
-    const [targetNew, targetReference] = servers.map(targetOf) as [ConformanceTarget, ConformanceTarget]
+    const [targetNew, targetReference] = servers.map((server) =>
+      targetOf(server.url, demoTokensFor(server.tokens), server.mode),
+    ) as [ConformanceTarget, ConformanceTarget]
     const outcome: DiffOutcome = await runDiff(loaded.scenarios, loaded.rules, {
       new: targetNew,
       reference: targetReference,
-      shared: {
-        filter: { readOnly: false, tags: [], ...(grep ? { grep: parseGrep(grep) } : {}) },
-        strict: false,
-        concurrency: 4,
-        timeoutMs: 5000,
-        bail: false,
-        insecure: false,
-        configValues: {},
-      },
+      shared: { ...TEST_RUN_SETTINGS, filter: { readOnly: false, ...(grep ? { grep: parseGrep(grep) } : {}) } },
     })
     if (outcome.kind !== 'diffed') throw new Error(`diff did not run: ${outcome.kind}`)
     return outcome.result
   } finally {
     for (const server of servers) await server.close()
-  }
-}
-
-function targetOf(server: RunningReferenceServer): ConformanceTarget {
-  const { tokens } = server
-  return {
-    baseUrl: new URL(server.url),
-    label: server.mode,
-    tokens: {
-      token: tokens.token,
-      'other-token': tokens.otherToken,
-      'revoked-token': tokens.revokedToken,
-      'revoked-delete-token': tokens.revokedDeleteToken,
-      'limited-token': tokens.limitedToken,
-    },
   }
 }
 

@@ -13,7 +13,7 @@ import { packageRoot } from '../../../../src/shared/package-root.js'
 import { runAnalyzeCommand } from '../../../../proxy/commands/analyze-command.js'
 import { SecretScrubber } from '../../../../proxy/recording/redaction.js'
 import { media, request, startTestProxy } from '../helpers.js'
-import { runSuites, targetOf } from './run-suites.js'
+import { demoTarget, runSuites } from './run-suites.js'
 
 /** Runs the suites given through a recording proxy in front of a reference server; the recording's entries. */
 async function recordSuites(server: ReferenceServerOptions, suites: readonly string[]): Promise<ExchangeEntry[]> {
@@ -22,7 +22,7 @@ async function recordSuites(server: ReferenceServerOptions, suites: readonly str
     const proxy = await startTestProxy(reference.url)
     await runSuites(
       suites.map((suite) => join(packageRoot(), 'suites', suite)),
-      targetOf(reference, proxy.proxy.url),
+      demoTarget(reference, proxy.proxy.url),
     )
     return await proxy.stop()
   } finally {
