@@ -41,9 +41,12 @@ function responseViolations(entries: readonly ExchangeEntry[]): string[] {
   )
 }
 
+// Every test starts its own servers and proxy, and most of a run is waiting on the servers' one-second
+// dates: the tests of this file run at the same time.
+
 // The whole suite once; in the other modes the suites whose traffic the relations judge (paging,
 // items and activities, conditional reads), to keep the test short.
-describe.each([
+describe.concurrent.each([
   ['reference', ['.']],
   ['quirky', ['feed', 'conditional', 'activity']],
   ['other-choices', ['feed', 'conditional', 'activity']],
@@ -55,7 +58,7 @@ describe.each([
   }, 120_000)
 })
 
-describe('relations the proxy sees on a mutant', () => {
+describe.concurrent('relations the proxy sees on a mutant', () => {
   it.each([
     ['page-size-ignored', 'feed/feed-paging.yaml', 'FEED-PAGE-SIZE'],
     ['default-page-size-20', 'feed/feed-paging.yaml', 'FEED-DEFAULT-PAGE-SIZE'],
@@ -74,7 +77,7 @@ describe('relations the proxy sees on a mutant', () => {
   )
 })
 
-describe('item ↔ activity through the proxy', () => {
+describe.concurrent('item ↔ activity through the proxy', () => {
   const ITEM = {
     type: 'Running',
     start_time: 'Tue, 1 Mar 2011 07:00:00',
@@ -164,7 +167,7 @@ describe('item ↔ activity through the proxy', () => {
   })
 })
 
-describe('a Profile read, a route §4 does not list', () => {
+describe.concurrent('a Profile read, a route §4 does not list', () => {
   it('is validated as a Profile and masked by --redact-personal', async () => {
     const reference = await startReferenceServer()
     try {
