@@ -79,7 +79,9 @@ const classes = (result: DiffResult): Set<string> =>
   new Set(result.steps.flatMap((step) => step.differences.map((d) => d.class)))
 const spec = readFileSync(join(packageRoot(), 'docs/spec/fitness-data-service.md'), 'utf8').replace(/\s+/g, ' ')
 
-describe('diff of two conforming modes', () => {
+// Each diff starts its own two servers, and most of a run is waiting on their one-second dates: the
+// diffs of this file run at the same time.
+describe.concurrent('diff of two conforming modes', () => {
   it('reference against other-choices: exactly their documented open choices, and the extra headers as extensions', async () => {
     const result = await diffOf({ mode: 'reference' }, 'other-choices')
     const kinds = result.openChoices.map((choice) => choice.kind).sort()
@@ -115,7 +117,7 @@ describe('diff of two conforming modes', () => {
   }, 120_000)
 })
 
-describe('diff of a mutant against the reference', () => {
+describe.concurrent('diff of a mutant against the reference', () => {
   const mutant = mutants.find((m) => m.name === 'no-last-modified-on-read')!
 
   it("shows a conformance difference on the mutant's rule, and blames nothing else", async () => {
