@@ -15,8 +15,9 @@ const exclude = ['test/browser/**', 'node_modules/**', 'dist/**']
 
 export default defineConfig({
   test: {
-    // Two cores: integration files start real servers and wait on one-second HTTP dates.
-    maxWorkers: 2,
+    // Two cores, but the integration files mostly wait (one-second HTTP dates, servers they start): with
+    // two workers the run kept 1.1-1.3 cores busy (docs/benchmarks.md, "npm test time").
+    maxWorkers: 4,
     // Rebuild dist/ when stale (the e2e tests spawn it); give the run its own TMPDIR and fail on leftovers.
     // Here, not in the projects: each project would run them again, each in the last one's TMPDIR.
     globalSetup: ['test/helpers/build-if-stale.ts', 'test/helpers/check-temp-leftovers.ts'],
