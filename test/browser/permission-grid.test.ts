@@ -7,9 +7,9 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadSuites } from '../../src/load/load-suites.js'
 import { createHtmlReporter } from '../../src/report/html/html-reporter.js'
-import { runConformance } from '../../src/execute/run-conformance.js'
 import { startReferenceServer } from '../../reference-server/index.js'
 import { planOf } from '../fixtures/report/build-result.js'
+import { demoTokensFor, ranResult, runLoaded, targetOf } from '../helpers/run-fixture.js'
 import { openReport } from './open-report.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
@@ -28,34 +28,10 @@ beforeAll(async () => {
     onInternalError: () => undefined,
   })
   try {
-    const { tokens } = server
-    const outcome = await runConformance(
-      loaded.scenarios,
-      loaded.rules,
-      {
-        // No --revoked-delete-token: that column's judged cells are skipped.
-        target: {
-          baseUrl: new URL(server.url),
-          tokens: {
-            token: tokens.token,
-            'other-token': tokens.otherToken,
-            'revoked-token': tokens.revokedToken,
-            'limited-token': tokens.limitedToken,
-          },
-          label: 'reference',
-        },
-        filter: { readOnly: false },
-        strict: false,
-        concurrency: 4,
-        timeoutMs: 5_000,
-        bail: false,
-        insecure: false,
-        configValues: {},
-      },
-      {},
-    )
-    if (outcome.kind !== 'ran') throw new Error('expected a run')
-    await createHtmlReporter({ outputDir }).onRunEnd?.(outcome.result, planOf(outcome.result, loaded.rules))
+    // No --revoked-delete-token: that column's judged cells are skipped.
+    const tokens = demoTokensFor(server.tokens, ['token', 'other-token', 'revoked-token', 'limited-token'])
+    const result = ranResult(await runLoaded(loaded, targetOf(server.url, tokens, 'reference')))
+    await createHtmlReporter({ outputDir }).onRunEnd?.(result, planOf(result, loaded.rules))
   } finally {
     await server.close()
   }

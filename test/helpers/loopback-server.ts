@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { onTestFinished } from 'vitest'
 
 export interface LoopbackServer {
   readonly url: string
@@ -38,4 +39,13 @@ export async function startLoopbackServer(
         server.close(() => resolve())
       }),
   }
+}
+
+/** A loopback server for the test that calls this, closed when that test ends, passed or failed. */
+export async function startServerForTest(
+  handler: (request: IncomingMessage, response: ServerResponse) => void,
+): Promise<LoopbackServer> {
+  const server = await startLoopbackServer(handler)
+  onTestFinished(() => server.close())
+  return server
 }

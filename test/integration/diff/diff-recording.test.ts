@@ -4,39 +4,12 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startReferenceServer, type RunningReferenceServer } from '../../../reference-server/index.js'
-import { loadSuites } from '../../../src/load/load-suites.js'
 import { packageRoot } from '../../../src/shared/package-root.js'
-import { runConformance } from '../../../src/execute/run-conformance.js'
-import type { ConformanceTarget } from '../../../src/session/run-session.js'
 import { replayRecording, type ReplayOutcome } from '../../../src/diff/replay-recording.js'
 import { writeDiffReports } from '../../../src/diff/report/write-diff-reports.js'
+import { demoTokensFor, runFixture, targetOf, TEST_RUN_SETTINGS } from '../../helpers/run-fixture.js'
 import { makeTempDir } from '../../helpers/temp-dir.js'
 import { startTestProxy } from '../proxy/helpers.js'
-
-function targetOf(server: RunningReferenceServer, baseUrl = server.url): ConformanceTarget {
-  const { tokens } = server
-  return {
-    baseUrl: new URL(baseUrl),
-    label: server.mode,
-    tokens: {
-      token: tokens.token,
-      'other-token': tokens.otherToken,
-      'revoked-token': tokens.revokedToken,
-      'revoked-delete-token': tokens.revokedDeleteToken,
-      'limited-token': tokens.limitedToken,
-    },
-  }
-}
-
-const SHARED = {
-  filter: { readOnly: false, tags: [] },
-  strict: false,
-  concurrency: 4,
-  timeoutMs: 5000,
-  bail: false,
-  insecure: false,
-  configValues: {},
-}
 
 describe('diff --recording of the default suite', () => {
   let recorded: RunningReferenceServer
@@ -49,12 +22,9 @@ describe('diff --recording of the default suite', () => {
   beforeAll(async () => {
     recorded = await startReferenceServer({ mode: 'other-choices' })
     const proxy = await startTestProxy(recorded.url)
-    const loaded = await loadSuites([join(packageRoot(), 'suites')])
-    const run = await runConformance(
-      loaded.scenarios,
-      loaded.rules,
-      { ...SHARED, target: targetOf(recorded, proxy.proxy.url) },
-      {},
+    const run = await runFixture(
+      join(packageRoot(), 'suites'),
+      targetOf(proxy.proxy.url, demoTokensFor(recorded.tokens), recorded.mode),
     )
     expect(run.kind).toBe('ran')
     await proxy.stop()
@@ -62,11 +32,8 @@ describe('diff --recording of the default suite', () => {
     replayedOn = await startReferenceServer({ mode: 'reference' })
     const spy = await startTestProxy(replayedOn.url)
     outcome = await replayRecording(recording, {
-      new: {
-        ...targetOf(replayedOn, spy.proxy.url),
-        tokens: { token: replayedOn.tokens.token, 'other-token': replayedOn.tokens.otherToken },
-      },
-      shared: SHARED,
+      new: targetOf(spy.proxy.url, demoTokensFor(replayedOn.tokens, ['token', 'other-token']), replayedOn.mode),
+      shared: TEST_RUN_SETTINGS,
     })
     for (const entry of await spy.stop())
       if (entry.request.method !== 'GET' && entry.request.method !== 'HEAD')

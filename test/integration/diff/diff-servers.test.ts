@@ -17,6 +17,7 @@ import {
   type ServerMode,
 } from '../../../reference-server/index.js'
 import type { ConformanceTarget } from '../../../src/session/run-session.js'
+import { demoTokensFor, targetOf, TEST_RUN_SETTINGS } from '../../helpers/run-fixture.js'
 
 /** Where each documented choice of modes.ts shows in a diff (undefined: matched by role, never a difference). */
 const KIND_OF_CHOICE: Record<keyof ModeBehaviour, readonly string[] | undefined> = {
@@ -59,19 +60,13 @@ async function diffOf(
   ]
   try {
     const loaded = await loadSuites([`${packageRoot()}/suites`])
-    const [targetNew, targetReference] = servers.map(targetOf) as [ConformanceTarget, ConformanceTarget]
+    const [targetNew, targetReference] = servers.map((server) =>
+      targetOf(server.url, demoTokensFor(server.tokens), server.mode),
+    ) as [ConformanceTarget, ConformanceTarget]
     const outcome: DiffOutcome = await runDiff(loaded.scenarios, loaded.rules, {
       new: targetNew,
       reference: targetReference,
-      shared: {
-        filter: { readOnly: false, tags: [], ...(grep ? { grep: parseGrep(grep) } : {}) },
-        strict: false,
-        concurrency: 4,
-        timeoutMs: 5000,
-        bail: false,
-        insecure: false,
-        configValues: {},
-      },
+      shared: { ...TEST_RUN_SETTINGS, filter: { readOnly: false, ...(grep ? { grep: parseGrep(grep) } : {}) } },
     })
     if (outcome.kind !== 'diffed') throw new Error(`diff did not run: ${outcome.kind}`)
     return outcome.result
@@ -80,26 +75,13 @@ async function diffOf(
   }
 }
 
-function targetOf(server: RunningReferenceServer): ConformanceTarget {
-  const { tokens } = server
-  return {
-    baseUrl: new URL(server.url),
-    label: server.mode,
-    tokens: {
-      token: tokens.token,
-      'other-token': tokens.otherToken,
-      'revoked-token': tokens.revokedToken,
-      'revoked-delete-token': tokens.revokedDeleteToken,
-      'limited-token': tokens.limitedToken,
-    },
-  }
-}
-
 const classes = (result: DiffResult): Set<string> =>
   new Set(result.steps.flatMap((step) => step.differences.map((d) => d.class)))
 const spec = readFileSync(join(packageRoot(), 'docs/spec/fitness-data-service.md'), 'utf8').replace(/\s+/g, ' ')
 
-describe('diff of two conforming modes', () => {
+// Each diff starts its own two servers, and most of a run is waiting on their one-second dates: the
+// diffs of this file run at the same time.
+describe.concurrent('diff of two conforming modes', () => {
   it('reference against other-choices: exactly their documented open choices, and the extra headers as extensions', async () => {
     const result = await diffOf({ mode: 'reference' }, 'other-choices')
     const kinds = result.openChoices.map((choice) => choice.kind).sort()
@@ -135,7 +117,7 @@ describe('diff of two conforming modes', () => {
   }, 120_000)
 })
 
-describe('diff of a mutant against the reference', () => {
+describe.concurrent('diff of a mutant against the reference', () => {
   const mutant = mutants.find((m) => m.name === 'no-last-modified-on-read')!
 
   it("shows a conformance difference on the mutant's rule, and blames nothing else", async () => {

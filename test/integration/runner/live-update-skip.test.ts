@@ -2,22 +2,19 @@
 // update with a 4xx (it holds the activity finished) gets the live scenario skipped with the reason,
 // not failed; the activity it created is still deleted.
 import { fileURLToPath } from 'node:url'
-import { afterEach, expect, it } from 'vitest'
-import { loadSuites } from '../../../src/load/load-suites.js'
-import { runConformance } from '../../../src/execute/run-conformance.js'
-import { answerUserEntryPoint, startLoopbackServer, type LoopbackServer } from '../../helpers/loopback-server.js'
+import { expect, it } from 'vitest'
+import { answerUserEntryPoint, startServerForTest, type LoopbackServer } from '../../helpers/loopback-server.js'
+import { ranResult, runFixture, targetOf } from '../../helpers/run-fixture.js'
 
 const LIVE_SUITE = fileURLToPath(new URL('../../../suites/live/live-update.yaml', import.meta.url))
 const ACTIVITY = '/fitnessActivities/1'
 const mediaType = (name: string) => `application/vnd.com.service.${name}+json`
-let server: LoopbackServer | undefined
-afterEach(() => server?.close())
 
 /** Creates one activity, serves back what was sent, and refuses every live update with `updateStatus`. */
 async function startFinishedActivityServer(updateStatus: number): Promise<LoopbackServer> {
   let created: Record<string, unknown> = {}
   let deleted = false
-  return startLoopbackServer((request, response) => {
+  return startServerForTest((request, response) => {
     if (answerUserEntryPoint(request, response)) return
     const chunks: Buffer[] = []
     request.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -48,25 +45,12 @@ async function startFinishedActivityServer(updateStatus: number): Promise<Loopba
 }
 
 async function runLiveSuite(updateStatus: number) {
-  server = await startFinishedActivityServer(updateStatus)
-  const loaded = await loadSuites([LIVE_SUITE])
-  const outcome = await runConformance(
-    loaded.scenarios,
-    loaded.rules,
-    {
-      target: { baseUrl: new URL(server.url), tokens: { token: 'live-test-token' }, label: 'loopback' },
-      filter: { readOnly: false },
-      strict: false,
-      concurrency: 1,
-      timeoutMs: 2_000,
-      bail: false,
-      insecure: false,
-      configValues: {},
-    },
-    {},
-  )
-  if (outcome.kind !== 'ran') throw new Error('expected a run')
-  return { scenario: outcome.result.scenarios[0]!, requests: server.requests }
+  const server = await startFinishedActivityServer(updateStatus)
+  const outcome = await runFixture(LIVE_SUITE, targetOf(server.url, { token: 'live-test-token' }, 'loopback'), {
+    concurrency: 1,
+    timeoutMs: 2_000,
+  })
+  return { scenario: ranResult(outcome).scenarios[0]!, requests: server.requests }
 }
 
 it('skips the live scenario with the reason when the first update is refused with a 4xx, and deletes what it created', async () => {

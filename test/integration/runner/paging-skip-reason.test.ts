@@ -1,14 +1,10 @@
 // The paging scenarios skip on a small account, but only when the page itself agrees: a page that
 // says size 11 while it shows 4 items and no link to the rest contradicts "the account holds 4
 // activities or fewer", so it is judged (and fails), not skipped.
-import { afterEach, expect, it } from 'vitest'
-import { loadSuites } from '../../../src/load/load-suites.js'
-import { runConformance } from '../../../src/execute/run-conformance.js'
+import { expect, it } from 'vitest'
 import { parseGrep } from '../../../src/plan/grep-filter.js'
-import { answerUserEntryPoint, startLoopbackServer, type LoopbackServer } from '../../helpers/loopback-server.js'
-
-let server: LoopbackServer | undefined
-afterEach(() => server?.close())
+import { answerUserEntryPoint, startServerForTest } from '../../helpers/loopback-server.js'
+import { ranResult, runFixture, targetOf } from '../../helpers/run-fixture.js'
 
 const item = (id: number) => ({
   type: 'Running',
@@ -22,7 +18,7 @@ const item = (id: number) => ({
 })
 
 async function pageSizeScenarioWith(size: number) {
-  server = await startLoopbackServer((request, response) => {
+  const server = await startServerForTest((request, response) => {
     request.resume()
     if (answerUserEntryPoint(request, response)) return
     // Whatever is asked: four items and no previous link, with the size given.
@@ -30,24 +26,12 @@ async function pageSizeScenarioWith(size: number) {
       .writeHead(200, { 'content-type': 'application/vnd.com.service.FitnessActivityFeed+json' })
       .end(JSON.stringify({ size, items: [1, 2, 3, 4].map(item) }))
   })
-  const loaded = await loadSuites(['suites/feed/feed-paging.yaml'])
-  const outcome = await runConformance(
-    loaded.scenarios,
-    loaded.rules,
-    {
-      target: { baseUrl: new URL(server.url), tokens: { token: 'paging-skip-test-token' }, label: 'loopback' },
-      filter: { readOnly: true, grep: parseGrep('^feed-page-size$') },
-      strict: false,
-      concurrency: 1,
-      timeoutMs: 2_000,
-      bail: false,
-      insecure: false,
-      configValues: {},
-    },
-    {},
+  const outcome = await runFixture(
+    'suites/feed/feed-paging.yaml',
+    targetOf(server.url, { token: 'paging-skip-test-token' }, 'loopback'),
+    { filter: { readOnly: true, grep: parseGrep('^feed-page-size$') }, concurrency: 1, timeoutMs: 2_000 },
   )
-  if (outcome.kind !== 'ran') throw new Error(`expected a run, got ${outcome.kind}`)
-  return outcome.result.scenarios.find((scenario) => scenario.id === 'feed-page-size')!
+  return ranResult(outcome).scenarios.find((scenario) => scenario.id === 'feed-page-size')!
 }
 
 it('skips feed-page-size when the page shows the whole feed of 4', async () => {

@@ -4,50 +4,32 @@
 import { fileURLToPath } from 'node:url'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { startReferenceServer, type RunningReferenceServer } from '../../../reference-server/index.js'
 import { loadSuites } from '../../../src/load/load-suites.js'
-import { runConformance } from '../../../src/execute/run-conformance.js'
-import { answerUserEntryPoint, startLoopbackServer, type LoopbackServer } from '../../helpers/loopback-server.js'
+import { answerUserEntryPoint, startServerForTest } from '../../helpers/loopback-server.js'
+import { ranResult, runLoaded, targetOf } from '../../helpers/run-fixture.js'
 import { makeTempDir } from '../../helpers/temp-dir.js'
 
 const CREATES = fileURLToPath(new URL('../../../suites/concurrency/creates-in-flight.yaml', import.meta.url))
 
 let reference: RunningReferenceServer
-let loopback: LoopbackServer | undefined
 beforeAll(async () => {
   reference = await startReferenceServer()
 })
 afterAll(() => reference.close())
-afterEach(() => loopback?.close())
 
 async function run(file: string, baseUrl: string, token: string, ledgerDir?: string) {
   const loaded = await loadSuites([file])
   expect(loaded.diagnostics).toEqual([])
-  const outcome = await runConformance(
-    loaded.scenarios,
-    loaded.rules,
-    {
-      target: { baseUrl: new URL(baseUrl), tokens: { token }, label: 'test' },
-      filter: { readOnly: false },
-      strict: false,
-      concurrency: 4,
-      timeoutMs: 5_000,
-      bail: false,
-      insecure: false,
-      configValues: {},
-      ...(ledgerDir ? { ledgerDir } : {}),
-    },
-    {},
-  )
-  if (outcome.kind !== 'ran') throw new Error(`expected a run, got ${outcome.kind}`)
-  return outcome.result
+  const outcome = await runLoaded(loaded, targetOf(baseUrl, { token }, 'test'), ledgerDir ? { ledgerDir } : {})
+  return ranResult(outcome)
 }
 
 it('sends the copies of a group at once and captures their answers as a list in index order', async () => {
   // Answers no copy until all three are waiting: copies sent one after another would never be answered.
   const waiting: (() => void)[] = []
-  loopback = await startLoopbackServer((request, response) => {
+  const loopback = await startServerForTest((request, response) => {
     request.resume()
     if (answerUserEntryPoint(request, response)) return
     const arrived = waiting.length

@@ -7,8 +7,8 @@ import { loadSuites, type LoadOutcome } from '../../../src/load/load-suites.js'
 import type { TokenRole } from '../../../src/model/scenario.js'
 import type { RunResult, ScenarioResult } from '../../../src/model/result.js'
 import { buildPermissionGrid } from '../../../src/report/html/permission-grid.js'
-import { runConformance } from '../../../src/execute/run-conformance.js'
 import { startReferenceServer, type RunningReferenceServer } from '../../../reference-server/index.js'
+import { demoTokensFor, ranResult, runLoaded, targetOf } from '../../helpers/run-fixture.js'
 
 const MATRIX = fileURLToPath(new URL('../../../suites/permissions/permission-matrix.yaml', import.meta.url))
 
@@ -27,32 +27,8 @@ async function runMatrix(options: { mutant?: string; roles?: readonly TokenRole[
     ...(options.mutant ? { mutant: options.mutant } : {}),
     onInternalError: () => undefined,
   })
-  const all: Record<TokenRole, string> = {
-    token: server.tokens.token,
-    'other-token': server.tokens.otherToken,
-    'revoked-token': server.tokens.revokedToken,
-    'revoked-delete-token': server.tokens.revokedDeleteToken,
-    'limited-token': server.tokens.limitedToken,
-  }
-  const roles = options.roles ?? (Object.keys(all) as TokenRole[])
-  const tokens = Object.fromEntries(roles.map((role) => [role, all[role]]))
-  const outcome = await runConformance(
-    loaded.scenarios,
-    loaded.rules,
-    {
-      target: { baseUrl: new URL(server.url), tokens, label: 'reference' },
-      filter: { readOnly: false },
-      strict: false,
-      concurrency: 4,
-      timeoutMs: 5_000,
-      bail: false,
-      insecure: false,
-      configValues: {},
-    },
-    {},
-  )
-  if (outcome.kind !== 'ran') throw new Error(`expected a run, got ${outcome.kind}`)
-  return outcome.result
+  const tokens = demoTokensFor(server.tokens, options.roles)
+  return ranResult(await runLoaded(loaded, targetOf(server.url, tokens, 'reference')))
 }
 
 function scenario(result: RunResult, id: string): ScenarioResult {

@@ -1,15 +1,12 @@
 import { fileURLToPath } from 'node:url'
-import { afterEach, expect, it } from 'vitest'
-import { loadSuites } from '../../../src/load/load-suites.js'
-import { runConformance } from '../../../src/execute/run-conformance.js'
-import { startLoopbackServer, type LoopbackServer } from '../../helpers/loopback-server.js'
+import { expect, it } from 'vitest'
+import { startServerForTest } from '../../helpers/loopback-server.js'
+import { ranResult, runFixture, targetOf } from '../../helpers/run-fixture.js'
 
 const FIXTURE = fileURLToPath(new URL('../../fixtures/runner/skip-when-refused.yaml', import.meta.url))
-let server: LoopbackServer | undefined
-afterEach(() => server?.close())
 
 async function runAgainst(status: number) {
-  server = await startLoopbackServer((request, response) => {
+  const server = await startServerForTest((request, response) => {
     request.resume()
     if (request.url === '/user')
       return void response
@@ -19,24 +16,11 @@ async function runAgainst(status: number) {
       .writeHead(status, { 'content-type': 'application/vnd.com.service.Profile+json' })
       .end(status === 200 ? '{"athlete_type":"Runner"}' : '')
   })
-  const loaded = await loadSuites([FIXTURE])
-  const outcome = await runConformance(
-    loaded.scenarios,
-    loaded.rules,
-    {
-      target: { baseUrl: new URL(server.url), tokens: { token: 'skip-test-token' }, label: 'loopback' },
-      filter: { readOnly: false },
-      strict: false,
-      concurrency: 1,
-      timeoutMs: 2_000,
-      bail: false,
-      insecure: false,
-      configValues: {},
-    },
-    {},
-  )
-  if (outcome.kind !== 'ran') throw new Error('expected a run')
-  return { result: outcome.result, requests: server.requests.filter((line) => line.startsWith('PUT')) }
+  const outcome = await runFixture(FIXTURE, targetOf(server.url, { token: 'skip-test-token' }, 'loopback'), {
+    concurrency: 1,
+    timeoutMs: 2_000,
+  })
+  return { result: ranResult(outcome), requests: server.requests.filter((line) => line.startsWith('PUT')) }
 }
 
 it('skips with the reason when skipIf holds, even though the step expected 200, and restores nothing', async () => {

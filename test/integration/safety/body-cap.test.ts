@@ -1,49 +1,26 @@
 import type { ServerResponse } from 'node:http'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
-import { afterEach, describe, expect, it } from 'vitest'
-import { loadSuites } from '../../../src/load/load-suites.js'
+import { describe, expect, it } from 'vitest'
 import type { RunResult } from '../../../src/model/result.js'
-import { runConformance } from '../../../src/execute/run-conformance.js'
 import { MAX_RECORDED_DEPTH } from '../../../src/execute/step/json-depth.js'
-import { answerUserEntryPoint, startLoopbackServer, type LoopbackServer } from '../../helpers/loopback-server.js'
+import { answerUserEntryPoint, startServerForTest } from '../../helpers/loopback-server.js'
+import { ranResult, runFixture, targetOf } from '../../helpers/run-fixture.js'
 
 const FIXTURE = fileURLToPath(new URL('../../fixtures/runner/read-profile.yaml', import.meta.url))
 const WIRE_FIXTURE = fileURLToPath(new URL('../../fixtures/runner/read-profile-wire.yaml', import.meta.url))
 const CAP = 64 * 1024
 
-let server: LoopbackServer | undefined
-afterEach(async () => {
-  await server?.close()
-  server = undefined
-})
-
 /** Runs the one-GET scenario with a small --max-body-bytes against a server whose /profile answer is `answer`. */
 async function runAgainst(answer: (response: ServerResponse) => void, fixture = FIXTURE): Promise<RunResult> {
-  server = await startLoopbackServer(
+  const server = await startServerForTest(
     (request, response) =>
       answerUserEntryPoint(request, response) ||
       (request.url === '/profile' ? answer(response) : response.writeHead(404).end()),
   )
-  const loaded = await loadSuites([fixture])
-  const outcome = await runConformance(
-    loaded.scenarios,
-    loaded.rules,
-    {
-      target: { baseUrl: new URL(server.url), tokens: { token: 'body-cap-token' }, label: server.url },
-      filter: { readOnly: false },
-      strict: false,
-      concurrency: 1,
-      timeoutMs: 5_000,
-      bail: false,
-      insecure: false,
-      maxBodyBytes: CAP,
-      configValues: {},
-    },
-    {},
+  return ranResult(
+    await runFixture(fixture, targetOf(server.url, { token: 'body-cap-token' }), { concurrency: 1, maxBodyBytes: CAP }),
   )
-  if (outcome.kind !== 'ran') throw new Error(`the run did not happen: ${outcome.kind}`)
-  return outcome.result
 }
 
 function expectBlocked(result: RunResult): void {

@@ -4,9 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
-import { loadSuites } from '../../../src/load/load-suites.js'
 import type { RunResult } from '../../../src/model/result.js'
-import { runConformance } from '../../../src/execute/run-conformance.js'
+import { ranResult, runFixture, targetOf } from '../../helpers/run-fixture.js'
 import { startHostileAccount, USERS_ACTIVITY, type HostileAccount, type Lies } from './hostile-account.js'
 
 const FIXTURE = fileURLToPath(new URL('../../fixtures/runner/create-then-read.yaml', import.meta.url))
@@ -30,24 +29,13 @@ async function runAgainst(
 ): Promise<{ result: RunResult; ledger: string; ledgerText: string; ledgerMode: number }> {
   server = await startHostileAccount(lies)
   ledgerDir = await mkdtemp(join(tmpdir(), 'fitconform-safety-'))
-  const loaded = await loadSuites([FIXTURE])
   let ledger = ''
   let ledgerText = ''
   let ledgerMode = 0
-  const outcome = await runConformance(
-    loaded.scenarios,
-    loaded.rules,
-    {
-      target: { baseUrl: new URL(server.url), tokens: { token: TOKEN }, label: server.url },
-      filter: { readOnly: false },
-      strict: false,
-      concurrency: 1,
-      timeoutMs: 2_000,
-      bail: false,
-      insecure: false,
-      configValues: {},
-      ledgerDir,
-    },
+  const outcome = await runFixture(
+    FIXTURE,
+    targetOf(server.url, { token: TOKEN }),
+    { concurrency: 1, timeoutMs: 2_000, ledgerDir },
     {
       onScenarioEnd: async () => {
         const [name] = await readdir(ledgerDir!)
@@ -57,8 +45,7 @@ async function runAgainst(
       },
     },
   )
-  if (outcome.kind !== 'ran') throw new Error(`the run did not happen: ${outcome.kind}`)
-  return { result: outcome.result, ledger, ledgerText, ledgerMode }
+  return { result: ranResult(outcome), ledger, ledgerText, ledgerMode }
 }
 
 function failedRules(result: RunResult): string[] {

@@ -5,9 +5,9 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { request } from 'undici'
 import { afterEach, describe, expect, it } from 'vitest'
-import { loadSuites } from '../../../src/load/load-suites.js'
 import type { RunResult } from '../../../src/model/result.js'
-import { runConformance, type ConformanceOutcome } from '../../../src/execute/run-conformance.js'
+import type { ConformanceOutcome } from '../../../src/execute/run-conformance.js'
+import { demoTokensFor, ranResult, runFixture, targetOf } from '../../helpers/run-fixture.js'
 import { startLyingAccount, type Bugs, type LyingAccount } from './lying-front.js'
 
 // Each test: a real account (the reference server) behind a front with one plausible bug, the
@@ -46,39 +46,12 @@ async function runOn(
   ledgerDir = await mkdtemp(join(tmpdir(), 'fitconform-real-account-'))
   options.onLedgerDir?.(ledgerDir)
   const before = await account.snapshot()
-  const loaded = await loadSuites(paths.map((path) => join(SUITES, path)))
-  const tokens = account.backend.tokens
-  const outcome = await runConformance(
-    loaded.scenarios,
-    loaded.rules,
-    {
-      target: {
-        baseUrl: new URL(account.url),
-        tokens: {
-          token: tokens.token,
-          'other-token': tokens.otherToken,
-          'revoked-token': tokens.revokedToken,
-          'revoked-delete-token': tokens.revokedDeleteToken,
-          'limited-token': tokens.limitedToken,
-        },
-        label: account.url,
-      },
-      filter: { readOnly: false, ...(options.grep ? { grep: options.grep } : {}) },
-      strict: false,
-      concurrency: 4,
-      timeoutMs: 5_000,
-      bail: false,
-      insecure: false,
-      configValues: {},
-      ledgerDir,
-    },
-    {},
+  const outcome = await runFixture(
+    paths.map((path) => join(SUITES, path)),
+    targetOf(account.url, demoTokensFor(account.backend.tokens)),
+    { filter: { readOnly: false, ...(options.grep ? { grep: options.grep } : {}) }, ledgerDir },
   )
-  if (outcome.kind !== 'ran')
-    throw new Error(
-      `the run did not happen: ${outcome.kind}${outcome.kind === 'unreachable' ? `: ${outcome.diagnostic.message}` : ''}`,
-    )
-  return { outcome, result: outcome.result, before, after: await account.snapshot() }
+  return { outcome, result: ranResult(outcome), before, after: await account.snapshot() }
 }
 
 function failedRules(result: RunResult): string[] {

@@ -2,10 +2,10 @@
 // an empty account, a capped walk, and every survey mutant killed by a read-only run.
 import { afterEach, describe, expect, it } from 'vitest'
 import { mutants, startReferenceServer, type RunningReferenceServer } from '../../../reference-server/index.js'
-import { runConformance, type ConformanceSettings } from '../../../src/execute/run-conformance.js'
-import { loadSuites } from '../../../src/load/load-suites.js'
+import type { ConformanceSettings } from '../../../src/execute/run-conformance.js'
 import type { RunResult, ScenarioResult } from '../../../src/model/result.js'
 import { answerUserEntryPoint, startLoopbackServer, type LoopbackServer } from '../../helpers/loopback-server.js'
+import { demoTokensFor, ranResult, runFixture, targetOf } from '../../helpers/run-fixture.js'
 
 let closers: (() => Promise<void>)[] = []
 afterEach(async () => {
@@ -25,32 +25,16 @@ async function surveyRun(
   tokens: ConformanceSettings['target']['tokens'],
   maxActivities = 2500,
 ): Promise<RunResult> {
-  const loaded = await loadSuites(['suites/user/user.yaml'])
-  const outcome = await runConformance(
-    loaded.scenarios,
-    loaded.rules,
-    {
-      target: { baseUrl: new URL(url), tokens, label: 'survey test' },
-      filter: { readOnly: true },
-      strict: false,
-      concurrency: 2,
-      timeoutMs: 5_000,
-      bail: false,
-      insecure: false,
-      configValues: {},
-      survey: { maxActivities },
-    },
-    {},
-  )
-  if (outcome.kind !== 'ran') throw new Error(`expected a run, got ${outcome.kind}`)
-  return outcome.result
+  const outcome = await runFixture('suites/user/user.yaml', targetOf(url, tokens, 'survey test'), {
+    filter: { readOnly: true },
+    concurrency: 2,
+    survey: { maxActivities },
+  })
+  return ranResult(outcome)
 }
 
-const demoTokens = (server: RunningReferenceServer) => ({
-  token: server.tokens.token,
-  'other-token': server.tokens.otherToken,
-  'limited-token': server.tokens.limitedToken,
-})
+const demoTokens = (server: RunningReferenceServer) =>
+  demoTokensFor(server.tokens, ['token', 'other-token', 'limited-token'])
 const survey = (result: RunResult) => result.scenarios.filter((scenario) => scenario.tags.includes('survey'))
 const byId = (result: RunResult, id: string): ScenarioResult => result.scenarios.find((scenario) => scenario.id === id)!
 

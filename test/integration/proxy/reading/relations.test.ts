@@ -13,7 +13,7 @@ import { packageRoot } from '../../../../src/shared/package-root.js'
 import { runAnalyzeCommand } from '../../../../proxy/commands/analyze-command.js'
 import { SecretScrubber } from '../../../../proxy/recording/redaction.js'
 import { media, request, startTestProxy } from '../helpers.js'
-import { runSuites, targetOf } from './run-suites.js'
+import { demoTarget, runSuites } from './run-suites.js'
 
 /** Runs the suites given through a recording proxy in front of a reference server; the recording's entries. */
 async function recordSuites(server: ReferenceServerOptions, suites: readonly string[]): Promise<ExchangeEntry[]> {
@@ -22,7 +22,7 @@ async function recordSuites(server: ReferenceServerOptions, suites: readonly str
     const proxy = await startTestProxy(reference.url)
     await runSuites(
       suites.map((suite) => join(packageRoot(), 'suites', suite)),
-      targetOf(reference, proxy.proxy.url),
+      demoTarget(reference, proxy.proxy.url),
     )
     return await proxy.stop()
   } finally {
@@ -41,9 +41,12 @@ function responseViolations(entries: readonly ExchangeEntry[]): string[] {
   )
 }
 
+// Every test starts its own servers and proxy, and most of a run is waiting on the servers' one-second
+// dates: the tests of this file run at the same time.
+
 // The whole suite once; in the other modes the suites whose traffic the relations judge (paging,
 // items and activities, conditional reads), to keep the test short.
-describe.each([
+describe.concurrent.each([
   ['reference', ['.']],
   ['quirky', ['feed', 'conditional', 'activity']],
   ['other-choices', ['feed', 'conditional', 'activity']],
@@ -55,7 +58,7 @@ describe.each([
   }, 120_000)
 })
 
-describe('relations the proxy sees on a mutant', () => {
+describe.concurrent('relations the proxy sees on a mutant', () => {
   it.each([
     ['page-size-ignored', 'feed/feed-paging.yaml', 'FEED-PAGE-SIZE'],
     ['default-page-size-20', 'feed/feed-paging.yaml', 'FEED-DEFAULT-PAGE-SIZE'],
@@ -74,7 +77,7 @@ describe('relations the proxy sees on a mutant', () => {
   )
 })
 
-describe('item ↔ activity through the proxy', () => {
+describe.concurrent('item ↔ activity through the proxy', () => {
   const ITEM = {
     type: 'Running',
     start_time: 'Tue, 1 Mar 2011 07:00:00',
@@ -164,7 +167,7 @@ describe('item ↔ activity through the proxy', () => {
   })
 })
 
-describe('a Profile read, a route §4 does not list', () => {
+describe.concurrent('a Profile read, a route §4 does not list', () => {
   it('is validated as a Profile and masked by --redact-personal', async () => {
     const reference = await startReferenceServer()
     try {

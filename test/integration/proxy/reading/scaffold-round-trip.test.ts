@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runScaffoldCommand } from '../../../../proxy/commands/scaffold-command.js'
 import { startReferenceServer, type RunningReferenceServer } from '../../../../reference-server/index.js'
 import { loadSuites } from '../../../../src/load/load-suites.js'
-import { runConformance } from '../../../../src/execute/run-conformance.js'
 import { media, request, startTestProxy } from '../helpers.js'
+import { demoTokensFor, runLoaded, targetOf } from '../../../helpers/run-fixture.js'
 import { makeTempDir } from '../../../helpers/temp-dir.js'
 
 describe('scaffold round trip', () => {
@@ -105,32 +105,9 @@ describe('scaffold round trip', () => {
   it('loads with the suite loader and runs green against the server it was recorded from', async () => {
     const loaded = await loadSuites([outDir])
     expect(loaded.diagnostics).toEqual([])
-    const { tokens } = server
-    const outcome = await runConformance(
-      loaded.scenarios,
-      loaded.rules,
-      {
-        target: {
-          baseUrl: new URL(server.url),
-          label: 'reference (quirky)',
-          tokens: {
-            token: tokens.token,
-            'other-token': tokens.otherToken,
-            'revoked-token': tokens.revokedToken,
-            'revoked-delete-token': tokens.revokedDeleteToken,
-            'limited-token': tokens.limitedToken,
-          },
-        },
-        filter: { readOnly: false },
-        strict: false,
-        concurrency: 2,
-        timeoutMs: 5000,
-        bail: false,
-        insecure: false,
-        configValues: {},
-      },
-      {},
-    )
+    const outcome = await runLoaded(loaded, targetOf(server.url, demoTokensFor(server.tokens), 'reference (quirky)'), {
+      concurrency: 2,
+    })
     expect(outcome.kind).toBe('ran')
     if (outcome.kind !== 'ran') return
     const failed = outcome.result.scenarios.filter((scenario) => scenario.status !== 'passed')

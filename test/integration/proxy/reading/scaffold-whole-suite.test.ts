@@ -7,7 +7,7 @@ import { runScaffoldCommand } from '../../../../proxy/commands/scaffold-command.
 import { startReferenceServer, type RunningReferenceServer } from '../../../../reference-server/index.js'
 import { packageRoot } from '../../../../src/shared/package-root.js'
 import { startTestProxy } from '../helpers.js'
-import { runSuites, targetOf } from './run-suites.js'
+import { demoTarget, runSuites } from './run-suites.js'
 
 describe('scaffolding the whole default suite', () => {
   let server: RunningReferenceServer
@@ -18,7 +18,7 @@ describe('scaffolding the whole default suite', () => {
   beforeAll(async () => {
     server = await startReferenceServer()
     const proxy = await startTestProxy(server.url)
-    const original = await runSuites([join(packageRoot(), 'suites')], targetOf(server, proxy.proxy.url))
+    const original = await runSuites([join(packageRoot(), 'suites')], demoTarget(server, proxy.proxy.url))
     recorded = original.summary
     await proxy.stop()
     outDir = makeTempDir('fitconform-scaffold-suite-')
@@ -31,7 +31,7 @@ describe('scaffolding the whole default suite', () => {
   })
 
   it('runs green against the server it was recorded from', async () => {
-    const result = await runSuites([outDir], targetOf(server, server.url))
+    const result = await runSuites([outDir], demoTarget(server, server.url))
     const notPassed = result.scenarios
       .filter((scenario) => scenario.status !== 'passed')
       .flatMap((scenario) =>

@@ -6,10 +6,9 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startReferenceServer, type RunningReferenceServer } from '../../../../reference-server/index.js'
-import { loadSuites } from '../../../../src/load/load-suites.js'
-import { runConformance } from '../../../../src/execute/run-conformance.js'
 import type { ReportedRunResult } from '../../../../src/model/reported-result.js'
 import { startLoopbackServer, type LoopbackServer } from '../../../helpers/loopback-server.js'
+import { demoTokensFor, ranResult, runFixture, targetOf } from '../../../helpers/run-fixture.js'
 import { makeTempDir } from '../../../helpers/temp-dir.js'
 
 const SUITES = fileURLToPath(new URL('../../../../suites', import.meta.url))
@@ -48,37 +47,11 @@ async function runBehindBusyFront(): Promise<{
     forward(reference.url, request, response)
   })
   try {
-    const loaded = await loadSuites([SUITES])
-    const { tokens } = reference
-    const outcome = await runConformance(
-      loaded.scenarios,
-      loaded.rules,
-      {
-        target: {
-          baseUrl: new URL(front.url),
-          label: 'busy front',
-          tokens: {
-            token: tokens.token,
-            'other-token': tokens.otherToken,
-            'revoked-token': tokens.revokedToken,
-            'revoked-delete-token': tokens.revokedDeleteToken,
-            'limited-token': tokens.limitedToken,
-          },
-        },
-        filter: { readOnly: false },
-        strict: false,
-        concurrency: 4,
-        timeoutMs: 5_000,
-        bail: false,
-        insecure: false,
-        configValues: {},
-        // The ledger is what counts creates and deletes: the cleanup summary needs it.
-        ledgerDir: makeTempDir('fitconform-busy-'),
-      },
-      {},
-    )
-    if (outcome.kind !== 'ran') throw new Error(`expected the run to happen, got ${outcome.kind}`)
-    return { result: outcome.result, front, busyAnswers }
+    const outcome = await runFixture(SUITES, targetOf(front.url, demoTokensFor(reference.tokens), 'busy front'), {
+      // The ledger is what counts creates and deletes: the cleanup summary needs it.
+      ledgerDir: makeTempDir('fitconform-busy-'),
+    })
+    return { result: ranResult(outcome), front, busyAnswers }
   } finally {
     await front.close()
   }

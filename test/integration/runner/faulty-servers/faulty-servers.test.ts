@@ -2,20 +2,20 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { fileURLToPath } from 'node:url'
 import { performance } from 'node:perf_hooks'
 import { gzipSync } from 'node:zlib'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { loadSuites } from '../../../../src/load/load-suites.js'
 import type { RunResult } from '../../../../src/model/result.js'
-import { runConformance, type ConformanceOutcome } from '../../../../src/execute/run-conformance.js'
-import { answerUserEntryPoint, startLoopbackServer, type LoopbackServer } from '../../../helpers/loopback-server.js'
+import type { ConformanceOutcome } from '../../../../src/execute/run-conformance.js'
+import {
+  answerUserEntryPoint,
+  startLoopbackServer,
+  startServerForTest,
+  type LoopbackServer,
+} from '../../../helpers/loopback-server.js'
+import { ranResult, runLoaded, targetOf } from '../../../helpers/run-fixture.js'
 
 const FIXTURE = fileURLToPath(new URL('../../../fixtures/runner/create-then-read.yaml', import.meta.url))
 const ACTIVITY = 'application/vnd.com.service.FitnessActivity+json'
-
-let server: LoopbackServer | undefined
-afterEach(async () => {
-  await server?.close()
-  server = undefined
-})
 
 /** The notes and start time the last create sent (the notes carry the run marker): what a faithful read-back returns. */
 let createdNotes = ''
@@ -26,7 +26,7 @@ async function serverThatBreaksOnRead(
   misbehave: (request: IncomingMessage, response: ServerResponse) => void,
 ): Promise<LoopbackServer> {
   let deleted = false
-  return startLoopbackServer((request, response) => {
+  return startServerForTest((request, response) => {
     if (answerUserEntryPoint(request, response)) {
       return
     } else if (request.method === 'POST') {
@@ -51,26 +51,7 @@ async function serverThatBreaksOnRead(
 async function run(url: string, timeoutMs = 1_000): Promise<ConformanceOutcome> {
   const loaded = await loadSuites([FIXTURE])
   expect(loaded.diagnostics).toEqual([])
-  return runConformance(
-    loaded.scenarios,
-    loaded.rules,
-    {
-      target: { baseUrl: new URL(url), tokens: { token: 'faulty-test-token' }, label: url },
-      filter: { readOnly: false },
-      strict: false,
-      concurrency: 1,
-      timeoutMs,
-      bail: false,
-      insecure: false,
-      configValues: {},
-    },
-    {},
-  )
-}
-
-function ranResult(outcome: ConformanceOutcome): RunResult {
-  if (outcome.kind !== 'ran') throw new Error(`expected the run to happen, got ${outcome.kind}`)
-  return outcome.result
+  return runLoaded(loaded, targetOf(url, { token: 'faulty-test-token' }), { concurrency: 1, timeoutMs })
 }
 
 function readStep(result: RunResult) {
@@ -115,7 +96,7 @@ describe('a faulty server gives a failed scenario with a clear message, within t
       expectation: /status: expected equal to 200, got 500/,
     },
   ])('when the server $fault', async ({ misbehave, expectation }) => {
-    server = await serverThatBreaksOnRead(misbehave)
+    const server = await serverThatBreaksOnRead(misbehave)
     const started = performance.now()
     const result = ranResult(await run(server.url))
     expect(performance.now() - started).toBeLessThan(8_000)
@@ -131,7 +112,7 @@ describe('a faulty server gives a failed scenario with a clear message, within t
 
   it('retries a 503 with Retry-After within the timeout, then leaves the step not judged (server busy), failing no rule', async () => {
     let reads = 0
-    server = await serverThatBreaksOnRead((_, response) => {
+    const server = await serverThatBreaksOnRead((_, response) => {
       reads++
       response.writeHead(503, { 'retry-after': '1' }).end()
     })
@@ -148,7 +129,7 @@ describe('a faulty server gives a failed scenario with a clear message, within t
 
   it('passes once a busy server answers after its Retry-After', async () => {
     let reads = 0
-    server = await serverThatBreaksOnRead((_, response) => {
+    const server = await serverThatBreaksOnRead((_, response) => {
       if (++reads === 1) return void response.writeHead(429, { 'retry-after': '1' }).end()
       response.writeHead(200, { 'content-type': ACTIVITY }).end(
         JSON.stringify({
@@ -165,7 +146,7 @@ describe('a faulty server gives a failed scenario with a clear message, within t
   })
 
   it('fails the step that cannot connect midway (the server went away after the create)', async () => {
-    server = await serverThatBreaksOnRead((request) => {
+    const server = await serverThatBreaksOnRead((request) => {
       request.socket.destroy()
     })
     const result = ranResult(await run(server.url))
@@ -174,7 +155,7 @@ describe('a faulty server gives a failed scenario with a clear message, within t
   })
 
   it('turns a Location that is not a URL into a failed step, not a crash of the run', async () => {
-    server = await startLoopbackServer((request, response) => {
+    const server = await startServerForTest((request, response) => {
       request.resume()
       if (answerUserEntryPoint(request, response)) return
       if (request.method === 'POST') response.writeHead(201, { location: 'http://bad host/fitnessActivities/1' }).end()
@@ -188,7 +169,7 @@ describe('a faulty server gives a failed scenario with a clear message, within t
   })
 
   it('judges a server that gzips its JSON although we asked for identity, on the decoded body', async () => {
-    server = await serverThatBreaksOnRead((request, response) => {
+    const server = await serverThatBreaksOnRead((request, response) => {
       expect(request.headers['accept-encoding']).toBe('identity')
       const body = gzipSync(
         JSON.stringify({ uri: '/fitnessActivities/7', type: 'Running', start_time: createdStart, notes: createdNotes }),
@@ -229,7 +210,7 @@ describe('the preflight: GET /user with the main token must answer 2xx before an
   ])(
     '$name ends the run before the first scenario, in one sentence with the exchange',
     async ({ answer, sentence }) => {
-      server = await startLoopbackServer((request, response) => {
+      const server = await startServerForTest((request, response) => {
         request.resume()
         answer(response)
       })
@@ -248,47 +229,27 @@ describe('the preflight: GET /user with the main token must answer 2xx before an
   )
 
   it('checks --other-token too, but never the revoked or limited tokens (their refusals are what the 403 rules judge)', async () => {
-    server = await startLoopbackServer((request, response) => {
+    const server = await startServerForTest((request, response) => {
       request.resume()
       const ok = request.headers.authorization === 'Bearer main-token-1234'
       response.writeHead(ok ? 200 : 403, { 'content-type': 'application/json' }).end('{}')
     })
     const loaded = await loadSuites([FIXTURE])
-    const settings = {
-      filter: { readOnly: false },
-      strict: false,
-      concurrency: 1,
-      timeoutMs: 1_000,
-      bail: false,
-      insecure: false,
-      configValues: {},
-    }
-    const withRevoked = await runConformance(
-      loaded.scenarios,
-      loaded.rules,
-      {
-        ...settings,
-        target: {
-          baseUrl: new URL(server.url),
-          tokens: { token: 'main-token-1234', 'revoked-token': 'revoked-1234', 'limited-token': 'limited-1234' },
-          label: 'x',
-        },
-      },
-      {},
+    const settings = { concurrency: 1, timeoutMs: 1_000 }
+    const withRevoked = await runLoaded(
+      loaded,
+      targetOf(
+        server.url,
+        { token: 'main-token-1234', 'revoked-token': 'revoked-1234', 'limited-token': 'limited-1234' },
+        'x',
+      ),
+      settings,
     )
     expect(withRevoked.kind).toBe('ran')
-    const withOther = await runConformance(
-      loaded.scenarios,
-      loaded.rules,
-      {
-        ...settings,
-        target: {
-          baseUrl: new URL(server.url),
-          tokens: { token: 'main-token-1234', 'other-token': 'other-1234' },
-          label: 'x',
-        },
-      },
-      {},
+    const withOther = await runLoaded(
+      loaded,
+      targetOf(server.url, { token: 'main-token-1234', 'other-token': 'other-1234' }, 'x'),
+      settings,
     )
     expect(withOther.kind).toBe('unreachable')
     if (withOther.kind === 'unreachable')

@@ -3,8 +3,8 @@
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { loadSuites } from '../../../../src/load/load-suites.js'
-import { runConformance } from '../../../../src/execute/run-conformance.js'
 import { answerUserEntryPoint, startLoopbackServer, type LoopbackServer } from '../../../helpers/loopback-server.js'
+import { ranResult, runLoaded, targetOf } from '../../../helpers/run-fixture.js'
 
 const FIXTURE = fileURLToPath(new URL('../../../fixtures/runner/follow-large-page.yaml', import.meta.url))
 const ITEMS = 300_000
@@ -23,23 +23,12 @@ afterAll(() => server.close())
 it(`collects all ${ITEMS} items of one page without an internal error`, async () => {
   const loaded = await loadSuites([FIXTURE])
   expect(loaded.diagnostics).toEqual([])
-  const outcome = await runConformance(
-    loaded.scenarios,
-    loaded.rules,
-    {
-      target: { baseUrl: new URL(server.url), tokens: { token: 'large-page-token' }, label: 'large page' },
-      filter: { readOnly: true },
-      strict: false,
-      concurrency: 1,
-      timeoutMs: 20_000,
-      bail: false,
-      insecure: false,
-      configValues: {},
-    },
-    {},
-  )
-  if (outcome.kind !== 'ran') throw new Error(`expected the run to happen, got ${outcome.kind}`)
-  const steps = outcome.result.scenarios[0]!.steps
+  const outcome = await runLoaded(loaded, targetOf(server.url, { token: 'large-page-token' }, 'large page'), {
+    filter: { readOnly: true },
+    concurrency: 1,
+    timeoutMs: 20_000,
+  })
+  const steps = ranResult(outcome).scenarios[0]!.steps
   expect(steps.map((step) => step.error?.code)).toEqual([undefined, undefined])
   expect(steps.map((step) => step.status)).toEqual(['passed', 'passed'])
 })

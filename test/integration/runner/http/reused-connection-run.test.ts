@@ -1,19 +1,12 @@
 import type { Socket } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import { afterEach, describe, expect, it } from 'vitest'
-import { loadSuites } from '../../../../src/load/load-suites.js'
-import { runConformance } from '../../../../src/execute/run-conformance.js'
+import { describe, expect, it } from 'vitest'
 import { formatStepEvidence } from '../../../../src/report/text/evidence.js'
-import { answerUserEntryPoint, startLoopbackServer, type LoopbackServer } from '../../../helpers/loopback-server.js'
+import { answerUserEntryPoint, startServerForTest, type LoopbackServer } from '../../../helpers/loopback-server.js'
+import { ranResult, runFixture, targetOf } from '../../../helpers/run-fixture.js'
 
 const FIXTURE = fileURLToPath(new URL('../../../fixtures/runner/create-then-read.yaml', import.meta.url))
 const ACTIVITY = 'application/vnd.com.service.FitnessActivity+json'
-
-let server: LoopbackServer | undefined
-afterEach(async () => {
-  await server?.close()
-  server = undefined
-})
 
 /**
  * Creates properly and answers the read-back faithfully, except that the step's read, written on a
@@ -25,7 +18,7 @@ async function serverThatClosesTheReusedConnectionOnce(): Promise<LoopbackServer
   let deleted = false
   let reads = 0
   const used = new WeakSet<Socket>()
-  return startLoopbackServer((request, response) => {
+  return startServerForTest((request, response) => {
     const reused = used.has(request.socket)
     used.add(request.socket)
     if (answerUserEntryPoint(request, response)) return
@@ -57,25 +50,10 @@ async function serverThatClosesTheReusedConnectionOnce(): Promise<LoopbackServer
 
 describe('a run whose read finds its reused keep-alive connection closed', () => {
   it('passes the read, sent once more on a fresh connection, and the step says so', async () => {
-    server = await serverThatClosesTheReusedConnectionOnce()
-    const loaded = await loadSuites([FIXTURE])
-    const outcome = await runConformance(
-      loaded.scenarios,
-      loaded.rules,
-      {
-        target: { baseUrl: new URL(server.url), tokens: { token: 'reuse-test-token' }, label: server.url },
-        filter: { readOnly: false },
-        strict: false,
-        concurrency: 1,
-        timeoutMs: 5_000,
-        bail: false,
-        insecure: false,
-        configValues: {},
-      },
-      {},
+    const server = await serverThatClosesTheReusedConnectionOnce()
+    const result = ranResult(
+      await runFixture(FIXTURE, targetOf(server.url, { token: 'reuse-test-token' }), { concurrency: 1 }),
     )
-    if (outcome.kind !== 'ran') throw new Error(`expected the run to happen, got ${outcome.kind}`)
-    const result = outcome.result
     expect(result.summary.failed).toBe(0)
     const read = result.scenarios[0]!.steps[1]!
     expect(read.status).toBe('passed')
