@@ -85,6 +85,7 @@ function assertionOf(
   ok: boolean,
   values: { readonly expected?: unknown; readonly actual?: unknown },
   message: string,
+  judgedNothing = false,
 ): AssertionResult {
   return {
     severity: check.severity,
@@ -93,6 +94,7 @@ function assertionOf(
     matcher: check.matcher,
     at: check.at,
     ok,
+    ...(judgedNothing ? { notJudged: true } : {}),
     ...('expected' in values ? { expected: values.expected } : {}),
     ...('actual' in values ? { actual: values.actual } : {}),
     message,
@@ -101,16 +103,7 @@ function assertionOf(
 
 /** A check that judged nothing: it holds, and says so (`notJudged`), so that its rule is skipped, never passed. */
 function notJudged(check: Check, message: string): AssertionResult {
-  return {
-    severity: check.severity,
-    rules: check.rules,
-    target: check.path,
-    matcher: check.matcher,
-    at: check.at,
-    ok: true,
-    notJudged: true,
-    message,
-  }
+  return assertionOf(check, true, {}, message, true)
 }
 
 function holds(condition: CheckCondition, scope: Scope): boolean {

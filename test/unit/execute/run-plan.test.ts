@@ -7,9 +7,7 @@ import type { ScenarioResult } from '../../../src/model/result.js'
 import type { ReportedScenarioResult } from '../../../src/model/reported-result.js'
 import { planRun } from '../../../src/plan/plan-run.js'
 import { runPlan } from '../../../src/execute/run-plan.js'
-import { createRedactor } from '../../../src/execute/finalize/redact.js'
-import { createRunValues } from '../../../src/execute/run-values.js'
-import type { RunContext } from '../../../src/execute/run-context.js'
+import { stepContext } from '../../helpers/step-context.js'
 import type { HttpClient } from '../../../src/execute/http/http-exchange.js'
 
 const at = { file: 'suites/x.yaml', line: 1, column: 1 }
@@ -85,17 +83,7 @@ async function eventsAt(
     },
     close: () => Promise.resolve(),
   }
-  const context: RunContext = {
-    baseUrl: new URL('http://127.0.0.1:9/'),
-    tokens: { token: 'test-token' },
-    client,
-    timeoutMs: 1000,
-    strict: false,
-    run: createRunValues(new Date()),
-    config: {},
-    redact: createRedactor(new Map()),
-    interrupted: new AbortController().signal,
-  }
+  const context = stepContext(client)
   const plan = planRun(scenarios, { readOnly: false, availableRoles: new Set(['token']) })
   const results = await runPlan(plan, {
     context,

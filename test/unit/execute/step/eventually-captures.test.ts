@@ -4,9 +4,7 @@
 import { expect, it } from 'vitest'
 import type { Scenario, Step } from '../../../../src/model/scenario.js'
 import { runScenario } from '../../../../src/execute/run-scenario.js'
-import { createRedactor } from '../../../../src/execute/finalize/redact.js'
-import { createRunValues } from '../../../../src/execute/run-values.js'
-import type { RunContext } from '../../../../src/execute/run-context.js'
+import { countingClient, stepContext } from '../../../helpers/step-context.js'
 
 const at = { file: 'suites/x.yaml', line: 1, column: 1 }
 
@@ -35,35 +33,8 @@ function scenario(): Scenario {
   }
 }
 
-function countingContext(): RunContext {
-  let count = 0
-  return {
-    baseUrl: new URL('http://127.0.0.1:9/'),
-    tokens: { token: 'test-token' },
-    client: {
-      send: () => {
-        const body = Buffer.from(JSON.stringify({ count: ++count }))
-        return Promise.resolve({
-          status: 200,
-          headers: { 'content-type': 'application/json' },
-          body,
-          wireBytes: body.length,
-          durationMs: 0,
-        })
-      },
-      close: () => Promise.resolve(),
-    },
-    timeoutMs: 1000,
-    strict: false,
-    run: createRunValues(new Date()),
-    config: {},
-    redact: createRedactor(new Map()),
-    interrupted: new AbortController().signal,
-  }
-}
-
 it('captures from the answer the checks passed on, the third', async () => {
-  const result = await runScenario(scenario(), countingContext())
+  const result = await runScenario(scenario(), stepContext(countingClient()))
   const [poll, use] = result.steps
   expect(poll).toMatchObject({ status: 'passed', attempts: 3 })
   expect(use?.assertions).toMatchObject([{ ok: true, actual: 3 }])

@@ -5,9 +5,7 @@ import { describe, expect, it } from 'vitest'
 import type { Scenario, Step } from '../../../../src/model/scenario.js'
 import { runScenario } from '../../../../src/execute/run-scenario.js'
 import { createPollingBudget } from '../../../../src/execute/step/step-polling.js'
-import { createRedactor } from '../../../../src/execute/finalize/redact.js'
-import { createRunValues } from '../../../../src/execute/run-values.js'
-import type { RunContext } from '../../../../src/execute/run-context.js'
+import { countingClient, stepContext } from '../../../helpers/step-context.js'
 
 const at = { file: 'suites/x.yaml', line: 1, column: 1 }
 
@@ -38,37 +36,10 @@ function pollingScenario(id: string, until: number): Scenario {
   }
 }
 
-function countingContext(): RunContext {
-  let count = 0
-  return {
-    baseUrl: new URL('http://127.0.0.1:9/'),
-    tokens: { token: 'test-token' },
-    client: {
-      send: () => {
-        const body = Buffer.from(JSON.stringify({ count: ++count }))
-        return Promise.resolve({
-          status: 200,
-          headers: { 'content-type': 'application/json' },
-          body,
-          wireBytes: body.length,
-          durationMs: 0,
-        })
-      },
-      close: () => Promise.resolve(),
-    },
-    timeoutMs: 1000,
-    strict: false,
-    run: createRunValues(new Date()),
-    config: {},
-    redact: createRedactor(new Map()),
-    interrupted: new AbortController().signal,
-  }
-}
-
 describe('the polling budget', () => {
   it('a step that would resend past the cap stops, is judged on its last answer and says the budget is used up', async () => {
     const polling = createPollingBudget(0)
-    const result = await runScenario(pollingScenario('capped', 3), countingContext(), { polling })
+    const result = await runScenario(pollingScenario('capped', 3), stepContext(countingClient()), { polling })
     const [step] = result.steps
     expect(step?.attempts).toBe(1)
     expect(step?.status).toBe('failed')
@@ -80,14 +51,14 @@ describe('the polling budget', () => {
 
   it('within the cap a step resends until its checks pass, and what it waited is spent from the budget', async () => {
     const polling = createPollingBudget(60_000)
-    const result = await runScenario(pollingScenario('passes', 3), countingContext(), { polling })
+    const result = await runScenario(pollingScenario('passes', 3), stepContext(countingClient()), { polling })
     expect(result.steps.map((step) => [step.status, step.attempts])).toEqual([['passed', 3]])
     expect(polling.spentMs).toBeGreaterThan(0)
     expect(polling.cappedSteps).toBe(0)
   })
 
   it('without a budget nothing caps a step', async () => {
-    const result = await runScenario(pollingScenario('uncapped', 3), countingContext())
+    const result = await runScenario(pollingScenario('uncapped', 3), stepContext(countingClient()))
     expect(result.steps.map((step) => [step.status, step.attempts])).toEqual([['passed', 3]])
   })
 })
