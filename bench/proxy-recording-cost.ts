@@ -56,7 +56,7 @@ import {
 import { CLI } from './support/processes.js'
 import { measureRecordingWork, type RecordingWork } from './support/recording-work.js'
 import type { CapturedExchange } from '../proxy/recording/recorder.js'
-import { createRealisticExchanges } from './support/realistic-exchanges.js'
+import { createFreshBodyExchanges, createRealisticExchanges } from './support/realistic-exchanges.js'
 import { createRealisticUpstream, meanBodyBytes, realisticRequests } from './support/realistic-traffic.js'
 
 const TOKEN = 'bench-token-0123456789abcdef'
@@ -140,6 +140,8 @@ export interface RecordingCostResult {
   readonly recorded: { readonly lines: number; readonly completed: number }
   /** CPU per exchange of the recording alone, in this process, without the network (support/recording-work.ts). */
   readonly recordingWork: { readonly distinct: RecordingWork; readonly repeated: RecordingWork }
+  /** The same for the realistic mix with no body ever read twice (realistic traffic only). */
+  readonly freshBodiesWork?: RecordingWork
 }
 
 /** mitmdump recording the same traffic (medians of its rounds), and its version (`mitmdump --version`). */
@@ -276,6 +278,18 @@ export async function measureRecordingCost(options: RecordingCostOptions): Promi
       target: new URL(upstream.url),
       exchange: traffic === 'polled' ? benchExchange : createRealisticExchanges(HEADERS.authorization),
     })
+    // Fewer rounds: each exchange costs about five times as much, and the least round is the figure.
+    const freshBodiesWork =
+      traffic === 'polled'
+        ? undefined
+        : (
+            await measureRecordingWork({
+              target: new URL(upstream.url),
+              exchange: createFreshBodyExchanges(HEADERS.authorization),
+              rounds: 5,
+              perRound: 1000,
+            })
+          ).distinct
     const bareMedian = medianThroughput(rounds.map((each) => each.bare))
     const fitconformMedian = medianThroughput(rounds.map((each) => each.fitconform))
     const saturated = {
@@ -308,6 +322,7 @@ export async function measureRecordingCost(options: RecordingCostOptions): Promi
       },
       recorded,
       recordingWork,
+      freshBodiesWork,
     }
   } finally {
     if (mitm !== 'not installed') await mitm.stop()
@@ -498,6 +513,18 @@ export function recordingCostFigures(result: RecordingCostResult): Figure[] {
       samples: result.recordingWork.distinct.rounds,
       note: "CPU of this process per exchange of the same traffic (polled traffic: each with a request header of its own), through the recording thread's step (proxy/recording/ring-recording.ts); the least of the rounds: other work on the machine only adds to a round",
     }),
+    ...(result.freshBodiesWork === undefined
+      ? []
+      : [
+          figure({
+            benchmark: 'proxy',
+            name: 'recording work per exchange of the mix where no body is read twice, without the network',
+            value: result.freshBodiesWork.micros,
+            unit: 'µs',
+            samples: result.freshBodiesWork.rounds,
+            note: 'the same measure over the mix with each body made new (leading whitespace of its own): a client that never goes back to a resource; the memos of texts never find one',
+          }),
+        ]),
     figure({
       benchmark: 'proxy',
       name: 'exchanges completed but not recorded',

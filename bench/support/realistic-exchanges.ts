@@ -49,3 +49,22 @@ export function createRealisticExchanges(authorization: string): (id: number) =>
     }
   }
 }
+
+/**
+ * The same mix with no body ever read twice: each body gets leading whitespace of its own (JSON allows
+ * it), so the recording thread's memos of texts never find one. What a client that never goes back to a
+ * resource costs, beside the mix as clients read it.
+ */
+export function createFreshBodyExchanges(authorization: string): (id: number) => CapturedExchange {
+  const exchange = createRealisticExchanges(authorization)
+  return (id) => {
+    const captured = exchange(id)
+    const response = captured.response
+    if (response === undefined || response.body.bytes.length === 0) return captured
+    const bytes = Buffer.concat([Buffer.from(' '.repeat(1 + (id % 4096))), response.body.bytes])
+    const rawHeaders = response.rawHeaders.map((value, i, all) =>
+      all[i - 1] === 'content-length' ? String(bytes.length) : value,
+    )
+    return { ...captured, response: { ...response, rawHeaders, body: { bytes, size: bytes.length, truncated: false } } }
+  }
+}
