@@ -62,8 +62,9 @@ export function createFreshBodyExchanges(authorization: string): (id: number) =>
     const response = captured.response
     if (response === undefined || response.body.bytes.length === 0) return captured
     const bytes = Buffer.concat([Buffer.from(' '.repeat(1 + (id % 4096))), response.body.bytes])
+    // Names at even places, values at odd ones: only the value after a content-length name changes.
     const rawHeaders = response.rawHeaders.map((value, i, all) =>
-      all[i - 1] === 'content-length' ? String(bytes.length) : value,
+      i % 2 === 1 && all[i - 1]?.toLowerCase() === 'content-length' ? String(bytes.length) : value,
     )
     return { ...captured, response: { ...response, rawHeaders, body: { bytes, size: bytes.length, truncated: false } } }
   }
