@@ -8,6 +8,7 @@ import { validateScenarioFile } from './scenario-file-validator.js'
 import { toScenarios } from './to-scenario.js'
 import { expandStepTemplates } from './step-templates.js'
 import { parseYamlSource, type YamlSource } from './yaml-source.js'
+import { createInterner } from '../shared/interning.js'
 
 export interface LoadOutcome {
   readonly scenarios: readonly Scenario[]
@@ -24,9 +25,12 @@ export async function loadSuites(paths: readonly string[]): Promise<LoadOutcome>
   const found = await findScenarioFiles(paths)
   const diagnostics: Diagnostic[] = [...catalogue.diagnostics, ...found.diagnostics]
   const scenarios: Scenario[] = []
+  // Every scenario is kept until the run ends: what scenarios repeat is held once, and no string
+  // cut from a file's text keeps that text alive (src/shared/interning.ts). Shared, so frozen.
+  const holdOnce = createInterner({ copyTexts: true, freeze: true })
   for (const file of found.files) {
     const loaded = await loadScenarioFile(file, knownRules)
-    scenarios.push(...loaded.scenarios)
+    for (const scenario of loaded.scenarios) scenarios.push(holdOnce(scenario))
     diagnostics.push(...loaded.diagnostics)
   }
   diagnostics.push(...duplicateIds(scenarios))

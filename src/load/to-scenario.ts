@@ -328,7 +328,8 @@ class ScenarioBuilder {
     }
     ;(raw.checks ?? []).forEach((check, index) => checks.push(...this.check(check, [...path, 'checks', index], rules)))
     return {
-      checks,
+      // A copy of its own length: an array grown by push keeps room for 17 items, for the whole run.
+      checks: checks.slice(),
       ...(schema ? { schema: { representation: schema, rules, at: this.at([...path, 'schema']) } } : {}),
     }
   }

@@ -118,7 +118,9 @@ function lineLocator(file: string, text: string): (offset: number) => SourceRef 
       if (lineStarts[middle]! <= offset) low = middle
       else high = middle - 1
     }
-    return { file, line: low + 1, column: offset - lineStarts[low]! + 1 }
+    // Frozen: a loaded scenario holds its places for the whole run, and no two places are equal, so
+    // interning passes over what is frozen rather than looking each one up (src/shared/interning.ts).
+    return Object.freeze({ file, line: low + 1, column: offset - lineStarts[low]! + 1 })
   }
 }
 
