@@ -46,12 +46,22 @@ export function planRun(scenarios: readonly Scenario[], filter: RunFilter): RunP
   const exclusive: Scenario[] = []
   const concurrent: Scenario[] = []
   const skipped: SkippedScenario[] = []
+  // The plan is kept for the whole run: scenarios skipped for the same reason share its text and roles.
+  const skips = new Map<string, Omit<SkippedScenario, 'scenario'>>()
   for (const scenario of sharded) {
     const reason = skipReason(scenario, filter)
-    const missingRoles =
-      filter.readOnly && scenario.writes ? [] : scenario.tokens.filter((role) => !filter.availableRoles.has(role))
-    if (reason) skipped.push({ scenario, reason, ...(missingRoles.length > 0 ? { missingRoles } : {}) })
-    else (scenario.exclusive ? exclusive : concurrent).push(scenario)
+    if (!reason) {
+      ;(scenario.exclusive ? exclusive : concurrent).push(scenario)
+      continue
+    }
+    let skip = skips.get(reason)
+    if (!skip) {
+      const missingRoles =
+        filter.readOnly && scenario.writes ? [] : scenario.tokens.filter((role) => !filter.availableRoles.has(role))
+      skip = { reason, ...(missingRoles.length > 0 ? { missingRoles } : {}) }
+      skips.set(reason, skip)
+    }
+    skipped.push({ scenario, ...skip })
   }
   return { exclusive, concurrent: longestWaitFirst(concurrent), skipped, order: sharded }
 }

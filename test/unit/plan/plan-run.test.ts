@@ -233,6 +233,24 @@ describe('planRun', () => {
     })
   })
 
+  it('gives scenarios skipped for the same reason one list of missing roles, and each its own where they differ', () => {
+    const needsOther = (id: string): Scenario => scenario(id, { tokens: ['token', 'other-token'] })
+    const plan = planRun(
+      [needsOther('a'), needsOther('b'), scenario('c', { tokens: ['limited-token'] }), scenario('d', { writes: true })],
+      { readOnly: true, availableRoles: new Set(['token']) },
+    )
+    const [a, b, c, d] = plan.skipped
+    expect(plan.skipped.map(({ scenario, reason, missingRoles }) => [scenario.id, reason, missingRoles])).toEqual([
+      ['a', 'needs --other-token (or FITCONFORM_OTHER_TOKEN)', ['other-token']],
+      ['b', 'needs --other-token (or FITCONFORM_OTHER_TOKEN)', ['other-token']],
+      ['c', 'needs --limited-token (or FITCONFORM_LIMITED_TOKEN)', ['limited-token']],
+      ['d', 'changes data, and --read-only is set', undefined],
+    ])
+    expect(b!.missingRoles).toBe(a!.missingRoles)
+    expect(c!.missingRoles).not.toBe(a!.missingRoles)
+    expect(d).not.toHaveProperty('missingRoles')
+  })
+
   it('gives the same plan for the same input', () => {
     const filter: RunFilter = {
       readOnly: true,
