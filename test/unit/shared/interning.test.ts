@@ -28,11 +28,12 @@ describe('createInterner', () => {
   it('with copied texts, keeps every value as it was', () => {
     const hold = createInterner({ copyTexts: true, freeze: true })
     const long = 'x'.repeat(600)
-    const values = [loadedValue('a'), loadedValue('b'), { text: long, list: ['é', '\ud800', ''] }]
+    const first = loadedValue('a')
+    const values = [first, loadedValue('b'), { text: long, list: ['é', '\ud800', ''] }]
     const before = structuredClone(values)
     for (const value of values) hold(value)
     expect(values).toEqual(before)
-    expect(values[0]!.step.name).toBe('read the entry point')
+    expect(first.step.name).toBe('read the entry point')
   })
 
   it('without freeze, shares equal leaves and leaves them open (the run interns its results so)', () => {
