@@ -42,7 +42,8 @@ export function createInterner(options: InternOptions = {}): Interner {
     return value
   }
   const internText = (text: string): string => {
-    if (text.length > LONGEST_TEXT) return copyTexts ? copyOf(text) : text
+    // Copied, a longer text is remembered too: values that held one text would each get a copy of it.
+    if (text.length > LONGEST_TEXT && !copyTexts) return text
     const known = texts.get(text)
     if (known !== undefined) return known
     const kept = copyTexts ? copyOf(text) : text
