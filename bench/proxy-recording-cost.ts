@@ -77,7 +77,7 @@ export interface RecordingCostOptions {
   /**
    * `realistic` (the default, and the traffic the goals are judged on): every exchange differs
    * (support/realistic-traffic.ts). `polled`: one ~1 KB feed page polled again and again, which all but
-   * the first exchange of each second records from the first (proxy/recording/exchange-memo.ts).
+   * the first exchange of each second records from the first (proxy/recording/bytes-memo.ts `ExchangeMemo`).
    */
   readonly traffic?: Traffic
 }
@@ -384,7 +384,7 @@ function polledFigures(result: RecordingCostResult): Figure[] {
       value: result.recordingWork.repeated.micros,
       unit: 'µs',
       samples: result.recordingWork.repeated.rounds,
-      note: "the same, for this bench's traffic as it is: the same exchange but for its id and clock, recorded from what the first one left (proxy/recording/exchange-memo.ts)",
+      note: "the same, for this bench's traffic as it is: the same exchange but for its id and clock, recorded from what the first one left (proxy/recording/bytes-memo.ts `ExchangeMemo`)",
     }),
   ]
   if (result.mitmdump !== 'not installed') {

@@ -13,6 +13,7 @@
  */
 import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readdirSync, renameSync, writeSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
+import { TextMemo } from '../analyze/text-memo.js'
 
 export interface ExchangeLogOptions {
   readonly file: string
@@ -41,6 +42,14 @@ export interface ExchangeLog {
 
 /** Lines gathered past this many bytes are written without waiting for `flush`. */
 const FLUSH_BYTES = 1024 * 1024
+
+/**
+ * Pieces at least this long are kept encoded: a resource read again comes as the very string of its
+ * first reading (recording-line.ts keeps its escaped, scrubbed text), so it is measured and encoded
+ * once and then copied as bytes. A shorter piece costs less to encode again than to look up.
+ */
+const KEPT_PIECE_CHARS = 1024
+const encodedPieces = new TextMemo<Buffer>()
 
 /** Opens (creates) the recording; throws when it cannot be opened for appending. */
 export function openExchangeLog(options: ExchangeLogOptions): ExchangeLog {
@@ -106,10 +115,15 @@ export function openExchangeLog(options: ExchangeLogOptions): ExchangeLog {
     append(pieces) {
       if (closed) return
       let bytes = 1
-      for (const piece of pieces) bytes += Buffer.byteLength(piece)
+      const parts = pieces.map((piece) => {
+        const part =
+          piece.length < KEPT_PIECE_CHARS ? piece : encodedPieces.get('', piece, () => Buffer.from(piece, 'utf8'))
+        bytes += typeof part === 'string' ? Buffer.byteLength(part) : part.length
+        return part
+      })
       if (options.maxBytes !== undefined && size + pending.size > 0 && size + pending.size + bytes > options.maxBytes)
         rotate()
-      pending.add(pieces, bytes)
+      pending.add(parts, bytes)
       if (pending.size >= FLUSH_BYTES) writePending()
     },
     flush() {
@@ -138,13 +152,19 @@ class PendingLines {
   lines = 0
 
   /** Adds a line (its pieces, without its newline) that takes `bytes` bytes with its newline. */
-  add(pieces: readonly string[], bytes: number): void {
+  add(pieces: readonly (string | Buffer)[], bytes: number): void {
     if (this.size + bytes > this.#buffer.length) {
       const grown = Buffer.allocUnsafeSlow(Math.max(this.size + bytes, 2 * this.#buffer.length))
       this.#buffer.copy(grown, 0, 0, this.size)
       this.#buffer = grown
     }
-    for (const piece of pieces) this.size += this.#buffer.write(piece, this.size)
+    for (const piece of pieces) {
+      if (typeof piece === 'string') this.size += this.#buffer.write(piece, this.size)
+      else {
+        this.#buffer.set(piece, this.size)
+        this.size += piece.length
+      }
+    }
     this.#buffer[this.size] = 10
     this.size += 1
     this.lines += 1

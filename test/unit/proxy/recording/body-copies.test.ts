@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { BodyCopies } from '../../../../proxy/recording/body-copies.js'
+import { BodyCopies } from '../../../../proxy/recording/bytes-memo.js'
 import { decodeBody } from '../../../../proxy/recording/body-decoding.js'
 
 const page = (n: number): Buffer => Buffer.from(JSON.stringify({ items: [], n, pad: 'x'.repeat(2000) }))

@@ -72,4 +72,22 @@ describe('exchange log', () => {
       ids.push(entry._id)
     expect(ids).toEqual([1, 2, 3, 4, 5, 6, 7])
   })
+
+  it('writes a long piece given again, and one of many-byte characters, byte for byte as given', () => {
+    const file = join(makeTempDir('fitconform-log-'), 'r.ndjson')
+    const log = openExchangeLog({ file, maxBytes: 64 * 1024 })
+    // The pieces of a line as joinLine gives them: a long response text comes as the same string each time.
+    const text = `${JSON.stringify(`Zürich → Genève 🏃 ${'ü'.repeat(2000)}`)}}`
+    const ascii = `${JSON.stringify('a'.repeat(3000))}}`
+    const lines = [1, 2, 3, 4].map((id) => [
+      '{"_id":',
+      String(id),
+      ',"response":{"text":',
+      id % 2 === 0 ? ascii : text,
+      '}',
+    ])
+    for (const pieces of lines) log.append(pieces)
+    log.close()
+    expect(readFileSync(file, 'utf8')).toBe(lines.map((pieces) => `${pieces.join('')}\n`).join(''))
+  })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ExchangeMemo } from '../../../../proxy/recording/exchange-memo.js'
+import { ExchangeMemo } from '../../../../proxy/recording/bytes-memo.js'
 
 const identity = (n: number): Buffer => Buffer.from(`GET /fitnessActivities/${n} x-request-id: ${n}`)
 
