@@ -5,6 +5,7 @@
  */
 import { decodeContent } from '../../src/shared/content-decoding.js'
 import { TextMemo } from '../analyze/text-memo.js'
+import { KEPT_BODY_BYTES } from './bytes-memo.js'
 import type { CapturedBody } from './recorder.js'
 
 export interface DecodedBody {
@@ -30,6 +31,9 @@ export async function decodeBody(
   contentEncoding: string | undefined,
   cap: number,
 ): Promise<DecodedBody> {
+  // Most requests have no body: nothing to decode, and nothing to remember.
+  if (body.size === 0 && body.bytes.length === 0 && contentEncoding === undefined)
+    return { bytes: body.bytes, transferSize: 0, truncated: false, decodeError: undefined, text: '' }
   const known = decodedBodies.get(body.bytes)
   if (
     known !== undefined &&
@@ -42,7 +46,9 @@ export async function decodeBody(
   const { bytes, truncated, decodeError } = await decodeContent(body.bytes, contentEncoding, cap, body.truncated)
   const text = decodeError === undefined ? utf8Text(bytes, truncated) : undefined
   const decoded = { bytes, transferSize: body.size, truncated, decodeError, text }
-  decodedBodies.set(body.bytes, { contentEncoding, cap, capturedTruncated: body.truncated, decoded })
+  // A shorter body is a copy of its own at every reading (bytes-memo.ts): it is never met again.
+  if (body.bytes.length >= KEPT_BODY_BYTES)
+    decodedBodies.set(body.bytes, { contentEncoding, cap, capturedTruncated: body.truncated, decoded })
   return decoded
 }
 

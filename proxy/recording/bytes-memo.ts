@@ -42,7 +42,7 @@ export class BytesMemo<V> {
 }
 
 /** Bodies shorter than this are copied each time: comparing and keeping them costs more than it saves. */
-const KEPT_BODY_BYTES = 1024
+export const KEPT_BODY_BYTES = 1024
 
 /**
  * Bodies out of the ring, kept by their bytes: a resource read again answers the same bytes, and

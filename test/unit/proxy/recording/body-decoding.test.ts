@@ -5,6 +5,13 @@ import { decodeBody } from '../../../../proxy/recording/body-decoding.js'
 const captured = (bytes: Buffer, size = bytes.length) => ({ bytes, size, truncated: size > bytes.length })
 
 describe('decodeBody', () => {
+  it('gives an empty body the empty text, encoded or not', async () => {
+    const expected = { transferSize: 0, truncated: false, decodeError: undefined, text: '' }
+    expect(await decodeBody(captured(Buffer.alloc(0)), undefined, 1 << 20)).toMatchObject(expected)
+    // `identity` names no coding: the same empty text.
+    expect(await decodeBody(captured(Buffer.alloc(0)), 'identity', 1 << 20)).toMatchObject(expected)
+  })
+
   it('undoes gzip and keeps the transfer size', async () => {
     const text = JSON.stringify({ hello: 'world'.repeat(100) })
     const zipped = gzipSync(text)
