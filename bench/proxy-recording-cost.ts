@@ -77,7 +77,8 @@ export interface RecordingCostOptions {
   /**
    * `realistic` (the default, and the traffic the goals are judged on): every exchange differs
    * (support/realistic-traffic.ts). `polled`: one ~1 KB feed page polled again and again, which all but
-   * the first exchange of each second records from the first (proxy/recording/bytes-memo.ts `ExchangeMemo`).
+   * the first exchange of each second records from the first (`ExchangeMemo` of
+   * proxy/recording/bytes-memo.ts).
    */
   readonly traffic?: Traffic
 }

@@ -3,9 +3,10 @@
  * gets the same bytes, and validating them again gives the same findings. Bounded by the characters
  * of the texts it holds; when full it starts over (a recording never makes it grow past that).
  *
- * The recording thread's memos hold the very strings of the bodies it reads (recording/bytes-memo.ts `BodyCopies`
- * hands out one text for bytes seen again), so their texts are shared, not copied, from memo to memo;
- * and a text is found by reference, at no cost of hashing or comparing it. A text of up to
+ * The recording thread's memos hold the very strings of the bodies it reads (`BodyCopies` of
+ * recording/bytes-memo.ts hands out one text for bytes seen again), so their texts are shared, not
+ * copied, from memo to memo; and a text is found by reference, at no cost of hashing or comparing
+ * it. A text of up to
  * DEFAULT_MAX_TEXT_CHARS is kept: an activity with a long path is tens of kilobytes, and one that is
  * not kept is validated, parsed and scrubbed anew at each reading.
  */

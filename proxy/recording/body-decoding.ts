@@ -23,8 +23,8 @@ export interface DecodedBody {
 
 /**
  * Decodes a captured body; `cap` bounds the decoded size too (no decompression bomb). A body whose
- * bytes are the very buffer decoded before (bytes-memo.ts `BodyCopies` hands out one copy of bytes seen again)
- * gives the same decoded body, so its text is the very string of the first reading.
+ * bytes are the very buffer decoded before (`BodyCopies` of bytes-memo.ts hands out one copy of bytes
+ * seen again) gives the same decoded body, so its text is the very string of the first reading.
  */
 export async function decodeBody(
   body: CapturedBody,

@@ -1,11 +1,11 @@
 /**
  * The recording thread's step (pipeline-worker.ts), on its own so that the bench measures the very
  * same work (bench/support/recording-work.ts): the next exchange of the ring, recorded. An exchange
- * made again (the same bytes but for its id and clock, bytes-memo.ts `ExchangeMemo`) is recorded from what the
- * first one left (`processAgain`), without being decoded; any other is decoded and processed.
+ * made again (the same bytes but for its id and clock: `ExchangeMemo` of bytes-memo.ts) is recorded
+ * from what the first one left (`processAgain`), without being decoded; any other is decoded and
+ * processed.
  */
-import { BodyCopies } from './bytes-memo.js'
-import { ExchangeMemo } from './bytes-memo.js'
+import { BodyCopies, ExchangeMemo } from './bytes-memo.js'
 import { decodeRecord, recordClock, recordIdentity, type RingReader } from './exchange-ring.js'
 import {
   processAgain,

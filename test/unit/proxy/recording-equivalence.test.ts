@@ -1,7 +1,7 @@
 // The recording thread's step against processing every exchange anew, on the bench's realistic mix:
 // exchanges made again (the same bytes but for their id and clock) are recorded from the first one's
-// template (bytes-memo.ts `ExchangeMemo`), every other one through processExchange. Lines, printed lines and counts
-// must be those of processing each exchange anew.
+// template (`ExchangeMemo` of bytes-memo.ts), every other one through processExchange. Lines, printed
+// lines and counts must be those of processing each exchange anew.
 import { describe, expect, it } from 'vitest'
 import { createRealisticExchanges } from '../../../bench/support/realistic-exchanges.js'
 import { ObservedRelations } from '../../../proxy/analyze/relations/observed-relations.js'
