@@ -46,10 +46,12 @@ const FLUSH_BYTES = 1024 * 1024
 /**
  * Pieces at least this long are kept encoded: a resource read again comes as the very string of its
  * first reading (recording-line.ts keeps its escaped, scrubbed text), so it is measured and encoded
- * once and then copied as bytes. A shorter piece costs less to encode again than to look up.
+ * once and then copied as bytes. A shorter piece costs less to encode again than to look up; a
+ * longer one is not kept, and is encoded straight into the line as before.
  */
 const KEPT_PIECE_CHARS = 1024
-const encodedPieces = new TextMemo<Buffer>()
+const LONGEST_KEPT_PIECE_CHARS = 256 * 1024
+const encodedPieces = new TextMemo<Buffer>({ maxTextChars: LONGEST_KEPT_PIECE_CHARS })
 
 /** Opens (creates) the recording; throws when it cannot be opened for appending. */
 export function openExchangeLog(options: ExchangeLogOptions): ExchangeLog {
@@ -117,7 +119,9 @@ export function openExchangeLog(options: ExchangeLogOptions): ExchangeLog {
       let bytes = 1
       const parts = pieces.map((piece) => {
         const part =
-          piece.length < KEPT_PIECE_CHARS ? piece : encodedPieces.get('', piece, () => Buffer.from(piece, 'utf8'))
+          piece.length < KEPT_PIECE_CHARS || piece.length > LONGEST_KEPT_PIECE_CHARS
+            ? piece
+            : encodedPieces.get('', piece, () => Buffer.from(piece, 'utf8'))
         bytes += typeof part === 'string' ? Buffer.byteLength(part) : part.length
         return part
       })

@@ -90,4 +90,14 @@ describe('exchange log', () => {
     log.close()
     expect(readFileSync(file, 'utf8')).toBe(lines.map((pieces) => `${pieces.join('')}\n`).join(''))
   })
+
+  it('writes a piece too long to keep, given twice, whole both times', () => {
+    const file = join(makeTempDir('fitconform-log-'), 'r.ndjson')
+    const log = openExchangeLog({ file })
+    const text = `${JSON.stringify('é'.repeat(300_000))}}`
+    for (const id of [1, 2]) log.append(['{"_id":', String(id), ',"response":{"text":', text, '}'])
+    log.close()
+    const lines = readFileSync(file, 'utf8').split('\n')
+    expect(lines).toEqual([1, 2].map((id) => `{"_id":${id},"response":{"text":${text}}`).concat(''))
+  })
 })
